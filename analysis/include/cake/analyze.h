@@ -1,0 +1,39 @@
+// The front door of analysis/: text in, tree + model + diagnostics out.
+// Pure: no I/O, no global state; safe to call from several threads at once.
+#pragma once
+
+#include "cake/diagnostic.h"
+#include "cake/model.h"
+#include "cake/source.h"
+#include "cake/syntax.h"
+
+#include <string>
+#include <vector>
+
+namespace cake {
+
+struct AnalyzeOptions {
+  /// Targets assumed when the file names none (it is still an error).
+  std::vector<std::string> default_targets = {};
+};
+
+/// Everything known about one version of one document. Owns its text: the
+/// tree and the model's ranges point into it.
+struct Analysis {
+  std::string text;
+  LineIndex lines{std::string_view{}};
+  TreePtr tree;
+  Module module;
+  std::vector<Diagnostic> diagnostics;  // sorted by range, then code
+};
+
+/// Parses and checks one document. Never throws on any input.
+std::unique_ptr<Analysis> analyze(std::string text, const AnalyzeOptions& options = {});
+
+/// Counts of diagnostics by severity.
+struct DiagnosticCounts {
+  unsigned errors = 0, warnings = 0, infos = 0, hints = 0;
+};
+DiagnosticCounts count(const std::vector<Diagnostic>& diagnostics);
+
+}  // namespace cake

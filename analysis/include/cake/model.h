@@ -1,0 +1,267 @@
+// The typed model of a CAKE IR file: items, kernels with their parameters,
+// symbols and facts, resources, roles, statements, ops and expressions,
+// every node with its byte range into the analysed text. Built from the CST
+// by build_model(); names are resolved into the def-use table (`symbols`),
+// so go-to-definition, references and rename are range look-ups.
+//
+// Storage is flat: expressions, statements and symbols live in vectors of the
+// Module and refer to each other by index. Names are string_views into the
+// analysed text, which the owning Analysis keeps alive.
+#pragma once
+
+#include "cake/diagnostic.h"
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace cake {
+
+// Section - Scalars and types
+
+enum class DType : uint8_t {
+  F64, F32, TF32, F16, BF16, F8E4M3, F8E5M2, F6E3M2, F6E2M3, F4E2M1,
+  I64, I32, I16, I8, U64, U32, U16, U8, B32, Pred, Unknown
+};
+std::string_view dtype_name(DType dtype);
+std::optional<DType> parse_dtype(std::string_view name);
+/// Bits per element (pred: 1, unknown: 0).
+unsigned dtype_bits(DType dtype);
+bool is_float(DType dtype);
+
+enum class Space : uint8_t { Global, Const, Smem, Dsmem, Tmem, Reg, Scalar, None };
+std::string_view space_name(Space space);
+
+enum class Swizzle : uint8_t { None, B32, B64, B128 };
+/// Bytes of the swizzle span (32, 64, 128), 0 for None.
+unsigned swizzle_bytes(Swizzle swizzle);
+
+enum class Order : uint8_t { RowMajor, ColMajor };
+
+enum class FragLayout : uint8_t { None, MmaAcc, MmaAccRow, WgmmaAcc, WgmmaAccRow, Tcgen05Acc };
+std::string_view frag_layout_name(FragLayout layout);
+
+enum class Op : uint8_t {
+#define CAKE_OP(ID, SPELLING, FAMILY) ID,
+#include "cake/ops.def"
+#undef CAKE_OP
+};
+enum class OpFamily : uint8_t { Move, Mma, Plain, GroupWait, Arrive, Commit, ArgReduce };
+std::string_view op_spelling(Op op);
+OpFamily op_family(Op op);
+std::optional<Op> parse_op(std::string_view spelling);
+
+using ExprId = uint32_t;
+using StmtId = uint32_t;
+using SymbolId = uint32_t;
+inline constexpr uint32_t kNone = UINT32_MAX;
+
+// Section - Expressions
+
+struct IndexItem {
+  enum class Kind : uint8_t { Scalar, Slice, Full };
+  Kind kind = Kind::Scalar;
+  ByteRange range;
+  ExprId start = kNone;   // Scalar: the index; Slice: the start
+  ExprId extent = kNone;  // Slice only
+};
+
+struct Expr {
+  enum class Kind : uint8_t {
+    Name,       // text = the name; symbol = what it resolves to
+    Int,        // int_value
+    Float,      // float_value
+    Bool,       // int_value 0/1
+    Unary,      // text = operator; lhs = operand
+    Binary,     // text = operator; lhs, rhs
+    Call,       // text = function; args
+    Cast,       // cast_type; lhs = value   (cvt<T>(x))
+    Index,      // lhs = base; items
+    Field,      // lhs = base; text = field name  (block.x, s.phase)
+    Transpose,  // lhs = base  (x.T)
+    Error,      // unparsable; already reported as a syntax error
+  };
+  Kind kind = Kind::Error;
+  ByteRange range;
+  std::string_view text;
+  int64_t int_value = 0;
+  double float_value = 0;
+  DType cast_type = DType::Unknown;
+  ExprId lhs = kNone, rhs = kNone;
+  std::vector<ExprId> args;
+  std::vector<IndexItem> items;
+  SymbolId symbol = kNone;
+};
+
+// Section - Symbols (the def-use side table)
+
+enum class SymbolKind : uint8_t {
+  Const, ShapeSymbol, TensorParam, ScalarParam,
+  Smem, Tmem, Reg, Mbarrier, NamedBarrier, Tensormap,
+  Let, LoopVar, StageVar, Role, Kernel, Dispatch, DispatchParam, Builtin,
+};
+std::string_view symbol_kind_name(SymbolKind kind);  // "shared-memory buffer"
+
+/// The value type of a buffer, fragment, parameter or scalar.
+struct ValueType {
+  DType dtype = DType::Unknown;
+  Space space = Space::None;
+  /// Leading ring dims first (`bf16[3][128, 64]`: stage_dims = {3}), then
+  /// the tile shape ({128, 64}). Each is an expression of the model.
+  std::vector<ExprId> stage_dims;
+  std::vector<ExprId> dims;
+  Swizzle swizzle = Swizzle::None;
+  Order order = Order::RowMajor;
+  FragLayout layout = FragLayout::None;
+};
+
+struct Symbol {
+  SymbolKind kind = SymbolKind::Builtin;
+  std::string_view name;
+  ByteRange def;          // the defining name (empty for builtins and shape symbols' implicit def)
+  ByteRange decl;         // the whole declaration
+  uint32_t kernel = kNone;  // owning kernel index, kNone at file scope
+  StmtId stmt = kNone;    // the declaring statement, if any
+  ValueType type;
+  ExprId value = kNone;   // Const / Let: its value; Mbarrier: array size; Tensormap: -
+  ExprId count = kNone;   // Mbarrier: count(c); NamedBarrier: threads(t)
+  ExprId id = kNone;      // NamedBarrier: id(i)
+  SymbolId tensor = kNone;              // Tensormap: the tensor parameter
+  std::vector<ExprId> box;              // Tensormap: box dims
+  std::vector<ByteRange> uses;          // every reference, in text order
+};
+
+// Section - Statements
+
+struct MoveStmt { Op op; ExprId dst = kNone, src = kNone, barrier = kNone, multicast = kNone; bool trans = false; };
+struct MmaStmt { Op op; ExprId acc = kNone; bool accumulate_into = false; ExprId a = kNone, b = kNone, accumulate = kNone; };
+struct PlainStmt { Op op; };
+struct GroupWaitStmt { Op op; ExprId pending = kNone; };
+struct ArriveStmt { Op op; ExprId barrier = kNone, bytes = kNone; };
+struct WaitStmt { ExprId barrier = kNone, parity = kNone; };
+struct SyncStmt { ExprId barrier = kNone; };
+struct CommitStmt { Op op; ExprId barrier = kNone, multicast = kNone; };
+struct ReduceStmt { enum class Kind : uint8_t { Max, Min, Sum } kind; ExprId dst = kNone, src = kNone; };
+struct ArgReduceStmt { Op op; ExprId value = kNone, index = kNone, src = kNone, base = kNone; };
+struct AssignStmt { std::string_view op; ExprId target = kNone, value = kNone; };
+struct LetStmt { SymbolId symbol = kNone; ExprId value = kNone; };
+/// A resource or fragment declaration; the symbol holds its type.
+struct DeclStmt { SymbolId symbol = kNone; };
+struct ElectStmt { enum class Kind : uint8_t { One, PerWarpgroup, PerWarp } kind; std::vector<StmtId> body; };
+struct ForStmt { SymbolId variable = kNone; ExprId start = kNone, end = kNone, step = kNone; std::vector<StmtId> body; };
+struct PipelineStmt {
+  SymbolId stage = kNone, variable = kNone;
+  ExprId stages = kNone, start = kNone, end = kNone, step = kNone;
+  std::vector<StmtId> body;
+};
+struct IfStmt { ExprId condition = kNone; std::vector<StmtId> then_body, else_body; };
+
+struct RoleSpec {
+  enum class Kind : uint8_t { Warpgroup, Warp, All } kind = Kind::All;
+  /// Each entry is one unit (`warpgroup(1, 2)`) or a range (`warp(0 .. 2)`).
+  struct Entry { ExprId first = kNone; ExprId end = kNone; ByteRange range; };  // end != kNone: a range
+  std::vector<Entry> entries;
+};
+struct RoleStmt {
+  SymbolId symbol = kNone;
+  RoleSpec spec;
+  ExprId maxnreg = kNone;
+  std::vector<StmtId> body;
+};
+
+struct Stmt {
+  ByteRange range;    // the whole statement
+  ByteRange keyword;  // the leading keyword or op token
+  StmtId parent = kNone;
+  std::variant<MoveStmt, MmaStmt, PlainStmt, GroupWaitStmt, ArriveStmt, WaitStmt, SyncStmt,
+               CommitStmt, ReduceStmt, ArgReduceStmt, AssignStmt, LetStmt, DeclStmt, ElectStmt,
+               ForStmt, PipelineStmt, IfStmt, RoleStmt>
+      node;
+};
+
+// Section - Items
+
+struct Target {
+  std::string_view name;
+  ByteRange range;
+};
+
+struct Param {
+  SymbolId symbol = kNone;
+};
+
+struct Kernel {
+  SymbolId symbol = kNone;
+  ByteRange range;
+  std::vector<SymbolId> params;
+  std::vector<SymbolId> shape_symbols;  // in order of first use in a parameter shape
+  std::vector<ExprId> facts;
+  std::vector<ExprId> grid, cluster;
+  ExprId block = kNone;
+  bool nonportable = false;
+  ByteRange grid_range, block_range, cluster_range;
+  /// Top-level statements of the body: declarations, roles and (for a kernel
+  /// with no role) the statements of its implicit `all` role.
+  std::vector<StmtId> body;
+};
+
+struct DispatchCase {
+  ExprId guard = kNone;  // kNone for else
+  std::string_view kernel;
+  ByteRange kernel_range;
+  SymbolId kernel_symbol = kNone;
+  ByteRange range;
+};
+
+struct Dispatch {
+  SymbolId symbol = kNone;
+  ByteRange range;
+  std::vector<SymbolId> params;
+  std::vector<DispatchCase> cases;  // the else case last, if any
+};
+
+struct BenchBinding {
+  std::string_view name;
+  ByteRange name_range;
+  ExprId value = kNone;
+  SymbolId symbol = kNone;  // the kernel's shape symbol, if it has one of that name
+};
+
+struct Bench {
+  std::string_view kernel;
+  ByteRange kernel_range;
+  SymbolId kernel_symbol = kNone;
+  ByteRange range;
+  std::vector<BenchBinding> bindings;
+};
+
+struct ConstItem {
+  SymbolId symbol = kNone;
+};
+
+struct Module {
+  std::vector<Target> targets;
+  ByteRange target_range;                    // the first `target` item
+  std::vector<ByteRange> extra_target_items;  // further `target` items (an error)
+  ByteRange first_item_range;                // the first item of the file
+  bool items_before_target = false;          // an item precedes the first `target`
+  std::vector<ConstItem> consts;
+  std::vector<Kernel> kernels;
+  std::vector<Dispatch> dispatches;
+  std::vector<Bench> benches;
+
+  std::vector<Expr> exprs;
+  std::vector<Stmt> stmts;
+  std::vector<Symbol> symbols;
+
+  const Expr& expr(ExprId id) const { return exprs[id]; }
+  const Stmt& stmt(StmtId id) const { return stmts[id]; }
+  const Symbol& symbol(SymbolId id) const { return symbols[id]; }
+
+  /// The symbol whose definition or one of whose uses covers `offset`.
+  SymbolId symbol_at(uint32_t offset) const;
+};
+
+}  // namespace cake

@@ -1,0 +1,39 @@
+// analyze(): parse, build the model, run the checks, sort the diagnostics.
+#include "cake/analyze.h"
+
+#include "checks/checks.h"
+#include "model/build.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace cake {
+
+std::unique_ptr<Analysis> analyze(std::string text, const AnalyzeOptions& options) {
+  auto a = std::make_unique<Analysis>();
+  a->text = std::move(text);
+  a->lines = LineIndex(a->text);
+  a->tree = parse(a->text);
+  a->diagnostics = syntax_diagnostics(a->tree.get(), a->text);
+  build_model(a->tree.get(), a->text, a->module, a->diagnostics);
+  run_checks(a->module, a->text, options, a->diagnostics);
+  std::stable_sort(a->diagnostics.begin(), a->diagnostics.end(), [](const Diagnostic& x, const Diagnostic& y) {
+    return std::tie(x.range.begin, x.range.end, x.id) < std::tie(y.range.begin, y.range.end, y.id);
+  });
+  return a;
+}
+
+DiagnosticCounts count(const std::vector<Diagnostic>& diagnostics) {
+  DiagnosticCounts c;
+  for (const Diagnostic& d : diagnostics) {
+    switch (d.severity) {
+      case Severity::Error: ++c.errors; break;
+      case Severity::Warning: ++c.warnings; break;
+      case Severity::Information: ++c.infos; break;
+      case Severity::Hint: ++c.hints; break;
+    }
+  }
+  return c;
+}
+
+}  // namespace cake

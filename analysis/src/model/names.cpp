@@ -1,0 +1,127 @@
+// Names of the model's closed enums (dtypes, spaces, layouts, ops, symbol
+// kinds) and the look-ups from their spellings.
+#include "cake/model.h"
+
+#include <algorithm>
+#include <array>
+
+namespace cake {
+namespace {
+
+struct DTypeInfo {
+  std::string_view name;
+  unsigned bits;
+  bool is_float;
+};
+constexpr std::array<DTypeInfo, 21> kDTypes = {{
+    {"f64", 64, true},   {"f32", 32, true},    {"tf32", 32, true},   {"f16", 16, true},
+    {"bf16", 16, true},  {"f8e4m3", 8, true},  {"f8e5m2", 8, true},  {"f6e3m2", 6, true},
+    {"f6e2m3", 6, true}, {"f4e2m1", 4, true},  {"i64", 64, false},   {"i32", 32, false},
+    {"i16", 16, false},  {"i8", 8, false},     {"u64", 64, false},   {"u32", 32, false},
+    {"u16", 16, false},  {"u8", 8, false},     {"b32", 32, false},   {"pred", 1, false},
+    {"?", 0, false},
+}};
+
+struct OpInfo {
+  std::string_view spelling;
+  OpFamily family;
+};
+constexpr OpInfo kOps[] = {
+#define CAKE_OP(ID, SPELLING, FAMILY) {SPELLING, OpFamily::FAMILY},
+#include "cake/ops.def"
+#undef CAKE_OP
+};
+
+}  // namespace
+
+std::string_view dtype_name(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].name; }
+unsigned dtype_bits(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].bits; }
+bool is_float(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].is_float; }
+
+std::optional<DType> parse_dtype(std::string_view name) {
+  for (size_t i = 0; i + 1 < kDTypes.size(); ++i)
+    if (kDTypes[i].name == name) return static_cast<DType>(i);
+  return std::nullopt;
+}
+
+std::string_view space_name(Space space) {
+  switch (space) {
+    case Space::Global: return "global";
+    case Space::Const: return "const";
+    case Space::Smem: return "smem";
+    case Space::Dsmem: return "dsmem";
+    case Space::Tmem: return "tmem";
+    case Space::Reg: return "reg";
+    case Space::Scalar: return "scalar";
+    case Space::None: return "none";
+  }
+  return "none";
+}
+
+unsigned swizzle_bytes(Swizzle swizzle) {
+  switch (swizzle) {
+    case Swizzle::None: return 0;
+    case Swizzle::B32: return 32;
+    case Swizzle::B64: return 64;
+    case Swizzle::B128: return 128;
+  }
+  return 0;
+}
+
+std::string_view frag_layout_name(FragLayout layout) {
+  switch (layout) {
+    case FragLayout::None: return "none";
+    case FragLayout::MmaAcc: return "mma_acc";
+    case FragLayout::MmaAccRow: return "mma_acc.row";
+    case FragLayout::WgmmaAcc: return "wgmma_acc";
+    case FragLayout::WgmmaAccRow: return "wgmma_acc.row";
+    case FragLayout::Tcgen05Acc: return "tcgen05_acc";
+  }
+  return "none";
+}
+
+std::string_view op_spelling(Op op) { return kOps[static_cast<size_t>(op)].spelling; }
+OpFamily op_family(Op op) { return kOps[static_cast<size_t>(op)].family; }
+
+std::optional<Op> parse_op(std::string_view spelling) {
+  for (size_t i = 0; i < std::size(kOps); ++i)
+    if (kOps[i].spelling == spelling) return static_cast<Op>(i);
+  return std::nullopt;
+}
+
+std::string_view symbol_kind_name(SymbolKind kind) {
+  switch (kind) {
+    case SymbolKind::Const: return "a constant";
+    case SymbolKind::ShapeSymbol: return "a shape symbol";
+    case SymbolKind::TensorParam: return "a tensor parameter";
+    case SymbolKind::ScalarParam: return "a scalar parameter";
+    case SymbolKind::Smem: return "a shared-memory buffer";
+    case SymbolKind::Tmem: return "a tensor-memory buffer";
+    case SymbolKind::Reg: return "a register fragment";
+    case SymbolKind::Mbarrier: return "an mbarrier";
+    case SymbolKind::NamedBarrier: return "a named barrier";
+    case SymbolKind::Tensormap: return "a tensormap";
+    case SymbolKind::Let: return "a scalar";
+    case SymbolKind::LoopVar: return "a loop variable";
+    case SymbolKind::StageVar: return "a pipeline stage";
+    case SymbolKind::Role: return "a role";
+    case SymbolKind::Kernel: return "a kernel";
+    case SymbolKind::Dispatch: return "a dispatch";
+    case SymbolKind::DispatchParam: return "a dispatch parameter";
+    case SymbolKind::Builtin: return "a builtin";
+  }
+  return "a name";
+}
+
+SymbolId Module::symbol_at(uint32_t offset) const {
+  for (SymbolId i = 0; i < symbols.size(); ++i) {
+    const Symbol& s = symbols[i];
+    if (s.def.contains(offset)) return i;
+    auto it = std::upper_bound(s.uses.begin(), s.uses.end(), offset,
+                               [](uint32_t o, const ByteRange& r) { return o < r.begin; });
+    if (it != s.uses.begin() && std::prev(it)->contains(offset)) return i;
+  }
+  return kNone;
+}
+
+}  // namespace cake

@@ -1,0 +1,239 @@
+// E00xx: turns tree-sitter's ERROR and MISSING nodes, invalid UTF-8 and NUL
+// bytes into specific diagnostics. tree-sitter 0.20 cannot list the tokens
+// it expected, so messages are built from what is known: the missing token
+// and the bracket it closes, or the keyword whose statement is malformed and
+// that statement's form (forms.def).
+#include "cake/syntax.h"
+
+#include "cake/source.h"
+#include "diag_builder.h"
+
+#include <llvm/Support/ConvertUTF.h>
+#include <llvm/Support/FormatVariadic.h>
+
+#include <set>
+#include <string>
+
+namespace cake {
+namespace {
+
+constexpr size_t kMaxSyntaxDiagnostics = 50;
+constexpr TSSymbol kErrorSymbol = static_cast<TSSymbol>(-1);
+
+struct Form {
+  std::string_view keyword, form;
+};
+constexpr Form kForms[] = {
+#define CAKE_FORM(KEYWORD, FORM) {KEYWORD, FORM},
+#include "syntax/forms.def"
+#undef CAKE_FORM
+};
+
+std::string_view form_of(std::string_view keyword) {
+  for (const Form& f : kForms)
+    if (f.keyword == keyword) return f.form;
+  return {};
+}
+
+/// A token's text for a message: at most 24 bytes, no line breaks.
+std::string quote(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\n' || c == '\r') break;
+    out += c;
+    if (out.size() >= 24) { out += "..."; break; }
+  }
+  return "`" + out + "`";
+}
+
+std::string_view opener_for(std::string_view closer) {
+  if (closer == "]") return "[";
+  if (closer == ")") return "(";
+  if (closer == "}") return "{";
+  return {};
+}
+
+std::string_view construct_name(std::string_view parent_type, std::string_view closer) {
+  if (parent_type == "index_expression") return "index";
+  if (parent_type == "shape") return "shape";
+  if (parent_type == "block") return "block";
+  if (parent_type == "parameter_list") return "parameter list";
+  if (parent_type == "argument_list") return "argument list";
+  if (parent_type == "dim_list") return "dimension list";
+  if (parent_type == "name_list") return "parameter list";
+  if (parent_type == "dispatch_item") return "dispatch";
+  if (parent_type == "bench_item") return "bench";
+  if (closer == ")") return "parenthesis";
+  if (closer == "]") return "bracket";
+  return "brace";
+}
+
+/// The type of a node, "" for a null node (ts_node_type would crash).
+std::string_view type_of(TSNode node) { return ts_node_is_null(node) ? std::string_view() : ts_node_type(node); }
+
+/// The first leaf at or under `node`.
+TSNode first_leaf(TSNode node) {
+  while (ts_node_child_count(node) > 0) node = ts_node_child(node, 0);
+  return node;
+}
+
+class SyntaxErrorCollector {
+ public:
+  SyntaxErrorCollector(std::string_view text, const LineIndex& lines) : text_(text), lines_(lines) {}
+
+  void missing(TSNode node, TSNode parent) {
+    std::string_view type = ts_node_type(node);
+    uint32_t at = ts_node_start_byte(node);
+    std::string what = type == "identifier" ? std::string("a name")
+                       : ts_node_is_named(node) ? "a " + std::string(type)
+                                                : "`" + std::string(type) + "`";
+    std::string context;
+    std::vector<RelatedSpan> related;
+    std::string_view opener = opener_for(type);
+    if (!opener.empty() && !ts_node_is_null(parent)) {
+      // The nearest unmatched opener before the missing closer.
+      int depth = 0;
+      for (int i = static_cast<int>(ts_node_child_count(parent)) - 1; i >= 0; --i) {
+        TSNode c = ts_node_child(parent, i);
+        if (ts_node_start_byte(c) >= at && !ts_node_eq(c, node)) continue;
+        std::string_view ct = type_of(c);
+        if (ct == type && !ts_node_is_missing(c)) ++depth;
+        if (ct == opener) {
+          if (depth == 0) {
+            std::string_view name = construct_name(type_of(parent), type);
+            auto pos = lines_.position(ts_node_start_byte(c));
+            context = llvm::formatv(" to close the {0} opened at {1}:{2}", name, pos.line + 1, pos.column + 1).str();
+            related.push_back({node_range(c), "`" + std::string(opener) + "` opened here"});
+            break;
+          }
+          --depth;
+        }
+      }
+    }
+    if (context.empty() && !ts_node_is_null(parent)) {
+      std::string_view keyword = type_of(ts_node_child(parent, 0));
+      if (!form_of(keyword).empty()) context = llvm::formatv(" in `{0}`", keyword).str();
+    }
+    Diagnostic d = make_diagnostic(DiagId::MissingToken, {at, at}, what, context);
+    d.related = std::move(related);
+    if (!ts_node_is_named(node))
+      d.fixes.push_back({llvm::formatv("insert `{0}`", type).str(), {{{at, at}, std::string(type)}}, true});
+    add(std::move(d));
+  }
+
+  void error(TSNode node, TSNode parent) {
+    std::string_view parent_type = type_of(parent);
+    // The first token that is a direct child of the ERROR node is where the
+    // parser gave up; fall back to the node's first leaf.
+    TSNode token = first_leaf(node);
+    uint32_t n = ts_node_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode c = ts_node_child(node, i);
+      if (ts_node_child_count(c) == 0) { token = c; break; }
+    }
+    std::string_view tok = node_text(token, text_);
+    ByteRange range = node_range(token);
+    if (tok.starts_with("/*")) {
+      add(make_diagnostic(DiagId::UnterminatedComment, range));
+      return;
+    }
+    std::string message;
+    std::string_view form = form_of(tok);
+    if (!form.empty() && ts_node_start_byte(token) == ts_node_start_byte(node)) {
+      // A keyword-led construct that does not parse: widen to its line.
+      uint32_t end = ts_node_end_byte(node);
+      uint32_t eol = range.end;
+      while (eol < end && eol < text_.size() && text_[eol] != '\n') ++eol;
+      range.end = eol;
+      message = llvm::formatv("malformed `{0}`: expected `{1}`", tok, form).str();
+    } else if (range.begin == range.end) {
+      message = "unexpected end of input";
+    } else if (parent_type == "source_file") {
+      message = llvm::formatv("unexpected {0}: expected an item (`target`, `const`, `kernel`, `dispatch` or `bench`)",
+                              quote(tok)).str();
+    } else if (parent_type == "block") {
+      message = llvm::formatv("unexpected {0}: expected a statement", quote(tok)).str();
+    } else {
+      message = llvm::formatv("unexpected {0}", quote(tok)).str();
+    }
+    add(make_diagnostic(DiagId::SyntaxError, range, message));
+  }
+
+  void encoding() {
+    // Invalid UTF-8 sequences and NUL bytes, one diagnostic per run.
+    const auto* p = reinterpret_cast<const llvm::UTF8*>(text_.data());
+    const auto* end = p + text_.size();
+    const auto* begin = p;
+    while (p < end && diagnostics_.size() < kMaxSyntaxDiagnostics) {
+      if (*p == 0) {
+        const auto* s = p;
+        while (p < end && *p == 0) ++p;
+        add(make_diagnostic(DiagId::InvalidCharacter, {uint32_t(s - begin), uint32_t(p - begin)},
+                            std::string("NUL byte in source text")));
+        continue;
+      }
+      if (*p < 0x80) { ++p; continue; }
+      unsigned len = llvm::getNumBytesForUTF8(*p);
+      if (p + len <= end && llvm::isLegalUTF8Sequence(p, p + len)) { p += len; continue; }
+      const auto* s = p;
+      ++p;
+      while (p < end && *p >= 0x80) {
+        unsigned l = llvm::getNumBytesForUTF8(*p);
+        if (p + l <= end && llvm::isLegalUTF8Sequence(p, p + l)) break;
+        ++p;
+      }
+      add(make_diagnostic(DiagId::InvalidCharacter, {uint32_t(s - begin), uint32_t(p - begin)},
+                          std::string("invalid UTF-8 byte sequence")));
+    }
+  }
+
+  std::vector<Diagnostic> take() { return std::move(diagnostics_); }
+
+ private:
+  void add(Diagnostic d) {
+    if (diagnostics_.size() >= kMaxSyntaxDiagnostics) return;
+    uint32_t line = lines_.position(d.range.begin).line;
+    if (!lines_seen_.insert(line).second && d.id != DiagId::InvalidCharacter) return;
+    diagnostics_.push_back(std::move(d));
+  }
+
+  std::string_view text_;
+  const LineIndex& lines_;
+  std::set<uint32_t> lines_seen_;
+  std::vector<Diagnostic> diagnostics_;
+};
+
+}  // namespace
+
+std::vector<Diagnostic> syntax_diagnostics(const TSTree* tree, std::string_view text) {
+  LineIndex lines(text);
+  SyntaxErrorCollector collector(text, lines);
+  collector.encoding();
+  TSNode root = ts_tree_root_node(tree);
+  if (!ts_node_has_error(root)) return collector.take();
+  // Iterative pre-order walk over the subtrees that contain errors.
+  // `parents` mirrors the cursor's ancestors (ts_node_parent is unreliable
+  // for MISSING nodes in tree-sitter 0.20).
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  std::vector<TSNode> parents;
+  bool done = false;
+  while (!done) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    TSNode parent = parents.empty() ? TSNode{} : parents.back();
+    bool descend = ts_node_has_error(node);
+    if (ts_node_is_missing(node)) collector.missing(node, parent);
+    else if (ts_node_symbol(node) == kErrorSymbol) collector.error(node, parent);
+    if (descend && ts_tree_cursor_goto_first_child(&cursor)) {
+      parents.push_back(node);
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) { done = true; break; }
+      parents.pop_back();
+    }
+  }
+  ts_tree_cursor_delete(&cursor);
+  return collector.take();
+}
+
+}  // namespace cake
