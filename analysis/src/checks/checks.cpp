@@ -1,12 +1,17 @@
 // run_checks(): the check pipeline. Checks read the model only; each appends
-// its diagnostics.
+// its diagnostics. Order does not matter: analyze() sorts the result.
 #include "checks/checks.h"
 
 namespace cake {
 
+void check_items(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
+void check_statements(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
+
 void run_checks(const Module& module, std::string_view text, const AnalyzeOptions& options,
                 std::vector<Diagnostic>& diagnostics) {
-  (void)module, (void)text, (void)options, (void)diagnostics;
+  (void)options;
+  check_items(module, text, diagnostics);
+  check_statements(module, text, diagnostics);
 }
 
 }  // namespace cake

@@ -1,0 +1,141 @@
+// Item-level checks of the E01xx group: the `target` line (E0110, E0114) and
+// `bench` shapes against their kernel (E0115).
+#include "checks/checks.h"
+#include "diag_builder.h"
+#include "checks/samples.h"
+#include "semantics/eval.h"
+
+#include <algorithm>
+#include <string>
+
+namespace cake {
+namespace {
+
+// The targets cake knows. The per-target tables (limits, features) that the
+// verifier reads are data in analysis/arch/; this is only their names.
+constexpr std::string_view kKnownTargets[] = {"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100a"};
+
+void check_targets(const Module& m, std::vector<Diagnostic>& diags) {
+  if (m.targets.empty() && m.target_range.end == 0) {
+    ByteRange at = m.first_item_range.end > 0 ? ByteRange{m.first_item_range.begin, m.first_item_range.begin}
+                                              : ByteRange{0, 0};
+    Diagnostic d = make_diagnostic(DiagId::MissingTarget, at,
+                                   std::string("missing `target`: a file starts with the targets it is written for, "
+                                               "e.g. `target sm_90a`"));
+    d.fixes.push_back({"insert `target sm_90a`", {{at, "target sm_90a\n"}}, false});
+    diags.push_back(std::move(d));
+    return;
+  }
+  if (m.items_before_target) {
+    Diagnostic d = make_diagnostic(DiagId::MissingTarget, m.target_range,
+                                   std::string("`target` must be the first item of the file"));
+    d.related.push_back({m.first_item_range, "this item comes before it"});
+    diags.push_back(std::move(d));
+  }
+  for (ByteRange r : m.extra_target_items) {
+    Diagnostic d = make_diagnostic(DiagId::MissingTarget, r,
+                                   std::string("a file has one `target` item; list several targets on it, separated by commas"));
+    d.related.push_back({m.target_range, "the first `target`"});
+    diags.push_back(std::move(d));
+  }
+  std::string known;
+  for (std::string_view t : kKnownTargets) known += (known.empty() ? "" : ", ") + std::string(t);
+  for (size_t i = 0; i < m.targets.size(); ++i) {
+    const Target& t = m.targets[i];
+    if (std::find(std::begin(kKnownTargets), std::end(kKnownTargets), t.name) == std::end(kKnownTargets)) {
+      Diagnostic d = make_diagnostic(DiagId::UnknownTarget, t.range, t.name, known);
+      // sm_90a written as sm90a or SM_90A.
+      for (std::string_view k : kKnownTargets) {
+        std::string a, b;
+        for (char c : t.name) if (c != '_') a += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        for (char c : k) if (c != '_') b += c;
+        if (a == b) d.fixes.push_back({"replace with `" + std::string(k) + "`", {{t.range, std::string(k)}}, true});
+      }
+      diags.push_back(std::move(d));
+    }
+    for (size_t j = 0; j < i; ++j)
+      if (m.targets[j].name == t.name) {
+        Diagnostic d = make_diagnostic(DiagId::DuplicateName, t.range, t.name, std::string(" in the target list"));
+        d.related.push_back({m.targets[j].range, "first listed here"});
+        d.fixes.push_back({"remove the duplicate", {{ByteRange{m.targets[i - 1].range.end, t.range.end}, ""}}, true});
+        diags.push_back(std::move(d));
+        break;
+      }
+  }
+}
+
+void check_benches(const Module& m, std::string_view text, std::vector<Diagnostic>& diags) {
+  Evaluator eval(m);
+  for (const Bench& b : m.benches) {
+    if (b.kernel_symbol == kNone) continue;
+    uint32_t k = m.symbols[b.kernel_symbol].kernel;
+    if (k == kNone || k >= m.kernels.size()) continue;
+    const Kernel& kernel = m.kernels[k];
+    Env env;
+    bool complete = true;
+    for (size_t i = 0; i < b.bindings.size(); ++i) {
+      const BenchBinding& bb = b.bindings[i];
+      if (bb.symbol == kNone) {
+        std::string names;
+        for (SymbolId s : kernel.shape_symbols) names += (names.empty() ? "" : ", ") + std::string(m.symbols[s].name);
+        diags.push_back(make_diagnostic(DiagId::BadBench, bb.name_range,
+                                        "`" + std::string(bb.name) + "` is not a shape symbol of `" +
+                                            std::string(b.kernel) + "`" +
+                                            (names.empty() ? std::string(" (it has none)") : " (its shape symbols: " + names + ")")));
+        complete = false;
+        continue;
+      }
+      for (size_t j = 0; j < i; ++j)
+        if (b.bindings[j].name == bb.name) {
+          Diagnostic d = make_diagnostic(DiagId::BadBench, bb.name_range, "`" + std::string(bb.name) + "` is bound twice");
+          d.related.push_back({b.bindings[j].name_range, "first bound here"});
+          diags.push_back(std::move(d));
+        }
+      auto v = eval.fold(bb.value);
+      if (!v) {
+        diags.push_back(make_diagnostic(DiagId::NotConstant, m.exprs[bb.value].range, "a bench value"));
+        complete = false;
+        continue;
+      }
+      if (*v <= 0) {
+        diags.push_back(make_diagnostic(DiagId::BadBench, m.exprs[bb.value].range,
+                                        "`" + std::string(bb.name) + "` = " + std::to_string(*v) + " is not a positive size"));
+        complete = false;
+        continue;
+      }
+      env.values[bb.symbol] = *v;
+    }
+    std::string missing;
+    for (SymbolId s : kernel.shape_symbols)
+      if (!env.values.count(s) &&
+          std::none_of(b.bindings.begin(), b.bindings.end(), [&](const BenchBinding& bb) { return bb.symbol == s; }))
+        missing += (missing.empty() ? "" : ", ") + std::string(m.symbols[s].name);
+    if (!missing.empty()) {
+      diags.push_back(make_diagnostic(DiagId::BadBench, b.kernel_range,
+                                      "bench of `" + std::string(b.kernel) + "` leaves " + missing + " unbound"));
+      continue;
+    }
+    if (!complete) continue;
+    for (ExprId f : kernel.facts) {
+      auto v = eval.eval(f, &env);
+      if (v && *v == 0) {
+        std::vector<SymbolId> syms = kernel.shape_symbols;
+        Diagnostic d = make_diagnostic(DiagId::BadBench, b.range,
+                                       "bench shape (" + describe(m, env, syms) + ") violates the fact `" +
+                                           std::string(text.substr(m.exprs[f].range.begin, m.exprs[f].range.end - m.exprs[f].range.begin)) + "` of `" + std::string(b.kernel) + "`");
+        d.related.push_back({m.exprs[f].range, "fact declared here"});
+        diags.push_back(std::move(d));
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void check_items(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics) {
+  check_targets(module, diagnostics);
+  check_benches(module, text, diagnostics);
+}
+
+}  // namespace cake

@@ -1,0 +1,168 @@
+// Evaluator: integer evaluation with overflow checks; see eval.h.
+#include "semantics/eval.h"
+
+#include <algorithm>
+
+namespace cake {
+namespace {
+
+constexpr int kMaxEvalDepth = 64;
+
+std::optional<int64_t> checked(bool overflow, int64_t v) {
+  if (overflow) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::optional<int64_t> Evaluator::eval(ExprId e, const Env* env) const { return eval_depth(e, env, 0); }
+
+std::optional<int64_t> Evaluator::eval_depth(ExprId id, const Env* env, int depth) const {
+  if (id == kNone || id >= m_.exprs.size() || depth > kMaxEvalDepth) return std::nullopt;
+  const Expr& e = m_.exprs[id];
+  auto sub = [&](ExprId x) { return eval_depth(x, env, depth + 1); };
+  switch (e.kind) {
+    case Expr::Kind::Int:
+    case Expr::Kind::Bool:
+      return e.int_value;
+    case Expr::Kind::Name: {
+      if (e.symbol == kNone) return std::nullopt;
+      if (env) {
+        auto it = env->values.find(e.symbol);
+        if (it != env->values.end()) return it->second;
+      }
+      const Symbol& s = m_.symbols[e.symbol];
+      if (s.kind == SymbolKind::Const || s.kind == SymbolKind::Let) return sub(s.value);
+      return std::nullopt;
+    }
+    case Expr::Kind::Field: {
+      if (!env || e.lhs == kNone) return std::nullopt;
+      const Expr& base = m_.exprs[e.lhs];
+      if (base.kind != Expr::Kind::Name || base.symbol == kNone) return std::nullopt;
+      auto it = env->fields.find(base.symbol);
+      if (it == env->fields.end()) return std::nullopt;
+      auto f = it->second.find(e.text);
+      if (f == it->second.end()) return std::nullopt;
+      return f->second;
+    }
+    case Expr::Kind::Unary: {
+      auto v = sub(e.lhs);
+      if (!v) return std::nullopt;
+      if (e.text == "-") return checked(*v == INT64_MIN, -*v);
+      if (e.text == "!") return int64_t(*v == 0);
+      return v;
+    }
+    case Expr::Kind::Binary: {
+      auto l = sub(e.lhs);
+      if (!l) {
+        // `false && x`, `true || x` are known without x.
+        return std::nullopt;
+      }
+      if (e.text == "&&" && *l == 0) return 0;
+      if (e.text == "||" && *l != 0) return 1;
+      auto r = sub(e.rhs);
+      if (!r) return std::nullopt;
+      int64_t a = *l, b = *r, out = 0;
+      std::string_view op = e.text;
+      if (op == "+") return checked(__builtin_add_overflow(a, b, &out), out);
+      if (op == "-") return checked(__builtin_sub_overflow(a, b, &out), out);
+      if (op == "*") return checked(__builtin_mul_overflow(a, b, &out), out);
+      if (op == "/") return b == 0 || (a == INT64_MIN && b == -1) ? std::nullopt : std::optional<int64_t>(a / b);
+      if (op == "%") return b == 0 || (a == INT64_MIN && b == -1) ? std::nullopt : std::optional<int64_t>(a % b);
+      if (op == "==") return int64_t(a == b);
+      if (op == "!=") return int64_t(a != b);
+      if (op == "<") return int64_t(a < b);
+      if (op == "<=") return int64_t(a <= b);
+      if (op == ">") return int64_t(a > b);
+      if (op == ">=") return int64_t(a >= b);
+      if (op == "&&") return int64_t(a != 0 && b != 0);
+      if (op == "||") return int64_t(a != 0 || b != 0);
+      if (op == "&") return a & b;
+      if (op == "|") return a | b;
+      if (op == "^") return a ^ b;
+      if (op == "<<") return b < 0 || b > 62 ? std::nullopt : checked(a < 0 || a > (INT64_MAX >> b), a << b);
+      if (op == ">>") return b < 0 || b > 63 ? std::nullopt : std::optional<int64_t>(a >> b);
+      return std::nullopt;
+    }
+    case Expr::Kind::Call: {
+      if (e.text == "bytes" && e.args.size() == 1) {
+        const Expr& arg = m_.exprs[e.args[0]];
+        // bytes(buf) and bytes(buf[s]) (one stage of a ring) fold; slices do not here.
+        if (arg.kind == Expr::Kind::Name && arg.symbol != kNone) return bytes_of(m_.symbols[arg.symbol].type);
+        if (arg.kind == Expr::Kind::Index && arg.lhs != kNone) {
+          const Expr& base = m_.exprs[arg.lhs];
+          if (base.kind != Expr::Kind::Name || base.symbol == kNone) return std::nullopt;
+          const ValueType& t = m_.symbols[base.symbol].type;
+          bool all_scalar = std::all_of(arg.items.begin(), arg.items.end(),
+                                        [](const IndexItem& i) { return i.kind == IndexItem::Kind::Scalar; });
+          if (all_scalar && arg.items.size() <= t.stage_dims.size()) return bytes_of(t, arg.items.size());
+        }
+        return std::nullopt;
+      }
+      std::vector<int64_t> args;
+      for (ExprId a : e.args) {
+        auto v = sub(a);
+        if (!v) return std::nullopt;
+        args.push_back(*v);
+      }
+      if (e.text == "cdiv" && args.size() == 2 && args[1] > 0) {
+        int64_t out;
+        if (__builtin_add_overflow(args[0], args[1] - 1, &out)) return std::nullopt;
+        return out / args[1];
+      }
+      if (e.text == "max" && args.size() == 2) return std::max(args[0], args[1]);
+      if (e.text == "min" && args.size() == 2) return std::min(args[0], args[1]);
+      return std::nullopt;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<int64_t> Evaluator::bytes_of(const ValueType& type, size_t skip_dims) const {
+  unsigned bits = dtype_bits(type.dtype);
+  if (bits == 0) return std::nullopt;
+  int64_t elements = 1;
+  size_t index = 0;
+  auto mul = [&](ExprId d) -> bool {
+    if (index++ < skip_dims) return true;
+    auto v = fold(d);
+    if (!v || *v < 0) return false;
+    return !__builtin_mul_overflow(elements, *v, &elements);
+  };
+  for (ExprId d : type.stage_dims)
+    if (!mul(d)) return std::nullopt;
+  for (ExprId d : type.dims)
+    if (!mul(d)) return std::nullopt;
+  int64_t total_bits;
+  if (__builtin_mul_overflow(elements, int64_t(bits), &total_bits)) return std::nullopt;
+  return (total_bits + 7) / 8;
+}
+
+void Evaluator::free_symbols(ExprId id, std::vector<SymbolId>& out) const {
+  // Iterative: expressions can be deep.
+  std::vector<std::pair<ExprId, int>> work{{id, 0}};
+  while (!work.empty()) {
+    auto [x, depth] = work.back();
+    work.pop_back();
+    if (x == kNone || x >= m_.exprs.size() || depth > kMaxEvalDepth) continue;
+    const Expr& e = m_.exprs[x];
+    if (e.kind == Expr::Kind::Name && e.symbol != kNone) {
+      if (std::find(out.begin(), out.end(), e.symbol) == out.end()) {
+        out.push_back(e.symbol);
+        const Symbol& s = m_.symbols[e.symbol];
+        if (s.kind == SymbolKind::Let || s.kind == SymbolKind::Const) work.push_back({s.value, depth + 1});
+      }
+      continue;
+    }
+    work.push_back({e.lhs, depth + 1});
+    work.push_back({e.rhs, depth + 1});
+    for (ExprId a : e.args) work.push_back({a, depth + 1});
+    for (const IndexItem& i : e.items) {
+      work.push_back({i.start, depth + 1});
+      work.push_back({i.extent, depth + 1});
+    }
+  }
+}
+
+}  // namespace cake

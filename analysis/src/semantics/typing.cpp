@@ -1,0 +1,423 @@
+// Typer: inference over model expressions; see typing.h. Every error is
+// reported once, at the innermost expression that is wrong, and the result
+// is then Unknown so that enclosing expressions stay quiet.
+#include "semantics/typing.h"
+
+#include "diag_builder.h"
+
+#include <algorithm>
+#include <string>
+
+namespace cake {
+namespace {
+
+constexpr int kMaxTypeDepth = 256;
+
+constexpr std::string_view kUnaryFunctions[] = {"exp2", "log2", "exp", "log", "rsqrt", "sqrt", "abs"};
+
+bool is_unary_function(std::string_view name) {
+  return std::find(std::begin(kUnaryFunctions), std::end(kUnaryFunctions), name) != std::end(kUnaryFunctions);
+}
+
+bool is_row_layout(FragLayout l) { return l == FragLayout::MmaAccRow || l == FragLayout::WgmmaAccRow; }
+
+bool is_comparison(std::string_view op) {
+  return op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=" || op == "&&" || op == "||";
+}
+
+}  // namespace
+
+bool is_elementwise_function(std::string_view name) {
+  return is_unary_function(name) || name == "max" || name == "min";
+}
+
+void Typer::report(Diagnostic d) {
+  if (diags_) diags_->push_back(std::move(d));
+}
+
+std::string Typer::dim_text(ExprId d) const {
+  if (auto v = eval_.fold(d)) return std::to_string(*v);
+  if (d == kNone || d >= m_.exprs.size()) return "?";
+  const Expr& e = m_.exprs[d];
+  if (e.kind == Expr::Kind::Name) return std::string(e.text);
+  return "?";
+}
+
+std::string Typer::shape_text(const std::vector<ExprId>& dims, size_t from) const {
+  std::string s = "[";
+  for (size_t i = from; i < dims.size(); ++i) {
+    if (i > from) s += ", ";
+    s += dim_text(dims[i]);
+  }
+  return s + "]";
+}
+
+bool Typer::dims_may_equal(ExprId a, ExprId b) const {
+  auto va = eval_.fold(a), vb = eval_.fold(b);
+  if (va && vb) return *va == *vb;
+  if (a != kNone && b != kNone) {
+    const Expr& x = m_.exprs[a];
+    const Expr& y = m_.exprs[b];
+    if (x.kind == Expr::Kind::Name && y.kind == Expr::Kind::Name && x.symbol != kNone && y.symbol != kNone &&
+        (va || vb))
+      return false;  // a known number against a symbol: the symbol may differ
+  }
+  return true;
+}
+
+Typed Typer::type_of(ExprId e) { return type_depth(e, 0); }
+
+Typed Typer::type_depth(ExprId id, int depth) {
+  Typed t;
+  if (id == kNone || id >= m_.exprs.size() || depth > kMaxTypeDepth) return t;
+  const Expr& e = m_.exprs[id];
+  switch (e.kind) {
+    case Expr::Kind::Int:
+    case Expr::Kind::Bool:
+      t.kind = Typed::Kind::Scalar, t.dtype = DType::I32, t.literal = true;
+      return t;
+    case Expr::Kind::Float:
+      t.kind = Typed::Kind::Scalar, t.dtype = DType::F32, t.literal = true;
+      return t;
+    case Expr::Kind::Error:
+      return t;
+    case Expr::Kind::Name: {
+      if (e.symbol == kNone) return t;
+      const Symbol& s = m_.symbols[e.symbol];
+      t.root = e.symbol;
+      switch (s.kind) {
+        case SymbolKind::TensorParam:
+        case SymbolKind::Smem:
+        case SymbolKind::Tmem:
+        case SymbolKind::Reg:
+          t.kind = Typed::Kind::Buffer;
+          t.dtype = s.type.dtype;
+          t.space = s.type.space;
+          t.dims = s.type.stage_dims;
+          t.dims.insert(t.dims.end(), s.type.dims.begin(), s.type.dims.end());
+          t.stage_dims = s.type.stage_dims.size();
+          t.layout = s.type.layout;
+          return t;
+        case SymbolKind::Mbarrier:
+          t.kind = s.value != kNone ? Typed::Kind::BarrierArray : Typed::Kind::Barrier;
+          return t;
+        case SymbolKind::NamedBarrier:
+          t.kind = Typed::Kind::NamedBarrier;
+          return t;
+        case SymbolKind::Tensormap:
+          t.kind = Typed::Kind::Tensormap;
+          t.dtype = s.type.dtype;
+          t.dims = s.box;
+          return t;
+        case SymbolKind::Const:
+        case SymbolKind::ShapeSymbol:
+        case SymbolKind::LoopVar:
+        case SymbolKind::StageVar:
+          t.kind = Typed::Kind::Scalar, t.dtype = DType::I32, t.space = Space::Scalar;
+          return t;
+        case SymbolKind::ScalarParam:
+          t.kind = Typed::Kind::Scalar, t.dtype = s.type.dtype, t.space = Space::Scalar;
+          return t;
+        case SymbolKind::Let: {
+          Typed v = type_depth(s.value, depth + 1);
+          t.kind = Typed::Kind::Scalar, t.dtype = v.dtype, t.space = Space::Scalar, t.literal = v.literal;
+          return t;
+        }
+        case SymbolKind::Builtin:
+          if (s.name == "inf" || s.name == "nan") {
+            t.kind = Typed::Kind::Scalar, t.dtype = DType::F32, t.literal = true;
+          } else if (s.name == "lane") {
+            t.kind = Typed::Kind::Scalar, t.dtype = DType::I32, t.space = Space::Scalar;
+          } else {
+            t.kind = Typed::Kind::Other;
+          }
+          return t;
+        case SymbolKind::Role:
+        case SymbolKind::Kernel:
+        case SymbolKind::Dispatch:
+        case SymbolKind::DispatchParam:
+          t.kind = Typed::Kind::Other;
+          return t;
+      }
+      return t;
+    }
+    case Expr::Kind::Field: {
+      const Expr* base = e.lhs == kNone ? nullptr : &m_.exprs[e.lhs];
+      if (!base || base->kind != Expr::Kind::Name || base->symbol == kNone) return t;
+      const Symbol& s = m_.symbols[base->symbol];
+      static const std::pair<std::string_view, std::string_view> kFields[] = {
+          {"block", "x"}, {"block", "y"}, {"block", "z"}, {"cluster", "rank"},
+          {"role", "rank"}, {"warp", "id"}};
+      bool ok = s.kind == SymbolKind::StageVar ? e.text == "phase" : false;
+      if (s.kind == SymbolKind::Builtin)
+        for (auto& [obj, field] : kFields) ok = ok || (obj == s.name && field == e.text);
+      if (!ok) {
+        report(make_diagnostic(DiagId::UndefinedName, e.range, "field",
+                               std::string(base->text) + "." + std::string(e.text)));
+        return t;
+      }
+      t.kind = Typed::Kind::Scalar, t.dtype = DType::I32, t.space = Space::Scalar;
+      return t;
+    }
+    case Expr::Kind::Index:
+      return index(e, depth);
+    case Expr::Kind::Transpose: {
+      Typed b = type_depth(e.lhs, depth + 1);
+      if (!b.is_buffer()) return b.kind == Typed::Kind::Unknown ? b : Typed{};
+      if (b.dims.size() - b.stage_dims < 2) {
+        report(make_diagnostic(DiagId::ShapeMismatch, e.range,
+                               "`.T` needs a 2-D view; this one is " + shape_text(b.dims, b.stage_dims)));
+        return {};
+      }
+      std::swap(b.dims[b.dims.size() - 1], b.dims[b.dims.size() - 2]);
+      return b;
+    }
+    case Expr::Kind::Unary: {
+      Typed v = type_depth(e.lhs, depth + 1);
+      if (e.text == "!" && v.is_scalar()) v.dtype = DType::Pred;
+      return v;
+    }
+    case Expr::Kind::Binary: {
+      Typed l = type_depth(e.lhs, depth + 1);
+      Typed r = type_depth(e.rhs, depth + 1);
+      if (l.kind == Typed::Kind::Unknown || r.kind == Typed::Kind::Unknown) return {};
+      if (l.is_scalar() && r.is_scalar()) {
+        Typed out = l.literal ? r : l;
+        out.literal = l.literal && r.literal;
+        if (is_comparison(e.text)) out.dtype = DType::Pred, out.literal = false;
+        return out;
+      }
+      return elementwise(e, {l, r});
+    }
+    case Expr::Kind::Call:
+      return call(e, depth);
+    case Expr::Kind::Cast: {
+      Typed v = type_depth(e.lhs, depth + 1);
+      if (v.kind == Typed::Kind::Unknown) return v;
+      if (!v.is_buffer() && !v.is_scalar()) {
+        report(make_diagnostic(DiagId::BadCall, e.range, std::string("cvt<...> converts a value or a fragment")));
+        return {};
+      }
+      v.dtype = e.cast_type;
+      v.literal = false;
+      if (v.is_buffer()) v.space = Space::Reg;
+      return v;
+    }
+  }
+  return t;
+}
+
+Typed Typer::index(const Expr& e, int depth) {
+  Typed b = type_depth(e.lhs, depth + 1);
+  for (const IndexItem& item : e.items) {
+    // Index expressions are scalars; type them for their own diagnostics.
+    Typed s = type_depth(item.start, depth + 1);
+    Typed x = type_depth(item.extent, depth + 1);
+    for (const Typed* v : {&s, &x})
+      if (v->is_buffer()) {
+        std::string_view what = v->root != kNone ? m_.symbols[v->root].name : std::string_view("index");
+        report(make_diagnostic(DiagId::WrongKind, item.range, what, "a buffer", "an integer index"));
+      }
+  }
+  const std::string_view name = e.lhs != kNone ? m_.exprs[e.lhs].text : std::string_view("value");
+  auto rank_error = [&](size_t dims) {
+    report(make_diagnostic(DiagId::RankMismatch, e.range, name.empty() ? "value" : name, dims, e.items.size()));
+    return Typed{};
+  };
+  switch (b.kind) {
+    case Typed::Kind::Unknown:
+      return b;
+    case Typed::Kind::BarrierArray:
+      if (e.items.size() != 1 || e.items[0].kind != IndexItem::Kind::Scalar) return rank_error(1);
+      b.kind = Typed::Kind::Barrier;
+      return b;
+    case Typed::Kind::Barrier:
+      report(make_diagnostic(DiagId::RankMismatch, e.range, name, 0, e.items.size()));
+      return {};
+    case Typed::Kind::Tensormap: {
+      if (e.items.size() != b.dims.size()) {
+        Diagnostic d = make_diagnostic(DiagId::RankMismatch, e.range, name, b.dims.size(), e.items.size());
+        d.message += ": a tensormap takes one coordinate per box dim";
+        if (b.root != kNone) d.related.push_back({m_.symbols[b.root].decl, "tensormap declared here"});
+        report(std::move(d));
+        return {};
+      }
+      for (const IndexItem& item : e.items)
+        if (item.kind != IndexItem::Kind::Scalar) {
+          report(make_diagnostic(DiagId::WrongKind, item.range, "slice", "a slice",
+                                 "a coordinate (tensormap coordinates are element offsets)"));
+          return {};
+        }
+      b.kind = Typed::Kind::TensormapTile;
+      b.space = Space::Global;
+      return b;
+    }
+    case Typed::Kind::Buffer: {
+      if (e.items.size() > b.dims.size()) {
+        Diagnostic d = make_diagnostic(DiagId::RankMismatch, e.range, name, b.dims.size(), e.items.size());
+        if (b.root != kNone) d.related.push_back({m_.symbols[b.root].decl, "declared here"});
+        report(std::move(d));
+        return {};
+      }
+      std::vector<ExprId> dims;
+      size_t stages = b.stage_dims;
+      for (size_t i = 0; i < b.dims.size(); ++i) {
+        if (i >= e.items.size()) {
+          dims.push_back(b.dims[i]);
+          continue;
+        }
+        const IndexItem& item = e.items[i];
+        if (item.kind == IndexItem::Kind::Scalar) {
+          if (i < b.stage_dims) --stages;
+        } else {
+          if (i < b.stage_dims) {
+            report(make_diagnostic(DiagId::WrongKind, item.range, "slice", "a slice",
+                                   "a stage index (the leading dims of a ring select one stage)"));
+            return {};
+          }
+          dims.push_back(item.kind == IndexItem::Kind::Slice ? item.extent : b.dims[i]);
+        }
+      }
+      b.dims = std::move(dims);
+      b.stage_dims = stages;
+      return b;
+    }
+    case Typed::Kind::Scalar:
+    case Typed::Kind::NamedBarrier:
+    case Typed::Kind::TensormapTile:
+    case Typed::Kind::Other: {
+      std::string_view what = b.kind == Typed::Kind::Scalar          ? "a scalar"
+                              : b.kind == Typed::Kind::NamedBarrier ? "a named barrier"
+                              : b.kind == Typed::Kind::TensormapTile ? "an indexed tensormap"
+                                                                     : "not a value";
+      if (b.root != kNone) what = symbol_kind_name(m_.symbols[b.root].kind);
+      report(make_diagnostic(DiagId::WrongKind, m_.exprs[e.lhs].range, name, what, "a buffer that can be indexed"));
+      return {};
+    }
+  }
+  return {};
+}
+
+Typed Typer::elementwise(const Expr& e, std::vector<Typed> operands) {
+  Typed out;
+  const Typed* widest = nullptr;
+  for (const Typed& o : operands) {
+    if (o.kind == Typed::Kind::Unknown) return {};
+    if (!o.is_buffer() && !o.is_scalar()) {
+      report(make_diagnostic(DiagId::WrongKind, e.range, "operand", "not a value", "a fragment or scalar"));
+      return {};
+    }
+    if (o.is_buffer() && (o.space == Space::Global || o.space == Space::Const || o.space == Space::Tmem)) {
+      std::string_view name = o.root != kNone ? m_.symbols[o.root].name : "operand";
+      report(make_diagnostic(DiagId::WrongSpace, e.range,
+                             "element-wise operand `" + std::string(name) + "` is in " +
+                                 std::string(space_name(o.space)) +
+                                 " memory: load it into registers first (only register fragments and smem are read "
+                                 "directly)"));
+      return {};
+    }
+    if (o.is_buffer() && o.stage_dims > 0) {
+      std::string_view name = o.root != kNone ? m_.symbols[o.root].name : "operand";
+      report(make_diagnostic(DiagId::RankMismatch, e.range, name, o.dims.size(), 0));
+      return {};
+    }
+    if (o.is_buffer() && (!widest || o.dims.size() > widest->dims.size())) widest = &o;
+  }
+  // dtypes: non-literal operands agree (no implicit conversions).
+  const Typed* typed = nullptr;
+  for (const Typed& o : operands) {
+    if (o.literal || !o.is_buffer()) continue;
+    if (typed && typed->dtype != o.dtype && typed->dtype != DType::Unknown && o.dtype != DType::Unknown) {
+      report(make_diagnostic(DiagId::DtypeMismatch, e.range,
+                             "element-wise operands differ in dtype: " + std::string(dtype_name(typed->dtype)) +
+                                 " and " + std::string(dtype_name(o.dtype)) + "; convert one with cvt<" +
+                                 std::string(dtype_name(typed->dtype)) + ">(...)"));
+      return {};
+    }
+    if (!typed) typed = &o;
+  }
+  if (!widest) {  // only scalars
+    out.kind = Typed::Kind::Scalar;
+    out.dtype = operands[0].dtype;
+    return out;
+  }
+  // Shapes: equal, scalar, 1-D of length N over [M, N], or a row vector of length M.
+  for (const Typed& o : operands) {
+    if (&o == widest || !o.is_buffer() || o.dims.empty()) continue;
+    bool ok = true;
+    if (o.dims.size() == widest->dims.size()) {
+      for (size_t i = 0; i < o.dims.size(); ++i) ok = ok && dims_may_equal(o.dims[i], widest->dims[i]);
+    } else if (o.dims.size() == 1 && widest->dims.size() == 2) {
+      ok = dims_may_equal(o.dims[0], widest->dims[1]) ||
+           (is_row_layout(o.layout) && dims_may_equal(o.dims[0], widest->dims[0]));
+    } else {
+      ok = false;
+    }
+    if (!ok) {
+      report(make_diagnostic(DiagId::ShapeMismatch, e.range,
+                             "element-wise shapes " + shape_text(widest->dims) + " and " + shape_text(o.dims) +
+                                 " do not broadcast (a 1-D operand of length N spreads over the rows of [M, N]; a "
+                                 "`.row` vector of length M across its columns)"));
+      return {};
+    }
+  }
+  out = *widest;
+  out.space = Space::Reg;
+  out.root = kNone;
+  out.literal = false;
+  if (typed) out.dtype = typed->dtype;
+  return out;
+}
+
+Typed Typer::call(const Expr& e, int depth) {
+  std::string_view f = e.text;
+  auto arity = [&](size_t n) {
+    if (e.args.size() == n) return true;
+    report(make_diagnostic(DiagId::BadCall, e.range,
+                           "`" + std::string(f) + "` takes " + std::to_string(n) + " argument(s), not " +
+                               std::to_string(e.args.size())));
+    return false;
+  };
+  if (f == "bytes") {
+    if (!arity(1)) return {};
+    Typed a = type_depth(e.args[0], depth + 1);
+    if (a.kind == Typed::Kind::Unknown) return {};
+    if (!a.is_buffer()) {
+      report(make_diagnostic(DiagId::BadCall, m_.exprs[e.args[0]].range,
+                             std::string("`bytes` takes a buffer or a slice of one")));
+      return {};
+    }
+    Typed t;
+    t.kind = Typed::Kind::Scalar, t.dtype = DType::I32, t.space = Space::Scalar;
+    return t;
+  }
+  if (f == "cdiv") {
+    if (!arity(2)) return {};
+    for (ExprId a : e.args) {
+      Typed v = type_depth(a, depth + 1);
+      if (v.kind == Typed::Kind::Unknown) return {};
+      if (!v.is_scalar()) {
+        report(make_diagnostic(DiagId::BadCall, m_.exprs[a].range, std::string("`cdiv` takes integers")));
+        return {};
+      }
+    }
+    Typed t;
+    t.kind = Typed::Kind::Scalar, t.dtype = DType::I32, t.space = Space::Scalar;
+    return t;
+  }
+  if (f == "max" || f == "min" || is_unary_function(f)) {
+    if (!arity(f == "max" || f == "min" ? 2 : 1)) return {};
+    std::vector<Typed> args;
+    for (ExprId a : e.args) args.push_back(type_depth(a, depth + 1));
+    bool all_scalar = std::all_of(args.begin(), args.end(), [](const Typed& t) { return t.is_scalar(); });
+    if (all_scalar) return args[0];
+    return elementwise(e, std::move(args));
+  }
+  report(make_diagnostic(DiagId::BadCall, e.range,
+                         "unknown function `" + std::string(f) +
+                             "`; the builtins are bytes, cdiv, max, min, exp2, log2, exp, log, rsqrt, sqrt, abs and "
+                             "cvt<T>"));
+  return {};
+}
+
+}  // namespace cake

@@ -1,0 +1,326 @@
+// Names and types (E01xx): one case per rule that must draw it, and a
+// near-miss beside it that must not. Cases are separated by `// -----`.
+
+target sm_90a
+kernel undefined_name(A: global f32[N]) grid (1) block 128 {
+  reg r: f32[16]
+  // expected-error@+1 [CAKE-E0101] {{undefined name `bogus`}}
+  load r <- bogus[0 : 16]
+}
+
+// -----
+
+target sm_90a
+kernel close_name(A: global f32[N]) where N >= 16 grid (1) block 128 {
+  reg frag: f32[16]
+  // expected-error@+1 [CAKE-E0101] {{undefined name `fragg`}}
+  load fragg <- A[0 : 16]
+}
+
+// -----
+
+target sm_90a
+kernel defined_names(A: global f32[N]) where N >= 16 grid (1) block 128 {
+  reg r: f32[16]
+  load r <- A[0 : 16]
+}
+
+// -----
+
+target sm_90a
+kernel duplicate(A: global f32[N]) grid (1) block 128 {
+  smem buf: f32[16]
+  // expected-error@+1 [CAKE-E0102] {{`buf` is already defined}}
+  smem buf: f32[32]
+}
+
+// -----
+
+target sm_90a
+kernel shadowing(A: global f32[N]) grid (1) block 128 {
+  let i = 1
+  // expected-error@+1 [CAKE-E0102] {{`i` is already defined}}
+  for i in 0 .. 4 { }
+}
+
+// -----
+
+target sm_90a
+kernel sibling_loops(A: global f32[N]) grid (1) block 128 {
+  for i in 0 .. 4 { }
+  for i in 0 .. 4 { }
+}
+
+// -----
+
+target sm_90a
+kernel mixed_mma(A: global bf16[64, 64]) grid (1) block 128 {
+  smem a: bf16[64, 16]
+  smem b: f16[16, 64]
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    wgmma.fence
+    // expected-error@+1 [CAKE-E0103] {{operands differ in dtype: A is bf16, B is f16}}
+    wgmma acc += a @ b
+  }
+}
+
+// -----
+
+target sm_90a
+kernel bad_accumulator(A: global bf16[64, 64]) grid (1) block 128 {
+  smem a: bf16[64, 16]
+  smem b: bf16[16, 64]
+  role mma warpgroup(0) {
+    // expected-error@+2 [CAKE-E0103] {{a i32 accumulator cannot take bf16 products}}
+    reg acc: i32[64, 64] layout(wgmma_acc) = 0
+    wgmma acc += a @ b
+  }
+}
+
+// -----
+
+target sm_90a
+kernel no_implicit_conversion(A: global bf16[64, 64]) grid (1) block 128 {
+  role all_threads all {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    reg o: bf16[64, 64] layout(wgmma_acc)
+    // expected-error@+1 [CAKE-E0103] {{assigning f32 to bf16 fragment without a conversion}}
+    o = acc
+    o = cvt<bf16>(acc)
+  }
+}
+
+// -----
+
+target sm_90a
+kernel good_mma(A: global bf16[64, 64]) grid (1) block 128 {
+  smem a: bf16[64, 16]
+  smem b: bf16[64, 16]
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    wgmma.fence
+    wgmma acc += a @ b.T
+  }
+}
+
+// -----
+
+target sm_90a
+kernel out_of_bounds(X: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
+  reg r: f32[256]
+  // expected-error@+1 [CAKE-E0104] {{out of bounds: slice ends at}}
+  load r <- X[block.x * 128 : 256]
+}
+
+// -----
+
+target sm_90a
+kernel ring_too_short(X: global f32[K]) where K % 128 == 0, K >= 128 grid (1) block 128 {
+  smem cn: f32[2][128]
+  mbarrier full[3]
+  role p all {
+    elect {
+      pipeline s in ring(3) for kt in 0 .. K / 128 {
+        arrive.expect_tx full[s], bytes(cn[0])
+        // expected-error@+1 [CAKE-E0104] {{`s` is out of bounds: index is 2 but dim 0 of `cn` is 2}}
+        bulk.load cn[s] <- X[kt * 128 : 128], full[s]
+      }
+    }
+  }
+}
+
+// -----
+
+target sm_90a
+kernel in_bounds(X: global f32[K]) where K % 128 == 0, K >= 128 grid (1) block 128 {
+  smem cn: f32[3][128]
+  mbarrier full[3]
+  role p all {
+    elect {
+      pipeline s in ring(3) for kt in 0 .. K / 128 {
+        arrive.expect_tx full[s], bytes(cn[s])
+        bulk.load cn[s] <- X[kt * 128 : 128], full[s]
+      }
+    }
+  }
+}
+
+// -----
+
+target sm_90a
+kernel guarded(X: global f32[N]) grid (cdiv(N, 128)) block 128 {
+  reg r: f32[1]
+  let i = block.x * 128 + warp.id * 32 + lane
+  if i < N {
+    load r <- X[i : 1]
+  }
+}
+
+// -----
+
+target sm_90a
+kernel wrong_space(X: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
+  reg r: bf16[128, 64]
+  mbarrier b
+  tensormap tX = X box [128, 64] swizzle(128B)
+  role p all {
+    elect {
+      arrive.expect_tx b, bytes(r)
+      // expected-error@+1 [CAKE-E0105] {{the destination of `tma.load` must be in smem memory; `r` is in reg}}
+      tma.load r <- tX[block.x * 128, 0], b
+    }
+  }
+}
+
+// -----
+
+target sm_90a
+kernel tma_from_tensor(X: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem xs: bf16[128, 64] swizzle(128B)
+  mbarrier b
+  tensormap tX = X box [128, 64] swizzle(128B)
+  role p all {
+    elect {
+      arrive.expect_tx b, bytes(xs)
+      // expected-error@+1 [CAKE-E0108] {{`X` is a tensor parameter, not a tensormap}}
+      tma.load xs <- X[block.x * 128 : 128, :], b
+    }
+  }
+}
+
+// -----
+
+target sm_90a
+kernel mma_shapes(A: global bf16[64, 64]) grid (1) block 128 {
+  smem a: bf16[64, 16]
+  smem b: bf16[32, 64]
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    wgmma.fence
+    // expected-error@+1 [CAKE-E0106] {{A's K does not match B's K}}
+    wgmma acc += a @ b
+  }
+}
+
+// -----
+
+target sm_90a
+kernel rank(A: global f32[N]) where N >= 16 grid (1) block 128 {
+  reg r: f32[16]
+  // expected-error@+1 [CAKE-E0107] {{`A` has 1 dimension(s) but is indexed with 2}}
+  load r <- A[0 : 16, 0]
+}
+
+// -----
+
+target sm_90a
+kernel ring_not_selected(A: global f32[N]) where N >= 128 grid (1) block 128 {
+  smem cn: f32[3][128]
+  reg r: f32[128]
+  // expected-error@+1 [CAKE-E0107] {{is a ring of 3 stages: select one}}
+  load r <- cn
+}
+
+// -----
+
+target sm_90a
+kernel wrong_kind(A: global f32[N]) grid (1) block 128 {
+  smem buf: f32[16]
+  // expected-error@+1 [CAKE-E0108] {{`buf` is a shared-memory buffer, not an mbarrier}}
+  arrive buf
+}
+
+// -----
+
+target sm_90a
+kernel broadcast(A: global f32[N]) grid (1) block 128 {
+  role r warpgroup(0) {
+    reg acc: f32[64, 128] layout(wgmma_acc) = 0
+    reg v: f32[32]
+    reg row: f32[64] layout(wgmma_acc.row)
+    reg col: f32[128]
+    acc = acc - row
+    acc = acc * col
+    // expected-error@+1 [CAKE-E0109] {{do not broadcast}}
+    acc = acc + v
+  }
+}
+
+// -----
+
+// expected-error@+1 [CAKE-E0110] {{unknown target `sm_75`}}
+target sm_90a, sm_75
+
+// -----
+
+// expected-error@+1 [CAKE-E0110] {{unknown target `sm90a`}}
+target sm90a
+
+// -----
+
+target sm_90a
+// expected-error@+1 [CAKE-E0111] {{`swizzle` applies only to smem buffers and tensormaps}}
+kernel attributes(A: global f32[N] swizzle(128B)) grid (1) block 128 {
+  // expected-error@+1 [CAKE-E0111] {{unknown swizzle mode `96B`}}
+  smem s: f32[16] swizzle(96B)
+  // expected-error@+1 [CAKE-E0111] {{unknown layout `wgmma_accc`}}
+  reg r: f32[16] layout(wgmma_accc)
+}
+
+// -----
+
+target sm_90a
+kernel not_constant(A: global f32[N]) grid (1) block 128 {
+  // expected-error@+1 [CAKE-E0112] {{a buffer dimension must be a compile-time constant}}
+  smem s: f32[N]
+}
+
+// -----
+
+target sm_90a
+const STAGES = 3
+kernel constant_ok(A: global f32[N]) grid (1) block 128 {
+  smem s: f32[STAGES][64]
+  mbarrier full[STAGES] count(STAGES * 2)
+}
+
+// -----
+
+target sm_90a
+kernel misplaced(A: global f32[N]) grid (1) block 128 {
+  role p all {
+    // expected-error@+1 [CAKE-E0113] {{declarations belong at kernel scope}}
+    smem s: f32[16]
+  }
+}
+
+// -----
+
+// expected-error@+1 [CAKE-E0114] {{missing `target`}}
+kernel no_target(A: global f32[N]) grid (1) block 128 { }
+
+// -----
+
+target sm_90a
+kernel benched(A: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 { }
+// expected-error@+1 [CAKE-E0115] {{violates the fact `N % 128 == 0`}}
+bench benched { N = 1000 }
+bench benched { N = 1024 }
+
+// -----
+
+target sm_90a
+kernel benched2(A: global f32[N]) grid (N / 128) block 128 { }
+// expected-error@+1 [CAKE-E0115] {{`M` is not a shape symbol of `benched2`}}
+bench benched2 { N = 1024, M = 3 }
+
+// -----
+
+target sm_90a
+kernel calls(A: global f32[N]) grid (1) block 128 {
+  reg r: f32[16]
+  // expected-error@+1 [CAKE-E0116] {{unknown function `exp3`}}
+  r = exp3(r)
+  r = exp2(r)
+}
