@@ -17,6 +17,16 @@ std::unique_ptr<Analysis> analyze(std::string text, const AnalyzeOptions& option
   a->diagnostics = syntax_diagnostics(a->tree.get(), a->text);
   build_model(a->tree.get(), a->text, a->module, a->diagnostics);
   run_checks(a->module, a->text, options, a->diagnostics);
+  // After an unclosed `/*` the rest of the file is comment text that the
+  // parser read as code: only the syntax report about it is meaningful.
+  auto open = std::find_if(a->diagnostics.begin(), a->diagnostics.end(),
+                           [](const Diagnostic& d) { return d.id == DiagId::UnterminatedComment; });
+  if (open != a->diagnostics.end()) {
+    uint32_t from = open->range.begin;
+    std::erase_if(a->diagnostics, [&](const Diagnostic& d) {
+      return d.range.begin > from && d.id != DiagId::InvalidCharacter;
+    });
+  }
   std::stable_sort(a->diagnostics.begin(), a->diagnostics.end(), [](const Diagnostic& x, const Diagnostic& y) {
     return std::tie(x.range.begin, x.range.end, x.id) < std::tie(y.range.begin, y.range.end, y.id);
   });

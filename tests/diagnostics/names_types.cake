@@ -324,3 +324,15 @@ kernel calls(A: global f32[N]) grid (1) block 128 {
   r = exp3(r)
   r = exp2(r)
 }
+
+// -----
+
+target sm_90a
+// expected-error@+1 [CAKE-E0117] {{kernel `no_block` has no `block THREADS` clause}}
+kernel no_block(A: global f32[N]) grid (1) { }
+
+// -----
+
+target sm_90a
+// expected-error@+1 [CAKE-E0117] {{`grid` is given twice}}
+kernel twice(A: global f32[N]) grid (1) block 128 grid (2) { }

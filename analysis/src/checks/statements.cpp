@@ -336,13 +336,13 @@ class StatementChecker {
     if (!ok || acc.kind == Typed::Kind::Unknown || a.kind == Typed::Kind::Unknown || b.kind == Typed::Kind::Unknown)
       return;
     const Expr& ea = m_.exprs[mm.a];
-    if (a.dtype != b.dtype && a.dtype != DType::Unknown && b.dtype != DType::Unknown) {
+    if (a.dtype != b.dtype && a.dtype != DType::Unknown && b.dtype != DType::Unknown && !(is_fp8(a.dtype) && is_fp8(b.dtype))) {
       diags_.push_back(make_diagnostic(DiagId::DtypeMismatch, ByteRange{ea.range.begin, m_.exprs[mm.b].range.end},
                                        "`" + op + "` operands differ in dtype: A is " + std::string(dtype_name(a.dtype)) +
                                            ", B is " + std::string(dtype_name(b.dtype))));
       return;
     }
-    if (!accumulator_dtype_ok(a.dtype, acc.dtype)) {
+    if (!accumulator_dtype_ok(mm.op, a.dtype, acc.dtype)) {
       diags_.push_back(make_diagnostic(DiagId::DtypeMismatch, m_.exprs[mm.acc].range,
                                        "a " + std::string(dtype_name(acc.dtype)) + " accumulator cannot take " +
                                            std::string(dtype_name(a.dtype)) + " products (" +
@@ -526,9 +526,15 @@ class StatementChecker {
                                            std::string(dtype_name(dst.dtype)) + " fragment"));
   }
 
-  static bool accumulator_dtype_ok(DType in, DType acc) {
+  static bool is_fp8(DType d) { return d == DType::F8E4M3 || d == DType::F8E5M2; }
+
+  /// Accumulator dtypes per input dtype (gpu-arch.md §4: bf16 accumulates in
+  /// f32 only on mma.sync and wgmma; tcgen05 also takes f16; e4m3 and e5m2
+  /// may be mixed).
+  static bool accumulator_dtype_ok(Op op, DType in, DType acc) {
     switch (in) {
-      case DType::F16: case DType::BF16: return acc == DType::F32 || acc == DType::F16;
+      case DType::F16: return acc == DType::F32 || acc == DType::F16;
+      case DType::BF16: return acc == DType::F32 || (op == Op::Tcgen05Mma && acc == DType::F16);
       case DType::TF32: return acc == DType::F32;
       case DType::F8E4M3: case DType::F8E5M2: case DType::F6E3M2: case DType::F6E2M3: case DType::F4E2M1:
         return acc == DType::F32 || acc == DType::F16;
@@ -540,6 +546,7 @@ class StatementChecker {
 
   static std::string accumulator_hint(DType in) {
     switch (in) {
+      case DType::BF16: return "bf16 accumulates into f32 (tcgen05 also f16)";
       case DType::TF32: return "tf32 accumulates into f32";
       case DType::I8: case DType::U8: return "8-bit integers accumulate into i32";
       case DType::F64: return "f64 accumulates into f64";

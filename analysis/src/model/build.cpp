@@ -228,6 +228,14 @@ class Builder {
       for_each_field(facts, c_.f.fact, [&](TSNode f) { cur().facts.push_back(expr(f)); });
     for_each_field(node, c_.f.launch, [&](TSNode clause) { launch(clause); });
     TSNode body = child(node, c_.f.body);
+    for (auto [range, what] : {std::pair{cur().grid_range, "grid (X[, Y[, Z]])"}, std::pair{cur().block_range, "block THREADS"}}) {
+      if (range.end > 0 || ts_node_is_null(body)) continue;
+      ByteRange at{ts_node_start_byte(body), ts_node_start_byte(body)};
+      diags_.push_back(make_diagnostic(DiagId::LaunchClause, node_range(child(node, c_.f.name)),
+                                       "kernel `" + std::string(text(child(node, c_.f.name))) + "` has no `" +
+                                           std::string(what) + "` clause: a kernel states its launch shape"));
+      (void)at;
+    }
     if (!ts_node_is_null(body)) cur().body = block_statements(body, kNone);
     kernel_ = kNone;
   }
@@ -271,6 +279,9 @@ class Builder {
           s.type.dtype = DType::I64;
           SymbolId id = declare(std::move(s));
           cur().shape_symbols.push_back(id);
+          dims.push_back(expr(d));
+          m_.symbols[id].uses.pop_back();  // the defining occurrence is not a use
+          return;
         }
         dims.push_back(expr(d));
       });
@@ -325,6 +336,18 @@ class Builder {
 
   void launch(TSNode clause) {
     Kernel& k = cur();
+    ByteRange* seen = is(clause, c_.grid_clause)    ? &k.grid_range
+                      : is(clause, c_.block_clause) ? &k.block_range
+                                                    : &k.cluster_range;
+    if (seen->end > 0) {
+      TSNode kw = ts_node_child(clause, 0);
+      Diagnostic d = make_diagnostic(DiagId::LaunchClause, node_range(kw),
+                                     "`" + std::string(text(kw)) + "` is given twice");
+      d.related.push_back({*seen, "first given here"});
+      d.fixes.push_back({"remove the repeated clause", {{node_range(clause), ""}}, false});
+      diags_.push_back(std::move(d));
+      return;
+    }
     if (is(clause, c_.grid_clause)) {
       k.grid_range = node_range(clause);
       k.grid.clear();

@@ -64,9 +64,11 @@ std::optional<int64_t> Evaluator::eval_depth(ExprId id, const Env* env, int dept
       if (!r) return std::nullopt;
       int64_t a = *l, b = *r, out = 0;
       std::string_view op = e.text;
-      if (op == "+") return checked(__builtin_add_overflow(a, b, &out), out);
-      if (op == "-") return checked(__builtin_sub_overflow(a, b, &out), out);
-      if (op == "*") return checked(__builtin_mul_overflow(a, b, &out), out);
+      // The overflow test must run before `out` is read: function arguments
+      // have no evaluation order, so no checked(overflow(&out), out).
+      if (op == "+") return __builtin_add_overflow(a, b, &out) ? std::nullopt : std::optional<int64_t>(out);
+      if (op == "-") return __builtin_sub_overflow(a, b, &out) ? std::nullopt : std::optional<int64_t>(out);
+      if (op == "*") return __builtin_mul_overflow(a, b, &out) ? std::nullopt : std::optional<int64_t>(out);
       if (op == "/") return b == 0 || (a == INT64_MIN && b == -1) ? std::nullopt : std::optional<int64_t>(a / b);
       if (op == "%") return b == 0 || (a == INT64_MIN && b == -1) ? std::nullopt : std::optional<int64_t>(a % b);
       if (op == "==") return int64_t(a == b);
@@ -80,7 +82,7 @@ std::optional<int64_t> Evaluator::eval_depth(ExprId id, const Env* env, int dept
       if (op == "&") return a & b;
       if (op == "|") return a | b;
       if (op == "^") return a ^ b;
-      if (op == "<<") return b < 0 || b > 62 ? std::nullopt : checked(a < 0 || a > (INT64_MAX >> b), a << b);
+      if (op == "<<") return b < 0 || b > 62 || a < 0 || a > (INT64_MAX >> b) ? std::nullopt : std::optional<int64_t>(a << b);
       if (op == ">>") return b < 0 || b > 63 ? std::nullopt : std::optional<int64_t>(a >> b);
       return std::nullopt;
     }

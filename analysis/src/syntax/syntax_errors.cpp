@@ -11,6 +11,7 @@
 #include <llvm/Support/ConvertUTF.h>
 #include <llvm/Support/FormatVariadic.h>
 
+#include <cctype>
 #include <set>
 #include <string>
 
@@ -83,7 +84,7 @@ class SyntaxErrorCollector {
 
   void missing(TSNode node, TSNode parent) {
     std::string_view type = ts_node_type(node);
-    uint32_t at = ts_node_start_byte(node);
+    uint32_t at = insertion_point(ts_node_start_byte(node));
     std::string what = type == "identifier" ? std::string("a name")
                        : ts_node_is_named(node) ? "a " + std::string(type)
                                                 : "`" + std::string(type) + "`";
@@ -133,10 +134,16 @@ class SyntaxErrorCollector {
     }
     std::string_view tok = node_text(token, text_);
     ByteRange range = node_range(token);
-    if (tok.starts_with("/*")) {
-      add(make_diagnostic(DiagId::UnterminatedComment, range));
+    // A character the language never uses is the likeliest culprit.
+    for (uint32_t i = ts_node_start_byte(node); i < ts_node_end_byte(node) && i < text_.size(); ++i) {
+      unsigned char ch = static_cast<unsigned char>(text_[i]);
+      if (ch >= 0x80 || std::isalnum(ch) || std::isspace(ch)) continue;
+      if (std::string_view("()[]{}<>=+-*/%^&|!.,:@_").find(static_cast<char>(ch)) != std::string_view::npos) continue;
+      add(make_diagnostic(DiagId::SyntaxError, {i, i + 1},
+                          llvm::formatv("unexpected character `{0}`", static_cast<char>(ch)).str()));
       return;
     }
+    if (text_.substr(range.begin).starts_with("/*")) return;  // reported by unterminated_comment()
     std::string message;
     std::string_view form = form_of(tok);
     if (!form.empty() && ts_node_start_byte(token) == ts_node_start_byte(node)) {
@@ -157,6 +164,27 @@ class SyntaxErrorCollector {
       message = llvm::formatv("unexpected {0}", quote(tok)).str();
     }
     add(make_diagnostic(DiagId::SyntaxError, range, message));
+  }
+
+  /// A `/*` with no `*/` after it: tree-sitter reports only the stray `/`.
+  void unterminated_comment() {
+    size_t i = 0;
+    while (i + 1 < text_.size()) {
+      if (text_[i] == '/' && text_[i + 1] == '/') {
+        size_t eol = text_.find('\n', i);
+        if (eol == std::string_view::npos) return;
+        i = eol + 1;
+      } else if (text_[i] == '/' && text_[i + 1] == '*') {
+        size_t close = text_.find("*/", i + 2);
+        if (close == std::string_view::npos) {
+          add(make_diagnostic(DiagId::UnterminatedComment, {uint32_t(i), uint32_t(i + 2)}));
+          return;
+        }
+        i = close + 2;
+      } else {
+        ++i;
+      }
+    }
   }
 
   void encoding() {
@@ -189,6 +217,28 @@ class SyntaxErrorCollector {
 
   std::vector<Diagnostic> take() { return std::move(diagnostics_); }
 
+  /// tree-sitter places a MISSING token before the next token, past any
+  /// comments; move it back to just after the last real token, so that the
+  /// insert fix never lands inside or after a comment.
+  uint32_t insertion_point(uint32_t at) const {
+    uint32_t pos = std::min<uint32_t>(at, static_cast<uint32_t>(text_.size()));
+    for (int guard = 0; guard < 1000; ++guard) {
+      while (pos > 0 && (text_[pos - 1] == ' ' || text_[pos - 1] == '\t' || text_[pos - 1] == '\n' || text_[pos - 1] == '\r')) --pos;
+      if (pos >= 2 && text_.substr(pos - 2, 2) == "*/") {
+        size_t open = text_.rfind("/*", pos - 2);
+        if (open == std::string_view::npos) break;
+        pos = static_cast<uint32_t>(open);
+        continue;
+      }
+      size_t line_start = text_.rfind('\n', pos == 0 ? 0 : pos - 1);
+      line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+      size_t slashes = text_.substr(line_start, pos - line_start).find("//");
+      if (slashes == std::string_view::npos) break;
+      pos = static_cast<uint32_t>(line_start + slashes);
+    }
+    return pos;
+  }
+
  private:
   void add(Diagnostic d) {
     if (diagnostics_.size() >= kMaxSyntaxDiagnostics) return;
@@ -209,6 +259,7 @@ std::vector<Diagnostic> syntax_diagnostics(const TSTree* tree, std::string_view 
   LineIndex lines(text);
   SyntaxErrorCollector collector(text, lines);
   collector.encoding();
+  collector.unterminated_comment();
   TSNode root = ts_tree_root_node(tree);
   if (!ts_node_has_error(root)) return collector.take();
   // Iterative pre-order walk over the subtrees that contain errors.

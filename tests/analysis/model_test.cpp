@@ -1,0 +1,117 @@
+// Model unit tests: spans of definitions and uses (the def-use table behind
+// go-to-definition and references), and type/shape inference of
+// expressions. Spans are found by the text they cover.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include "cake/analyze.h"
+#include "semantics/typing.h"
+
+#include <string>
+
+namespace {
+
+constexpr const char* kKernel = R"cake(target sm_90a
+kernel k(X: global bf16[N, 64] row_major, out: global i32[N])
+  where N % 128 == 0
+  grid (N / 128) block 384
+{
+  smem xs: bf16[128, 64] swizzle(128B)
+  smem cs: bf16[3][128, 64] swizzle(128B)
+  mbarrier full[3]
+  tensormap tX = X box [128, 64] swizzle(128B)
+  role consumer warpgroup(1, 2) {
+    let wg = role.rank
+    reg acc: f32[64, 128] layout(wgmma_acc)
+    pipeline s in ring(3) for kt in 0 .. 4 {
+      wait full[s] parity(s.phase)
+      wgmma acc = xs[wg * 64 : 64, :] @ cs[s].T
+    }
+  }
+}
+)cake";
+
+uint32_t offset_of(const std::string& text, const std::string& needle, int nth = 0) {
+  size_t pos = text.find(needle);
+  while (nth-- > 0 && pos != std::string::npos) pos = text.find(needle, pos + 1);
+  REQUIRE(pos != std::string::npos);
+  return static_cast<uint32_t>(pos);
+}
+
+const cake::Symbol& symbol_named(const cake::Module& m, std::string_view name) {
+  for (const auto& s : m.symbols)
+    if (s.name == name && s.kind != cake::SymbolKind::Builtin) return s;
+  FAIL("no symbol " << name);
+  return m.symbols[0];
+}
+
+}  // namespace
+
+TEST_CASE("definitions and uses carry exact byte ranges") {
+  auto a = cake::analyze(kKernel);
+  REQUIRE(a->diagnostics.empty());
+  const std::string text = a->text;
+  const auto& m = a->module;
+
+  const cake::Symbol& cs = symbol_named(m, "cs");
+  CHECK(cs.def.begin == offset_of(text, "cs: bf16"));
+  CHECK(cs.def.end == cs.def.begin + 2);
+  REQUIRE(cs.uses.size() == 1);
+  CHECK(cs.uses[0].begin == offset_of(text, "cs[s].T"));
+
+  // N is introduced by its first use in a parameter shape and used after it.
+  const cake::Symbol& n = symbol_named(m, "N");
+  CHECK(n.kind == cake::SymbolKind::ShapeSymbol);
+  CHECK(n.def.begin == offset_of(text, "N, 64]"));
+  CHECK(n.uses.size() == 3);  // out's shape, the fact, the grid
+
+  const cake::Symbol& s = symbol_named(m, "s");
+  CHECK(s.kind == cake::SymbolKind::StageVar);
+  CHECK(s.uses.size() == 3);  // full[s], s.phase, cs[s]
+
+  // symbol_at finds a symbol from any of its uses.
+  cake::SymbolId at = m.symbol_at(offset_of(text, "xs[wg"));
+  REQUIRE(at != cake::kNone);
+  CHECK(m.symbols[at].name == "xs");
+}
+
+TEST_CASE("shape inference of slices, ring stages and transposes") {
+  auto a = cake::analyze(kKernel);
+  const auto& m = a->module;
+  cake::Typer typer(m, nullptr);
+  auto type_at = [&](const std::string& needle) {
+    uint32_t begin = offset_of(a->text, needle);
+    for (cake::ExprId i = 0; i < m.exprs.size(); ++i)
+      if (m.exprs[i].range.begin == begin && m.exprs[i].range.end == begin + needle.size()) return typer.type_of(i);
+    FAIL("no expression " << needle);
+    return cake::Typed{};
+  };
+  struct Case {
+    std::string expr, shape;
+    cake::Space space;
+  };
+  const Case cases[] = {
+      {"xs[wg * 64 : 64, :]", "[64, 64]", cake::Space::Smem},
+      {"cs[s].T", "[64, 128]", cake::Space::Smem},
+      {"cs[s]", "[128, 64]", cake::Space::Smem},
+  };
+  for (const Case& c : cases) {
+    INFO(c.expr);
+    cake::Typed t = type_at(c.expr);
+    CHECK(t.kind == cake::Typed::Kind::Buffer);
+    CHECK(typer.shape_text(t.dims) == c.shape);
+    CHECK(t.space == c.space);
+    CHECK(t.dtype == cake::DType::BF16);
+  }
+  CHECK(type_at("full[s]").kind == cake::Typed::Kind::Barrier);
+  CHECK(type_at("role.rank").kind == cake::Typed::Kind::Scalar);
+}
+
+TEST_CASE("constant folding over consts and bytes()") {
+  auto a = cake::analyze("target sm_90a\nconst T = 64\nconst B = T * 2 + cdiv(100, 32)\n");
+  const auto& m = a->module;
+  cake::Evaluator eval(m);
+  const cake::Symbol& b = symbol_named(m, "B");
+  REQUIRE(eval.fold(b.value).has_value());
+  CHECK(*eval.fold(b.value) == 132);
+}

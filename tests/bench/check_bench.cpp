@@ -1,0 +1,220 @@
+// cake-bench-check: how fast cake::analyze (parse + model + every check)
+// runs on one core, against the targets of docs/architecture.md. It generates
+// valid CAKE IR (warp-specialised Hopper kernels, tests/support/kernel_gen.h)
+// of 1,000, 10,000 and 100,000 lines and times analyze() over N runs each
+// (min / median / p95, in total and per 1,000 lines), then analyses >= 2,000
+// example-sized files one after another (batch mode, text already in memory)
+// and reports files/s. The last table gives the ratio to each target
+// (10,000-line file: median <= 50 ms; batch: >= 1,000 files/s); a ratio
+// >= 1.00 meets it. A benchmark, not a timed test: the exit status is 0
+// whatever the timings, unless --fail-on-miss is given; it is 1 when a
+// generated file draws an error diagnostic (the numbers would then measure
+// something unrealistic). docs/benchmarks.md explains how to run and read it.
+//
+// Usage: cake-bench-check [--runs N] [--files N] [--sizes 1000,10000,...]
+//                         [--fail-on-miss] [--smoke]
+
+#include "../support/kernel_gen.h"
+
+#include "cake/analyze.h"
+#include "cake/registry.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+struct BenchOptions {
+  unsigned runs = 20;                              // timed runs per file size
+  unsigned files = 2000;                           // files in the batch run
+  std::vector<size_t> sizes = {1000, 10000, 100000};
+  size_t target_size = 10000;                      // the size the latency target is for
+  double target_ms = 50.0;                         // median analyze() of target_size lines
+  double target_files_per_s = 1000.0;              // batch throughput
+  bool fail_on_miss = false;
+
+  /// Tiny sizes that run in well under a second: checks the program works.
+  static BenchOptions smoke() {
+    BenchOptions o;
+    o.runs = 3;
+    o.files = 20;
+    o.sizes = {100, 1000};
+    o.target_size = 1000;
+    return o;
+  }
+};
+
+struct Stats {
+  double min = 0, median = 0, p95 = 0;
+};
+
+Stats stats_of(std::vector<double> samples) {
+  std::sort(samples.begin(), samples.end());
+  auto at = [&](double q) {
+    size_t i = static_cast<size_t>(q * static_cast<double>(samples.size() - 1) + 0.5);
+    return samples[std::min(i, samples.size() - 1)];
+  };
+  return {samples.front(), at(0.5), at(0.95)};
+}
+
+double now_ms() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+size_t count_lines(std::string_view text) {
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+/// Prints the error diagnostics of an analysis (at most 5); returns their number.
+unsigned report_errors(std::string_view what, const cake::Analysis& analysis) {
+  unsigned errors = 0;
+  for (const cake::Diagnostic& d : analysis.diagnostics) {
+    if (d.severity != cake::Severity::Error) continue;
+    if (++errors <= 5) {
+      size_t line = 1 + static_cast<size_t>(std::count(analysis.text.begin(),
+                                                       analysis.text.begin() + std::min<size_t>(d.range.begin, analysis.text.size()), '\n'));
+      std::string_view code = cake::rule_info(d.id).code;
+      std::printf("  %.*s:%zu: error [%.*s] %s\n", static_cast<int>(what.size()), what.data(), line,
+                  static_cast<int>(code.size()), code.data(), d.message.c_str());
+    }
+  }
+  return errors;
+}
+
+std::string with_commas(size_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+  return s;
+}
+
+bool parse_args(int argc, char** argv, BenchOptions& o) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    if (a == "--smoke") {
+      o = BenchOptions::smoke();
+    } else if (a == "--runs") {
+      const char* v = value();
+      if (!v || (o.runs = static_cast<unsigned>(std::atoi(v))) == 0) return false;
+    } else if (a == "--files") {
+      const char* v = value();
+      if (!v || (o.files = static_cast<unsigned>(std::atoi(v))) == 0) return false;
+    } else if (a == "--sizes") {
+      const char* v = value();
+      if (!v) return false;
+      o.sizes.clear();
+      for (const char* p = v; *p;) {
+        o.sizes.push_back(std::strtoul(p, const_cast<char**>(&p), 10));
+        if (*p == ',') ++p;
+        else if (*p) return false;
+      }
+      if (std::find(o.sizes.begin(), o.sizes.end(), o.target_size) == o.sizes.end() && !o.sizes.empty())
+        o.target_size = o.sizes[o.sizes.size() / 2];
+    } else if (a == "--fail-on-miss") {
+      o.fail_on_miss = true;
+    } else {
+      return false;
+    }
+  }
+  return !o.sizes.empty();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  BenchOptions options;
+  if (!parse_args(argc, argv, options)) {
+    std::printf("usage: %s [--runs N] [--files N] [--sizes 1000,10000,...] [--fail-on-miss] [--smoke]\n", argv[0]);
+    return 2;
+  }
+  unsigned generated_errors = 0;
+
+  // Section - Latency per file size
+  std::printf("cake-bench-check: cake::analyze() = parse + model + checks, one thread\n\n");
+  std::printf("%-10s %9s %10s %5s %9s %9s %9s   %-24s %6s\n", "file", "lines", "bytes", "runs", "min ms",
+              "median ms", "p95 ms", "ms per 1k lines min/med/p95", "errors");
+  double target_median = -1;
+  for (size_t size : options.sizes) {
+    std::string text = cake::test::kmeans_file(size);
+    size_t lines = count_lines(text);
+    // Fewer runs for big files, but never fewer than 3.
+    unsigned runs = std::max<unsigned>(3, static_cast<unsigned>(options.runs * std::min<double>(1.0, 10000.0 / static_cast<double>(size))));
+    std::vector<double> samples;
+    unsigned errors = 0;
+    {
+      auto warm = cake::analyze(text);
+      errors = report_errors("generated " + std::to_string(size) + "-line file", *warm);
+    }
+    for (unsigned r = 0; r < runs; ++r) {
+      double t0 = now_ms();
+      auto analysis = cake::analyze(text);
+      samples.push_back(now_ms() - t0);
+    }
+    Stats s = stats_of(samples);
+    double k = 1000.0 / static_cast<double>(lines);
+    char per_k[64];
+    std::snprintf(per_k, sizeof per_k, "%.2f / %.2f / %.2f", s.min * k, s.median * k, s.p95 * k);
+    std::printf("%-10s %9s %10s %5u %9.2f %9.2f %9.2f   %-27s %6u\n", (with_commas(size) + " lines").c_str(),
+                with_commas(lines).c_str(), with_commas(text.size()).c_str(), runs, s.min, s.median, s.p95,
+                per_k, errors);
+    if (size == options.target_size) target_median = s.median;
+    generated_errors += errors;
+  }
+
+  // Section - Batch throughput
+  std::vector<std::string> files;
+  size_t batch_lines = 0;
+  for (unsigned i = 0; i < options.files; ++i) {
+    files.push_back("target sm_90a\n\n" + cake::test::kmeans_kernel("kernel" + std::to_string(i), 2 + static_cast<int>(i % 3)));
+    batch_lines += count_lines(files.back());
+  }
+  {
+    auto first = cake::analyze(files.front());
+    generated_errors += report_errors("generated example-sized file", *first);
+  }
+  double t0 = now_ms();
+  size_t diagnostics = 0;
+  for (const std::string& file : files) diagnostics += cake::analyze(file)->diagnostics.size();
+  double batch_ms = now_ms() - t0;
+  double files_per_s = 1000.0 * static_cast<double>(files.size()) / batch_ms;
+  std::printf("\nbatch: %zu files of ~%zu lines each, analysed one after another in %.1f ms: %.0f files/s "
+              "(%zu diagnostics in all)\n",
+              files.size(), batch_lines / files.size(), batch_ms, files_per_s, diagnostics);
+
+  // Section - Targets
+  std::printf("\n%-40s %-16s %-14s %-8s %s\n", "target", "goal", "measured", "ratio", "verdict");
+  bool missed = false;
+  if (target_median > 0) {
+    double ratio = options.target_ms / target_median;
+    missed = missed || ratio < 1.0;
+    std::printf("%-40s %-16s %-14s %-8s %s\n",
+                ("analyze " + with_commas(options.target_size) + "-line file, median").c_str(),
+                ("<= " + std::to_string(static_cast<int>(options.target_ms)) + " ms").c_str(),
+                (std::to_string(target_median).substr(0, 6) + " ms").c_str(),
+                (std::to_string(ratio).substr(0, 5) + "x").c_str(), ratio >= 1.0 ? "meets" : "MISSES");
+  } else {
+    std::printf("%-40s (no %s-line run: pass --sizes with it)\n", "analyze file, median",
+                with_commas(options.target_size).c_str());
+  }
+  {
+    double ratio = files_per_s / options.target_files_per_s;
+    missed = missed || ratio < 1.0;
+    std::printf("%-40s %-16s %-14s %-8s %s\n", "batch throughput, one core",
+                (">= " + std::to_string(static_cast<int>(options.target_files_per_s)) + " files/s").c_str(),
+                (std::to_string(static_cast<int>(files_per_s)) + " files/s").c_str(),
+                (std::to_string(ratio).substr(0, 5) + "x").c_str(), ratio >= 1.0 ? "meets" : "MISSES");
+  }
+  if (generated_errors != 0) {
+    std::printf("\nerror: the generated files draw %u error diagnostic(s); the figures above do not "
+                "measure valid input\n", generated_errors);
+    return 1;
+  }
+  return options.fail_on_miss && missed ? 1 : 0;
+}

@@ -1,0 +1,138 @@
+// The fuzz target of the front end: any bytes go through cake::analyze (parse,
+// model, every check), then through one incremental edit derived from the
+// input itself: the tree is edited with ts_tree_edit, reparsed incrementally
+// by cake::parse, and its syntax diagnostics are computed. When both the
+// incremental and a fresh parse of the edited text are free of errors, they
+// must be the same tree (the "edits never desynchronise" invariant); the
+// comparison walks both trees with cursors, without recursion, so deeply
+// nested inputs cannot overflow the stack here.
+//
+// Built as a libFuzzer binary (-DCAKE_FUZZ=ON, scripts/fuzz.sh) and, in every
+// build, linked into cake-fuzz-replay, which runs the committed corpus and the
+// generated stress inputs through this same function.
+
+#include "cake/analyze.h"
+#include "cake/syntax.h"
+
+#include <tree_sitter/api.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+uint64_t fnv1a(const uint8_t* data, size_t size) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 1099511628211ull;
+  return h;
+}
+
+/// Row and byte column of `offset`, as tree-sitter counts them.
+TSPoint point_at(std::string_view text, size_t offset) {
+  TSPoint p{0, 0};
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') ++p.row, p.column = 0;
+    else ++p.column;
+  }
+  return p;
+}
+
+/// Whether two trees have the same nodes (symbol, byte range, missing flag,
+/// field, child count) in the same order.
+bool same_tree(TSNode a_root, TSNode b_root, std::string& where) {
+  TSTreeCursor a = ts_tree_cursor_new(a_root), b = ts_tree_cursor_new(b_root);
+  bool same = true;
+  for (;;) {
+    TSNode x = ts_tree_cursor_current_node(&a), y = ts_tree_cursor_current_node(&b);
+    if (ts_node_symbol(x) != ts_node_symbol(y) || ts_node_start_byte(x) != ts_node_start_byte(y) ||
+        ts_node_end_byte(x) != ts_node_end_byte(y) || ts_node_is_missing(x) != ts_node_is_missing(y) ||
+        ts_node_child_count(x) != ts_node_child_count(y) ||
+        ts_tree_cursor_current_field_id(&a) != ts_tree_cursor_current_field_id(&b)) {
+      where = std::string(ts_node_type(x)) + " at " + std::to_string(ts_node_start_byte(x)) + " vs " +
+              ts_node_type(y) + " at " + std::to_string(ts_node_start_byte(y));
+      same = false;
+      break;
+    }
+    if (ts_tree_cursor_goto_first_child(&a)) {
+      ts_tree_cursor_goto_first_child(&b);
+      continue;
+    }
+    bool done = false;
+    while (!ts_tree_cursor_goto_next_sibling(&a)) {
+      ts_tree_cursor_goto_parent(&b);
+      if (!ts_tree_cursor_goto_parent(&a)) {
+        done = true;
+        break;
+      }
+    }
+    if (done) break;
+    ts_tree_cursor_goto_next_sibling(&b);
+  }
+  ts_tree_cursor_delete(&a);
+  ts_tree_cursor_delete(&b);
+  return same;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string text(reinterpret_cast<const char*>(data), size);
+
+  // The whole pipeline, on the input as it is.
+  {
+    std::unique_ptr<cake::Analysis> analysis = cake::analyze(text);
+    if (!analysis || !analysis->tree) {
+      std::fprintf(stderr, "analyze returned no analysis or no tree\n");
+      std::abort();
+    }
+    for (const cake::Diagnostic& d : analysis->diagnostics) {
+      if (d.range.begin > d.range.end || d.range.end > analysis->text.size()) {
+        std::fprintf(stderr, "diagnostic range [%u, %u) outside the text of %zu bytes: %s\n",
+                     d.range.begin, d.range.end, analysis->text.size(), d.message.c_str());
+        std::abort();
+      }
+    }
+  }
+
+  // One incremental edit: replace [start, start + removed) by a slice of the
+  // input itself, both chosen from the input's hash.
+  uint64_t h = fnv1a(data, size);
+  size_t start = size == 0 ? 0 : h % (size + 1);
+  size_t removed = std::min<size_t>((h >> 16) % 17, size - start);
+  size_t from = size == 0 ? 0 : (h >> 24) % size;
+  size_t inserted = std::min<size_t>((h >> 40) % 17, size - from);
+  std::string edited = text.substr(0, start) + text.substr(from, inserted) + text.substr(start + removed);
+
+  cake::TreePtr tree = cake::parse(text);
+  TSInputEdit edit{};
+  edit.start_byte = static_cast<uint32_t>(start);
+  edit.old_end_byte = static_cast<uint32_t>(start + removed);
+  edit.new_end_byte = static_cast<uint32_t>(start + inserted);
+  edit.start_point = point_at(text, start);
+  edit.old_end_point = point_at(text, start + removed);
+  edit.new_end_point = point_at(edited, start + inserted);
+  ts_tree_edit(tree.get(), &edit);
+  cake::TreePtr incremental = cake::parse(edited, tree.get());
+  cake::TreePtr fresh = cake::parse(edited);
+  std::vector<cake::Diagnostic> diagnostics = cake::syntax_diagnostics(incremental.get(), edited);
+  for (const cake::Diagnostic& d : diagnostics) {
+    if (d.range.begin > d.range.end || d.range.end > edited.size()) {
+      std::fprintf(stderr, "syntax diagnostic range [%u, %u) outside the text of %zu bytes\n",
+                   d.range.begin, d.range.end, edited.size());
+      std::abort();
+    }
+  }
+  TSNode a = ts_tree_root_node(incremental.get()), b = ts_tree_root_node(fresh.get());
+  std::string where;
+  if (!ts_node_has_error(a) && !ts_node_has_error(b) && !same_tree(a, b, where)) {
+    std::fprintf(stderr, "incremental reparse differs from a fresh parse: %s\n", where.c_str());
+    std::abort();
+  }
+  return 0;
+}
