@@ -8,7 +8,8 @@
 # two cores.
 #
 # Usage: scripts/sanitize.sh [FUZZ_SECONDS]
-# Environment: CAKE_ASAN_BUILD_DIR (default build-asan), CAKE_JOBS.
+# Environment: CAKE_ASAN_BUILD_DIR (default build-asan), CAKE_JOBS,
+#              CAKE_CTEST_ARGS (extra ctest arguments, e.g. "-R grammar").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${CAKE_ASAN_BUILD_DIR:-$root/build-asan}
@@ -29,7 +30,8 @@ echo "sanitize.sh: built in $((SECONDS - start))s"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-ctest --test-dir "$build" -LE bench -j "$jobs" --output-on-failure
+# shellcheck disable=SC2086  # CAKE_CTEST_ARGS is split on purpose
+ctest --test-dir "$build" -LE bench -j "$jobs" --output-on-failure ${CAKE_CTEST_ARGS:-}
 echo "sanitize.sh: tests passed at $((SECONDS - start))s"
 
 CAKE_FUZZ_BUILD_DIR="$build" "$root/scripts/fuzz.sh" "${1:-60}"

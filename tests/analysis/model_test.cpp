@@ -63,6 +63,9 @@ TEST_CASE("definitions and uses carry exact byte ranges") {
   const cake::Symbol& n = symbol_named(m, "N");
   CHECK(n.kind == cake::SymbolKind::ShapeSymbol);
   CHECK(n.def.begin == offset_of(text, "N, 64]"));
+  std::string where;
+  for (const auto& u : n.uses) where += std::to_string(u.begin) + " ";
+  INFO("uses of N at " << where << "; def at " << n.def.begin);
   CHECK(n.uses.size() == 3);  // out's shape, the fact, the grid
 
   const cake::Symbol& s = symbol_named(m, "s");

@@ -7,7 +7,11 @@
 // and compared after the same whitespace normalisation the CLI applies. A
 // mismatch prints the file, the case title, the expected and the actual tree.
 //
-// Usage: cake-corpus-runner FILE...   (no argument: every file of the corpus)
+// With --coverage it also fails when some visible node type of the grammar
+// (a named node, a keyword, an op or a punctuation token) appears in no input
+// of the corpus, so a construct added to grammar.js needs a corpus case.
+//
+// Usage: cake-corpus-runner [--coverage] FILE...   (no FILE: the whole corpus)
 // Expected trees are regenerated with `tree-sitter test --update` in grammar/
 // and reviewed as a diff; never edit them by hand.
 
@@ -19,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -197,11 +202,31 @@ struct TreeDeleter {
   void operator()(TSTree* tree) const { ts_tree_delete(tree); }
 };
 
-/// The CLI's rendering of the parse of `input`.
-std::string render(TSParser* parser, const std::string& input) {
+/// Node types seen in the corpus inputs: (type, named).
+using SeenTypes = std::set<std::pair<std::string, bool>>;
+
+void record_types(TSNode root, SeenTypes& seen) {
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  for (bool more = true; more;) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    if (!ts_node_is_missing(node)) seen.insert({ts_node_type(node), ts_node_is_named(node)});
+    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        more = false;
+        break;
+      }
+    }
+  }
+  ts_tree_cursor_delete(&cursor);
+}
+
+/// The CLI's rendering of the parse of `input`; records its node types.
+std::string render(TSParser* parser, const std::string& input, SeenTypes& seen) {
   std::unique_ptr<TSTree, TreeDeleter> tree(
       ts_parser_parse_string(parser, nullptr, input.data(), static_cast<uint32_t>(input.size())));
   if (!tree) return "<parse failed>";
+  record_types(ts_tree_root_node(tree.get()), seen);
   char* raw = ts_node_string(ts_tree_root_node(tree.get()));
   std::string sexp = raw;
   std::free(raw);
@@ -210,7 +235,7 @@ std::string render(TSParser* parser, const std::string& input) {
 
 /// Runs every case of one corpus file; returns the number of failures, or -1
 /// when the file cannot be read or holds no case.
-int run_file(TSParser* parser, const fs::path& path, unsigned& passed) {
+int run_file(TSParser* parser, const fs::path& path, unsigned& passed, SeenTypes& seen) {
   std::optional<std::string> text = cake::test::read_file(path);
   if (!text) {
     std::printf("%s: cannot read\n", path.c_str());
@@ -229,7 +254,7 @@ int run_file(TSParser* parser, const fs::path& path, unsigned& passed) {
   }
   int failures = 0;
   for (const CorpusCase& c : cases) {
-    std::string actual = render(parser, c.input);
+    std::string actual = render(parser, c.input, seen);
     if (!has_fields(c.expected)) actual = strip_fields(actual);
     if (actual == c.expected) {
       ++passed;
@@ -247,9 +272,29 @@ int run_file(TSParser* parser, const fs::path& path, unsigned& passed) {
 
 }  // namespace
 
+/// Prints every visible node type of the grammar that no corpus input
+/// contains; returns how many there are.
+unsigned report_uncovered(const SeenTypes& seen) {
+  const TSLanguage* language = tree_sitter_cake();
+  std::set<std::pair<std::string, bool>> missing;
+  for (TSSymbol symbol = 1; symbol < ts_language_symbol_count(language); ++symbol) {
+    TSSymbolType type = ts_language_symbol_type(language, symbol);
+    if (type == TSSymbolTypeAuxiliary) continue;  // hidden rules and supertypes
+    std::pair<std::string, bool> key{ts_language_symbol_name(language, symbol), type == TSSymbolTypeRegular};
+    if (!seen.contains(key)) missing.insert(key);
+  }
+  for (const auto& [name, named] : missing)
+    std::printf("not covered by any corpus input: %s\n", named ? ("(" + name + ")").c_str() : ("\"" + name + "\"").c_str());
+  return static_cast<unsigned>(missing.size());
+}
+
 int main(int argc, char** argv) {
   std::vector<fs::path> files;
-  for (int i = 1; i < argc; ++i) files.emplace_back(argv[i]);
+  bool coverage = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--coverage") coverage = true;
+    else files.emplace_back(argv[i]);
+  }
   if (files.empty()) files = cake::test::list_files(CAKE_CORPUS_DIR, {.extension = ".txt"});
   if (files.empty()) {
     std::printf("no corpus files in %s\n", CAKE_CORPUS_DIR);
@@ -264,11 +309,17 @@ int main(int argc, char** argv) {
   unsigned passed = 0;
   int failed = 0;
   bool broken = false;
+  SeenTypes seen;
   for (const fs::path& file : files) {
-    int f = run_file(parser.get(), file, passed);
+    int f = run_file(parser.get(), file, passed, seen);
     if (f < 0) broken = true;
     else failed += f;
   }
   std::printf("%u passed, %d failed in %zu file(s)\n", passed, failed, files.size());
+  if (coverage) {
+    unsigned uncovered = report_uncovered(seen);
+    std::printf("%zu node type(s) seen, %u of the grammar's not covered\n", seen.size(), uncovered);
+    if (uncovered != 0) broken = true;
+  }
   return failed == 0 && !broken ? 0 : 1;
 }

@@ -3,6 +3,8 @@
 // candidate assignments and keeps those under which every fact holds.
 #include "checks/samples.h"
 
+#include "semantics/checked.h"
+
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -39,7 +41,10 @@ void apply_fact(const Module& m, const Evaluator& eval, ExprId fact, std::vector
     int i = symbol_index(mod.lhs);
     auto d = eval.fold(mod.rhs);
     auto zero = eval.fold(e.rhs);
-    if (i >= 0 && d && *d > 0 && zero && *zero == 0) bounds[i].div = std::lcm(bounds[i].div, *d);
+    if (i >= 0 && d && *d > 0 && *d <= (int64_t(1) << 20) && zero && *zero == 0) {
+      int64_t l = std::lcm(bounds[i].div, *d);
+      if (l <= (int64_t(1) << 30)) bounds[i].div = l;
+    }
     return;
   }
   int li = symbol_index(e.lhs), ri = symbol_index(e.rhs);
@@ -57,11 +62,15 @@ void apply_fact(const Module& m, const Evaluator& eval, ExprId fact, std::vector
   }
   if (i < 0 || !c) return;
   Bounds& b = bounds[i];
-  if (op == ">=") b.lo = std::max(b.lo, *c);
-  else if (op == ">") b.lo = std::max(b.lo, *c + 1);
-  else if (op == "<=") b.hi = std::min(b.hi, *c);
-  else if (op == "<") b.hi = std::min(b.hi, *c - 1);
-  else if (op == "==") b.lo = b.hi = *c;
+  // Sizes are sampled in [1, 2^40]: beyond that nothing fits a GPU, and the
+  // arithmetic of the checks stays far from overflow.
+  constexpr int64_t kMax = int64_t(1) << 40;
+  int64_t v = std::clamp<int64_t>(*c, -kMax, kMax);
+  if (op == ">=") b.lo = std::max(b.lo, v);
+  else if (op == ">") b.lo = std::max(b.lo, v + 1);
+  else if (op == "<=") b.hi = std::min(b.hi, v);
+  else if (op == "<") b.hi = std::min(b.hi, v - 1);
+  else if (op == "==") b.lo = b.hi = v;
 }
 
 bool facts_hold(const Module& m, const Evaluator& eval, const Kernel& k, const Env& env) {

@@ -14,6 +14,7 @@
 #include "checks/checks.h"
 #include "checks/samples.h"
 #include "diag_builder.h"
+#include "semantics/checked.h"
 #include "semantics/typing.h"
 
 #include <algorithm>
@@ -122,8 +123,9 @@ class StatementChecker {
     int64_t lo = INT64_MAX, count = 0;
     for (const RoleSpec::Entry& e : role.spec.entries) {
       auto first = eval_.fold(e.first);
-      auto end = e.end == kNone ? (first ? std::optional<int64_t>(*first + 1) : std::nullopt) : eval_.fold(e.end);
-      if (!first || !end) return r;
+      auto end = e.end == kNone ? (first ? checked_add(*first, 1) : std::nullopt) : eval_.fold(e.end);
+      // Warp indices past 1024 are errors reported elsewhere; do not sample them.
+      if (!first || !end || *first < 0 || *end > 1024) return r;
       lo = std::min(lo, *first);
       count += std::max<int64_t>(0, *end - *first);
     }
@@ -631,12 +633,14 @@ class StatementChecker {
         auto d = eval_.eval(dim, &point);
         auto start = eval_.eval(item.start, &point);
         if (!d || !start) return false;
-        int64_t end = *start + 1;
+        auto end_or = checked_add(*start, 1);
         if (slice) {
           auto ext = eval_.eval(item.extent, &point);
           if (!ext) return false;
-          end = *start + *ext;
+          end_or = checked_add(*start, *ext);
         }
+        if (!end_or) return false;
+        int64_t end = *end_or;
         if (*start >= 0 && end <= *d) return false;
         for (ExprId c : conditions_) {
           auto v = eval_.eval(c, &point);
@@ -694,15 +698,15 @@ class StatementChecker {
               if (!v) continue;
               n = *v;
             }
-            env.fields[s][names[i]] = std::max<int64_t>(0, n - 1);
+            env.fields[s][names[i]] = n > 0 ? n - 1 : 0;
           }
         } else if (sym.name == "role" && role_.known) env.fields[s]["rank"] = role_.units - 1;
         else if (sym.name == "warp" && role_.known) env.fields[s]["id"] = role_.first_warp + role_.warps - 1;
         else if (sym.name == "cluster") {
-          int64_t n = 1;
+          std::optional<int64_t> n = 1;
           for (ExprId d : m_.kernels[kernel_].cluster)
-            if (auto v = eval_.fold(d)) n *= *v;
-          env.fields[s]["rank"] = n - 1;
+            if (auto v = eval_.fold(d); v && n) n = checked_mul(*n, *v);
+          if (n && *n > 0) env.fields[s]["rank"] = *n - 1;
         }
       }
       // Evaluate at the largest builtin values, then at zero.
@@ -733,12 +737,17 @@ class StatementChecker {
       step = *s;
     }
     if (!start || !end || *end <= *start) return false;
-    int64_t last = *start + (*end - 1 - *start) / step * step;
+    auto span = checked_sub(*end - 1, *start);  // *end > *start, so *end - 1 is safe
+    if (!span) return false;
+    int64_t last = *start + *span / step * step;  // within [start, end)
     std::vector<int64_t> values{*start, last};
     auto stages = l.stages != kNone ? eval_.fold(l.stages) : std::nullopt;
     if (stage_free && stages && *stages > 0)
-      for (int64_t k = 1; k < std::min<int64_t>(*stages, 16); ++k)
-        if (*start + k * step <= last) values.push_back(*start + k * step);
+      for (int64_t k = 1; k < std::min<int64_t>(*stages, 16); ++k) {
+        auto offset = checked_mul(k, step);
+        auto v = offset ? checked_add(*start, *offset) : std::nullopt;
+        if (v && *v <= last) values.push_back(*v);
+      }
     for (int64_t v : values) {
       if (l.variable != kNone) env.values[l.variable] = v;
       if (l.stage != kNone && stages && *stages > 0) {
