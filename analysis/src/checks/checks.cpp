@@ -6,12 +6,16 @@ namespace cake {
 
 void check_items(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
 void check_statements(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
+void check_protocol(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
+void check_sync_static(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
 
 void run_checks(const Module& module, std::string_view text, const AnalyzeOptions& options,
                 std::vector<Diagnostic>& diagnostics) {
   (void)options;
   check_items(module, text, diagnostics);
   check_statements(module, text, diagnostics);
+  check_protocol(module, text, diagnostics);
+  check_sync_static(module, text, diagnostics);
 }
 
 }  // namespace cake

@@ -1,0 +1,66 @@
+// kernel_roles() and depends_on_thread(); see roles.h.
+#include "checks/roles.h"
+
+#include <algorithm>
+
+namespace cake {
+
+std::optional<std::vector<RoleView>> kernel_roles(const Module& m, const Evaluator& eval, uint32_t k) {
+  const Kernel& kernel = m.kernels[k];
+  auto block = kernel.block == kNone ? std::nullopt : eval.fold(kernel.block);
+  if (!block || *block <= 0 || *block > 1024 || *block % 32 != 0) return std::nullopt;
+  std::vector<RoleView> roles;
+  for (StmtId id : kernel.body) {
+    const auto* role = std::get_if<RoleStmt>(&m.stmts[id].node);
+    if (!role) continue;
+    RoleView v;
+    v.stmt = id;
+    v.name = role->symbol != kNone ? m.symbols[role->symbol].name : "";
+    v.range = m.stmts[id].keyword;
+    if (role->symbol != kNone) v.range = m.symbols[role->symbol].def;
+    v.kind = role->spec.kind;
+    v.body = &role->body;
+    if (v.kind == RoleSpec::Kind::All) {
+      v.first_warp = 0;
+      v.warps = *block / 32;
+    } else {
+      int64_t per = v.kind == RoleSpec::Kind::Warpgroup ? 4 : 1;
+      int64_t lo = INT64_MAX, hi = INT64_MIN;
+      int64_t count = 0;
+      for (const RoleSpec::Entry& e : role->spec.entries) {
+        auto first = eval.fold(e.first);
+        auto end = e.end == kNone ? (first ? std::optional<int64_t>(*first + 1) : std::nullopt) : eval.fold(e.end);
+        if (!first || !end || *first < 0 || *end > 1024 || *end <= *first) return std::nullopt;
+        lo = std::min(lo, *first);
+        hi = std::max(hi, *end);
+        count += *end - *first;
+      }
+      if (count == 0 || hi - lo != count) return std::nullopt;  // gaps: E03xx
+      v.first_warp = lo * per;
+      v.warps = count * per;
+    }
+    roles.push_back(v);
+  }
+  if (roles.empty()) {
+    RoleView v;
+    v.first_warp = 0;
+    v.warps = *block / 32;
+    v.body = &kernel.body;
+    v.range = m.symbols[kernel.symbol == kNone ? 0 : kernel.symbol].def;
+    roles.push_back(v);
+  }
+  return roles;
+}
+
+bool depends_on_thread(const Module& m, const Evaluator& eval, ExprId e) {
+  std::vector<SymbolId> free;
+  eval.free_symbols(e, free);
+  for (SymbolId s : free) {
+    const Symbol& sym = m.symbols[s];
+    if (sym.kind == SymbolKind::Builtin && (sym.name == "lane" || sym.name == "warp" || sym.name == "role"))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace cake

@@ -1,0 +1,163 @@
+// Static synchronisation checks that need no simulation:
+//   E0404  a `wait` on an mbarrier that no statement ever arrives on, commits
+//          to or completes bytes on;
+//   E0405  `syncthreads` (or `cluster.sync`) reached by only some warps:
+//          inside one role of several, inside `elect`, or under a condition
+//          that differs between the threads of the role;
+//   E0406  `sync NAME` whose `threads(t)` differs from the threads of the
+//          roles that reach it.
+#include "checks/checks.h"
+#include "checks/roles.h"
+#include "diag_builder.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace cake {
+namespace {
+
+SymbolId root_symbol(const Module& m, ExprId e) {
+  while (e != kNone) {
+    const Expr& x = m.exprs[e];
+    if (x.kind == Expr::Kind::Name) return x.symbol;
+    if (x.kind != Expr::Kind::Index) return kNone;
+    e = x.lhs;
+  }
+  return kNone;
+}
+
+class SyncChecker {
+ public:
+  SyncChecker(const Module& m, std::vector<Diagnostic>& diags) : m_(m), diags_(diags), eval_(m) {}
+
+  void run() {
+    for (uint32_t k = 0; k < m_.kernels.size(); ++k) kernel(k);
+  }
+
+ private:
+  struct Context {
+    const RoleView* role = nullptr;
+    bool in_elect = false;
+    ExprId nonuniform = kNone;  // an enclosing per-thread condition
+  };
+
+  void kernel(uint32_t k) {
+    auto roles = kernel_roles(m_, eval_, k);
+    arrived_.clear();
+    waits_.clear();
+    named_.clear();
+    if (!roles) return;
+    roles_count_ = roles->size();
+    for (const RoleView& r : *roles) walk(*r.body, Context{&r});
+    for (const auto& [stmt, barrier] : waits_)
+      if (!arrived_.count(barrier)) {
+        Diagnostic d = make_diagnostic(DiagId::NoArrivals, m_.stmts[stmt].range,
+                                       "nothing ever arrives on `" + std::string(m_.symbols[barrier].name) +
+                                           "`: no arrive, tcgen05.commit or copy completes its phases, so this wait "
+                                           "blocks forever");
+        d.related.push_back({m_.symbols[barrier].decl, "declared here"});
+        diags_.push_back(std::move(d));
+      }
+    for (const auto& [barrier, uses] : named_) {
+      const Symbol& s = m_.symbols[barrier];
+      auto t = eval_.fold(s.count);
+      if (!t) continue;
+      int64_t reach = 0;
+      std::set<const RoleView*> seen;
+      for (const auto& [stmt, role] : uses)
+        if (seen.insert(role).second) reach += role->threads();
+      if (reach != *t) {
+        const auto& [stmt, role] = uses.front();
+        Diagnostic d = make_diagnostic(
+            DiagId::NamedBarrierThreads, m_.stmts[stmt].range,
+            "`" + std::string(s.name) + "` is declared threads(" + std::to_string(*t) + ") but " +
+                std::to_string(reach) + " threads reach it: the barrier " +
+                (reach < *t ? "never releases (a hang)" : "releases before every thread arrives"));
+        d.related.push_back({s.decl, "declared here"});
+        if (role->stmt != kNone) d.related.push_back({role->range, "the role that reaches it"});
+        diags_.push_back(std::move(d));
+      }
+    }
+  }
+
+  void walk(const std::vector<StmtId>& body, Context ctx) {
+    for (StmtId id : body) statement(id, ctx);
+  }
+
+  void statement(StmtId id, Context ctx) {
+    const Stmt& s = m_.stmts[id];
+    if (const auto* e = std::get_if<ElectStmt>(&s.node)) {
+      Context inner = ctx;
+      inner.in_elect = true;
+      walk(e->body, inner);
+    } else if (const auto* f = std::get_if<ForStmt>(&s.node)) {
+      walk(f->body, ctx);
+    } else if (const auto* p = std::get_if<PipelineStmt>(&s.node)) {
+      walk(p->body, ctx);
+    } else if (const auto* i = std::get_if<IfStmt>(&s.node)) {
+      Context inner = ctx;
+      if (depends_on_thread(m_, eval_, i->condition)) inner.nonuniform = i->condition;
+      walk(i->then_body, inner);
+      walk(i->else_body, inner);
+    } else if (const auto* a = std::get_if<ArriveStmt>(&s.node)) {
+      arrived_.insert(root_symbol(m_, a->barrier));
+    } else if (const auto* c = std::get_if<CommitStmt>(&s.node)) {
+      arrived_.insert(root_symbol(m_, c->barrier));
+    } else if (const auto* mv = std::get_if<MoveStmt>(&s.node)) {
+      if (mv->barrier != kNone) arrived_.insert(root_symbol(m_, mv->barrier));
+    } else if (const auto* w = std::get_if<WaitStmt>(&s.node)) {
+      SymbolId b = root_symbol(m_, w->barrier);
+      if (b != kNone && m_.symbols[b].kind == SymbolKind::Mbarrier) waits_.push_back({id, b});
+    } else if (const auto* sy = std::get_if<SyncStmt>(&s.node)) {
+      SymbolId b = root_symbol(m_, sy->barrier);
+      if (b != kNone && m_.symbols[b].kind == SymbolKind::NamedBarrier) named_[b].push_back({id, ctx.role});
+      partial(id, ctx, "`sync`");
+    } else if (const auto* pl = std::get_if<PlainStmt>(&s.node)) {
+      if (pl->op == Op::Syncthreads || pl->op == Op::ClusterSync) {
+        std::string op(op_spelling(pl->op));
+        if (roles_count_ > 1 && ctx.role->stmt != kNone) {
+          Diagnostic d = make_diagnostic(
+              DiagId::PartialSync, s.range,
+              "`" + op + "` inside role `" + std::string(ctx.role->name) +
+                  "` of a kernel with several roles: the other roles' warps never reach it (a hang); use a "
+                  "`namedbarrier` with the role's thread count and `sync` it");
+          d.related.push_back({ctx.role->range, "the role"});
+          diags_.push_back(std::move(d));
+        } else {
+          partial(id, ctx, "`" + op + "`");
+        }
+      }
+    }
+  }
+
+  void partial(StmtId id, const Context& ctx, const std::string& what) {
+    const Stmt& s = m_.stmts[id];
+    if (ctx.in_elect) {
+      diags_.push_back(make_diagnostic(DiagId::PartialSync, s.range,
+                                       what + " inside `elect`: only the elected threads reach it (a hang)"));
+    } else if (ctx.nonuniform != kNone) {
+      Diagnostic d = make_diagnostic(DiagId::PartialSync, s.range,
+                                     what + " under a condition that differs between threads: only some warps reach it");
+      d.related.push_back({m_.exprs[ctx.nonuniform].range, "this condition depends on the thread"});
+      diags_.push_back(std::move(d));
+    }
+  }
+
+  const Module& m_;
+  std::vector<Diagnostic>& diags_;
+  Evaluator eval_;
+  size_t roles_count_ = 0;
+  std::set<SymbolId> arrived_;
+  std::vector<std::pair<StmtId, SymbolId>> waits_;
+  std::map<SymbolId, std::vector<std::pair<StmtId, const RoleView*>>> named_;
+};
+
+}  // namespace
+
+void check_sync_static(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics) {
+  (void)text;
+  SyncChecker(module, diagnostics).run();
+}
+
+}  // namespace cake

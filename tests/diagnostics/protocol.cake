@@ -1,0 +1,449 @@
+// Synchronisation protocol (E04xx) and races (E06xx): each case is a small
+// kernel as a kernel engineer would write it, with one mistake, next to a
+// near-miss that must stay clean. Cases are separated by `// -----`.
+
+// The brief's KMeans release bug: elect.warp arrives once per warp.
+target sm_90a
+kernel release_per_warp(X: global bf16[N, 64], C: global bf16[K, 64], Cnorm: global f32[K], out: global i32[N])
+  where N % 128 == 0, K % 128 == 0, K >= 128
+  grid (N / 128) block 384
+{
+  smem xs: bf16[128, 64] swizzle(128B)
+  smem cs: bf16[3][128, 64] swizzle(128B)
+  smem cn: f32[3][128]
+  mbarrier x_full
+  mbarrier full[3]
+  mbarrier empty[3] count(256)
+  tensormap tX = X box [128, 64] swizzle(128B)
+  tensormap tC = C box [128, 64] swizzle(128B)
+  role producer warpgroup(0) maxnreg(40) {
+    elect {
+      arrive.expect_tx x_full, bytes(xs)
+      tma.load xs <- tX[block.x * 128, 0], x_full
+      pipeline s in ring(3) for kt in 0 .. K / 128 {
+        // expected-error@+1 [CAKE-E0403] {{deadlock: this wait for parity 0 can never complete}}
+        wait empty[s] parity(s.phase ^ 1)
+        arrive.expect_tx full[s], bytes(cs[s]) + bytes(cn[s])
+        tma.load cs[s] <- tC[kt * 128, 0], full[s]
+        bulk.load cn[s] <- Cnorm[kt * 128 : 128], full[s]
+      }
+    }
+  }
+  role consumer warpgroup(1, 2) maxnreg(232) {
+    let wg = role.rank
+    reg acc: f32[64, 128] layout(wgmma_acc)
+    reg best: f32[64] layout(wgmma_acc.row) = +inf
+    reg arg: i32[64] layout(wgmma_acc.row) = 0
+    wait x_full parity(0)
+    pipeline s in ring(3) for kt in 0 .. K / 128 {
+      wait full[s] parity(s.phase)
+      wgmma.fence
+      wgmma acc = xs[wg * 64 : 64, :] @ cs[s].T
+      wgmma.commit
+      wgmma.wait 0
+      acc = cn[s] - 2.0 * acc
+      argmin.row best, arg <- acc, base(kt * 128)
+      // expected-error@+1 [CAKE-E0401] {{`empty[0]` gets 8 arrival(s) per phase (`elect.warp`: one per warp, 8 warps) but was declared count(256)}}
+      elect.warp { arrive empty[s] }
+    }
+    store out[block.x * 128 + wg * 64 : 64] <- arg
+  }
+}
+bench release_per_warp { N = 1048576, K = 1024 }
+
+// -----
+
+// count(8) instead: the phase completes, but lanes still reading cn[s] are
+// not ordered before the producer's overwrite.
+target sm_90a
+kernel release_race(X: global bf16[N, 64], C: global bf16[K, 64], Cnorm: global f32[K], out: global i32[N])
+  where N % 128 == 0, K % 128 == 0, K >= 128
+  grid (N / 128) block 384
+{
+  smem xs: bf16[128, 64] swizzle(128B)
+  smem cs: bf16[3][128, 64] swizzle(128B)
+  smem cn: f32[3][128]
+  mbarrier x_full
+  mbarrier full[3]
+  mbarrier empty[3] count(8)
+  tensormap tX = X box [128, 64] swizzle(128B)
+  tensormap tC = C box [128, 64] swizzle(128B)
+  role producer warpgroup(0) maxnreg(40) {
+    elect {
+      arrive.expect_tx x_full, bytes(xs)
+      tma.load xs <- tX[block.x * 128, 0], x_full
+      pipeline s in ring(3) for kt in 0 .. K / 128 {
+        wait empty[s] parity(s.phase ^ 1)
+        arrive.expect_tx full[s], bytes(cs[s]) + bytes(cn[s])
+        tma.load cs[s] <- tC[kt * 128, 0], full[s]
+        // expected-error@+1 [CAKE-E0602] {{`cn[0]` is overwritten before its readers by role `consumer` release it}}
+        bulk.load cn[s] <- Cnorm[kt * 128 : 128], full[s]
+      }
+    }
+  }
+  role consumer warpgroup(1, 2) maxnreg(232) {
+    let wg = role.rank
+    reg acc: f32[64, 128] layout(wgmma_acc)
+    reg best: f32[64] layout(wgmma_acc.row) = +inf
+    reg arg: i32[64] layout(wgmma_acc.row) = 0
+    wait x_full parity(0)
+    pipeline s in ring(3) for kt in 0 .. K / 128 {
+      wait full[s] parity(s.phase)
+      wgmma.fence
+      wgmma acc = xs[wg * 64 : 64, :] @ cs[s].T
+      wgmma.commit
+      wgmma.wait 0
+      acc = cn[s] - 2.0 * acc
+      argmin.row best, arg <- acc, base(kt * 128)
+      elect.warp { arrive empty[s] }
+    }
+    store out[block.x * 128 + wg * 64 : 64] <- arg
+  }
+}
+bench release_race { N = 1048576, K = 1024 }
+
+// -----
+
+// Near-miss: a syncthreads-free release by every thread is right (the
+// example kernel); here a named barrier first orders the warpgroup, so one
+// elected thread may release for it.
+target sm_90a
+kernel release_after_sync(Cnorm: global f32[K], out: global f32[K])
+  where K % 128 == 0, K >= 128
+  grid (1) block 256
+{
+  smem cn: f32[2][128]
+  mbarrier full[2]
+  mbarrier empty[2] count(1)
+  namedbarrier consumers id(1) threads(128)
+  role producer warpgroup(0) {
+    elect {
+      pipeline s in ring(2) for kt in 0 .. K / 128 {
+        wait empty[s] parity(s.phase ^ 1)
+        arrive.expect_tx full[s], bytes(cn[s])
+        bulk.load cn[s] <- Cnorm[kt * 128 : 128], full[s]
+      }
+    }
+  }
+  role consumer warpgroup(1) {
+    reg v: f32[128]
+    pipeline s in ring(2) for kt in 0 .. K / 128 {
+      wait full[s] parity(s.phase)
+      v = v + cn[s]
+      sync consumers
+      elect { arrive empty[s] }
+    }
+  }
+}
+bench release_after_sync { K = 1024 }
+
+// -----
+
+target sm_90a
+kernel overflow(A: global f32[N]) where N >= 128 grid (1) block 128 {
+  mbarrier b count(1)
+  // expected-error@+1 [CAKE-E0401] {{receives 128 arrivals in one phase but was declared count(1)}}
+  arrive b
+  wait b parity(0)
+}
+
+// -----
+
+target sm_90a
+kernel expect_too_much(A: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem buf: f32[128]
+  mbarrier full
+  role all_threads all {
+    elect {
+      // expected-error@+1 [CAKE-E0402] {{expects 1024 bytes per phase but its copies deliver 512: the phase never completes}}
+      arrive.expect_tx full, 1024
+      bulk.load buf <- A[block.x * 128 : 128], full
+    }
+  }
+}
+
+// -----
+
+target sm_90a
+kernel expect_too_little(A: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem buf: f32[128]
+  mbarrier full
+  role all_threads all {
+    elect {
+      // expected-error@+1 [CAKE-E0402] {{expects 256 bytes per phase but its copies deliver 512: the phase completes before the last 256 bytes land}}
+      arrive.expect_tx full, 256
+      bulk.load buf <- A[block.x * 128 : 128], full
+    }
+    wait full parity(0)
+  }
+}
+
+// -----
+
+target sm_90a
+kernel expect_exact(A: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem buf: f32[128]
+  mbarrier full
+  role all_threads all {
+    reg v: f32[128]
+    elect {
+      arrive.expect_tx full, bytes(buf)
+      bulk.load buf <- A[block.x * 128 : 128], full
+    }
+    wait full parity(0)
+    v = v + buf
+  }
+}
+
+// -----
+
+target sm_90a
+kernel no_arrivals(A: global f32[N]) grid (1) block 128 {
+  mbarrier ready
+  // expected-error@+1 [CAKE-E0404] {{nothing ever arrives on `ready`}}
+  wait ready parity(0)
+}
+
+// -----
+
+target sm_90a
+kernel sync_in_role(A: global f32[N]) grid (1) block 256 {
+  role a warpgroup(0) {
+    // expected-error@+1 [CAKE-E0405] {{`syncthreads` inside role `a` of a kernel with several roles}}
+    syncthreads
+  }
+  role b warpgroup(1) { }
+}
+
+// -----
+
+target sm_90a
+kernel sync_divergent(A: global f32[N]) grid (1) block 128 {
+  if lane < 16 {
+    // expected-error@+1 [CAKE-E0405] {{under a condition that differs between threads}}
+    syncthreads
+  }
+  elect {
+    // expected-error@+1 [CAKE-E0405] {{inside `elect`}}
+    syncthreads
+  }
+  if block.x < 4 {
+    syncthreads
+  }
+}
+
+// -----
+
+target sm_90a
+kernel named_count(A: global f32[N]) grid (1) block 256 {
+  namedbarrier epi id(1) threads(256)
+  namedbarrier ok id(2) threads(128)
+  role a warpgroup(0) {
+    // expected-error@+1 [CAKE-E0406] {{`epi` is declared threads(256) but 128 threads reach it}}
+    sync epi
+    sync ok
+  }
+  role b warpgroup(1) { }
+}
+
+// -----
+
+target sm_90a
+kernel no_fence(A: global bf16[64, 64]) grid (1) block 128 {
+  smem a: bf16[64, 16]
+  smem b: bf16[64, 16]
+  reg acc: f32[64, 64] layout(wgmma_acc) = 0
+  // expected-error@+1 [CAKE-E0407] {{no `wgmma.fence` before the first wgmma}}
+  wgmma acc += a @ b.T
+  wgmma.commit
+  wgmma.wait 0
+  acc = acc * 2.0
+  wgmma.fence
+  wgmma acc += a @ b.T
+  wgmma.commit
+  wgmma.wait 0
+}
+
+// -----
+
+target sm_90a
+kernel no_wait(A: global bf16[64, 64]) grid (1) block 128 {
+  smem a: bf16[64, 16]
+  smem b: bf16[64, 16]
+  reg acc: f32[64, 64] layout(wgmma_acc) = 0
+  wgmma.fence
+  wgmma acc += a @ b.T
+  wgmma.commit
+  // expected-error@+1 [CAKE-E0408] {{`acc` is used while a wgmma that writes it is in flight}}
+  acc = acc * 2.0
+}
+
+// -----
+
+target sm_80
+kernel cp_async_no_wait(A: global bf16[M, 64]) where M % 64 == 0 grid (M / 64) block 128 {
+  smem sA: bf16[64, 64]
+  reg a: bf16[64, 64] layout(mma_acc)
+  cp.async sA <- A[block.x * 64 : 64, :]
+  cp.async.commit
+  // expected-error@+1 [CAKE-E0409] {{still in flight}}
+  ldmatrix a <- sA
+}
+
+// -----
+
+target sm_80
+kernel cp_async_no_barrier(A: global bf16[M, 64]) where M % 64 == 0 grid (M / 64) block 128 {
+  smem sA: bf16[64, 64]
+  reg a: bf16[64, 64] layout(mma_acc)
+  cp.async sA <- A[block.x * 64 : 64, :]
+  cp.async.commit
+  cp.async.wait 0
+  // expected-error@+1 [CAKE-E0409] {{without a barrier}}
+  ldmatrix a <- sA
+}
+
+// -----
+
+target sm_80
+kernel cp_async_ok(A: global bf16[M, 64]) where M % 64 == 0 grid (M / 64) block 128 {
+  smem sA: bf16[64, 64]
+  reg a: bf16[64, 64] layout(mma_acc)
+  cp.async sA <- A[block.x * 64 : 64, :]
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  ldmatrix a <- sA
+}
+
+// -----
+
+target sm_100a
+kernel commit_elsewhere(A: global bf16[M, 64]) where M % 128 == 0 grid (M / 128) block 128 {
+  smem sA: bf16[128, 64] swizzle(128B)
+  smem sB: bf16[256, 64] swizzle(128B)
+  tmem acc: f32[128, 256]
+  mbarrier done
+  elect {
+    tcgen05.mma acc += sA @ sB.T, accumulate(false)
+  }
+  // expected-error@+2 [CAKE-E0410] {{must run on the thread that issued the MMAs}}
+  // expected-error@+1 [CAKE-E0401] {{`done` receives 128 arrivals in one phase but was declared count(1)}}
+  tcgen05.commit done
+}
+
+// -----
+
+target sm_100a
+kernel tmem_early(C: global f32[M, 256]) where M % 128 == 0 grid (M / 128) block 128 {
+  smem sA: bf16[128, 64] swizzle(128B)
+  smem sB: bf16[256, 64] swizzle(128B)
+  tmem acc: f32[128, 256]
+  mbarrier done
+  reg r: f32[32, 32] layout(tcgen05_acc)
+  let q = warp.id % 4
+  elect {
+    tcgen05.mma acc += sA @ sB.T, accumulate(false)
+    tcgen05.commit done
+  }
+  // expected-error@+1 [CAKE-E0411] {{`acc` is read before the completion of the MMAs that write it is observed}}
+  tcgen05.ld r <- acc[q * 32 : 32, 0 : 32]
+  tcgen05.wait.ld
+  store C[block.x * 128 + q * 32 : 32, 0 : 32] <- r
+}
+
+// -----
+
+target sm_100a
+kernel tmem_ok(C: global f32[M, 256]) where M % 128 == 0 grid (M / 128) block 128 {
+  smem sA: bf16[128, 64] swizzle(128B)
+  smem sB: bf16[256, 64] swizzle(128B)
+  tmem acc: f32[128, 256]
+  mbarrier done
+  reg r: f32[32, 32] layout(tcgen05_acc)
+  let q = warp.id % 4
+  elect {
+    tcgen05.mma acc += sA @ sB.T, accumulate(false)
+    tcgen05.commit done
+  }
+  wait done parity(0)
+  tcgen05.ld r <- acc[q * 32 : 32, 0 : 32]
+  // expected-error@+1 [CAKE-E0412] {{`r` is used before `tcgen05.wait.ld`}}
+  store C[block.x * 128 + q * 32 : 32, 0 : 32] <- r
+  tcgen05.wait.ld
+  store C[block.x * 128 + q * 32 : 32, 32 : 32] <- r
+}
+
+// -----
+
+target sm_100a
+kernel tmem_lanes(C: global f32[M, 256]) where M % 128 == 0 grid (M / 128) block 256 {
+  smem sA: bf16[128, 64] swizzle(128B)
+  smem sB: bf16[256, 64] swizzle(128B)
+  tmem acc: f32[128, 256]
+  mbarrier done
+  role mma warpgroup(0) {
+    elect {
+      tcgen05.mma acc += sA @ sB.T, accumulate(false)
+      tcgen05.commit done
+    }
+  }
+  role epilogue warpgroup(1) {
+    reg r: f32[32, 32] layout(tcgen05_acc)
+    wait done parity(0)
+    // expected-error@+1 [CAKE-E0413] {{warp 5 touches TMEM lanes 0 .. 31, but a warp may reach only lanes 32 .. 63}}
+    tcgen05.ld r <- acc[0 : 32, 0 : 32]
+    tcgen05.ld r <- acc[(warp.id % 4) * 32 : 32, 32 : 32]
+    tcgen05.wait.ld
+  }
+}
+
+// -----
+
+target sm_90a
+kernel read_unpublished(C: global bf16[K, 64]) where K % 128 == 0, K >= 128 grid (1) block 256 {
+  smem cs: bf16[2][128, 64] swizzle(128B)
+  mbarrier full[2]
+  mbarrier empty[2] count(128)
+  tensormap tC = C box [128, 64] swizzle(128B)
+  role producer warpgroup(0) {
+    elect {
+      pipeline s in ring(2) for kt in 0 .. K / 128 {
+        // expected-error@+1 [CAKE-E0403] {{deadlock}}
+        wait empty[s] parity(s.phase ^ 1)
+        arrive.expect_tx full[s], bytes(cs[s])
+        tma.load cs[s] <- tC[kt * 128, 0], full[s]
+      }
+    }
+  }
+  role consumer warpgroup(1) {
+    reg acc: f32[64, 128] layout(wgmma_acc) = 0
+    pipeline s in ring(2) for kt in 0 .. K / 128 {
+      // waits on the wrong stage's barrier
+      wait full[0] parity(0)
+      wgmma.fence
+      // expected-error@+1 [CAKE-E0601] {{`cs[1]` is read before the barrier that publishes its write}}
+      wgmma acc += cs[s][0 : 64, :] @ cs[s].T
+      wgmma.commit
+      wgmma.wait 0
+      arrive empty[s]
+    }
+  }
+}
+bench read_unpublished { K = 512 }
+
+// -----
+
+target sm_90a
+kernel two_writers(A: global f32[N]) where N >= 128 grid (1) block 256 {
+  smem buf: f32[128]
+  role a warpgroup(0) {
+    reg v: f32[128]
+    store buf <- v
+  }
+  role b warpgroup(1) {
+    reg w: f32[128]
+    // expected-error@+1 [CAKE-E0603] {{`buf` is written by two roles with no barrier ordering the writes}}
+    store buf <- w
+  }
+}
