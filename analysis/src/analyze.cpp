@@ -1,8 +1,10 @@
-// analyze(): parse, build the model, run the checks, sort the diagnostics.
+// analyze(): parse, build the model, run the checks, apply suppression
+// comments, sort the diagnostics.
 #include "cake/analyze.h"
 
 #include "checks/checks.h"
 #include "model/build.h"
+#include "suppression.h"
 
 #include <algorithm>
 #include <tuple>
@@ -17,6 +19,8 @@ std::unique_ptr<Analysis> analyze(std::string text, const AnalyzeOptions& option
   a->diagnostics = syntax_diagnostics(a->tree.get(), a->text);
   build_model(a->tree.get(), a->text, a->module, a->diagnostics);
   run_checks(a->module, a->text, options, a->diagnostics);
+  // Suppression comments see every diagnostic the checks made.
+  apply_suppressions(a->tree.get(), a->text, a->lines, a->diagnostics);
   // After an unclosed `/*` the rest of the file is comment text that the
   // parser read as code: only the syntax report about it is meaningful.
   auto open = std::find_if(a->diagnostics.begin(), a->diagnostics.end(),

@@ -72,8 +72,9 @@ kernel bad_accumulator(A: global bf16[64, 64]) grid (1) block 128 {
   smem a: bf16[64, 16]
   smem b: bf16[16, 64]
   role mma warpgroup(0) {
-    // expected-error@+2 [CAKE-E0103] {{a i32 accumulator cannot take bf16 products}}
+    // expected-error@+3 [CAKE-E0103] {{a i32 accumulator cannot take bf16 products}}
     reg acc: i32[64, 64] layout(wgmma_acc) = 0
+    wgmma.fence
     wgmma acc += a @ b
   }
 }
@@ -108,9 +109,9 @@ kernel good_mma(A: global bf16[64, 64]) grid (1) block 128 {
 
 target sm_90a
 kernel out_of_bounds(X: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
-  reg r: f32[256]
+  reg r: f32[200]
   // expected-error@+1 [CAKE-E0104] {{out of bounds: slice ends at}}
-  load r <- X[block.x * 128 : 256]
+  load r <- X[block.x * 128 : 200]
 }
 
 // -----
@@ -311,7 +312,7 @@ bench benched { N = 1024 }
 // -----
 
 target sm_90a
-kernel benched2(A: global f32[N]) grid (N / 128) block 128 { }
+kernel benched2(A: global f32[N]) grid (cdiv(N, 128)) block 128 { }
 // expected-error@+1 [CAKE-E0115] {{`M` is not a shape symbol of `benched2`}}
 bench benched2 { N = 1024, M = 3 }
 

@@ -6,6 +6,10 @@ namespace cake {
 
 void check_items(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
 void check_statements(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
+void check_target_features(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
+void check_resources(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
+void check_movement(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
+void check_dispatches(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
 void check_protocol(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
 void check_sync_static(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
 
@@ -14,6 +18,10 @@ void run_checks(const Module& module, std::string_view text, const AnalyzeOption
   (void)options;
   check_items(module, text, diagnostics);
   check_statements(module, text, diagnostics);
+  check_target_features(module, text, diagnostics);
+  check_resources(module, text, diagnostics);
+  check_movement(module, text, diagnostics);
+  check_dispatches(module, text, diagnostics);
   check_protocol(module, text, diagnostics);
   check_sync_static(module, text, diagnostics);
 }

@@ -1,5 +1,6 @@
 // Item-level checks of the E01xx group: the `target` line (E0110, E0114) and
 // `bench` shapes against their kernel (E0115).
+#include "cake/arch.h"
 #include "checks/checks.h"
 #include "diag_builder.h"
 #include "checks/samples.h"
@@ -10,10 +11,6 @@
 
 namespace cake {
 namespace {
-
-// The targets cake knows. The per-target tables (limits, features) that the
-// verifier reads are data in analysis/arch/; this is only their names.
-constexpr std::string_view kKnownTargets[] = {"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100a"};
 
 void check_targets(const Module& m, std::vector<Diagnostic>& diags) {
   if (m.targets.empty() && m.target_range.end == 0) {
@@ -38,14 +35,16 @@ void check_targets(const Module& m, std::vector<Diagnostic>& diags) {
     d.related.push_back({m.target_range, "the first `target`"});
     diags.push_back(std::move(d));
   }
+  // The known targets are those of the architecture tables (analysis/arch/).
   std::string known;
-  for (std::string_view t : kKnownTargets) known += (known.empty() ? "" : ", ") + std::string(t);
+  for (const TargetInfo& t : all_targets()) known += (known.empty() ? "" : ", ") + std::string(t.name);
   for (size_t i = 0; i < m.targets.size(); ++i) {
     const Target& t = m.targets[i];
-    if (std::find(std::begin(kKnownTargets), std::end(kKnownTargets), t.name) == std::end(kKnownTargets)) {
+    if (!find_target(t.name)) {
       Diagnostic d = make_diagnostic(DiagId::UnknownTarget, t.range, t.name, known);
       // sm_90a written as sm90a or SM_90A.
-      for (std::string_view k : kKnownTargets) {
+      for (const TargetInfo& info : all_targets()) {
+        std::string_view k = info.name;
         std::string a, b;
         for (char c : t.name) if (c != '_') a += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         for (char c : k) if (c != '_') b += c;

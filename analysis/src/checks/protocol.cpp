@@ -515,7 +515,6 @@ class Simulator {
         for (const SlotKey& s : a.cp_groups.front()) a.cp_unsynced.insert(s);
         a.cp_groups.pop_front();
       }
-      if (a.role.warps <= 1 && a.frames.back().scope == Scope::All) a.cp_unsynced.clear();
     }
     return Result::Next;
   }
@@ -604,9 +603,9 @@ class Simulator {
       report_once(DiagId::MissingCpAsyncWait, id, m_.exprs[operand].range,
                   "`" + slot_text(slot) + "` is read while the cp.async that fills it is still in flight: add `cp.async.wait` "
                   "for its group (and `syncthreads`) before this read");
-    } else if (a.cp_unsynced.count(slot) && a.role.warps > 1) {
+    } else if (a.cp_unsynced.count(slot) && a.frames.back().scope != Scope::One) {
       report_once(DiagId::MissingCpAsyncWait, id, m_.exprs[operand].range,
-                  "`" + slot_text(slot) + "` is read after `cp.async.wait` but without a barrier: other warps' copies are not "
+                  "`" + slot_text(slot) + "` is read after `cp.async.wait` but without a barrier: other threads' copies are not "
                   "ordered before this read; add `syncthreads`");
     }
     SlotState& st = slots_[slot];
@@ -933,11 +932,8 @@ class Simulator {
     if (blocked.empty()) return;
     Actor& first = *blocked.front();
     const BarrierState& b = barrier(first.blocked_on);
-    // A barrier nothing ever arrives on is E0404's (sync_static.cpp) to report.
-    bool touched = std::any_of(barriers_.begin(), barriers_.end(), [&](const auto& kv) {
-      return kv.first.symbol == first.blocked_on.symbol && (!kv.second.arriving_stmts.empty() || kv.second.delivered > 0);
-    });
-    if (!touched) {
+    // A barrier no statement ever arrives on is E0404's (sync_static.cpp) to report.
+    if (!statically_arrived(first.blocked_on.symbol)) {
       deadlocked_ = true;
       return;
     }
@@ -963,6 +959,18 @@ class Simulator {
         d.related.push_back({a.role.range, "role `" + std::string(a.role.name) + "` has finished"});
     diags_.push_back(std::move(d));
     deadlocked_ = true;
+  }
+
+  bool statically_arrived(SymbolId barrier) const {
+    for (const Stmt& st : m_.stmts) {
+      ExprId b = kNone;
+      if (const auto* a = std::get_if<ArriveStmt>(&st.node)) b = a->barrier;
+      else if (const auto* c = std::get_if<CommitStmt>(&st.node)) b = c->barrier;
+      else if (const auto* mv = std::get_if<MoveStmt>(&st.node)) b = mv->barrier;
+      while (b != kNone && m_.exprs[b].kind == Expr::Kind::Index) b = m_.exprs[b].lhs;
+      if (b != kNone && m_.exprs[b].symbol == barrier) return true;
+    }
+    return false;
   }
 
   std::string loop_where(const Actor& a) const {

@@ -29,8 +29,9 @@ std::optional<std::vector<RoleView>> kernel_roles(const Module& m, const Evaluat
       int64_t count = 0;
       for (const RoleSpec::Entry& e : role->spec.entries) {
         auto first = eval.fold(e.first);
-        auto end = e.end == kNone ? (first ? std::optional<int64_t>(*first + 1) : std::nullopt) : eval.fold(e.end);
-        if (!first || !end || *first < 0 || *end > 1024 || *end <= *first) return std::nullopt;
+        if (!first || *first < 0 || *first > 1024) return std::nullopt;
+        auto end = e.end == kNone ? std::optional<int64_t>(*first + 1) : eval.fold(e.end);
+        if (!end || *end > 1024 || *end <= *first) return std::nullopt;
         lo = std::min(lo, *first);
         hi = std::max(hi, *end);
         count += *end - *first;

@@ -36,6 +36,9 @@ class Builder {
       : text_(text), m_(m), diags_(diags), c_(Cst::get()) {}
 
   void build(TSNode root) {
+    // One expression per ~6 bytes, one statement per ~40: fewer regrowths.
+    m_.exprs.reserve(text_.size() / 6 + 16);
+    m_.stmts.reserve(text_.size() / 40 + 16);
     for (std::string_view name : kBuiltinNames) {
       Symbol s;
       s.kind = SymbolKind::Builtin;
@@ -43,14 +46,22 @@ class Builder {
       globals_[name] = add_symbol(std::move(s));
     }
     collect_globals(root);
-    uint32_t n = ts_node_named_child_count(root);
-    for (uint32_t i = 0; i < n; ++i) item(ts_node_named_child(root, i));
+    for_each_named_child(root, [&](TSNode n) { item(n); });
     for (Symbol& s : m_.symbols)
       std::sort(s.uses.begin(), s.uses.end(), [](const ByteRange& a, const ByteRange& b) { return a.begin < b.begin; });
   }
 
  private:
   // Section - helpers
+
+  TSNode field(TSNode node, TSFieldId f) const {
+    return ts_node_is_null(node) ? TSNode{} : ts_node_child_by_field_id(node, f);
+  }
+
+  template <typename Fn>
+  void each_field(TSNode node, TSFieldId f, Fn&& fn) const {
+    if (!ts_node_is_null(node)) for_each_field(node, f, std::forward<Fn>(fn));
+  }
 
   std::string_view text(TSNode n) const { return node_text(n, text_); }
   bool is(TSNode n, TSSymbol sym) const { return !ts_node_is_null(n) && ts_node_symbol(n) == sym; }
@@ -142,26 +153,24 @@ class Builder {
   // Section - file scope
 
   void collect_globals(TSNode root) {
-    uint32_t n = ts_node_named_child_count(root);
-    for (uint32_t i = 0; i < n; ++i) {
-      TSNode item = ts_node_named_child(root, i);
+    for_each_named_child(root, [&](TSNode item) {
       SymbolKind kind;
       if (is(item, c_.const_item)) kind = SymbolKind::Const;
       else if (is(item, c_.kernel_item)) kind = SymbolKind::Kernel;
       else if (is(item, c_.dispatch_item)) kind = SymbolKind::Dispatch;
-      else continue;
-      TSNode name = child(item, c_.f.name);
-      if (ts_node_is_null(name) || ts_node_is_missing(name)) continue;
+      else return;
+      TSNode name = field(item, c_.f.name);
+      if (ts_node_is_null(name) || ts_node_is_missing(name)) return;
       Symbol s = make_symbol(kind, name, item);
       auto prev = globals_.find(s.name);
       SymbolId id = add_symbol(std::move(s));
       if (prev != globals_.end()) {
         duplicate(m_.symbols[id], m_.symbols[prev->second]);
-        continue;
+        return;
       }
       globals_[m_.symbols[id].name] = id;
       global_of_node_[ts_node_start_byte(item)] = id;
-    }
+    });
   }
 
   SymbolId global_for(TSNode item) const {
@@ -182,7 +191,7 @@ class Builder {
   void target(TSNode node) {
     if (m_.targets.empty()) m_.target_range = node_range(node);
     else m_.extra_target_items.push_back(node_range(node));
-    for_each_field(node, c_.f.name, [&](TSNode name) {
+    each_field(node, c_.f.name, [&](TSNode name) {
       if (!ts_node_is_missing(name)) m_.targets.push_back({text(name), node_range(name)});
     });
     if (!m_.items_before_target && m_.first_item_range.end == 0) m_.first_item_range = node_range(node);
@@ -198,7 +207,7 @@ class Builder {
   void const_item(TSNode node) {
     note_item(node);
     SymbolId id = global_for(node);
-    ExprId value = expr(child(node, c_.f.value));
+    ExprId value = expr(field(node, c_.f.value));
     if (id == kNone) return;
     m_.symbols[id].value = value;
     m_.symbols[id].type.space = Space::Scalar;
@@ -218,21 +227,20 @@ class Builder {
     if (id != kNone) m_.symbols[id].kernel = kernel_;
     ScopeGuard scope(*this);
 
-    TSNode params = child(node, c_.f.parameters);
+    TSNode params = field(node, c_.f.parameters);
     if (!ts_node_is_null(params)) {
-      uint32_t n = ts_node_named_child_count(params);
-      for (uint32_t i = 0; i < n; ++i) parameter(ts_node_named_child(params, i));
+      for_each_named_child(params, [&](TSNode p) { parameter(p); });
     }
-    TSNode facts = child(node, c_.f.facts);
+    TSNode facts = field(node, c_.f.facts);
     if (!ts_node_is_null(facts))
-      for_each_field(facts, c_.f.fact, [&](TSNode f) { cur().facts.push_back(expr(f)); });
-    for_each_field(node, c_.f.launch, [&](TSNode clause) { launch(clause); });
-    TSNode body = child(node, c_.f.body);
+      each_field(facts, c_.f.fact, [&](TSNode f) { cur().facts.push_back(expr(f)); });
+    each_field(node, c_.f.launch, [&](TSNode clause) { launch(clause); });
+    TSNode body = field(node, c_.f.body);
     for (auto [range, what] : {std::pair{cur().grid_range, "grid (X[, Y[, Z]])"}, std::pair{cur().block_range, "block THREADS"}}) {
       if (range.end > 0 || ts_node_is_null(body)) continue;
       ByteRange at{ts_node_start_byte(body), ts_node_start_byte(body)};
-      diags_.push_back(make_diagnostic(DiagId::LaunchClause, node_range(child(node, c_.f.name)),
-                                       "kernel `" + std::string(text(child(node, c_.f.name))) + "` has no `" +
+      diags_.push_back(make_diagnostic(DiagId::LaunchClause, node_range(field(node, c_.f.name)),
+                                       "kernel `" + std::string(text(field(node, c_.f.name))) + "` has no `" +
                                            std::string(what) + "` clause: a kernel states its launch shape"));
       (void)at;
     }
@@ -243,19 +251,19 @@ class Builder {
   Kernel& cur() { return m_.kernels[kernel_]; }
 
   void parameter(TSNode node) {
-    TSNode name = child(node, c_.f.name);
+    TSNode name = field(node, c_.f.name);
     if (ts_node_is_null(name) || ts_node_is_missing(name)) return;
     if (is(node, c_.tensor_parameter)) {
       Symbol s = make_symbol(SymbolKind::TensorParam, name, node);
-      TSNode space = child(node, c_.f.space);
+      TSNode space = field(node, c_.f.space);
       s.type.space = text(space) == "const" ? Space::Const : Space::Global;
-      tensor_type(child(node, c_.f.type), s.type, /*introduce_symbols=*/true);
+      tensor_type(field(node, c_.f.type), s.type, /*introduce_symbols=*/true);
       attributes(node, s.type, SymbolKind::TensorParam);
       cur().params.push_back(declare(std::move(s)));
     } else if (is(node, c_.scalar_parameter)) {
       Symbol s = make_symbol(SymbolKind::ScalarParam, name, node);
       s.type.space = Space::Scalar;
-      if (auto dt = parse_dtype(text(child(node, c_.f.type)))) s.type.dtype = *dt;
+      if (auto dt = parse_dtype(text(field(node, c_.f.type)))) s.type.dtype = *dt;
       cur().params.push_back(declare(std::move(s)));
     }
   }
@@ -268,11 +276,11 @@ class Builder {
       if (auto dt = parse_dtype(text(node))) type.dtype = *dt;
       return;
     }
-    if (auto dt = parse_dtype(text(child(node, c_.f.dtype)))) type.dtype = *dt;
+    if (auto dt = parse_dtype(text(field(node, c_.f.dtype)))) type.dtype = *dt;
     std::vector<std::vector<ExprId>> shapes;
-    for_each_field(node, c_.f.shape, [&](TSNode shape) {
+    each_field(node, c_.f.shape, [&](TSNode shape) {
       std::vector<ExprId> dims;
-      for_each_field(shape, c_.f.dim, [&](TSNode d) {
+      each_field(shape, c_.f.dim, [&](TSNode d) {
         if (introduce_symbols && is(d, c_.identifier) && lookup(text(d)) == kNone) {
           Symbol s = make_symbol(SymbolKind::ShapeSymbol, d, d);
           s.type.space = Space::Scalar;
@@ -294,28 +302,28 @@ class Builder {
   }
 
   void attributes(TSNode decl, ValueType& type, SymbolKind kind) {
-    for_each_field(decl, c_.f.attribute, [&](TSNode a) {
+    each_field(decl, c_.f.attribute, [&](TSNode a) {
       ByteRange r = node_range(a);
       if (is(a, c_.order_attribute)) {
         type.order = text(a) == "col_major" ? Order::ColMajor : Order::RowMajor;
         if (kind != SymbolKind::TensorParam && kind != SymbolKind::Smem)
           bad_attribute(r, "`" + std::string(text(a)) + "` applies only to tensor parameters and smem buffers");
       } else if (is(a, c_.swizzle_attribute)) {
-        std::string_view mode = text(child(a, c_.f.mode));
+        std::string_view mode = text(field(a, c_.f.mode));
         if (mode == "32B") type.swizzle = Swizzle::B32;
         else if (mode == "64B") type.swizzle = Swizzle::B64;
         else if (mode == "128B") type.swizzle = Swizzle::B128;
         else if (mode == "none") type.swizzle = Swizzle::None;
         else {
-          Diagnostic d = make_diagnostic(DiagId::InvalidAttribute, node_range(child(a, c_.f.mode)),
+          Diagnostic d = make_diagnostic(DiagId::InvalidAttribute, node_range(field(a, c_.f.mode)),
                                          "unknown swizzle mode `" + std::string(mode) + "`: use 32B, 64B or 128B");
           diags_.push_back(std::move(d));
         }
         if (kind != SymbolKind::Smem && kind != SymbolKind::Tensormap)
           bad_attribute(r, "`swizzle` applies only to smem buffers and tensormaps");
       } else if (is(a, c_.layout_attribute)) {
-        std::string name(text(child(a, c_.f.name)));
-        TSNode part = child(a, c_.f.part);
+        std::string name(text(field(a, c_.f.name)));
+        TSNode part = field(a, c_.f.part);
         if (!ts_node_is_null(part)) name += "." + std::string(text(part));
         FragLayout layout = FragLayout::None;
         for (FragLayout l : {FragLayout::MmaAcc, FragLayout::MmaAccRow, FragLayout::WgmmaAcc,
@@ -351,16 +359,16 @@ class Builder {
     if (is(clause, c_.grid_clause)) {
       k.grid_range = node_range(clause);
       k.grid.clear();
-      for_each_field(child(clause, c_.f.dims), c_.f.dim, [&](TSNode d) { cur().grid.push_back(expr(d)); });
+      each_field(field(clause, c_.f.dims), c_.f.dim, [&](TSNode d) { cur().grid.push_back(expr(d)); });
     } else if (is(clause, c_.block_clause)) {
       k.block_range = node_range(clause);
-      ExprId e = expr(child(clause, c_.f.threads));
+      ExprId e = expr(field(clause, c_.f.threads));
       cur().block = e;
     } else if (is(clause, c_.cluster_clause)) {
       k.cluster_range = node_range(clause);
-      k.nonportable = !ts_node_is_null(child(clause, c_.f.nonportable));
+      k.nonportable = !ts_node_is_null(field(clause, c_.f.nonportable));
       k.cluster.clear();
-      for_each_field(child(clause, c_.f.dims), c_.f.dim, [&](TSNode d) { cur().cluster.push_back(expr(d)); });
+      each_field(field(clause, c_.f.dims), c_.f.dim, [&](TSNode d) { cur().cluster.push_back(expr(d)); });
     }
   }
 
@@ -371,13 +379,11 @@ class Builder {
     if (ts_node_is_null(block)) return out;
     if (!enter()) { leave(); return out; }
     ScopeGuard scope(*this);
-    uint32_t n = ts_node_named_child_count(block);
-    for (uint32_t i = 0; i < n; ++i) {
-      TSNode s = ts_node_named_child(block, i);
-      if (is(s, c_.comment) || ts_node_symbol(s) == static_cast<TSSymbol>(-1)) continue;
+    for_each_named_child(block, [&](TSNode s) {
+      if (is(s, c_.comment) || ts_node_symbol(s) == static_cast<TSSymbol>(-1)) return;
       StmtId id = statement(s, parent);
       if (id != kNone) out.push_back(id);
-    }
+    });
     leave();
     return out;
   }
@@ -393,7 +399,7 @@ class Builder {
   }
 
   Op op_of(TSNode node) const {
-    return parse_op(text(child(node, c_.f.op))).value_or(Op::Load);
+    return parse_op(text(field(node, c_.f.op))).value_or(Op::Load);
   }
 
   StmtId statement(TSNode node, StmtId parent) {
@@ -408,8 +414,8 @@ class Builder {
     auto set = [&](auto value) { m_.stmts[id].node = std::move(value); };
     if (sym == c_.let_statement) {
       LetStmt s;
-      s.value = expr(child(node, f.value));
-      TSNode name = child(node, f.name);
+      s.value = expr(field(node, f.value));
+      TSNode name = field(node, f.name);
       if (!ts_node_is_null(name) && !ts_node_is_missing(name)) {
         Symbol sy = make_symbol(SymbolKind::Let, name, node);
         sy.value = s.value;
@@ -420,45 +426,45 @@ class Builder {
       set(s);
     } else if (sym == c_.assignment_statement) {
       AssignStmt s;
-      s.op = text(child(node, f.operator_));
-      s.target = expr(child(node, f.target));
-      s.value = expr(child(node, f.value));
+      s.op = text(field(node, f.operator_));
+      s.target = expr(field(node, f.target));
+      s.value = expr(field(node, f.value));
       set(s);
     } else if (sym == c_.elect_statement) {
-      std::string_view kind = text(child(node, f.kind));
+      std::string_view kind = text(field(node, f.kind));
       ElectStmt s;
       s.kind = kind == "elect.warp" ? ElectStmt::Kind::PerWarp
                : kind == "elect.warpgroup" ? ElectStmt::Kind::PerWarpgroup
                                            : ElectStmt::Kind::One;
-      s.body = block_statements(child(node, f.body), id);
+      s.body = block_statements(field(node, f.body), id);
       set(std::move(s));
     } else if (sym == c_.for_statement) {
       ForStmt s;
-      TSNode range = child(node, f.range);
-      s.start = expr(child(range, f.start));
-      s.end = expr(child(range, f.end));
-      s.step = expr_opt(child(node, f.step));
+      TSNode range = field(node, f.range);
+      s.start = expr(field(range, f.start));
+      s.end = expr(field(range, f.end));
+      s.step = expr_opt(field(node, f.step));
       ScopeGuard scope(*this);
-      s.variable = loop_symbol(SymbolKind::LoopVar, child(node, f.variable), node, id);
-      s.body = block_statements(child(node, f.body), id);
+      s.variable = loop_symbol(SymbolKind::LoopVar, field(node, f.variable), node, id);
+      s.body = block_statements(field(node, f.body), id);
       set(std::move(s));
     } else if (sym == c_.pipeline_statement) {
       PipelineStmt s;
-      s.stages = expr(child(node, f.stages));
-      TSNode range = child(node, f.range);
-      s.start = expr(child(range, f.start));
-      s.end = expr(child(range, f.end));
-      s.step = expr_opt(child(node, f.step));
+      s.stages = expr(field(node, f.stages));
+      TSNode range = field(node, f.range);
+      s.start = expr(field(range, f.start));
+      s.end = expr(field(range, f.end));
+      s.step = expr_opt(field(node, f.step));
       ScopeGuard scope(*this);
-      s.stage = loop_symbol(SymbolKind::StageVar, child(node, f.stage), node, id);
-      s.variable = loop_symbol(SymbolKind::LoopVar, child(node, f.variable), node, id);
-      s.body = block_statements(child(node, f.body), id);
+      s.stage = loop_symbol(SymbolKind::StageVar, field(node, f.stage), node, id);
+      s.variable = loop_symbol(SymbolKind::LoopVar, field(node, f.variable), node, id);
+      s.body = block_statements(field(node, f.body), id);
       set(std::move(s));
     } else if (sym == c_.if_statement) {
       IfStmt s;
-      s.condition = expr(child(node, f.condition));
-      s.then_body = block_statements(child(node, f.consequence), id);
-      TSNode alt = child(node, f.alternative);
+      s.condition = expr(field(node, f.condition));
+      s.then_body = block_statements(field(node, f.consequence), id);
+      TSNode alt = field(node, f.alternative);
       if (is(alt, c_.if_statement)) {
         StmtId nested = statement(alt, id);
         if (nested != kNone) s.else_body.push_back(nested);
@@ -468,51 +474,51 @@ class Builder {
       set(std::move(s));
     } else if (sym == c_.move_statement) {
       MoveStmt s{op_of(node)};
-      s.dst = expr(child(node, f.destination));
-      s.src = expr(child(node, f.source));
-      s.barrier = expr_opt(child(node, f.barrier));
-      for_each_field(node, f.modifier, [&](TSNode mod) {
+      s.dst = expr(field(node, f.destination));
+      s.src = expr(field(node, f.source));
+      s.barrier = expr_opt(field(node, f.barrier));
+      each_field(node, f.modifier, [&](TSNode mod) {
         if (is(mod, c_.trans_modifier)) s.trans = true;
-        else if (is(mod, c_.multicast_modifier)) s.multicast = expr(child(mod, f.mask));
+        else if (is(mod, c_.multicast_modifier)) s.multicast = expr(field(mod, f.mask));
       });
       set(s);
     } else if (sym == c_.mma_statement) {
       MmaStmt s{op_of(node)};
-      s.acc = expr(child(node, f.accumulator));
-      s.accumulate_into = text(child(node, f.operator_)) == "+=";
-      s.a = expr(child(node, f.a));
-      s.b = expr(child(node, f.b));
-      TSNode acc = child(node, f.accumulate);
-      if (!ts_node_is_null(acc)) s.accumulate = expr(child(acc, f.condition));
+      s.acc = expr(field(node, f.accumulator));
+      s.accumulate_into = text(field(node, f.operator_)) == "+=";
+      s.a = expr(field(node, f.a));
+      s.b = expr(field(node, f.b));
+      TSNode acc = field(node, f.accumulate);
+      if (!ts_node_is_null(acc)) s.accumulate = expr(field(acc, f.condition));
       set(s);
     } else if (sym == c_.plain_statement) {
       set(PlainStmt{op_of(node)});
     } else if (sym == c_.group_wait_statement) {
-      set(GroupWaitStmt{op_of(node), expr(child(node, f.pending))});
+      set(GroupWaitStmt{op_of(node), expr(field(node, f.pending))});
     } else if (sym == c_.arrive_statement) {
-      set(ArriveStmt{op_of(node), expr(child(node, f.barrier)), expr_opt(child(node, f.bytes))});
+      set(ArriveStmt{op_of(node), expr(field(node, f.barrier)), expr_opt(field(node, f.bytes))});
     } else if (sym == c_.wait_statement) {
-      set(WaitStmt{expr(child(node, f.barrier)), expr(child(node, f.parity))});
+      set(WaitStmt{expr(field(node, f.barrier)), expr(field(node, f.parity))});
     } else if (sym == c_.sync_statement) {
-      set(SyncStmt{expr(child(node, f.barrier))});
+      set(SyncStmt{expr(field(node, f.barrier))});
     } else if (sym == c_.commit_statement) {
-      CommitStmt s{op_of(node), expr(child(node, f.barrier))};
-      TSNode mod = child(node, f.modifier);
-      if (!ts_node_is_null(mod)) s.multicast = expr(child(mod, f.mask));
+      CommitStmt s{op_of(node), expr(field(node, f.barrier))};
+      TSNode mod = field(node, f.modifier);
+      if (!ts_node_is_null(mod)) s.multicast = expr(field(mod, f.mask));
       set(s);
     } else if (sym == c_.reduce_statement) {
-      std::string_view kind = text(child(node, f.kind));
+      std::string_view kind = text(field(node, f.kind));
       ReduceStmt s{kind == "max" ? ReduceStmt::Kind::Max : kind == "min" ? ReduceStmt::Kind::Min : ReduceStmt::Kind::Sum};
-      s.dst = expr(child(node, f.destination));
-      s.src = expr(child(node, f.source));
+      s.dst = expr(field(node, f.destination));
+      s.src = expr(field(node, f.source));
       set(s);
     } else if (sym == c_.arg_reduce_statement) {
       ArgReduceStmt s{op_of(node)};
-      s.value = expr(child(node, f.value));
-      s.index = expr(child(node, f.index));
-      s.src = expr(child(node, f.source));
-      TSNode base = child(node, f.base);
-      if (!ts_node_is_null(base)) s.base = expr(child(base, f.value));
+      s.value = expr(field(node, f.value));
+      s.index = expr(field(node, f.index));
+      s.src = expr(field(node, f.source));
+      TSNode base = field(node, f.base);
+      if (!ts_node_is_null(base)) s.base = expr(field(base, f.value));
       set(s);
     } else {
       m_.stmts.pop_back();
@@ -540,7 +546,7 @@ class Builder {
                       : sym == c_.namedbarrier_declaration ? SymbolKind::NamedBarrier
                                                            : SymbolKind::Tensormap;
     StmtId id = new_stmt(node, parent);
-    TSNode name = child(node, f.name);
+    TSNode name = field(node, f.name);
     if (ts_node_is_null(name) || ts_node_is_missing(name)) {
       m_.stmts[id].node = DeclStmt{};
       return id;
@@ -554,18 +560,18 @@ class Builder {
       default: s.type.space = Space::None; break;
     }
     if (kind == SymbolKind::Smem || kind == SymbolKind::Tmem || kind == SymbolKind::Reg) {
-      tensor_type(child(node, f.type), s.type, false);
+      tensor_type(field(node, f.type), s.type, false);
       attributes(node, s.type, kind);
-      if (kind == SymbolKind::Reg) s.value = expr_opt(child(node, f.init));
+      if (kind == SymbolKind::Reg) s.value = expr_opt(field(node, f.init));
     } else if (kind == SymbolKind::Mbarrier) {
-      s.value = expr_opt(child(node, f.size));
-      TSNode count = child(node, f.count);
-      if (!ts_node_is_null(count)) s.count = expr(child(count, f.value));
+      s.value = expr_opt(field(node, f.size));
+      TSNode count = field(node, f.count);
+      if (!ts_node_is_null(count)) s.count = expr(field(count, f.value));
     } else if (kind == SymbolKind::NamedBarrier) {
-      s.id = expr(child(node, f.id));
-      s.count = expr(child(node, f.threads));
+      s.id = expr(field(node, f.id));
+      s.count = expr(field(node, f.threads));
     } else if (kind == SymbolKind::Tensormap) {
-      TSNode tensor = child(node, f.tensor);
+      TSNode tensor = field(node, f.tensor);
       if (!ts_node_is_null(tensor) && !ts_node_is_missing(tensor)) {
         SymbolId t = lookup(text(tensor));
         if (t == kNone) undefined("tensor", text(tensor), node_range(tensor));
@@ -580,7 +586,7 @@ class Builder {
           }
         }
       }
-      for_each_field(child(node, f.box), f.dim, [&](TSNode d) { s.box.push_back(expr(d)); });
+      each_field(field(node, f.box), f.dim, [&](TSNode d) { s.box.push_back(expr(d)); });
       attributes(node, s.type, kind);
     }
     m_.stmts[id].node = DeclStmt{declare(std::move(s))};
@@ -591,31 +597,31 @@ class Builder {
     auto& f = c_.f;
     StmtId id = new_stmt(node, parent);
     RoleStmt r;
-    TSNode spec = child(node, f.warps);
+    TSNode spec = field(node, f.warps);
     if (is(spec, c_.warpgroup_spec) || is(spec, c_.warp_spec)) {
       r.spec.kind = is(spec, c_.warpgroup_spec) ? RoleSpec::Kind::Warpgroup : RoleSpec::Kind::Warp;
-      TSFieldId field = r.spec.kind == RoleSpec::Kind::Warpgroup ? f.group : f.warp;
-      for_each_field(spec, field, [&](TSNode e) {
+      TSFieldId entries = r.spec.kind == RoleSpec::Kind::Warpgroup ? f.group : f.warp;
+      each_field(spec, entries, [&](TSNode e) {
         RoleSpec::Entry entry;
         entry.range = node_range(e);
         if (is(e, c_.range)) {
-          entry.first = expr(child(e, f.start));
-          entry.end = expr(child(e, f.end));
+          entry.first = expr(field(e, f.start));
+          entry.end = expr(field(e, f.end));
         } else {
           entry.first = expr(e);
         }
         r.spec.entries.push_back(entry);
       });
     }
-    TSNode maxnreg = child(node, f.maxnreg);
-    if (!ts_node_is_null(maxnreg)) r.maxnreg = expr(child(maxnreg, f.value));
-    TSNode name = child(node, f.name);
+    TSNode maxnreg = field(node, f.maxnreg);
+    if (!ts_node_is_null(maxnreg)) r.maxnreg = expr(field(maxnreg, f.value));
+    TSNode name = field(node, f.name);
     if (!ts_node_is_null(name) && !ts_node_is_missing(name)) {
       Symbol s = make_symbol(SymbolKind::Role, name, node);
       s.stmt = id;
       r.symbol = declare(std::move(s));
     }
-    r.body = block_statements(child(node, f.body), id);
+    r.body = block_statements(field(node, f.body), id);
     m_.stmts[id].node = std::move(r);
     return id;
   }
@@ -629,20 +635,20 @@ class Builder {
     d.symbol = global_for(node);
     d.range = node_range(node);
     ScopeGuard scope(*this);
-    for_each_field(child(node, f.parameters), f.name, [&](TSNode p) {
+    each_field(field(node, f.parameters), f.name, [&](TSNode p) {
       if (ts_node_is_missing(p)) return;
       Symbol s = make_symbol(SymbolKind::DispatchParam, p, p);
       d.params.push_back(declare(std::move(s)));
     });
     // Resolve the kernels first: guards name the shape symbols of the cases' kernels.
     std::vector<TSNode> cases;
-    for_each_field(node, f.case_, [&](TSNode c) { cases.push_back(c); });
-    TSNode def = child(node, f.default_);
+    each_field(node, f.case_, [&](TSNode c) { cases.push_back(c); });
+    TSNode def = field(node, f.default_);
     if (!ts_node_is_null(def)) cases.push_back(def);
     for (TSNode c : cases) {
       DispatchCase dc;
       dc.range = node_range(c);
-      TSNode k = child(c, f.kernel);
+      TSNode k = field(c, f.kernel);
       if (!ts_node_is_null(k) && !ts_node_is_missing(k)) {
         dc.kernel = text(k);
         dc.kernel_range = node_range(k);
@@ -651,7 +657,7 @@ class Builder {
       d.cases.push_back(dc);
     }
     for (size_t i = 0; i < cases.size(); ++i) {
-      TSNode guard = child(cases[i], f.guard);
+      TSNode guard = field(cases[i], f.guard);
       if (ts_node_is_null(guard)) continue;
       guard_kernels_.clear();
       for (const DispatchCase& dc : d.cases)
@@ -690,21 +696,21 @@ class Builder {
     auto& f = c_.f;
     Bench b;
     b.range = node_range(node);
-    TSNode k = child(node, f.kernel);
+    TSNode k = field(node, f.kernel);
     if (!ts_node_is_null(k) && !ts_node_is_missing(k)) {
       b.kernel = text(k);
       b.kernel_range = node_range(k);
       b.kernel_symbol = kernel_ref(k);
     }
     uint32_t kernel = b.kernel_symbol == kNone ? kNone : m_.symbols[b.kernel_symbol].kernel;
-    for_each_field(node, f.binding, [&](TSNode bind) {
+    each_field(node, f.binding, [&](TSNode bind) {
       BenchBinding bb;
-      TSNode name = child(bind, f.name);
+      TSNode name = field(bind, f.name);
       bb.name = text(name);
       bb.name_range = node_range(name);
       bb.symbol = shape_symbol_of(kernel, bb.name);
       use(bb.symbol, bb.name_range);
-      bb.value = expr(child(bind, f.value));
+      bb.value = expr(field(bind, f.value));
       b.bindings.push_back(bb);
     });
     m_.benches.push_back(std::move(b));
@@ -771,46 +777,46 @@ class Builder {
       return id;
     }
     if (sym == c_.unary_expression) {
-      ExprId operand = expr(child(node, f.operand));
+      ExprId operand = expr(field(node, f.operand));
       ExprId id = new_expr(Expr::Kind::Unary, node);
-      m_.exprs[id].text = text(child(node, f.operator_));
+      m_.exprs[id].text = text(field(node, f.operator_));
       m_.exprs[id].lhs = operand;
       return id;
     }
     if (sym == c_.binary_expression) {
-      ExprId l = expr(child(node, f.left));
-      ExprId r = expr(child(node, f.right));
+      ExprId l = expr(field(node, f.left));
+      ExprId r = expr(field(node, f.right));
       ExprId id = new_expr(Expr::Kind::Binary, node);
-      m_.exprs[id].text = text(child(node, f.operator_));
+      m_.exprs[id].text = text(field(node, f.operator_));
       m_.exprs[id].lhs = l;
       m_.exprs[id].rhs = r;
       return id;
     }
     if (sym == c_.call_expression) {
       std::vector<ExprId> args;
-      for_each_field(child(node, f.arguments), f.argument, [&](TSNode a) { args.push_back(expr(a)); });
+      each_field(field(node, f.arguments), f.argument, [&](TSNode a) { args.push_back(expr(a)); });
       ExprId id = new_expr(Expr::Kind::Call, node);
-      m_.exprs[id].text = text(child(node, f.function));
+      m_.exprs[id].text = text(field(node, f.function));
       m_.exprs[id].args = std::move(args);
       return id;
     }
     if (sym == c_.cast_expression) {
-      ExprId v = expr(child(node, f.value));
+      ExprId v = expr(field(node, f.value));
       ExprId id = new_expr(Expr::Kind::Cast, node);
       m_.exprs[id].lhs = v;
-      m_.exprs[id].cast_type = parse_dtype(text(child(node, f.type))).value_or(DType::Unknown);
+      m_.exprs[id].cast_type = parse_dtype(text(field(node, f.type))).value_or(DType::Unknown);
       return id;
     }
     if (sym == c_.index_expression) {
-      ExprId base = expr(child(node, f.value));
+      ExprId base = expr(field(node, f.value));
       std::vector<IndexItem> items;
-      for_each_field(node, f.index, [&](TSNode i) {
+      each_field(node, f.index, [&](TSNode i) {
         IndexItem item;
         item.range = node_range(i);
         if (is(i, c_.slice)) {
           item.kind = IndexItem::Kind::Slice;
-          item.start = expr(child(i, f.start));
-          item.extent = expr(child(i, f.extent));
+          item.start = expr(field(i, f.start));
+          item.extent = expr(field(i, f.extent));
         } else if (is(i, c_.full_slice)) {
           item.kind = IndexItem::Kind::Full;
         } else {
@@ -824,14 +830,14 @@ class Builder {
       return id;
     }
     if (sym == c_.field_expression) {
-      ExprId base = expr(child(node, f.value));
+      ExprId base = expr(field(node, f.value));
       ExprId id = new_expr(Expr::Kind::Field, node);
       m_.exprs[id].lhs = base;
-      m_.exprs[id].text = text(child(node, f.field));
+      m_.exprs[id].text = text(field(node, f.field));
       return id;
     }
     if (sym == c_.transpose_expression) {
-      ExprId base = expr(child(node, f.value));
+      ExprId base = expr(field(node, f.value));
       ExprId id = new_expr(Expr::Kind::Transpose, node);
       m_.exprs[id].lhs = base;
       return id;

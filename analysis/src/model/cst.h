@@ -4,6 +4,9 @@
 
 #include "cake/syntax.h"
 
+#include <deque>
+#include <vector>
+
 namespace cake {
 
 #define CAKE_CST_NODES(X)                                                                     \
@@ -53,16 +56,58 @@ struct Cst {
 /// The child of `node` in field `field`, or a null node.
 inline TSNode child(TSNode node, TSFieldId field) { return ts_node_child_by_field_id(node, field); }
 
+/// Tree cursors reused across calls (ts_tree_cursor_new allocates): one per
+/// nesting level of the iteration helpers below, per thread.
+class CursorPool {
+ public:
+  ~CursorPool() {
+    for (TSTreeCursor& c : cursors_) ts_tree_cursor_delete(&c);
+  }
+  TSTreeCursor* acquire(TSNode node) {
+    if (depth_ == cursors_.size()) cursors_.push_back(ts_tree_cursor_new(node));
+    else ts_tree_cursor_reset(&cursors_[depth_], node);
+    return &cursors_[depth_++];
+  }
+  void release() { --depth_; }
+
+ private:
+  std::deque<TSTreeCursor> cursors_;  // stable addresses: outer levels hold pointers
+  size_t depth_ = 0;
+};
+
+inline CursorPool& cursor_pool() {
+  thread_local CursorPool pool;
+  return pool;
+}
+
+/// Calls fn(child, field id) for every child of `node`, in order, in O(1)
+/// per step (ts_node_child(node, i) is O(i)).
+template <typename Fn>
+void for_each_child(TSNode node, Fn&& fn) {
+  CursorPool& pool = cursor_pool();
+  TSTreeCursor* cursor = pool.acquire(node);
+  if (ts_tree_cursor_goto_first_child(cursor)) {
+    do {
+      fn(ts_tree_cursor_current_node(cursor), ts_tree_cursor_current_field_id(cursor));
+    } while (ts_tree_cursor_goto_next_sibling(cursor));
+  }
+  pool.release();
+}
+
 /// Calls fn(child) for every child of `node` in field `field`, in order.
 template <typename Fn>
 void for_each_field(TSNode node, TSFieldId field, Fn&& fn) {
-  TSTreeCursor cursor = ts_tree_cursor_new(node);
-  if (ts_tree_cursor_goto_first_child(&cursor)) {
-    do {
-      if (ts_tree_cursor_current_field_id(&cursor) == field) fn(ts_tree_cursor_current_node(&cursor));
-    } while (ts_tree_cursor_goto_next_sibling(&cursor));
-  }
-  ts_tree_cursor_delete(&cursor);
+  for_each_child(node, [&](TSNode c, TSFieldId f) {
+    if (f == field) fn(c);
+  });
+}
+
+/// Calls fn(child) for every named child of `node`, in order.
+template <typename Fn>
+void for_each_named_child(TSNode node, Fn&& fn) {
+  for_each_child(node, [&](TSNode c, TSFieldId) {
+    if (ts_node_is_named(c)) fn(c);
+  });
 }
 
 }  // namespace cake

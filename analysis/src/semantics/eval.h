@@ -5,17 +5,55 @@
 
 #include "cake/model.h"
 
+#include <algorithm>
 #include <optional>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace cake {
 
+/// A map over a small vector: environments hold a handful of names and are
+/// copied often (one per sample point), where hash maps cost more than a scan.
+template <typename K, typename V>
+class FlatMap {
+ public:
+  using value_type = std::pair<K, V>;
+  using iterator = typename std::vector<value_type>::iterator;
+  using const_iterator = typename std::vector<value_type>::const_iterator;
+
+  V& operator[](const K& key) {
+    auto it = find(key);
+    if (it != items_.end()) return it->second;
+    items_.emplace_back(key, V{});
+    return items_.back().second;
+  }
+  iterator find(const K& key) {
+    return std::find_if(items_.begin(), items_.end(), [&](const value_type& kv) { return kv.first == key; });
+  }
+  const_iterator find(const K& key) const {
+    return std::find_if(items_.begin(), items_.end(), [&](const value_type& kv) { return kv.first == key; });
+  }
+  size_t count(const K& key) const { return find(key) != items_.end(); }
+  void erase(const K& key) {
+    auto it = find(key);
+    if (it != items_.end()) items_.erase(it);
+  }
+  size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
+  iterator begin() { return items_.begin(); }
+  iterator end() { return items_.end(); }
+  const_iterator begin() const { return items_.begin(); }
+  const_iterator end() const { return items_.end(); }
+
+ private:
+  std::vector<value_type> items_;
+};
+
 /// Values of symbols, and of builtin fields (`block.x`, `s.phase`) keyed by
 /// the Field expression's base symbol and field name.
 struct Env {
-  std::unordered_map<SymbolId, int64_t> values;
-  std::unordered_map<SymbolId, std::unordered_map<std::string_view, int64_t>> fields;
+  FlatMap<SymbolId, int64_t> values;
+  FlatMap<SymbolId, FlatMap<std::string_view, int64_t>> fields;
 };
 
 class Evaluator {

@@ -1,0 +1,471 @@
+// The movement checks (E05xx): the shapes, sizes and alignments each copy
+// engine accepts, from the instruction constraints of the architecture
+// tables (cake/arch.h). Only what can be checked soundly is reported: a
+// size or offset is checked when it is a constant, a tensor's row pitch
+// also at the shapes the kernel's facts allow (samples.h), so every report
+// is a real counterexample. Checked:
+//   - tensor maps (E0501, E0502, E0505): box rank = the tensor's rank (at
+//     most the TMA rank limit), every box dim in 1..256, the inner box a
+//     multiple of 16 bytes and at most the swizzle span, and the tensor's
+//     row pitch (its global stride) a multiple of 16 bytes;
+//   - `tma.load`/`tma.store` (E0503, E0504): the smem buffer's swizzle is
+//     the tensor map's, and the smem tile has the box's shape;
+//   - `cp.async` (E0506): the rows it copies split into 4-, 8- or 16-byte
+//     pieces: inner bytes, a constant inner offset and the source's row
+//     pitch are multiples of the smallest piece;
+//   - `bulk.load` (E0507): size and a constant offset multiples of 16 bytes;
+//   - `ldmatrix`/`stmatrix` (E0508): the smem rows they address are 16-byte
+//     rows at 16-byte aligned addresses.
+// Plain `load`/`store` are not checked: the lowering picks the vector width
+// the alignment allows, so no alignment makes them wrong. "Inner" is the
+// contiguous dim, the last one; `col_major` buffers of rank 2 or more are
+// left alone until the language says which box dim is contiguous for them.
+#include "checks/arch_support.h"
+#include "checks/checks.h"
+#include "checks/samples.h"
+#include "diag_builder.h"
+#include "semantics/checked.h"
+#include "semantics/typing.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+namespace cake {
+namespace {
+
+/// What a movement operand addresses along its contiguous dim.
+struct View {
+  SymbolId root = kNone;
+  ExprId extent = kNone;     // elements along the inner dim (kNone: one element)
+  ExprId start = kNone;      // first element along it (kNone: 0)
+  ByteRange inner;           // the inner index item, or the whole operand
+  bool multi_row = false;    // more than one element in an outer tile dim
+  bool ok = false;
+};
+
+/// The contiguous dim of a buffer of `type`: its last. A `col_major` buffer
+/// of rank 2 or more is not checked (nullopt): which of its box dims TMA
+/// takes as the inner one is not settled by the language yet.
+std::optional<size_t> inner_dim(const ValueType& type) {
+  if (type.dims.empty()) return std::nullopt;
+  if (type.order == Order::ColMajor && type.dims.size() != 1) return std::nullopt;
+  return type.dims.size() - 1;
+}
+
+class MovementChecker {
+ public:
+  MovementChecker(const Module& m, std::string_view text, std::vector<Diagnostic>& diags)
+      : m_(m), text_(text), diags_(diags), eval_(m), listed_(listed_targets(m)) {}
+
+  void run() {
+    if (listed_.empty()) return;
+    samples_.resize(m_.kernels.size());
+    reported_.assign(m_.symbols.size(), false);
+    TargetSet tma = with_feature(listed_, Feature::Tma);
+    if (!tma.empty())
+      for (SymbolId id = 0; id < m_.symbols.size(); ++id)
+        if (m_.symbols[id].kind == SymbolKind::Tensormap) tensormap(m_.symbols[id], tma);
+    for (const Stmt& s : m_.stmts)
+      if (const auto* mv = std::get_if<MoveStmt>(&s.node)) move(*mv);
+  }
+
+ private:
+  // Section - helpers
+
+  const TargetInfo& first(TargetSet s) const { return target_at(std::countr_zero(s.bits)); }
+
+  const std::vector<Env>& samples(uint32_t kernel) {
+    if (!samples_[kernel]) samples_[kernel] = shape_samples(m_, eval_, kernel);
+    return *samples_[kernel];
+  }
+
+  void push(Diagnostic d, TargetSet targets) {
+    set_targets(d, targets);
+    diags_.push_back(std::move(d));
+  }
+
+  std::string text(ByteRange r) const { return std::string(slice_text(text_, r)); }
+
+  /// The view of `e` along its buffer's contiguous dim (row-major tiles).
+  View view(ExprId e) const {
+    View v;
+    if (e == kNone) return v;
+    const Expr& x = m_.exprs[e];
+    const Expr* base = &x;
+    const Expr* index = nullptr;
+    if (x.kind == Expr::Kind::Index && x.lhs != kNone) index = &x, base = &m_.exprs[x.lhs];
+    if (base->kind != Expr::Kind::Name || base->symbol == kNone) return v;  // transposes, nested indexes
+    const Symbol& s = m_.symbols[base->symbol];
+    if (s.kind != SymbolKind::TensorParam && s.kind != SymbolKind::Smem) return v;
+    auto inner = inner_dim(s.type);
+    if (!inner || s.type.order == Order::ColMajor) return v;  // row-major only
+    size_t stages = s.type.stage_dims.size(), rank = s.type.dims.size();
+    v.root = base->symbol;
+    v.inner = x.range;
+    size_t items = index ? index->items.size() : 0;
+    if (items > stages + rank || (index && items < stages && items > 0)) return v;
+    // Tile dims not indexed are whole.
+    auto tile_item = [&](size_t d) -> const IndexItem* {
+      size_t at = stages + d;
+      return index && at < items ? &index->items[at] : nullptr;
+    };
+    for (size_t d = 0; d < rank; ++d) {
+      const IndexItem* item = tile_item(d);
+      ExprId extent = item ? (item->kind == IndexItem::Kind::Slice ? item->extent
+                              : item->kind == IndexItem::Kind::Full ? s.type.dims[d]
+                                                                    : kNone)
+                           : s.type.dims[d];
+      if (d == *inner) {
+        v.extent = extent;
+        if (item && item->kind != IndexItem::Kind::Full) v.start = item->start;
+        if (item) v.inner = item->range;
+        continue;
+      }
+      if (extent == kNone) continue;
+      auto n = eval_.fold(extent);
+      if (!n || *n > 1) v.multi_row = true;
+    }
+    v.ok = true;
+    return v;
+  }
+
+  /// The fact `SYM % n == 0` that makes `dim × bits` a multiple of `bytes`
+  /// bytes, as a fix, when `dim` is a shape symbol.
+  void offer_fact(Diagnostic& d, uint32_t kernel, ExprId dim, unsigned bits, int64_t bytes) {
+    if (dim == kNone || kernel >= m_.kernels.size()) return;
+    const Expr& x = m_.exprs[dim];
+    if (x.kind != Expr::Kind::Name || x.symbol == kNone || m_.symbols[x.symbol].kind != SymbolKind::ShapeSymbol) return;
+    int64_t need = bytes * 8 / std::gcd<int64_t>(bytes * 8, bits);
+    const Kernel& k = m_.kernels[kernel];
+    std::string fact = std::string(x.text) + " % " + std::to_string(need) + " == 0";
+    if (!k.facts.empty()) {
+      uint32_t end = m_.exprs[k.facts.back()].range.end;
+      d.fixes.push_back({"state `" + fact + "`", {{{end, end}, ", " + fact}}, false});
+      return;
+    }
+    uint32_t at = UINT32_MAX;
+    for (ByteRange r : {k.grid_range, k.block_range, k.cluster_range})
+      if (r.end > 0) at = std::min(at, r.begin);
+    if (at != UINT32_MAX) d.fixes.push_back({"state `" + fact + "`", {{{at, at}, "where " + fact + "\n  "}}, false});
+  }
+
+  /// The first shape (of the kernel's samples) for which `dim × bits` is not
+  /// a multiple of `bytes` bytes: {value, " for N = 3"} or nullopt.
+  std::optional<std::pair<int64_t, std::string>> misaligned_dim(uint32_t kernel, ExprId dim, unsigned bits, int64_t bytes) {
+    auto bad = [&](int64_t v) {
+      auto b = checked_mul(v, bits);
+      return b && *b % (bytes * 8) != 0;
+    };
+    if (auto v = eval_.fold(dim)) {
+      if (bad(*v)) return std::pair<int64_t, std::string>{*v, ""};
+      return std::nullopt;
+    }
+    if (kernel >= m_.kernels.size()) return std::nullopt;
+    for (const Env& env : samples(kernel)) {
+      auto v = eval_.eval(dim, &env);
+      if (v && *v > 0 && bad(*v))
+        return std::pair<int64_t, std::string>{*v, " for " + describe(m_, env, m_.kernels[kernel].shape_symbols)};
+    }
+    return std::nullopt;
+  }
+
+  // Section - tensor maps
+
+  void tensormap(const Symbol& map, TargetSet tma) {
+    if (map.tensor == kNone || map.box.empty()) return;
+    const Symbol& tensor = m_.symbols[map.tensor];
+    const ValueType& tt = tensor.type;
+    unsigned bits = dtype_bits(tt.dtype);
+    if (bits == 0) return;
+    const TargetInfo& t = first(tma);
+    ByteRange box{m_.exprs[map.box.front()].range.begin, m_.exprs[map.box.back()].range.end};
+    size_t rank = tt.dims.size();
+    if (map.box.size() != rank) {
+      Diagnostic d = make_diagnostic(DiagId::TmaBoxShape, box,
+                                     "box [" + text(box) + "] has " + std::to_string(map.box.size()) + " dim(s) but `" +
+                                         std::string(tensor.name) + "` has " + std::to_string(rank) +
+                                         ": a tensor map's box has one dim per tensor dim");
+      d.related.push_back({tensor.decl, "tensor declared here"});
+      push(std::move(d), tma);
+      return;
+    }
+    if (t.tma_max_rank.known() && static_cast<int64_t>(rank) > t.tma_max_rank.value) {
+      Diagnostic d = make_diagnostic(DiagId::TmaBoxShape, box,
+                                     "`" + std::string(tensor.name) + "` has " + std::to_string(rank) +
+                                         " dims; TMA handles at most " + std::to_string(t.tma_max_rank.value) + " (" +
+                                         std::string(t.tma_max_rank.src) + ")");
+      d.related.push_back({tensor.decl, "tensor declared here"});
+      push(std::move(d), tma);
+      return;
+    }
+    for (ExprId dim : map.box) {
+      auto v = eval_.fold(dim);
+      if (!v || !t.tma_max_box_dim.known() || (*v >= 1 && *v <= t.tma_max_box_dim.value)) continue;
+      push(make_diagnostic(DiagId::TmaBoxShape, m_.exprs[dim].range,
+                           "box dim " + std::to_string(*v) + " is outside 1.." + std::to_string(t.tma_max_box_dim.value) +
+                               " (" + std::string(t.tma_max_box_dim.src) + "): load bigger tiles as several boxes"),
+           tma);
+    }
+    auto inner = inner_dim(tt);
+    if (!inner) return;
+    // The inner box: a multiple of 16 bytes, at most the swizzle span.
+    ExprId inner_box = map.box[*inner];
+    if (auto v = eval_.fold(inner_box); v && *v >= 1) {
+      auto ib = checked_mul(*v, bits);
+      int64_t multiple = t.tma_inner_box_bytes_multiple.value;
+      std::string width = std::to_string(*v) + " " + std::string(dtype_name(tt.dtype)) + " = " +
+                          (ib && *ib % 8 == 0 ? bytes_text(*ib / 8) : std::to_string(*ib) + " bits");
+      if (ib && multiple > 0 && *ib % (multiple * 8) != 0) {
+        push(make_diagnostic(DiagId::TmaInnerBox, m_.exprs[inner_box].range,
+                             "inner box dim " + width + " is not a multiple of " + std::to_string(multiple) +
+                                 " bytes (" + std::string(t.tma_inner_box_bytes_multiple.src) + ")"),
+             tma);
+      } else if (const SwizzleRule* rule = t.swizzle(map.type.swizzle); rule && ib && *ib > rule->span.value * 8) {
+        int64_t fit = rule->span.value * 8 / bits;
+        Diagnostic d = make_diagnostic(DiagId::TmaInnerBox, m_.exprs[inner_box].range,
+                                       "inner box dim " + width + " is wider than the " +
+                                           std::to_string(rule->span.value) + "-byte span of swizzle(" +
+                                           std::to_string(rule->span.value) + "B) (" + std::string(rule->span.src) +
+                                           "): at most " + std::to_string(fit) + " " + std::string(dtype_name(tt.dtype)) +
+                                           " per box row; load wider tiles as several boxes");
+        push(std::move(d), tma);
+      }
+    }
+    // The tensor's row pitch (globalStrides) for rank >= 2.
+    if (rank < 2 || reported_[map.tensor]) return;
+    reported_[map.tensor] = true;
+    int64_t multiple = t.tma_global_stride_multiple.value;
+    if (multiple <= 0) return;
+    ExprId pitch = tt.dims[*inner];
+    auto bad = misaligned_dim(tensor.kernel, pitch, bits, multiple);
+    if (!bad) return;
+    auto row_bits = checked_mul(bad->first, bits);
+    std::string row = row_bits && *row_bits % 8 == 0 ? bytes_text(*row_bits / 8)
+                                                     : std::to_string(bad->first) + " " + std::string(dtype_name(tt.dtype));
+    std::string apart = text(m_.exprs[pitch].range) + " × " + std::string(dtype_name(tt.dtype)) +
+                        (bad->second.empty() ? " = " + row + " apart" : " apart (" + row + bad->second + ")");
+    Diagnostic d = make_diagnostic(DiagId::TmaGlobalAlignment, m_.exprs[pitch].range,
+                                   "rows of `" + std::string(tensor.name) + "` are " + apart +
+                                       "; TMA needs global strides that are multiples of " + std::to_string(multiple) +
+                                       " bytes (" + std::string(t.tma_global_stride_multiple.src) + ")");
+    d.related.push_back({map.decl, "tensor map `" + std::string(map.name) + "` over it"});
+    offer_fact(d, tensor.kernel, pitch, bits, multiple);
+    push(std::move(d), tma);
+  }
+
+  // Section - ops
+
+  void move(const MoveStmt& mv) {
+    if (mv.op == Op::TmaLoad) tma_op(mv.dst, mv.src, "destination");
+    else if (mv.op == Op::TmaStore) tma_op(mv.src, mv.dst, "source");
+    else if (mv.op == Op::CpAsync) cp_async(mv);
+    else if (mv.op == Op::BulkLoad) bulk(mv);
+    else if (mv.op == Op::Ldmatrix) matrix_rows(mv.src, "ldmatrix", with_feature(listed_, Feature::Ldmatrix));
+    else if (mv.op == Op::Stmatrix) matrix_rows(mv.dst, "stmatrix", with_feature(listed_, Feature::Stmatrix));
+    // load/store choose their vector width; tcgen05.ld/st/cp move whole TMEM cells.
+  }
+
+  void tma_op(ExprId smem, ExprId map_expr, std::string_view role) {
+    TargetSet tma = with_feature(listed_, Feature::Tma);
+    if (tma.empty() || smem == kNone || map_expr == kNone) return;
+    Typer typer(m_, nullptr);
+    Typed tile = typer.type_of(smem);
+    Typed map = typer.type_of(map_expr);
+    if (tile.kind != Typed::Kind::Buffer || tile.space != Space::Smem || tile.root == kNone) return;
+    if (map.kind != Typed::Kind::TensormapTile || map.root == kNone) return;
+    const Symbol& buf = m_.symbols[tile.root];
+    const Symbol& tm = m_.symbols[map.root];
+    const Expr& at = m_.exprs[smem];
+    if (buf.type.swizzle != tm.type.swizzle) {
+      auto name = [](Swizzle s) {
+        return s == Swizzle::None ? std::string("no swizzle") : "swizzle(" + std::to_string(swizzle_bytes(s)) + "B)";
+      };
+      Diagnostic d = make_diagnostic(DiagId::SwizzleMismatch, at.range,
+                                     "the " + std::string(role) + " `" + std::string(buf.name) + "` has " +
+                                         name(buf.type.swizzle) + " but tensor map `" + std::string(tm.name) + "` has " +
+                                         name(tm.type.swizzle) +
+                                         ": TMA would lay the tile out in another order than its readers expect");
+      d.related.push_back({buf.decl, "`" + std::string(buf.name) + "` declared here"});
+      d.related.push_back({tm.decl, "`" + std::string(tm.name) + "` declared here"});
+      push(std::move(d), tma);
+    }
+    // Same element count (E0109 reports others) but another shape.
+    if (tile.stage_dims != 0 || tile.dims.size() != map.dims.size()) return;
+    bool differ = false;
+    for (size_t i = 0; i < tile.dims.size(); ++i) {
+      auto a = eval_.fold(tile.dims[i]), b = eval_.fold(map.dims[i]);
+      if (!a || !b) return;
+      differ |= *a != *b;
+    }
+    if (!differ) return;
+    Diagnostic d = make_diagnostic(DiagId::BoxTileMismatch, at.range,
+                                   "the " + std::string(role) + " tile is " + typer.shape_text(tile.dims) +
+                                       " but the box of `" + std::string(tm.name) + "` is " + typer.shape_text(map.dims) +
+                                       ": TMA writes the box row by row, so the tile's rows would not be the box's");
+    d.related.push_back({tm.decl, "box declared here"});
+    push(std::move(d), tma);
+  }
+
+  void cp_async(const MoveStmt& mv) {
+    TargetSet cp = with_feature(listed_, Feature::CpAsync);
+    if (cp.empty()) return;
+    View v = view(mv.src);
+    if (!v.ok) return;
+    const Symbol& root = m_.symbols[v.root];
+    unsigned bits = dtype_bits(root.type.dtype);
+    const TargetInfo& t = first(cp);
+    if (t.cp_async_sizes.empty() || bits == 0) return;
+    int64_t piece = *std::min_element(t.cp_async_sizes.begin(), t.cp_async_sizes.end());
+    std::string sizes;
+    for (size_t i = 0; i < t.cp_async_sizes.size(); ++i)
+      sizes += (i ? (i + 1 == t.cp_async_sizes.size() ? " or " : ", ") : "") + std::to_string(t.cp_async_sizes[i]);
+    std::string dtype(dtype_name(root.type.dtype));
+    auto extent = v.extent == kNone ? std::optional<int64_t>(1) : eval_.fold(v.extent);
+    if (extent && *extent > 0) {
+      auto b = checked_mul(*extent, bits);
+      if (b && *b % (piece * 8) != 0) {
+        push(make_diagnostic(DiagId::CpAsyncGranularity, v.inner,
+                             "`cp.async` copies rows of " + std::to_string(*extent) + " " + dtype + " = " +
+                                 (*b % 8 == 0 ? bytes_text(*b / 8) : std::to_string(*b) + " bits") +
+                                 ", which do not split into " + sizes + "-byte pieces (" + std::string(t.cp_async_src) +
+                                 "); copy a multiple of " + bytes_text(piece) + " per row, or use `load`/`store`"),
+             cp);
+        return;
+      }
+    }
+    if (v.start != kNone)
+      if (auto start = eval_.fold(v.start)) {
+        auto b = checked_mul(*start, bits);
+        if (b && *b % (piece * 8) != 0) {
+          push(make_diagnostic(DiagId::CpAsyncGranularity, v.inner,
+                               "`cp.async` starts " + std::to_string(*start) + " " + dtype + " into each row of `" +
+                                   std::string(root.name) + "`, not at a multiple of " + bytes_text(piece) +
+                                   ": its pieces would be misaligned"),
+               cp);
+          return;
+        }
+      }
+    if (!v.multi_row || root.kind != SymbolKind::TensorParam) return;
+    auto inner = inner_dim(root.type);
+    if (!inner) return;
+    ExprId pitch = root.type.dims[*inner];
+    if (reported_[v.root]) return;
+    auto bad = misaligned_dim(root.kernel, pitch, bits, piece);
+    if (!bad) return;
+    reported_[v.root] = true;
+    Diagnostic d = make_diagnostic(DiagId::CpAsyncGranularity, m_.exprs[mv.src].range,
+                                   "rows of `" + std::string(root.name) + "` are " + text(m_.exprs[pitch].range) + " × " +
+                                       dtype + " apart (" + std::to_string(bad->first) + " " + dtype + bad->second +
+                                       "), not a multiple of " + bytes_text(piece) +
+                                       ": `cp.async` pieces of later rows would be misaligned");
+    d.related.push_back({m_.exprs[pitch].range, "row length of `" + std::string(root.name) + "`"});
+    offer_fact(d, root.kernel, pitch, bits, piece);
+    push(std::move(d), cp);
+  }
+
+  void bulk(const MoveStmt& mv) {
+    TargetSet bulk = with_feature(listed_, Feature::BulkCopy);
+    if (bulk.empty() || mv.src == kNone) return;
+    const TargetInfo& t = first(bulk);
+    int64_t multiple = t.bulk_copy_size_multiple.value;
+    if (multiple <= 0) return;
+    Typed src = Typer(m_, nullptr).type_of(mv.src);
+    if (src.kind != Typed::Kind::Buffer || src.root == kNone) return;
+    unsigned bits = dtype_bits(src.dtype);
+    std::optional<int64_t> bits_total = bits;
+    for (ExprId d : src.dims) {
+      auto v = eval_.fold(d);
+      bits_total = v && bits_total ? checked_mul(*bits_total, *v) : std::nullopt;
+    }
+    std::string name(m_.symbols[src.root].name);
+    if (bits_total && *bits_total % (multiple * 8) != 0) {
+      push(make_diagnostic(DiagId::BulkCopySize, m_.exprs[mv.src].range,
+                           "`bulk.load` copies " +
+                               (*bits_total % 8 == 0 ? bytes_text(*bits_total / 8) : std::to_string(*bits_total) + " bits") +
+                               ", not a multiple of " + std::to_string(multiple) + " bytes (" +
+                               std::string(t.bulk_copy_size_multiple.src) + ")"),
+           bulk);
+      return;
+    }
+    View v = view(mv.src);
+    int64_t align = t.bulk_copy_align.value;
+    if (!v.ok || v.start == kNone || align <= 0) return;
+    if (auto start = eval_.fold(v.start)) {
+      auto b = checked_mul(*start, bits);
+      if (b && *b % (align * 8) != 0)
+        push(make_diagnostic(DiagId::BulkCopySize, v.inner,
+                             "`bulk.load` starts " + std::to_string(*start) + " " + std::string(dtype_name(src.dtype)) +
+                                 " into `" + name + "`, not at a multiple of " + std::to_string(align) + " bytes (" +
+                                 std::string(t.bulk_copy_align.src) + ")"),
+             bulk);
+    }
+  }
+
+  void matrix_rows(ExprId smem, std::string_view op, TargetSet targets) {
+    if (targets.empty()) return;
+    View v = view(smem);
+    if (!v.ok || m_.symbols[v.root].kind != SymbolKind::Smem) return;
+    const Symbol& root = m_.symbols[v.root];
+    const TargetInfo& t = first(targets);
+    int64_t row = t.ldmatrix_row_bytes.value;
+    unsigned bits = dtype_bits(root.type.dtype);
+    if (row <= 0 || bits == 0) return;
+    std::string dtype(dtype_name(root.type.dtype));
+    std::string src = " (" + std::string(t.ldmatrix_row_bytes.src) + ")";
+    auto extent = v.extent == kNone ? std::optional<int64_t>(1) : eval_.fold(v.extent);
+    if (extent && *extent > 0) {
+      auto b = checked_mul(*extent, bits);
+      if (b && *b % (row * 8) != 0) {
+        push(make_diagnostic(DiagId::MatrixRowAlignment, v.inner,
+                             "`" + std::string(op) + "` addresses rows of " + std::to_string(*extent) + " " + dtype +
+                                 " = " + (*b % 8 == 0 ? bytes_text(*b / 8) : std::to_string(*b) + " bits") +
+                                 "; its 8x8 matrices are made of " + std::to_string(row) + "-byte rows" + src),
+             targets);
+        return;
+      }
+    }
+    if (v.start != kNone)
+      if (auto start = eval_.fold(v.start)) {
+        auto b = checked_mul(*start, bits);
+        if (b && *b % (row * 8) != 0) {
+          push(make_diagnostic(DiagId::MatrixRowAlignment, v.inner,
+                               "`" + std::string(op) + "` starts " + std::to_string(*start) + " " + dtype +
+                                   " into each row of `" + std::string(root.name) + "`: its rows must start at " +
+                                   std::to_string(row) + "-byte aligned addresses" + src),
+               targets);
+          return;
+        }
+      }
+    if (!v.multi_row) return;
+    auto inner = inner_dim(root.type);
+    if (!inner) return;
+    auto pitch = eval_.fold(root.type.dims[*inner]);
+    if (!pitch) return;
+    auto b = checked_mul(*pitch, bits);
+    if (!b || *b % (row * 8) == 0) return;
+    Diagnostic d = make_diagnostic(DiagId::MatrixRowAlignment, m_.exprs[smem].range,
+                                   "rows of `" + std::string(root.name) + "` are " + std::to_string(*pitch) + " " + dtype +
+                                       " = " + (*b % 8 == 0 ? bytes_text(*b / 8) : std::to_string(*b) + " bits") +
+                                       " apart, so `" + std::string(op) + "` rows after the first are not " +
+                                       std::to_string(row) + "-byte aligned" + src);
+    d.related.push_back({root.decl, "`" + std::string(root.name) + "` declared here"});
+    push(std::move(d), targets);
+  }
+
+  const Module& m_;
+  std::string_view text_;
+  std::vector<Diagnostic>& diags_;
+  Evaluator eval_;
+  TargetSet listed_;
+  std::vector<std::optional<std::vector<Env>>> samples_;
+  std::vector<bool> reported_;  // tensors whose row pitch was reported
+};
+
+}  // namespace
+
+void check_movement(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics) {
+  MovementChecker(module, text, diagnostics).run();
+}
+
+}  // namespace cake

@@ -1,0 +1,232 @@
+// The target-feature checks (E02xx): every op, resource, clause and builtin
+// that needs a hardware feature is checked against every target the file
+// lists, reading the gates from the architecture tables (cake/arch.h, data
+// in analysis/arch/*.json). One diagnostic per site and missing feature
+// names the targets that lack it (Diagnostic::targets), so `target sm_80,
+// sm_90a` with a `tma.load` reports once, for sm_80. Checked:
+//   - ops (E0201), at the op token: cp.async*, tma.*, bulk.load, stmatrix,
+//     tcgen05.*, wgmma*, arrive.expect_tx (mbarrier tx-counts), cluster.sync,
+//     fence.proxy.async;
+//   - resources (E0202), at the declaration keyword: `tmem`, `tensormap`;
+//   - clauses and builtins (E0203): `cluster (...)`, `maxnreg(...)`,
+//     `multicast(...)`, `cluster.rank`;
+//   - matrix-multiply dtypes (E0204), at the A operand: the dtypes each
+//     target's mma.sync, wgmma and tcgen05.mma shape tables list.
+// `elect` is not gated: the lowering uses `elect.sync` where it exists and a
+// lane test elsewhere. A target the file does not list, or an unknown one
+// (E0110), is never checked. One pass over the statements; no allocation
+// unless a diagnostic is made.
+#include "checks/arch_support.h"
+#include "checks/checks.h"
+#include "diag_builder.h"
+#include "semantics/typing.h"
+
+#include <algorithm>
+
+namespace cake {
+namespace {
+
+/// The feature an op needs (every target has mma.sync, ldmatrix, mbarriers
+/// and plain movement; they are still gated, by the table).
+std::optional<Feature> op_feature(Op op) {
+  switch (op) {
+    case Op::Load:
+    case Op::Store:
+    case Op::Syncthreads:
+    case Op::ArgminRow:
+    case Op::ArgmaxRow:
+      return std::nullopt;
+    case Op::Ldmatrix: return Feature::Ldmatrix;
+    case Op::Mma: return Feature::MmaSync;
+    case Op::CpAsync:
+    case Op::CpAsyncCommit:
+    case Op::CpAsyncWait:
+      return Feature::CpAsync;
+    case Op::TmaLoad:
+    case Op::TmaStore:
+    case Op::TmaStoreCommit:
+    case Op::TmaStoreWait:
+      return Feature::Tma;
+    case Op::BulkLoad: return Feature::BulkCopy;
+    case Op::Stmatrix: return Feature::Stmatrix;
+    case Op::Tcgen05Ld:
+    case Op::Tcgen05St:
+    case Op::Tcgen05Cp:
+    case Op::Tcgen05Mma:
+    case Op::Tcgen05WaitLd:
+    case Op::Tcgen05WaitSt:
+    case Op::Tcgen05Commit:
+      return Feature::Tcgen05;
+    case Op::Wgmma:
+    case Op::WgmmaFence:
+    case Op::WgmmaCommit:
+    case Op::WgmmaWait:
+      return Feature::Wgmma;
+    case Op::ClusterSync: return Feature::Clusters;
+    case Op::FenceProxyAsync: return Feature::FenceProxyAsync;
+    case Op::Arrive: return Feature::Mbarrier;
+    case Op::ArriveExpectTx: return Feature::MbarrierTx;
+  }
+  return std::nullopt;
+}
+
+class TargetChecker {
+ public:
+  TargetChecker(const Module& m, std::string_view text, std::vector<Diagnostic>& diags)
+      : m_(m), text_(text), diags_(diags), listed_(listed_targets(m)) {}
+
+  void run() {
+    if (listed_.empty()) return;
+    for (StmtId id = 0; id < m_.stmts.size(); ++id) statement(m_.stmts[id]);
+    for (const Kernel& k : m_.kernels)
+      if (k.cluster_range.end > 0) gate(DiagId::ClauseNotOnTarget, Feature::Clusters, k.cluster_range, "`cluster (...)`");
+    for (const Symbol& s : m_.symbols)
+      if (s.kind == SymbolKind::Builtin && s.name == "cluster")
+        for (ByteRange use : s.uses) gate(DiagId::ClauseNotOnTarget, Feature::Clusters, field_range(use), "`cluster.rank`");
+  }
+
+ private:
+  void statement(const Stmt& s) {
+    if (const auto* d = std::get_if<DeclStmt>(&s.node)) {
+      if (d->symbol == kNone) return;
+      SymbolKind kind = m_.symbols[d->symbol].kind;
+      if (kind == SymbolKind::Tmem) gate(DiagId::ResourceNotOnTarget, Feature::Tcgen05, s.keyword, "`tmem`");
+      else if (kind == SymbolKind::Tensormap) gate(DiagId::ResourceNotOnTarget, Feature::Tma, s.keyword, "`tensormap`");
+      return;
+    }
+    if (const auto* r = std::get_if<RoleStmt>(&s.node)) {
+      if (r->maxnreg == kNone) return;
+      ByteRange value = m_.exprs[r->maxnreg].range;
+      gate(DiagId::ClauseNotOnTarget, Feature::Setmaxnreg,
+           clause_range(text_, s.range, "maxnreg", value.begin, value.end, value), "`maxnreg(...)`");
+      return;
+    }
+    std::optional<Op> op;
+    ExprId multicast = kNone;
+    if (const auto* mv = std::get_if<MoveStmt>(&s.node)) op = mv->op, multicast = mv->multicast;
+    else if (const auto* mm = std::get_if<MmaStmt>(&s.node)) op = mm->op;
+    else if (const auto* p = std::get_if<PlainStmt>(&s.node)) op = p->op;
+    else if (const auto* g = std::get_if<GroupWaitStmt>(&s.node)) op = g->op;
+    else if (const auto* a = std::get_if<ArriveStmt>(&s.node)) op = a->op;
+    else if (const auto* c = std::get_if<CommitStmt>(&s.node)) op = c->op, multicast = c->multicast;
+    if (!op) return;
+    std::optional<Feature> f = op_feature(*op);
+    TargetSet have = listed_;
+    if (f) have = gate(DiagId::OpNotOnTarget, *f, s.keyword, "`" + std::string(op_spelling(*op)) + "`");
+    if (multicast != kNone) {
+      ByteRange value = m_.exprs[multicast].range;
+      gate(DiagId::ClauseNotOnTarget, Feature::Multicast,
+           clause_range(text_, s.range, "multicast", value.begin, value.end, value), "`multicast(...)`", have);
+    }
+    if (const auto* mm = std::get_if<MmaStmt>(&s.node)) mma_dtype(*mm, have);
+  }
+
+  /// Reports `what` on the targets of `among` (default: all listed) that
+  /// lack `f`; returns those that have it.
+  TargetSet gate(DiagId id, Feature f, ByteRange at, const std::string& what) { return gate(id, f, at, what, listed_); }
+
+  TargetSet gate(DiagId id, Feature f, ByteRange at, const std::string& what, TargetSet among) {
+    TargetSet have = with_feature(among, f);
+    TargetSet lack = among.minus(have);
+    if (lack.empty()) return have;
+    TargetSet anywhere = targets_with(f);
+    std::string message = what + " is not available on " + target_list(lack) + "; " +
+                          (anywhere.empty() ? "no target has " + std::string(feature_name(f))
+                                            : "targets with " + std::string(feature_name(f)) + ": " + target_list(anywhere));
+    Diagnostic d = make_diagnostic(id, at, message);
+    set_targets(d, lack);
+    relate_target_items(d, lack, f);
+    offer_target_removal(d, m_, lack);
+    offer_variant(d, lack, f);
+    diags_.push_back(std::move(d));
+    return have;
+  }
+
+  /// `sm_90` with a feature only `sm_90a` has: offer the `a` variant.
+  void offer_variant(Diagnostic& d, TargetSet lack, Feature f) {
+    if (m_.targets.size() != 1) return;
+    const Target& t = m_.targets[0];
+    for (const TargetInfo& other : all_targets()) {
+      if (!other.has(f) || other.name.size() != t.name.size() + 1 || !other.name.starts_with(t.name)) continue;
+      d.fixes.push_back({"target " + std::string(other.name) + " (" + std::string(t.name) + " with its arch-specific features)",
+                         {{t.range, std::string(other.name)}}, false});
+    }
+    (void)lack;
+  }
+
+  void relate_target_items(Diagnostic& d, TargetSet lack, Feature f) {
+    for (const Target& t : m_.targets) {
+      bool in = false;
+      lack.for_each([&](size_t i) { in = in || target_at(i).name == t.name; });
+      if (!in) continue;
+      const TargetInfo* info = find_target(t.name);
+      std::string src = info ? " (" + std::string(info->gate(f).src) + ")" : "";
+      d.related.push_back({t.range, std::string(t.name) + " lacks " + std::string(feature_name(f)) + src});
+    }
+  }
+
+  /// `cluster` as written, widened to `cluster.rank` when a field follows.
+  ByteRange field_range(ByteRange use) const {
+    uint32_t end = use.end;
+    while (end < text_.size() && (text_[end] == ' ' || text_[end] == '\t')) ++end;
+    if (end < text_.size() && text_[end] == '.') {
+      ++end;
+      while (end < text_.size() && (text_[end] == ' ' || text_[end] == '\t')) ++end;
+      uint32_t word = end;
+      while (end < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[end])) || text_[end] == '_')) ++end;
+      if (end > word) return {use.begin, end};
+    }
+    return use;
+  }
+
+  void mma_dtype(const MmaStmt& mm, TargetSet have) {
+    if (have.empty() || mm.a == kNone) return;
+    Typed a = Typer(m_, nullptr).type_of(mm.a);
+    DType dt = a.dtype;
+    if (dt == DType::Unknown) return;
+    // The shape tables of the MMA ops (the Mma family: mma, wgmma, tcgen05.mma).
+    auto supports = [&](const TargetInfo& t) {
+      if (mm.op == Op::Mma)
+        return std::any_of(t.mma_sync.begin(), t.mma_sync.end(), [&](const MmaSyncShape& s) { return s.dtype == dt; });
+      if (mm.op == Op::Wgmma)
+        return std::any_of(t.wgmma.begin(), t.wgmma.end(), [&](const WgmmaShape& s) { return s.dtype == dt; });
+      return std::any_of(t.tcgen05_mma.begin(), t.tcgen05_mma.end(), [&](const Tcgen05Shape& s) {
+        return std::find(s.dtypes.begin(), s.dtypes.end(), dt) != s.dtypes.end();
+      });
+    };
+    TargetSet lack, anywhere;
+    have.for_each([&](size_t i) {
+      if (!supports(target_at(i))) lack.add(i);
+    });
+    if (lack.empty()) return;
+    std::span<const TargetInfo> all = all_targets();
+    for (size_t i = 0; i < all.size(); ++i)
+      if (all[i].has(mm.op == Op::Mma ? Feature::MmaSync : mm.op == Op::Wgmma ? Feature::Wgmma : Feature::Tcgen05) &&
+          supports(all[i]))
+        anywhere.add(i);
+    std::string op(op_spelling(mm.op));
+    std::string dtype(dtype_name(dt));
+    std::string message = "`" + op + "` on " + dtype + " operands is not available on " + target_list(lack) + "; ";
+    if (anywhere.empty()) message += "no target has a " + dtype + " shape of `" + op + "`";
+    else message += "targets with " + dtype + " shapes of `" + op + "`: " + target_list(anywhere);
+    Diagnostic d = make_diagnostic(DiagId::MmaDtypeNotOnTarget, m_.exprs[mm.a].range, message);
+    set_targets(d, lack);
+    if (a.root != kNone && m_.symbols[a.root].decl.end > 0)
+      d.related.push_back({m_.symbols[a.root].decl, "declared " + dtype + " here"});
+    offer_target_removal(d, m_, lack);
+    diags_.push_back(std::move(d));
+  }
+
+  const Module& m_;
+  std::string_view text_;
+  std::vector<Diagnostic>& diags_;
+  TargetSet listed_;
+};
+
+}  // namespace
+
+void check_target_features(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics) {
+  TargetChecker(module, text, diagnostics).run();
+}
+
+}  // namespace cake

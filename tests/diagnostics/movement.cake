@@ -1,0 +1,248 @@
+// Movement (E05xx): each case draws the rule on the line after its
+// annotation, beside a near miss that must stay clean. The constraints come
+// from the architecture tables (analysis/arch/*.json).
+
+target sm_90a
+kernel box_rank(X: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
+  // expected-error@+1 [CAKE-E0501] {{box [8192] has 1 dim(s) but `X` has 2}}
+  tensormap tX = X box [8192]
+}
+
+// -----
+
+target sm_90a
+kernel box_too_big(X: global bf16[N, 64]) where N % 512 == 0 grid (N / 512) block 128 {
+  // expected-error@+1 [CAKE-E0501] {{box dim 512 is outside 1..256}}
+  tensormap tX = X box [512, 64]
+}
+
+// -----
+
+target sm_90a
+kernel inner_not_16(X: global f32[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
+  // expected-error@+1 [CAKE-E0502] {{inner box dim 6 f32 = 24 bytes is not a multiple of 16 bytes}}
+  tensormap tX = X box [128, 6]
+}
+
+// -----
+
+target sm_90a
+kernel inner_over_span(X: global f32[N, 128]) where N % 128 == 0 grid (N / 128) block 128 {
+  // expected-error@+1 [CAKE-E0502] {{inner box dim 64 f32 = 256 bytes is wider than the 128-byte span of swizzle(128B)}}
+  tensormap tX = X box [128, 64] swizzle(128B)
+}
+
+// -----
+
+target sm_90a
+kernel inner_fits(X: global f32[N, 128]) where N % 128 == 0 grid (N / 128) block 128 {
+  tensormap tA = X box [128, 32] swizzle(128B)
+  tensormap tB = X box [64, 16] swizzle(64B)
+  tensormap tC = X box [256, 128]
+}
+
+// -----
+
+target sm_90a
+kernel swizzle_mismatch(X: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem xs: bf16[128, 64] swizzle(64B)
+  mbarrier full
+  tensormap tX = X box [128, 64] swizzle(128B)
+  role load all {
+    elect {
+      arrive.expect_tx full, bytes(xs)
+      // expected-error@+1 [CAKE-E0503] {{the destination `xs` has swizzle(64B) but tensor map `tX` has swizzle(128B)}}
+      tma.load xs <- tX[block.x * 128, 0], full
+    }
+    wait full parity(0)
+  }
+}
+
+// -----
+
+target sm_90a
+kernel box_tile_mismatch(X: global bf16[N, 128]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem xs: bf16[128, 64]
+  mbarrier full
+  tensormap tX = X box [64, 128]
+  role load all {
+    elect {
+      arrive.expect_tx full, bytes(xs)
+      // expected-error@+1 [CAKE-E0504] {{the destination tile is [128, 64] but the box of `tX` is [64, 128]}}
+      tma.load xs <- tX[block.x * 128, 0], full
+    }
+    wait full parity(0)
+  }
+}
+
+// -----
+
+target sm_90a
+kernel tma_matches(X: global bf16[N, 64], Y: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem xs: bf16[2][64, 64] swizzle(128B)
+  mbarrier full
+  tensormap tX = X box [64, 64] swizzle(128B)
+  tensormap tY = Y box [64, 64] swizzle(128B)
+  role load all {
+    elect {
+      arrive.expect_tx full, bytes(xs)
+      tma.load xs[0] <- tX[block.x * 128, 0], full
+      tma.load xs[1] <- tX[block.x * 128 + 64, 0], full
+    }
+    wait full parity(0)
+    elect {
+      tma.store tY[block.x * 128, 0] <- xs[0]
+      tma.store.commit
+      tma.store.wait 0
+    }
+  }
+}
+
+// -----
+
+// K bf16 per row: a row pitch of 2 bytes when K = 1, which nothing rules out.
+target sm_90a
+// expected-error@+1 [CAKE-E0505] {{rows of `X` are K × bf16 apart (2 bytes for N = 128, K = 1); TMA needs global strides that are multiples of 16 bytes}}
+kernel tma_pitch(X: global bf16[N, K]) where N % 128 == 0 grid (N / 128) block 128 {
+  tensormap tX = X box [128, 8]
+}
+
+// -----
+
+target sm_90a
+kernel tma_pitch_ok(X: global bf16[N, K]) where N % 128 == 0, K % 8 == 0 grid (N / 128) block 128 {
+  tensormap tX = X box [128, 8]
+}
+
+// -----
+
+target sm_90a
+// expected-error@+1 [CAKE-E0505] {{rows of `X` are 3 × f32 = 12 bytes apart}}
+kernel tma_pitch_literal(X: global f32[N, 3]) where N % 128 == 0 grid (N / 128) block 128 {
+  tensormap tX = X box [128, 4]
+}
+
+// -----
+
+target sm_80
+kernel cp_async_rows(A: global bf16[M, 64]) where M % 128 == 0 grid (M / 128) block 128 {
+  smem sa: bf16[128, 3]
+  // expected-error@+1 [CAKE-E0506] {{`cp.async` copies rows of 3 bf16 = 6 bytes, which do not split into 4, 8 or 16-byte pieces}}
+  cp.async sa <- A[block.x * 128 : 128, 0 : 3]
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+}
+
+// -----
+
+target sm_80
+kernel cp_async_offset(A: global bf16[M, 64]) where M % 128 == 0 grid (M / 128) block 128 {
+  smem sa: bf16[128, 32]
+  // expected-error@+1 [CAKE-E0506] {{`cp.async` starts 1 bf16 into each row of `A`, not at a multiple of 4 bytes}}
+  cp.async sa <- A[block.x * 128 : 128, 1 : 32]
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+}
+
+// -----
+
+target sm_80
+kernel cp_async_pitch(A: global bf16[M, K]) where M % 128 == 0, K >= 32 grid (M / 128) block 128 {
+  smem sa: bf16[128, 32]
+  // expected-error@+1 [CAKE-E0506] {{rows of `A` are K × bf16 apart (33 bf16 for}}
+  cp.async sa <- A[block.x * 128 : 128, 0 : 32]
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+}
+
+// -----
+
+target sm_80
+kernel cp_async_ok(A: global bf16[M, K]) where M % 128 == 0, K % 2 == 0, K >= 32 grid (M / 128) block 128 {
+  smem sa: bf16[128, 32]
+  smem sb: bf16[128, 2]
+  cp.async sa <- A[block.x * 128 : 128, 0 : 32]
+  cp.async sb <- A[block.x * 128 : 128, 2 : 2]
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+}
+
+// -----
+
+target sm_90a
+kernel bulk_size(V: global f32[N]) where N % 128 == 0 grid (N / 128) block 32 {
+  smem vs: f32[10]
+  mbarrier full
+  role load all {
+    elect {
+      arrive.expect_tx full, bytes(vs)
+      // expected-error@+1 [CAKE-E0507] {{`bulk.load` copies 40 bytes, not a multiple of 16 bytes}}
+      bulk.load vs <- V[block.x * 128 : 10], full
+    }
+    wait full parity(0)
+  }
+}
+
+// -----
+
+target sm_90a
+kernel bulk_offset(V: global f32[N]) where N >= 130 grid (1) block 32 {
+  smem vs: f32[128]
+  mbarrier full
+  role load all {
+    elect {
+      arrive.expect_tx full, bytes(vs)
+      // expected-error@+1 [CAKE-E0507] {{`bulk.load` starts 2 f32 into `V`, not at a multiple of 16 bytes}}
+      bulk.load vs <- V[2 : 128], full
+    }
+    wait full parity(0)
+  }
+}
+
+// -----
+
+target sm_90a
+kernel bulk_ok(V: global f32[N]) where N % 128 == 0, N >= 256 grid (N / 128) block 32 {
+  smem vs: f32[2][128]
+  mbarrier full
+  role load all {
+    elect {
+      arrive.expect_tx full, bytes(vs)
+      bulk.load vs[0] <- V[block.x * 128 : 128], full
+      bulk.load vs[1] <- V[4 : 128], full
+    }
+    wait full parity(0)
+  }
+}
+
+// -----
+
+target sm_80
+kernel ldmatrix_rows(A: global bf16[64, 64]) grid (1) block 32 {
+  smem sa: bf16[64, 64]
+  smem sp: bf16[16, 36]
+  reg a: bf16[16, 4] layout(mma_acc)
+  reg b: bf16[16, 16] layout(mma_acc)
+  // expected-error@+1 [CAKE-E0508] {{`ldmatrix` addresses rows of 4 bf16 = 8 bytes; its 8x8 matrices are made of 16-byte rows}}
+  ldmatrix a <- sa[0 : 16, 0 : 4]
+  // expected-error@+1 [CAKE-E0508] {{`ldmatrix` starts 4 bf16 into each row of `sa`}}
+  ldmatrix b <- sa[0 : 16, 4 : 16]
+  // expected-error@+1 [CAKE-E0508] {{rows of `sp` are 36 bf16 = 72 bytes apart}}
+  ldmatrix b <- sp[0 : 16, 0 : 16]
+  ldmatrix b <- sa[16 : 16, 8 : 16]
+}
+
+// -----
+
+target sm_90a
+kernel stmatrix_rows(C: global bf16[16, 16]) grid (1) block 32 {
+  smem cs: bf16[16, 24]
+  reg c: bf16[16, 16] layout(mma_acc) = 0
+  stmatrix cs[:, 8 : 16] <- c
+  // expected-error@+1 [CAKE-E0508] {{`stmatrix` starts 4 bf16 into each row of `cs`}}
+  stmatrix cs[:, 4 : 16] <- c
+}
