@@ -205,10 +205,12 @@ class Generator {
       t << "      {" << (f["value"].get<bool>() ? "true" : "false") << ", " << cpp_string(sources_of(f, w)) << ", "
         << status_enum(f["status"].get<std::string>()) << "},\n";
     }
-    for (const auto& [k, v] : features.items())
-      if (std::find_if(std::begin(kFeatureKeys), std::end(kFeatureKeys), [&](const char* x) { return k == x; }) ==
+    for (const auto& item : features.items()) {
+      const std::string key = item.key();  // a plain variable: clang 14 cannot capture structured bindings
+      if (std::find_if(std::begin(kFeatureKeys), std::end(kFeatureKeys), [&](const char* x) { return key == x; }) ==
           std::end(kFeatureKeys))
-        throw Problem(where + ": unknown feature `" + k + "` (add it to arch_features.def)");
+        throw Problem(where + ": unknown feature `" + key + "` (add it to arch_features.def)");
+    }
     t << "    }},\n";
     const json& ins = j.contains("instructions") ? j["instructions"] : json::object();
     // cp.async sizes.

@@ -987,7 +987,9 @@ class Simulator {
 
   /// Phases left incomplete: arrivals that never add up, bytes that never land.
   void leftovers() {
-    for (auto& [key, b] : barriers_) {
+    for (auto& entry : barriers_) {
+      const BarrierKey key = entry.first;  // a plain variable: clang 14 cannot capture structured bindings
+      BarrierState& b = entry.second;
       if (b.arrivals > 0 && b.arrivals < b.count && !b.contributors.empty()) {
         // Attribute it only where it is not a side effect of a deadlock:
         // one arriving statement whose share can never equal the count.
