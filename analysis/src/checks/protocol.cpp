@@ -169,9 +169,10 @@ class Simulator {
   void set_builtins(Actor& a) {
     // Protocol values use the role's first unit, warp and lane; per-thread
     // conditions are evaluated over every thread where they matter.
-    for (const Symbol& s : m_.symbols) {
-      if (s.kind != SymbolKind::Builtin) continue;
-      SymbolId id = static_cast<SymbolId>(&s - m_.symbols.data());
+    // The builder creates the builtins first: stop at the first other symbol
+    // (scanning every symbol per role made large files quadratic).
+    for (SymbolId id = 0; id < m_.symbols.size() && m_.symbols[id].kind == SymbolKind::Builtin; ++id) {
+      const Symbol& s = m_.symbols[id];
       if (s.name == "lane") a.env.values[id] = 0;
       if (s.name == "role") a.env.fields[id]["rank"] = 0;
       if (s.name == "warp") a.env.fields[id]["id"] = a.role.first_warp;
