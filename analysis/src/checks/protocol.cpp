@@ -963,15 +963,10 @@ class Simulator {
   }
 
   bool statically_arrived(SymbolId barrier) const {
-    for (const Stmt& st : m_.stmts) {
-      ExprId b = kNone;
-      if (const auto* a = std::get_if<ArriveStmt>(&st.node)) b = a->barrier;
-      else if (const auto* c = std::get_if<CommitStmt>(&st.node)) b = c->barrier;
-      else if (const auto* mv = std::get_if<MoveStmt>(&st.node)) b = mv->barrier;
-      while (b != kNone && m_.exprs[b].kind == Expr::Kind::Index) b = m_.exprs[b].lhs;
-      if (b != kNone && m_.exprs[b].symbol == barrier) return true;
-    }
-    return false;
+    return std::any_of(m_.stmts.begin(), m_.stmts.end(), [&](const Stmt& st) {
+      ExprId b = arrival_barrier(st);
+      return b != kNone && root_symbol(m_, b) == barrier;
+    });
   }
 
   std::string loop_where(const Actor& a) const {

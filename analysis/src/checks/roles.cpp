@@ -53,6 +53,23 @@ std::optional<std::vector<RoleView>> kernel_roles(const Module& m, const Evaluat
   return roles;
 }
 
+SymbolId root_symbol(const Module& m, ExprId e) {
+  while (e != kNone) {
+    const Expr& x = m.exprs[e];
+    if (x.kind == Expr::Kind::Name) return x.symbol;
+    if (x.kind != Expr::Kind::Index) return kNone;
+    e = x.lhs;
+  }
+  return kNone;
+}
+
+ExprId arrival_barrier(const Stmt& s) {
+  if (const auto* a = std::get_if<ArriveStmt>(&s.node)) return a->barrier;
+  if (const auto* c = std::get_if<CommitStmt>(&s.node)) return c->barrier;
+  if (const auto* mv = std::get_if<MoveStmt>(&s.node)) return mv->barrier;
+  return kNone;
+}
+
 bool depends_on_thread(const Module& m, const Evaluator& eval, ExprId e) {
   std::vector<SymbolId> free;
   eval.free_symbols(e, free);

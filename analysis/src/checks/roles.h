@@ -34,6 +34,13 @@ struct RoleView {
 /// constants (E03xx reports that) or the block size is unknown.
 std::optional<std::vector<RoleView>> kernel_roles(const Module& m, const Evaluator& eval, uint32_t k);
 
+/// The symbol an operand names through any indexing: `full` for `full[s]`.
+SymbolId root_symbol(const Module& m, ExprId e);
+
+/// The barrier operand a statement arrives on or completes bytes on
+/// (`arrive`, `arrive.expect_tx`, `tcgen05.commit`, a copy's `, b`), or kNone.
+ExprId arrival_barrier(const Stmt& s);
+
 /// True when `e` reads a per-thread builtin (`lane`, `warp.id`, `role.rank`),
 /// directly or through a `let`.
 bool depends_on_thread(const Module& m, const Evaluator& eval, ExprId e);

@@ -17,16 +17,6 @@
 namespace cake {
 namespace {
 
-SymbolId root_symbol(const Module& m, ExprId e) {
-  while (e != kNone) {
-    const Expr& x = m.exprs[e];
-    if (x.kind == Expr::Kind::Name) return x.symbol;
-    if (x.kind != Expr::Kind::Index) return kNone;
-    e = x.lhs;
-  }
-  return kNone;
-}
-
 class SyncChecker {
  public:
   SyncChecker(const Module& m, std::vector<Diagnostic>& diags) : m_(m), diags_(diags), eval_(m) {}
@@ -100,12 +90,8 @@ class SyncChecker {
       if (depends_on_thread(m_, eval_, i->condition)) inner.nonuniform = i->condition;
       walk(i->then_body, inner);
       walk(i->else_body, inner);
-    } else if (const auto* a = std::get_if<ArriveStmt>(&s.node)) {
-      arrived_.insert(root_symbol(m_, a->barrier));
-    } else if (const auto* c = std::get_if<CommitStmt>(&s.node)) {
-      arrived_.insert(root_symbol(m_, c->barrier));
-    } else if (const auto* mv = std::get_if<MoveStmt>(&s.node)) {
-      if (mv->barrier != kNone) arrived_.insert(root_symbol(m_, mv->barrier));
+    } else if (ExprId b = arrival_barrier(s); b != kNone) {
+      arrived_.insert(root_symbol(m_, b));
     } else if (const auto* w = std::get_if<WaitStmt>(&s.node)) {
       SymbolId b = root_symbol(m_, w->barrier);
       if (b != kNone && m_.symbols[b].kind == SymbolKind::Mbarrier) waits_.push_back({id, b});
