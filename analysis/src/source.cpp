@@ -3,13 +3,16 @@
 #include "cake/source.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace cake {
 
 LineIndex::LineIndex(std::string_view text) : text_(text) {
   starts_.push_back(0);
-  for (uint32_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') starts_.push_back(i + 1);
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  for (const char* p = begin; (p = static_cast<const char*>(std::memchr(p, '\n', end - p))); ++p)
+    starts_.push_back(static_cast<uint32_t>(p - begin + 1));
 }
 
 LineCol LineIndex::position(uint32_t offset) const {

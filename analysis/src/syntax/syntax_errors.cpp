@@ -12,6 +12,8 @@
 #include <llvm/Support/FormatVariadic.h>
 
 #include <cctype>
+#include <cstring>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -80,7 +82,7 @@ TSNode first_leaf(TSNode node) {
 
 class SyntaxErrorCollector {
  public:
-  SyntaxErrorCollector(std::string_view text, const LineIndex& lines) : text_(text), lines_(lines) {}
+  explicit SyntaxErrorCollector(std::string_view text) : text_(text) {}
 
   void missing(TSNode node, TSNode parent) {
     std::string_view type = ts_node_type(node);
@@ -102,7 +104,7 @@ class SyntaxErrorCollector {
         if (ct == opener) {
           if (depth == 0) {
             std::string_view name = construct_name(type_of(parent), type);
-            auto pos = lines_.position(ts_node_start_byte(c));
+            auto pos = lines().position(ts_node_start_byte(c));
             context = llvm::formatv(" to close the {0} opened at {1}:{2}", name, pos.line + 1, pos.column + 1).str();
             related.push_back({node_range(c), "`" + std::string(opener) + "` opened here"});
             break;
@@ -182,7 +184,8 @@ class SyntaxErrorCollector {
         }
         i = close + 2;
       } else {
-        ++i;
+        i = text_.find('/', i + 1);  // only a `/` can start a comment
+        if (i == std::string_view::npos) return;
       }
     }
   }
@@ -193,6 +196,8 @@ class SyntaxErrorCollector {
     const auto* end = p + text_.size();
     const auto* begin = p;
     while (p < end && diagnostics_.size() < kMaxSyntaxDiagnostics) {
+      p = skip_plain_ascii(p, end);
+      if (p == end) break;
       if (*p == 0) {
         const auto* s = p;
         while (p < end && *p == 0) ++p;
@@ -213,6 +218,16 @@ class SyntaxErrorCollector {
       add(make_diagnostic(DiagId::InvalidCharacter, {uint32_t(s - begin), uint32_t(p - begin)},
                           std::string("invalid UTF-8 byte sequence")));
     }
+  }
+
+  /// Skips bytes in 1..0x7f, eight at a time: most text is plain ASCII.
+  static const llvm::UTF8* skip_plain_ascii(const llvm::UTF8* p, const llvm::UTF8* end) {
+    constexpr uint64_t kOnes = 0x0101010101010101, kHighs = 0x8080808080808080;
+    for (uint64_t w; end - p >= 8; p += 8) {
+      std::memcpy(&w, p, 8);
+      if ((w & kHighs) || ((w - kOnes) & ~w & kHighs)) break;  // a byte >= 0x80, or a NUL
+    }
+    return p;
   }
 
   std::vector<Diagnostic> take() { return std::move(diagnostics_); }
@@ -242,13 +257,19 @@ class SyntaxErrorCollector {
  private:
   void add(Diagnostic d) {
     if (diagnostics_.size() >= kMaxSyntaxDiagnostics) return;
-    uint32_t line = lines_.position(d.range.begin).line;
+    uint32_t line = lines().position(d.range.begin).line;
     if (!lines_seen_.insert(line).second && d.id != DiagId::InvalidCharacter) return;
     diagnostics_.push_back(std::move(d));
   }
 
   std::string_view text_;
-  const LineIndex& lines_;
+  /// The line index, built on first use: a clean file never needs it.
+  const LineIndex& lines() {
+    if (!lines_) lines_.emplace(text_);
+    return *lines_;
+  }
+
+  std::optional<LineIndex> lines_;
   std::set<uint32_t> lines_seen_;
   std::vector<Diagnostic> diagnostics_;
 };
@@ -256,8 +277,7 @@ class SyntaxErrorCollector {
 }  // namespace
 
 std::vector<Diagnostic> syntax_diagnostics(const TSTree* tree, std::string_view text) {
-  LineIndex lines(text);
-  SyntaxErrorCollector collector(text, lines);
+  SyntaxErrorCollector collector(text);
   collector.encoding();
   collector.unterminated_comment();
   TSNode root = ts_tree_root_node(tree);
