@@ -17,8 +17,9 @@
 #include "semantics/checked.h"
 #include "semantics/typing.h"
 
+#include <llvm/ADT/STLFunctionalExtras.h>
+
 #include <algorithm>
-#include <functional>
 #include <string>
 
 namespace cake {
@@ -625,31 +626,29 @@ class StatementChecker {
     eval_.free_symbols(item.start, free);
     if (slice) eval_.free_symbols(item.extent, free);
     eval_.free_symbols(dim, free);
+    if (free.empty()) {
+      // Nothing here reads a shape symbol, loop variable or builtin, so every
+      // sample gives the same values: one evaluation finds the in-bounds case.
+      auto r = reach(dim, item, nullptr);
+      if (!r || (r->start >= 0 && r->end <= r->dim)) return false;
+    }
     for (const Env& sample : samples_.empty() ? std::vector<Env>{Env{}} : samples_) {
-      Env env = sample;
+      Env& env = scratch_env_;  // reuses its capacity across samples
+      env = sample;
       std::string found;
       bool violated = false;
       enumerate(env, free, 0, [&](const Env& point) {
-        auto d = eval_.eval(dim, &point);
-        auto start = eval_.eval(item.start, &point);
-        if (!d || !start) return false;
-        auto end_or = checked_add(*start, 1);
-        if (slice) {
-          auto ext = eval_.eval(item.extent, &point);
-          if (!ext) return false;
-          end_or = checked_add(*start, *ext);
-        }
-        if (!end_or) return false;
-        int64_t end = *end_or;
-        if (*start >= 0 && end <= *d) return false;
+        auto r = reach(dim, item, &point);
+        if (!r || (r->start >= 0 && r->end <= r->dim)) return false;
+        int64_t start = r->start, end = r->end, d = r->dim;
         for (ExprId c : conditions_) {
           auto v = eval_.eval(c, &point);
           if (!v || *v == 0) return false;  // a guard may exclude this point
         }
-        std::string what = slice ? "slice ends at " + std::to_string(end) : "index is " + std::to_string(*start);
-        if (*start < 0) what = (slice ? "slice starts at " : "index is ") + std::to_string(*start);
+        std::string what = slice ? "slice ends at " + std::to_string(end) : "index is " + std::to_string(start);
+        if (start < 0) what = (slice ? "slice starts at " : "index is ") + std::to_string(start);
         found = what + " but dim " + std::to_string(dim_index) + " of `" + std::string(root_name(base)) + "` is " +
-                std::to_string(*d);
+                std::to_string(d);
         std::vector<SymbolId> shown = m_.kernels[kernel_].shape_symbols;
         for (SymbolId f : free)
           if (std::find(shown.begin(), shown.end(), f) == shown.end() && point.values.count(f)) shown.push_back(f);
@@ -670,6 +669,25 @@ class StatementChecker {
     return false;
   }
 
+  struct Reach {
+    int64_t start, end, dim;  // the index's or slice's [start, end), and the dim's size
+  };
+
+  /// Where an index item reaches in `dim` at `point`, when every part is known.
+  std::optional<Reach> reach(ExprId dim, const IndexItem& item, const Env* point) const {
+    auto d = eval_.eval(dim, point);
+    auto start = eval_.eval(item.start, point);
+    if (!d || !start) return std::nullopt;
+    auto end = checked_add(*start, 1);
+    if (item.kind == IndexItem::Kind::Slice) {
+      auto ext = eval_.eval(item.extent, point);
+      if (!ext) return std::nullopt;
+      end = checked_add(*start, *ext);
+    }
+    if (!end) return std::nullopt;
+    return Reach{*start, *end, *d};
+  }
+
   void report_bounds(const Expr& x, const IndexItem& item, const std::string& what, const std::string&) {
     std::string item_text(text_.substr(item.range.begin, item.range.end - item.range.begin));
     Diagnostic d = make_diagnostic(DiagId::SliceOutOfBounds, item.range,
@@ -681,7 +699,7 @@ class StatementChecker {
 
   /// Calls `visit` at the corner points of every free loop variable and
   /// builtin; stops when it returns true.
-  bool enumerate(Env& env, const std::vector<SymbolId>& free, size_t level, const std::function<bool(const Env&)>& visit) {
+  bool enumerate(Env& env, const std::vector<SymbolId>& free, size_t level, llvm::function_ref<bool(const Env&)> visit) {
     // Builtins first (block.x, role.rank, warp.id, lane), then loops outer to inner.
     if (level == 0) {
       for (SymbolId s : free) {
@@ -721,7 +739,7 @@ class StatementChecker {
     return enumerate_loops(env, free, 0, visit);
   }
 
-  bool enumerate_loops(Env& env, const std::vector<SymbolId>& free, size_t loop, const std::function<bool(const Env&)>& visit) {
+  bool enumerate_loops(Env& env, const std::vector<SymbolId>& free, size_t loop, llvm::function_ref<bool(const Env&)> visit) {
     if (loop == loops_.size()) return visit(env);
     const Loop& l = loops_[loop];
     bool var_free = std::find(free.begin(), free.end(), l.variable) != free.end();
@@ -777,6 +795,7 @@ class StatementChecker {
   Evaluator eval_;
   uint32_t kernel_ = kNone;
   std::vector<Env> samples_;
+  Env scratch_env_;  // check_item()'s environment, kept for its capacity
   std::optional<int64_t> block_threads_;
   RoleInfo role_;
   std::vector<Loop> loops_;
