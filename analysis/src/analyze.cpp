@@ -4,6 +4,7 @@
 
 #include "checks/checks.h"
 #include "model/build.h"
+#include "finish.h"
 #include "suppression.h"
 
 #include <algorithm>
@@ -21,20 +22,29 @@ std::unique_ptr<Analysis> analyze(std::string text, const AnalyzeOptions& option
   run_checks(a->module, a->text, options, a->diagnostics);
   // Suppression comments see every diagnostic the checks made.
   apply_suppressions(a->tree.get(), a->text, a->lines, a->diagnostics);
+  finish_diagnostics(a->diagnostics);
+  return a;
+}
+
+void finish_diagnostics(std::vector<Diagnostic>& diagnostics) {
   // After an unclosed `/*` the rest of the file is comment text that the
   // parser read as code: only the syntax report about it is meaningful.
-  auto open = std::find_if(a->diagnostics.begin(), a->diagnostics.end(),
+  auto open = std::find_if(diagnostics.begin(), diagnostics.end(),
                            [](const Diagnostic& d) { return d.id == DiagId::UnterminatedComment; });
-  if (open != a->diagnostics.end()) {
+  if (open != diagnostics.end()) {
     uint32_t from = open->range.begin;
-    std::erase_if(a->diagnostics, [&](const Diagnostic& d) {
-      return d.range.begin > from && d.id != DiagId::InvalidCharacter;
-    });
+    std::erase_if(diagnostics, [&](const Diagnostic& d) { return d.range.begin > from && d.id != DiagId::InvalidCharacter; });
   }
-  std::stable_sort(a->diagnostics.begin(), a->diagnostics.end(), [](const Diagnostic& x, const Diagnostic& y) {
-    return std::tie(x.range.begin, x.range.end, x.id) < std::tie(y.range.begin, y.range.end, y.id);
+  // One order for every way of computing them (analyze(), Document): by
+  // range, code and message; the same report twice is shown once.
+  std::sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& x, const Diagnostic& y) {
+    return std::tie(x.range.begin, x.range.end, x.id, x.message) < std::tie(y.range.begin, y.range.end, y.id, y.message);
   });
-  return a;
+  diagnostics.erase(std::unique(diagnostics.begin(), diagnostics.end(),
+                                [](const Diagnostic& x, const Diagnostic& y) {
+                                  return x.range == y.range && x.id == y.id && x.message == y.message;
+                                }),
+                    diagnostics.end());
 }
 
 DiagnosticCounts count(const std::vector<Diagnostic>& diagnostics) {

@@ -32,13 +32,14 @@ constexpr std::string_view kBuiltinNames[] = {"block", "cluster", "role", "warp"
 
 class Builder {
  public:
-  Builder(std::string_view text, Module& m, std::vector<Diagnostic>& diags)
-      : text_(text), m_(m), diags_(diags), c_(Cst::get()) {}
+  Builder(std::string_view text, Module& m, std::vector<Diagnostic>& diags, const ItemSelection* selection)
+      : text_(text), m_(m), diags_(diags), c_(Cst::get()), selection_(selection) {}
 
   void build(TSNode root) {
     // One expression per ~6 bytes, one statement per ~40: fewer regrowths.
-    m_.exprs.reserve(text_.size() / 6 + 16);
-    m_.stmts.reserve(text_.size() / 40 + 16);
+    size_t bytes = selection_ ? selection_->bytes : text_.size();
+    m_.exprs.reserve(bytes / 6 + 16);
+    m_.stmts.reserve(bytes / 40 + 16);
     for (std::string_view name : kBuiltinNames) {
       Symbol s;
       s.kind = SymbolKind::Builtin;
@@ -46,7 +47,7 @@ class Builder {
       globals_[name] = add_symbol(std::move(s));
     }
     collect_globals(root);
-    for_each_named_child(root, [&](TSNode n) { item(n); });
+    for_each_item(root, [&](TSNode n) { item(n); });
     for (Symbol& s : m_.symbols)
       std::sort(s.uses.begin(), s.uses.end(), [](const ByteRange& a, const ByteRange& b) { return a.begin < b.begin; });
   }
@@ -71,11 +72,31 @@ class Builder {
     return static_cast<SymbolId>(m_.symbols.size() - 1);
   }
 
-  SymbolId lookup(std::string_view name) const {
+  SymbolId lookup(std::string_view name) {
     for (auto it = scope_.rbegin(); it != scope_.rend(); ++it)
       if (it->first == name) return it->second;
     auto g = globals_.find(name);
-    return g == globals_.end() ? kNone : g->second;
+    if (g != globals_.end()) return g->second;
+    return unbuilt_global(name, UINT32_MAX);
+  }
+
+  /// In a build of some items: the symbol of an item left out that declares
+  /// `name` before byte `before`, made on first reference.
+  SymbolId unbuilt_global(std::string_view name, uint32_t before) {
+    if (!selection_ || !selection_->names) return kNone;
+    auto t = selection_->names->find(name);
+    if (t == selection_->names->end() || ts_node_start_byte(t->second.item) >= before) return kNone;
+    TSNode item = t->second.item;
+    SymbolKind kind = is(item, c_.const_item) ? SymbolKind::Const
+                      : is(item, c_.kernel_item) ? SymbolKind::Kernel : SymbolKind::Dispatch;
+    uint32_t saved = kernel_;
+    kernel_ = kNone;
+    Symbol s = make_symbol(kind, t->second.name, item);
+    kernel_ = saved;
+    SymbolId id = add_symbol(std::move(s));
+    globals_[m_.symbols[id].name] = id;
+    global_of_node_[ts_node_start_byte(item)] = id;
+    return id;
   }
 
   /// Declares a symbol in the current scope, reporting a clash with any
@@ -122,11 +143,15 @@ class Builder {
     auto consider = [&](std::string_view candidate) {
       if (candidate.empty()) return;
       unsigned dist = llvm::StringRef(candidate).edit_distance(llvm::StringRef(name), true, best_distance);
-      if (dist < best_distance) best = candidate, best_distance = dist;
+      // Ties go to the first in alphabetical order: the same in every build.
+      if (dist < best_distance || (dist == best_distance && dist > 0 && !best.empty() && candidate < best))
+        best = candidate, best_distance = dist;
     };
     if (best_distance > 0) {
       for (auto& [n, id] : scope_) consider(n);
       for (auto& [n, id] : globals_) consider(n);
+      if (selection_ && selection_->names)
+        for (auto& [n, g] : *selection_->names) consider(n);
     }
     if (!best.empty())
       d.fixes.push_back({"replace with `" + std::string(best) + "`", {{range, std::string(best)}}, true});
@@ -152,8 +177,29 @@ class Builder {
 
   // Section - file scope
 
+  ItemPart part(size_t index) const {
+    if (!selection_) return ItemPart::Whole;
+    return index < selection_->parts.size() ? selection_->parts[index] : ItemPart::Skip;
+  }
+
+  /// The selected top-level items, in order.
+  template <typename Fn>
+  void for_each_item(TSNode root, Fn&& fn) {
+    size_t index = 0;
+    for_each_named_child(root, [&](TSNode n) {
+      header_only_ = part(index) == ItemPart::Header;
+      if (part(index++) != ItemPart::Skip) fn(n);
+    });
+    header_only_ = false;
+  }
+
+  // Every item's name is declared, selected or not, so that names resolve
+  // as in a build of the whole file.
   void collect_globals(TSNode root) {
+    size_t index = 0;
     for_each_named_child(root, [&](TSNode item) {
+      // Items left out of a partial build are declared on demand (lookup).
+      if (selection_ && selection_->names && part(index++) == ItemPart::Skip) return;
       SymbolKind kind;
       if (is(item, c_.const_item)) kind = SymbolKind::Const;
       else if (is(item, c_.kernel_item)) kind = SymbolKind::Kernel;
@@ -163,9 +209,10 @@ class Builder {
       if (ts_node_is_null(name) || ts_node_is_missing(name)) return;
       Symbol s = make_symbol(kind, name, item);
       auto prev = globals_.find(s.name);
+      SymbolId earlier = prev != globals_.end() ? prev->second : unbuilt_global(s.name, ts_node_start_byte(item));
       SymbolId id = add_symbol(std::move(s));
-      if (prev != globals_.end()) {
-        duplicate(m_.symbols[id], m_.symbols[prev->second]);
+      if (earlier != kNone) {
+        duplicate(m_.symbols[id], m_.symbols[earlier]);
         return;
       }
       globals_[m_.symbols[id].name] = id;
@@ -244,7 +291,7 @@ class Builder {
                                            std::string(what) + "` clause: a kernel states its launch shape"));
       (void)at;
     }
-    if (!ts_node_is_null(body)) cur().body = block_statements(body, kNone);
+    if (!ts_node_is_null(body) && !header_only_) cur().body = block_statements(body, kNone);
     kernel_ = kNone;
   }
 
@@ -288,7 +335,9 @@ class Builder {
           SymbolId id = declare(std::move(s));
           cur().shape_symbols.push_back(id);
           dims.push_back(expr(d));
-          m_.symbols[id].uses.pop_back();  // the defining occurrence is not a use
+          // The defining occurrence is not a use (a MISSING name records none).
+          std::vector<ByteRange>& uses = m_.symbols[id].uses;
+          if (!uses.empty() && uses.back() == node_range(d)) uses.pop_back();
           return;
         }
         dims.push_back(expr(d));
@@ -898,12 +947,15 @@ class Builder {
   ByteRange current_range_;
   bool in_guard_ = false;
   std::vector<uint32_t> guard_kernels_;
+  const ItemSelection* selection_ = nullptr;
+  bool header_only_ = false;  // building a kernel without its body
 };
 
 }  // namespace
 
-void build_model(const TSTree* tree, std::string_view text, Module& module, std::vector<Diagnostic>& diagnostics) {
-  Builder(text, module, diagnostics).build(ts_tree_root_node(tree));
+void build_model(const TSTree* tree, std::string_view text, Module& module, std::vector<Diagnostic>& diagnostics,
+                 const ItemSelection* selection) {
+  Builder(text, module, diagnostics, selection).build(ts_tree_root_node(tree));
 }
 
 }  // namespace cake

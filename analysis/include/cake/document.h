@@ -1,0 +1,61 @@
+// An editable document for editors: the text, its tree kept up to date by
+// incremental reparsing (ts_tree_edit + the old tree), and diagnostics that
+// are recomputed only for the items an edit can affect. While the text has
+// syntax errors, each edit parses it from scratch instead: tree-sitter's
+// error recovery can differ between the two, and results must not depend on
+// the order of edits.
+//
+// The diagnostics are always exactly those of analyze() on the current text
+// (tests/analysis/document_test.cpp checks this over random edits). Not
+// thread-safe: one thread owns a Document.
+#pragma once
+
+#include "cake/analyze.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cake {
+
+struct UnitCache;
+
+class Document {
+ public:
+  explicit Document(std::string text, AnalyzeOptions options = {});
+  ~Document();
+  Document(const Document&) = delete;
+  Document& operator=(const Document&) = delete;
+
+  /// Replaces `edit.range` (byte offsets into the current text, clamped to
+  /// it) with `edit.new_text` and reparses incrementally.
+  void apply(const TextEdit& edit);
+  /// Replaces the whole text (a full reparse; the caches stay).
+  void replace(std::string text);
+
+  const std::string& text() const { return text_; }
+  const LineIndex& lines() const { return lines_; }
+  const TSTree* tree() const { return tree_.get(); }
+
+  /// The diagnostics of the current text, sorted as analyze() sorts them.
+  /// Items whose text and context did not change since the last call reuse
+  /// their results. Returns nullptr when `cancelled` answered true between
+  /// two items (the work done so far is kept for the next call).
+  const std::vector<Diagnostic>* diagnostics(const std::function<bool()>& cancelled = {});
+
+  /// The model of the whole current text (names resolved, no checks), built
+  /// on first use after an edit. Its string_views point into text().
+  const Module& model();
+
+ private:
+  AnalyzeOptions options_;
+  std::string text_;
+  LineIndex lines_{std::string_view{}};
+  TreePtr tree_;
+  std::unique_ptr<Module> model_;
+  std::unique_ptr<std::vector<Diagnostic>> diagnostics_;
+  std::unique_ptr<UnitCache> units_;
+};
+
+}  // namespace cake

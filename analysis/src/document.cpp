@@ -1,0 +1,320 @@
+// Document: text + incrementally reparsed tree + diagnostics by units.
+//
+// The diagnostics of a file are split into units whose inputs are known:
+// - one unit per kernel: the file's `target` and `const` items, the kernel,
+//   and the `bench` items that name it; it owns the diagnostics inside the
+//   kernel (header and body);
+// - one global unit: every item, kernels without their bodies; it owns the
+//   diagnostics outside kernels (targets, consts, dispatch, bench) and the
+//   file-wide ones (duplicate names, a missing target).
+// Every unit also sees the names of all items (build.cpp declares them all),
+// so names resolve as in a whole-file build. A unit's result is cached under
+// the hash of its input texts; after an edit only units whose inputs changed
+// run again, and the others' ranges move with their inputs. Syntax errors
+// (whose messages cite line numbers) and suppression comments are applied to
+// the whole file on every call; both are cheap.
+#include "cake/document.h"
+
+#include "checks/checks.h"
+#include "finish.h"
+#include "model/build.h"
+#include "model/cst.h"
+#include "suppression.h"
+
+#include <algorithm>
+#include <functional>
+#include <tuple>
+#include <unordered_map>
+
+namespace cake {
+
+namespace {
+
+/// One top-level item of the current tree.
+struct Item {
+  size_t index = 0;       // among the root's named children (ItemSelection)
+  TSSymbol symbol = 0;
+  ByteRange piece;        // from the end of the previous item: its leading comments belong to it
+  ByteRange body;         // kernels: the body block; empty when absent
+  std::string_view name;  // kernels: the name; benches: the kernel named
+  ByteRange declared;     // the name it declares (const, kernel, dispatch)
+  TSNode node{}, name_node{};
+};
+
+/// The text ranges a unit reads, in file order, and their combined hash.
+struct Inputs {
+  std::vector<ByteRange> ranges;
+  uint64_t key = 0;
+  size_t bytes = 0;
+};
+
+uint64_t mix(uint64_t seed, uint64_t value) {
+  return seed ^ (value + 0x9e3779b97f4a7c15ull + (seed << 12) + (seed >> 4));
+}
+
+/// Maps offsets of an old version of a unit's inputs to the current one:
+/// the inputs have the same texts, so an offset keeps its distance from the
+/// start of the input it lies in.
+class RangeMap {
+ public:
+  RangeMap(const std::vector<ByteRange>& from, const std::vector<ByteRange>& to) : from_(from), to_(to) {}
+
+  uint32_t map(uint32_t offset, bool is_end) const {
+    // The input holding the offset: [begin, end) for a start, (begin, end] for an end.
+    auto it = std::upper_bound(from_.begin(), from_.end(), offset, [&](uint32_t o, const ByteRange& r) {
+      return is_end ? o <= r.begin : o < r.begin;
+    });
+    if (it == from_.begin()) return offset;
+    size_t i = static_cast<size_t>(it - from_.begin()) - 1;
+    return to_[i].begin + (offset - from_[i].begin);
+  }
+  ByteRange map(ByteRange r) const {
+    uint32_t b = map(r.begin, false);
+    return {b, r.end == r.begin ? b : map(r.end, true)};
+  }
+
+ private:
+  const std::vector<ByteRange>& from_;
+  const std::vector<ByteRange>& to_;
+};
+
+void for_each_range(Diagnostic& d, const std::function<ByteRange(ByteRange)>& f) {
+  d.range = f(d.range);
+  for (RelatedSpan& r : d.related) r.range = f(r.range);
+  for (Fix& fix : d.fixes)
+    for (TextEdit& e : fix.edits) e.range = f(e.range);
+}
+
+struct UnitResult {
+  std::vector<ByteRange> inputs;  // where the inputs were when it ran
+  std::vector<Diagnostic> diagnostics;
+  // A report points outside the inputs (say, at the whole of another
+  // kernel): its ranges cannot be moved, so the unit runs every time.
+  bool volatile_ = false;
+};
+
+bool covered(const std::vector<ByteRange>& inputs, ByteRange r) {
+  return std::any_of(inputs.begin(), inputs.end(),
+                     [&](const ByteRange& in) { return in.begin <= r.begin && r.end <= in.end; });
+}
+
+
+}  // namespace
+
+struct UnitCache {
+  std::unordered_map<uint64_t, UnitResult> results;
+};
+
+Document::Document(std::string text, AnalyzeOptions options)
+    : options_(std::move(options)), units_(std::make_unique<UnitCache>()) {
+  replace(std::move(text));
+}
+
+Document::~Document() = default;
+
+void Document::replace(std::string text) {
+  text_ = std::move(text);
+  lines_ = LineIndex(text_);
+  tree_ = parse(text_);
+  model_.reset();
+  diagnostics_.reset();
+}
+
+void Document::apply(const TextEdit& edit) {
+  uint32_t size = static_cast<uint32_t>(text_.size());
+  uint32_t begin = std::min(edit.range.begin, size);
+  uint32_t end = std::clamp(edit.range.end, begin, size);
+  LineCol b = lines_.position(begin), e = lines_.position(end);
+  TSInputEdit input{};
+  input.start_byte = begin;
+  input.old_end_byte = end;
+  input.new_end_byte = begin + static_cast<uint32_t>(edit.new_text.size());
+  input.start_point = {b.line, b.column};
+  input.old_end_point = {e.line, e.column};
+  text_.replace(begin, end - begin, edit.new_text);
+  // The new end point: the start plus the inserted text's lines.
+  uint32_t row = b.line, column = b.column;
+  for (char c : edit.new_text) {
+    if (c == '\n') ++row, column = 0;
+    else ++column;
+  }
+  input.new_end_point = {row, column};
+  lines_ = LineIndex(text_);
+  ts_tree_edit(tree_.get(), &input);
+  tree_ = parse(text_, tree_.get());
+  // Error recovery may differ between an incremental and a fresh parse; the
+  // reports must not depend on the edit history, so a tree with errors is
+  // parsed again from scratch (a file with a syntax error costs a full parse).
+  if (ts_node_has_error(ts_tree_root_node(tree_.get()))) tree_ = parse(text_);
+  model_.reset();
+  diagnostics_.reset();
+}
+
+const Module& Document::model() {
+  if (!model_) {
+    model_ = std::make_unique<Module>();
+    std::vector<Diagnostic> ignored;
+    build_model(tree_.get(), text_, *model_, ignored);
+  }
+  return *model_;
+}
+
+const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>& cancelled) {
+  if (diagnostics_) return diagnostics_.get();
+  const Cst& c = Cst::get();
+  std::string_view text = text_;
+
+  // The items, their pieces and their texts' hashes.
+  std::vector<Item> items;
+  {
+    TSNode root = ts_tree_root_node(tree_.get());
+    uint32_t previous_end = 0;
+    size_t index = 0;
+    for_each_named_child(root, [&](TSNode n) {
+      TSSymbol s = ts_node_symbol(n);
+      size_t i = index++;
+      if (s != c.target_item && s != c.const_item && s != c.kernel_item && s != c.dispatch_item && s != c.bench_item)
+        return;
+      Item item;
+      item.index = i;
+      item.symbol = s;
+      item.piece = {previous_end, ts_node_end_byte(n)};
+      previous_end = item.piece.end;
+      if (s == c.kernel_item) {
+        TSNode body = child(n, c.f.body);
+        if (!ts_node_is_null(body)) item.body = node_range(body);
+        item.name = node_text(child(n, c.f.name), text);
+      } else if (s == c.bench_item) {
+        item.name = node_text(child(n, c.f.kernel), text);
+      }
+      item.node = n;
+      if (s == c.const_item || s == c.kernel_item || s == c.dispatch_item) {
+        item.name_node = child(n, c.f.name);
+        if (!ts_node_is_null(item.name_node) && !ts_node_is_missing(item.name_node))
+          item.declared = node_range(item.name_node);
+      }
+      items.push_back(item);
+    });
+  }
+  auto hash_of = [&](ByteRange r) { return std::hash<std::string_view>{}(text.substr(r.begin, r.end - r.begin)); };
+  auto add_input = [&](Inputs& in, ByteRange r, uint64_t tag) {
+    in.ranges.push_back(r);
+    in.key = mix(mix(in.key, tag), hash_of(r));
+    in.bytes += r.end - r.begin;
+  };
+
+  // Every item's name, first occurrence first, for the kernel units.
+  NameTable names;
+  uint64_t names_key = items.size();
+  for (const Item& item : items) {
+    if (item.declared.end <= item.declared.begin) continue;
+    names_key = mix(mix(names_key, item.symbol), hash_of(item.declared));
+    names.try_emplace(text.substr(item.declared.begin, item.declared.end - item.declared.begin),
+                      GlobalName{item.node, item.name_node});
+  }
+
+  // Global unit: every item; kernels as header and closing brace.
+  Inputs global;
+  ItemSelection global_selection;
+  for (const Item& item : items) {
+    if (item.symbol == c.kernel_item && item.body.end > item.body.begin) {
+      add_input(global, {item.piece.begin, item.body.begin}, 1);
+      add_input(global, {item.body.end, item.piece.end}, 2);
+    } else {
+      add_input(global, item.piece, 3);
+    }
+    if (global_selection.parts.size() <= item.index) global_selection.parts.resize(item.index + 1, ItemPart::Skip);
+    global_selection.parts[item.index] = item.symbol == c.kernel_item ? ItemPart::Header : ItemPart::Whole;
+  }
+  global.key = mix(global.key, items.size());
+  global_selection.bytes = global.bytes;
+
+  std::unordered_map<uint64_t, UnitResult> next;
+  std::vector<Diagnostic> merged;
+  auto in_kernel = [&](uint32_t offset) {
+    for (const Item& item : items)  // few kernels; a scan is fine
+      if (item.symbol == c.kernel_item && item.piece.begin <= offset && offset < item.piece.end) return true;
+    return false;
+  };
+
+  // Runs (or reuses) one unit and appends the diagnostics it owns.
+  auto unit = [&](const Inputs& in, const ItemSelection& selection, const std::function<bool(const Diagnostic&)>& owns) {
+    auto cached = units_->results.find(in.key);
+    if (cached == units_->results.end() || cached->second.inputs.size() != in.ranges.size() ||
+        cached->second.volatile_) {
+      if (cancelled && cancelled()) return false;
+      UnitResult r;
+      r.inputs = in.ranges;
+      Module module;
+      std::vector<Diagnostic> found;
+      build_model(tree_.get(), text, module, found, &selection);
+      run_checks(module, text, options_, found);
+      for (Diagnostic& d : found)
+        if (owns(d)) {
+          for_each_range(d, [&](ByteRange range) {
+            if (!covered(in.ranges, range)) r.volatile_ = true;
+            return range;
+          });
+          r.diagnostics.push_back(std::move(d));
+        }
+      cached = units_->results.insert_or_assign(in.key, std::move(r)).first;
+    }
+    RangeMap map(cached->second.inputs, in.ranges);
+    for (const Diagnostic& d : cached->second.diagnostics) {
+      Diagnostic moved = d;
+      for_each_range(moved, [&](ByteRange r) { return map.map(r); });
+      merged.push_back(std::move(moved));
+    }
+    // The result keeps the positions it was computed at: later maps start there.
+    next[in.key] = std::move(cached->second);
+    return true;
+  };
+
+  bool done = unit(global, global_selection, [&](const Diagnostic& d) {
+    return d.id == DiagId::DuplicateName || d.id == DiagId::MissingTarget || !in_kernel(d.range.begin);
+  });
+  for (const Item& item : items) {
+    if (!done) break;
+    if (item.symbol != c.kernel_item) continue;
+    Inputs in;
+    ItemSelection selection;
+    selection.parts.assign(item.index + 1, ItemPart::Skip);
+    auto select = [&](const Item& other) {
+      if (selection.parts.size() <= other.index) selection.parts.resize(other.index + 1, ItemPart::Skip);
+      selection.parts[other.index] = ItemPart::Whole;
+    };
+    // Inputs in file order: targets, consts, the kernel and its benches.
+    // Names of other items resolve through `names` (their texts are in
+    // names_key); a report that points at one makes the unit volatile.
+    std::vector<std::pair<ByteRange, uint64_t>> chosen;
+    for (const Item& other : items)
+      if (&other == &item || other.symbol == c.target_item || other.symbol == c.const_item ||
+          (other.symbol == c.bench_item && other.name == item.name)) {
+        chosen.push_back({other.piece, other.symbol});
+        select(other);
+      }
+    for (const auto& [range, tag] : chosen) add_input(in, range, tag);
+    in.key = mix(in.key, names_key);
+    selection.names = &names;
+    selection.bytes = in.bytes;
+    ByteRange own = item.piece;
+    done = unit(in, selection, [&](const Diagnostic& d) {
+      return d.id != DiagId::MissingTarget && own.begin <= d.range.begin && d.range.begin < own.end;
+    });
+  }
+  if (!done) {
+    // Keep what was computed, for the next call.
+    for (auto& [key, result] : next) units_->results.insert_or_assign(key, std::move(result));
+    return nullptr;
+  }
+  units_->results = std::move(next);
+
+  std::vector<Diagnostic> all = syntax_diagnostics(tree_.get(), text);
+  all.insert(all.end(), std::make_move_iterator(merged.begin()), std::make_move_iterator(merged.end()));
+  apply_suppressions(tree_.get(), text, lines_, all);
+  finish_diagnostics(all);
+  diagnostics_ = std::make_unique<std::vector<Diagnostic>>(std::move(all));
+  return diagnostics_.get();
+}
+
+}  // namespace cake

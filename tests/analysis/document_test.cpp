@@ -1,0 +1,147 @@
+// Document (incremental reparse + diagnostics by units) against analyze() of
+// the same text: the tree and every diagnostic must be identical, on the
+// examples and test files as they are and after random edit sequences
+// (a differential test with a fixed seed, so a failure replays).
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include "cake/document.h"
+#include "support/test_files.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+namespace {
+
+std::string render(const std::vector<cake::Diagnostic>& diagnostics) {
+  std::ostringstream out;
+  for (const cake::Diagnostic& d : diagnostics) {
+    out << static_cast<int>(d.id) << " " << static_cast<int>(d.severity) << " [" << d.range.begin << "," << d.range.end
+        << ") " << d.message << "\n";
+    for (const cake::RelatedSpan& r : d.related) out << "  related [" << r.range.begin << "," << r.range.end << ") " << r.message << "\n";
+    for (const cake::Fix& f : d.fixes) {
+      out << "  fix " << f.title << (f.preferred ? " (preferred)" : "") << "\n";
+      for (const cake::TextEdit& e : f.edits) out << "    [" << e.range.begin << "," << e.range.end << ") " << e.new_text << "\n";
+    }
+    for (const std::string& t : d.targets) out << "  target " << t << "\n";
+  }
+  return out.str();
+}
+
+std::string tree_string(const TSTree* tree) {
+  char* s = ts_node_string(ts_tree_root_node(tree));
+  std::string out(s);
+  std::free(s);
+  return out;
+}
+
+std::vector<std::filesystem::path> inputs() {
+  std::vector<std::filesystem::path> files = cake::test::list_files(CAKE_EXAMPLES_DIR, {".cake"});
+  for (const auto& f : cake::test::list_files(std::filesystem::path(CAKE_TESTS_DIR) / "diagnostics", {".cake"}))
+    files.push_back(f);
+  return files;
+}
+
+/// The same text analysed from scratch.
+void check_same(cake::Document& doc, const std::string& context) {
+  if (const char* dump = std::getenv("CAKE_DOC_DUMP")) {  // the text of the last check, to replay a failure
+    std::ofstream(dump, std::ios::binary) << doc.text();
+  }
+  auto fresh = cake::analyze(doc.text());
+  INFO(context);
+  REQUIRE(tree_string(doc.tree()) == tree_string(fresh->tree.get()));
+  const std::vector<cake::Diagnostic>* incremental = doc.diagnostics();
+  REQUIRE(incremental != nullptr);
+  REQUIRE(render(*incremental) == render(fresh->diagnostics));
+}
+
+// Fragments an engineer types: brackets, keywords, whole statements, a
+// suppression comment, a new kernel header, a line break.
+const char* const kFragments[] = {
+    "}", "{", "(", ")", "[", "]", "\n", " ", "x", "0", "128", ",", ":", "..",
+    "kernel k2(A: global f32[N]) grid (1) block 128 {\n}\n",
+    "  wait full[s] parity(s.phase)\n", "  syncthreads\n", "  arrive empty[s]\n",
+    "  let t = 4\n", "const C = 8\n", "bench k { N = 256 }\n", "// cake: allow(CAKE-W0091)\n",
+    "/*", "*/", "elect {", "role r warp(0 .. 3) {", "smem q: f32[64]\n", "target sm_80\n"};
+
+/// Calls fn(path, document) for each input file.
+template <typename Fn>
+void for_each_document(Fn&& fn) {
+  auto files = inputs();
+  REQUIRE(!files.empty());
+  for (const auto& path : files) {
+    auto text = cake::test::read_file(path);
+    REQUIRE(text);
+    cake::Document doc(*text);
+    fn(path, doc);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a document analyses exactly as analyze() does") {
+  for_each_document([](const std::filesystem::path& path, cake::Document& doc) { check_same(doc, path.string()); });
+}
+
+TEST_CASE("random edit sequences keep tree and diagnostics equal to a full reparse") {
+  // CAKE_DOC_SEED and CAKE_DOC_STEPS run other or longer sequences.
+  const char* seed = std::getenv("CAKE_DOC_SEED");
+  const char* steps = std::getenv("CAKE_DOC_STEPS");
+  std::mt19937 rng(seed ? std::strtoul(seed, nullptr, 10) : 20261202);
+  const int step_count = steps ? std::atoi(steps) : 40;
+  for_each_document([&](const std::filesystem::path& path, cake::Document& doc) {
+    (void)doc.diagnostics();  // warm the caches, as an editor does on open
+    for (int step = 0; step < step_count; ++step) {
+      const std::string& now = doc.text();
+      uint32_t size = static_cast<uint32_t>(now.size());
+      uint32_t at = size ? std::uniform_int_distribution<uint32_t>(0, size)(rng) : 0;
+      cake::TextEdit edit;
+      switch (std::uniform_int_distribution<int>(0, 3)(rng)) {
+        case 0: {  // delete a few bytes
+          uint32_t n = std::uniform_int_distribution<uint32_t>(1, 12)(rng);
+          edit.range = {at, std::min(size, at + n)};
+          break;
+        }
+        case 1: {  // insert a fragment
+          edit.range = {at, at};
+          edit.new_text = kFragments[std::uniform_int_distribution<size_t>(0, std::size(kFragments) - 1)(rng)];
+          break;
+        }
+        case 2: {  // replace a word-sized span with a fragment
+          uint32_t n = std::uniform_int_distribution<uint32_t>(1, 6)(rng);
+          edit.range = {at, std::min(size, at + n)};
+          edit.new_text = kFragments[std::uniform_int_distribution<size_t>(0, std::size(kFragments) - 1)(rng)];
+          break;
+        }
+        default: {  // duplicate the line at `at`
+          uint32_t b = at, e = at;
+          while (b > 0 && now[b - 1] != '\n') --b;
+          while (e < size && now[e] != '\n') ++e;
+          edit.range = {b, b};
+          edit.new_text = now.substr(b, e - b) + "\n";
+          break;
+        }
+      }
+      doc.apply(edit);
+      // Analyse after most edits; sometimes let edits pile up, as when typing fast.
+      if (step % 3 != 1)
+        check_same(doc, path.string() + " after step " + std::to_string(step) + ", edit at " +
+                            std::to_string(edit.range.begin) + ".." + std::to_string(edit.range.end) + " -> \"" +
+                            edit.new_text + "\"");
+    }
+  });
+}
+
+TEST_CASE("a cancelled analysis returns nothing and the next call completes") {
+  auto files = inputs();
+  REQUIRE(!files.empty());
+  auto text = cake::test::read_file(files.front());
+  REQUIRE(text);
+  cake::Document doc(*text);
+  int calls = 0;
+  CHECK(doc.diagnostics([&] { return ++calls > 1; }) == nullptr);
+  check_same(doc, "after a cancelled run");
+}
