@@ -123,6 +123,7 @@ PositionConverter::Units PositionConverter::count_units(const LinePart& part) {
 
 LspPosition PositionConverter::lsp_position(uint32_t offset) const {
   LinePart part = line_prefix(offset);
+  if (encoding_ == PositionEncoding::Utf8) return {part.index, part.column};
   return {part.index, count_units(part).utf16};
 }
 
@@ -146,6 +147,17 @@ uint32_t PositionConverter::offset(LspPosition position) const {
   if (position.line >= lines_.line_count()) return static_cast<uint32_t>(text_.size());
   std::string_view line = lines_.line_text(position.line);
   uint32_t start = lines_.line_start(position.line);
+  if (encoding_ == PositionEncoding::Utf8) {
+    // Never inside a character: back up to the start of the one it splits.
+    uint32_t column = std::min<uint32_t>(position.character, static_cast<uint32_t>(line.size()));
+    uint32_t bytes = 0;
+    for_each_step(line, [&](Utf8Step step) {
+      if (bytes + step.bytes > column) return false;
+      bytes += step.bytes;
+      return true;
+    });
+    return clamp(start + bytes);
+  }
   uint32_t units = 0, bytes = 0;
   for_each_step(line, [&](Utf8Step step) {
     if (units + step.utf16_units > position.character) return false;

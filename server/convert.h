@@ -52,11 +52,16 @@ uint32_t utf16_length(std::string_view text);
 /// Code points in `text`, counting each invalid byte as one.
 uint32_t code_point_length(std::string_view text);
 
+/// How an LSP position counts characters (LSP 3.17 positionEncoding).
+enum class PositionEncoding : uint8_t { Utf16, Utf8 };
+
 /// Converts between byte offsets and positions in one text. Holds views: the
-/// text and its line index must outlive it.
+/// text and its line index must outlive it. LSP positions count UTF-16 code
+/// units, or bytes when the client negotiated "utf-8".
 class PositionConverter {
  public:
-  PositionConverter(std::string_view text, const LineIndex& lines) : text_(text), lines_(lines) {}
+  PositionConverter(std::string_view text, const LineIndex& lines, PositionEncoding encoding = PositionEncoding::Utf16)
+      : text_(text), lines_(lines), encoding_(encoding) {}
 
   LspPosition lsp_position(uint32_t offset) const;
   LspRange lsp_range(ByteRange range) const;
@@ -90,6 +95,7 @@ class PositionConverter {
 
   std::string_view text_;
   const LineIndex& lines_;
+  PositionEncoding encoding_;
 };
 
 /// "file:///abs/path%20with%20space.cake" for an absolute path.

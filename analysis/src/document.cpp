@@ -150,6 +150,18 @@ void Document::apply(const TextEdit& edit) {
   diagnostics_.reset();
 }
 
+std::vector<std::string> Document::targets() const {
+  const Cst& c = Cst::get();
+  std::vector<std::string> out;
+  for_each_named_child(ts_tree_root_node(tree_.get()), [&](TSNode item) {
+    if (ts_node_symbol(item) != c.target_item) return;
+    for_each_field(item, c.f.name, [&](TSNode name) {
+      if (!ts_node_is_missing(name)) out.emplace_back(node_text(name, text_));
+    });
+  });
+  return out;
+}
+
 const Module& Document::model() {
   if (!model_) {
     model_ = std::make_unique<Module>();

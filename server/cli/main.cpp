@@ -3,6 +3,7 @@
 // (for the rule links in JSON and SARIF), and guarantees the exit status is
 // 0, 1 or 2: no exception and no unknown subcommand escapes as a crash.
 #include "cli.h"
+#include "docs_root.h"
 #include "io.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -42,19 +43,6 @@ Run `cake check --help` for the options of check.
 )";
 }
 
-/// `<exe dir>/../share/cake/docs` when installed, else the source tree's docs/.
-std::string find_docs_root(const char* argv0) {
-  static int anchor;
-  std::string exe = llvm::sys::fs::getMainExecutable(argv0, &anchor);
-  if (!exe.empty()) {
-    llvm::SmallString<256> installed(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
-    llvm::sys::path::append(installed, "share", "cake", "docs");
-    if (llvm::sys::fs::is_directory(installed)) return std::string(installed.str());
-  }
-  std::string source = std::string(CAKE_SOURCE_DIR) + "/docs";
-  return std::string(CAKE_SOURCE_DIR).empty() || !llvm::sys::fs::is_directory(source) ? std::string() : source;
-}
-
 int usage_error(const std::string& message) {
   write_all(stderr, "cake: " + message + "\nTry 'cake --help'.\n");
   return kExitUsage;
@@ -76,7 +64,7 @@ int dispatch(Args args, const char* argv0) {
   if (command == "--version" || command == "version")
     return write_all(stdout, "cake " CAKE_VERSION "\n") ? kExitOk : kExitUsage;
   if (command == "help" || command == "--help" || command == "-h") return run_help(rest);
-  if (command == "check") return run_check(rest, ToolInfo{CAKE_VERSION, find_docs_root(argv0)});
+  if (command == "check") return run_check(rest, ToolInfo{CAKE_VERSION, find_docs_root(argv0, CAKE_SOURCE_DIR)});
   if (command.starts_with("-")) return usage_error("unknown option '" + std::string(command) + "'");
   return usage_error("unknown command '" + std::string(command) + "'");
 }

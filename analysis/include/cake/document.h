@@ -44,6 +44,9 @@ class Document {
   /// two items (the work done so far is kept for the next call).
   const std::vector<Diagnostic>* diagnostics(const std::function<bool()>& cancelled = {});
 
+  /// The names on the file's `target` items, in order.
+  std::vector<std::string> targets() const;
+
   /// The model of the whole current text (names resolved, no checks), built
   /// on first use after an edit. Its string_views point into text().
   const Module& model();

@@ -1,0 +1,92 @@
+// What a feature handler sees, and how features register. Each feature is
+// one file in features/ that registers its methods with CAKE_LSP_FEATURE;
+// handlers are a few lines that call analysis/ and convert the answer.
+#pragma once
+
+#include "cake/document.h"
+#include "convert.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cake::lsp {
+
+using json = nlohmann::json;
+
+/// JSON-RPC error codes (LSP 3.17).
+namespace error_code {
+constexpr int ParseError = -32700, InvalidRequest = -32600, MethodNotFound = -32601, InvalidParams = -32602,
+              InternalError = -32603, ServerNotInitialized = -32002, RequestCancelled = -32800,
+              ContentModified = -32801;
+}
+
+/// Thrown by a handler to answer with a JSON-RPC error.
+struct RequestError {
+  int code;
+  std::string message;
+};
+
+/// One open document.
+struct OpenDocument {
+  std::string uri;
+  int64_t version = 0;
+  std::unique_ptr<Document> doc;
+  bool diagnostics_published = false;  // push mode: the current version's are out
+};
+
+class Context {
+ public:
+  virtual ~Context() = default;
+
+  /// The open document named by params.textDocument.uri (InvalidParams if none).
+  virtual OpenDocument& document(const json& params) = 0;
+  /// Every open document, by URI.
+  virtual const std::map<std::string, OpenDocument>& documents() const = 0;
+  virtual PositionEncoding encoding() const = 0;
+  virtual const json& client_capabilities() const = 0;
+  /// The absolute path of the docs (rule pages); may be empty.
+  virtual const std::string& docs_root() const = 0;
+  /// True once the client cancelled the request being handled, or a newer
+  /// message waits that makes its answer moot.
+  virtual bool cancelled() const = 0;
+
+  PositionConverter positions(OpenDocument& d) const {
+    return PositionConverter(d.doc->text(), d.doc->lines(), encoding());
+  }
+  /// The byte offset of params.position (InvalidParams when malformed).
+  uint32_t offset(OpenDocument& d, const json& position) const;
+  json position(OpenDocument& d, uint32_t offset) const;
+  json range(OpenDocument& d, ByteRange range) const;
+  /// The byte range of an LSP Range object.
+  ByteRange byte_range(OpenDocument& d, const json& range) const;
+};
+
+using RequestHandler = std::function<json(Context&, const json& params)>;
+/// Adds the feature's entries to the server capabilities of `initialize`.
+using Advertise = std::function<void(const json& client_capabilities, json& server_capabilities)>;
+
+struct Feature {
+  std::string method;
+  RequestHandler handle;
+  Advertise advertise;  // may be empty
+};
+
+/// All registered features.
+std::vector<Feature>& features();
+
+struct FeatureRegistrar {
+  explicit FeatureRegistrar(Feature f) { features().push_back(std::move(f)); }
+};
+
+#define CAKE_LSP_CONCAT_(a, b) a##b
+#define CAKE_LSP_CONCAT(a, b) CAKE_LSP_CONCAT_(a, b)
+/// Registers a feature at start-up: CAKE_LSP_FEATURE({"textDocument/hover", handler, advertise});
+#define CAKE_LSP_FEATURE(...) \
+  static const ::cake::lsp::FeatureRegistrar CAKE_LSP_CONCAT(cake_lsp_feature_, __LINE__){::cake::lsp::Feature __VA_ARGS__}
+
+}  // namespace cake::lsp

@@ -1,0 +1,41 @@
+// textDocument/diagnostic (pull) and the JSON both delivery modes send.
+#include "features/diagnostics.h"
+
+#include "diagnostic_json.h"
+
+namespace cake::lsp {
+
+bool client_pulls_diagnostics(const json& caps) {
+  const json* td = caps.contains("textDocument") ? &caps["textDocument"] : nullptr;
+  return td && td->is_object() && td->contains("diagnostic") && (*td)["diagnostic"].is_object();
+}
+
+json diagnostics_json(Context& context, OpenDocument& document, const std::vector<Diagnostic>& diagnostics) {
+  PositionConverter positions = context.positions(document);
+  DocumentContext where{document.uri, &positions, document.doc->targets()};
+  json items = json::array();
+  for (const Diagnostic& d : diagnostics)
+    items.push_back(json(diagnostic_to_json(d, where, context.docs_root())));
+  return items;
+}
+
+namespace {
+
+json pull(Context& context, const json& params) {
+  OpenDocument& document = context.document(params);
+  const std::vector<Diagnostic>* diagnostics = document.doc->diagnostics([&] { return context.cancelled(); });
+  if (!diagnostics) throw RequestError{error_code::ContentModified, "the document changed; ask again"};
+  std::string result_id = std::to_string(document.version);
+  if (params.value("previousResultId", std::string()) == result_id) return {{"kind", "unchanged"}, {"resultId", result_id}};
+  return {{"kind", "full"}, {"resultId", result_id}, {"items", diagnostics_json(context, document, *diagnostics)}};
+}
+
+}  // namespace
+
+CAKE_LSP_FEATURE({"textDocument/diagnostic", pull, [](const json& client, json& caps) {
+                    if (client_pulls_diagnostics(client))
+                      caps["diagnosticProvider"] = {{"identifier", "cake"}, {"interFileDependencies", false},
+                                                    {"workspaceDiagnostics", false}};
+                  }});
+
+}  // namespace cake::lsp

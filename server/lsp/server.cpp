@@ -1,0 +1,349 @@
+// The server core; see server.h. Features live in features/, one per file.
+#include "server.h"
+
+#include "feature.h"
+#include "features/diagnostics.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <unordered_map>
+
+namespace cake::lsp {
+
+std::vector<Feature>& features() {
+  static std::vector<Feature> all;
+  return all;
+}
+
+// Section - Context helpers shared by handlers
+
+uint32_t Context::offset(OpenDocument& d, const json& position) const {
+  if (!position.is_object() || !position.contains("line") || !position.contains("character") ||
+      !position["line"].is_number_unsigned() || !position["character"].is_number_unsigned())
+    throw RequestError{error_code::InvalidParams, "a Position needs unsigned `line` and `character`"};
+  LspPosition p{position["line"].get<uint32_t>(), position["character"].get<uint32_t>()};
+  return positions(d).offset(p);
+}
+
+json Context::position(OpenDocument& d, uint32_t offset) const {
+  LspPosition p = positions(d).lsp_position(offset);
+  return {{"line", p.line}, {"character", p.character}};
+}
+
+json Context::range(OpenDocument& d, ByteRange range) const {
+  LspRange r = positions(d).lsp_range(range);
+  return {{"start", {{"line", r.start.line}, {"character", r.start.character}}},
+          {"end", {{"line", r.end.line}, {"character", r.end.character}}}};
+}
+
+ByteRange Context::byte_range(OpenDocument& d, const json& range) const {
+  if (!range.is_object() || !range.contains("start") || !range.contains("end"))
+    throw RequestError{error_code::InvalidParams, "a Range needs `start` and `end`"};
+  uint32_t b = offset(d, range["start"]), e = offset(d, range["end"]);
+  return {std::min(b, e), std::max(b, e)};
+}
+
+namespace {
+
+enum class State { Uninitialized, Running, ShutDown };
+
+class Server final : public Context {
+ public:
+  Server(MessageWriter& out, const ServerOptions& options) : out_(out), options_(options) {}
+
+  int run(MessageReader& in) {
+    std::thread reader([&] { read_loop(in); });
+    int code = main_loop();
+    // The reader ends at the end of the input. After `exit` with the input
+    // still open (a client that keeps its pipe), the process ends without it.
+    std::unique_lock lock(mutex_);
+    bool ended = ready_.wait_for(lock, std::chrono::milliseconds(200), [&] { return input_ended_; });
+    lock.unlock();
+    if (ended) reader.join();
+    else reader.detach();
+    return code;
+  }
+
+  // Section - Context
+
+  OpenDocument& document(const json& params) override {
+    if (!params.is_object() || !params.contains("textDocument") || !params["textDocument"].is_object() ||
+        !params["textDocument"].contains("uri") || !params["textDocument"]["uri"].is_string())
+      throw RequestError{error_code::InvalidParams, "missing textDocument.uri"};
+    auto it = documents_.find(params["textDocument"]["uri"].get<std::string>());
+    if (it == documents_.end())
+      throw RequestError{error_code::InvalidParams, "document not open: " + params["textDocument"]["uri"].get<std::string>()};
+    return it->second;
+  }
+  const std::map<std::string, OpenDocument>& documents() const override { return documents_; }
+  PositionEncoding encoding() const override { return encoding_; }
+  const json& client_capabilities() const override { return client_; }
+  const std::string& docs_root() const override { return options_.docs_root; }
+  bool cancelled() const override {
+    std::lock_guard lock(mutex_);
+    return current_id_ && cancelled_.count(current_id_->dump()) > 0;
+  }
+
+ private:
+  // Section - Reading (its own thread)
+
+  void read_loop(MessageReader& in) {
+    for (;;) {
+      MessageReader::Result r = in.next();
+      if (r.status == MessageReader::Status::End) break;
+      if (r.status != MessageReader::Status::Message) {
+        int code = r.status == MessageReader::Status::TooLarge ? error_code::InvalidRequest : error_code::ParseError;
+        send_error(nullptr, code, r.error);
+        continue;
+      }
+      json message = json::parse(r.body, nullptr, false);
+      if (message.is_discarded()) {
+        send_error(nullptr, error_code::ParseError, "invalid JSON");
+        continue;
+      }
+      std::lock_guard lock(mutex_);
+      if (message.is_object() && message.value("method", json()) == "$/cancelRequest" && message.contains("params") &&
+          message["params"].is_object() && message["params"].contains("id")) {
+        if (cancelled_.size() > 4096) cancelled_.clear();  // ids of requests long answered
+        cancelled_.insert(message["params"]["id"].dump());
+        continue;
+      }
+      queue_.push_back(std::move(message));
+      ready_.notify_one();
+    }
+    std::lock_guard lock(mutex_);
+    input_ended_ = true;
+    ready_.notify_all();
+  }
+
+  bool message_waiting() const {
+    std::lock_guard lock(mutex_);
+    return !queue_.empty() || input_ended_;
+  }
+
+  // Section - The main loop
+
+  int main_loop() {
+    for (;;) {
+      json message;
+      {
+        std::unique_lock lock(mutex_);
+        if (queue_.empty() && !input_ended_ && has_background_work()) {
+          lock.unlock();
+          background_work();
+          continue;
+        }
+        ready_.wait(lock, [&] { return !queue_.empty() || input_ended_; });
+        if (queue_.empty()) return 1;  // the client went away without `exit`
+        message = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      if (auto code = handle(message)) return *code;
+    }
+  }
+
+  /// Handles one message; an exit code when it was `exit`.
+  std::optional<int> handle(const json& message) {
+    if (!message.is_object()) {
+      send_error(nullptr, error_code::InvalidRequest, "a message is a JSON object");
+      return std::nullopt;
+    }
+    json id = message.contains("id") ? message["id"] : json();
+    bool is_request = message.contains("id");
+    if (is_request && !id.is_string() && !id.is_number_integer()) {
+      send_error(nullptr, error_code::InvalidRequest, "`id` must be an integer or a string");
+      return std::nullopt;
+    }
+    if (!message.contains("method")) return std::nullopt;  // a response to us: we send no requests
+    if (!message["method"].is_string()) {
+      if (is_request) send_error(id, error_code::InvalidRequest, "`method` must be a string");
+      return std::nullopt;
+    }
+    std::string method = message["method"].get<std::string>();
+    json params = message.contains("params") ? message["params"] : json::object();
+    if (method == "exit") return state_ == State::ShutDown ? 0 : 1;
+    if (trace_ != "off") log_trace("received " + std::string(is_request ? "request" : "notification") + " '" + method + "'");
+    if (!is_request) {
+      if (state_ == State::Running) notification(method, params);
+      return std::nullopt;
+    }
+    request(id, method, params);
+    return std::nullopt;
+  }
+
+  void request(const json& id, const std::string& method, const json& params) {
+    if (method == "initialize") {
+      if (state_ != State::Uninitialized) return send_error(id, error_code::InvalidRequest, "already initialized");
+      return respond(id, initialize(params));
+    }
+    if (state_ == State::Uninitialized)
+      return send_error(id, error_code::ServerNotInitialized, "the server is not initialized");
+    if (state_ == State::ShutDown) return send_error(id, error_code::InvalidRequest, "the server is shut down");
+    if (method == "shutdown") {
+      state_ = State::ShutDown;
+      return respond(id, nullptr);
+    }
+    auto it = handlers_.find(method);
+    if (it == handlers_.end()) return send_error(id, error_code::MethodNotFound, "unknown method " + method);
+    {
+      std::lock_guard lock(mutex_);
+      current_id_ = id;
+      if (cancelled_.erase(id.dump())) {
+        current_id_.reset();
+        return send_error(id, error_code::RequestCancelled, "cancelled");
+      }
+    }
+    try {
+      json result = it->second(*this, params);
+      if (cancelled()) send_error(id, error_code::RequestCancelled, "cancelled");
+      else respond(id, std::move(result));
+    } catch (const RequestError& e) {
+      send_error(id, e.code, e.message);
+    } catch (const json::exception& e) {
+      send_error(id, error_code::InvalidParams, std::string("invalid params: ") + e.what());
+    } catch (const std::exception& e) {
+      send_error(id, error_code::InternalError, e.what());
+      log(1, std::string("internal error in ") + method + ": " + e.what());
+    }
+    std::lock_guard lock(mutex_);
+    cancelled_.erase(id.dump());
+    current_id_.reset();
+  }
+
+  json initialize(const json& params) {
+    client_ = params.is_object() && params.contains("capabilities") && params["capabilities"].is_object()
+                  ? params["capabilities"] : json::object();
+    if (params.is_object() && params.contains("trace") && params["trace"].is_string()) trace_ = params["trace"];
+    // UTF-8 when the client offers it: no conversion at all.
+    json encodings = client_.contains("general") && client_["general"].is_object()
+                         ? client_["general"].value("positionEncodings", json::array()) : json::array();
+    encoding_ = PositionEncoding::Utf16;
+    if (encodings.is_array())
+      for (const json& e : encodings)
+        if (e == "utf-8") encoding_ = PositionEncoding::Utf8;
+    pull_ = client_pulls_diagnostics(client_);
+
+    json caps = {{"positionEncoding", encoding_ == PositionEncoding::Utf8 ? "utf-8" : "utf-16"},
+                 {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", false}}}};
+    for (const Feature& f : features()) {
+      handlers_[f.method] = f.handle;
+      if (f.advertise) f.advertise(client_, caps);
+    }
+    state_ = State::Running;
+    return {{"capabilities", caps}, {"serverInfo", {{"name", "cake-lsp"}, {"version", options_.version}}}};
+  }
+
+  // Section - Notifications
+
+  void notification(const std::string& method, const json& params) {
+    try {
+      if (method == "textDocument/didOpen") did_open(params);
+      else if (method == "textDocument/didChange") did_change(params);
+      else if (method == "textDocument/didClose") did_close(params);
+      else if (method == "$/setTrace") trace_ = params.value("value", std::string("off"));
+      // initialized, didSave, didChangeConfiguration, unknown `$/` and
+      // other notifications need nothing.
+    } catch (const RequestError& e) {
+      log(1, method + ": " + e.message);
+    } catch (const json::exception& e) {
+      log(1, method + ": invalid params: " + e.what());
+    }
+  }
+
+  void did_open(const json& params) {
+    const json& td = params.at("textDocument");
+    std::string uri = td.at("uri").get<std::string>();
+    OpenDocument d;
+    d.uri = uri;
+    d.version = td.value("version", int64_t{0});
+    d.doc = std::make_unique<Document>(td.at("text").get<std::string>());
+    documents_.insert_or_assign(uri, std::move(d));
+  }
+
+  void did_change(const json& params) {
+    OpenDocument& d = document(params);
+    const json& changes = params.at("contentChanges");
+    if (!changes.is_array()) throw RequestError{error_code::InvalidParams, "contentChanges must be an array"};
+    for (const json& change : changes) {
+      std::string text = change.at("text").get<std::string>();
+      if (change.contains("range")) d.doc->apply({byte_range(d, change["range"]), std::move(text)});
+      else d.doc->replace(std::move(text));
+    }
+    d.version = params.at("textDocument").value("version", d.version + 1);
+    d.diagnostics_published = false;
+  }
+
+  void did_close(const json& params) {
+    std::string uri = params.at("textDocument").at("uri").get<std::string>();
+    if (documents_.erase(uri) && !pull_)
+      notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
+  }
+
+  // Section - Background work: push diagnostics
+
+  bool has_background_work() const {
+    if (pull_ || state_ != State::Running) return false;
+    for (const auto& [uri, d] : documents_)
+      if (!d.diagnostics_published) return true;
+    return false;
+  }
+
+  void background_work() {
+    for (auto& [uri, d] : documents_) {
+      if (d.diagnostics_published) continue;
+      const std::vector<Diagnostic>* diagnostics = d.doc->diagnostics([&] { return message_waiting(); });
+      if (!diagnostics) return;  // a newer message first; the work resumes after it
+      notify("textDocument/publishDiagnostics",
+             {{"uri", uri}, {"version", d.version}, {"diagnostics", diagnostics_json(*this, d, *diagnostics)}});
+      d.diagnostics_published = true;
+      if (message_waiting()) return;
+    }
+  }
+
+  // Section - Output
+
+  void respond(const json& id, json result) { out_.send({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}); }
+
+  void send_error(const json& id, int code, const std::string& message) {
+    out_.send({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
+  }
+
+  void notify(const std::string& method, json params) {
+    out_.send({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
+  }
+
+  /// window/logMessage; type 1 error .. 4 log.
+  void log(int type, const std::string& message) { notify("window/logMessage", {{"type", type}, {"message", message}}); }
+
+  void log_trace(const std::string& message) { notify("$/logTrace", {{"message", message}}); }
+
+  MessageWriter& out_;
+  ServerOptions options_;
+  State state_ = State::Uninitialized;
+  json client_ = json::object();
+  PositionEncoding encoding_ = PositionEncoding::Utf16;
+  bool pull_ = false;
+  std::string trace_ = "off";
+  std::map<std::string, OpenDocument> documents_;
+  std::unordered_map<std::string, RequestHandler> handlers_;
+
+  mutable std::mutex mutex_;  // guards the fields below, shared with the reader
+  std::condition_variable ready_;
+  std::deque<json> queue_;
+  bool input_ended_ = false;
+  std::set<std::string> cancelled_;  // ids (as JSON text) of cancelled requests
+  std::optional<json> current_id_;
+};
+
+}  // namespace
+
+int serve(MessageReader& in, MessageWriter& out, const ServerOptions& options) {
+  Server server(out, options);
+  return server.run(in);
+}
+
+}  // namespace cake::lsp

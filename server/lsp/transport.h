@@ -1,0 +1,63 @@
+// JSON-RPC framing (LSP base protocol): `Content-Length: N\r\n\r\n` + N bytes
+// of JSON, over any byte stream. The reader resynchronises after a bad
+// header and drains a message that is too large, so one bad message never
+// ends a session; the writer frames and serialises whole messages from any
+// thread.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+namespace cake::lsp {
+
+class MessageReader {
+ public:
+  /// Reads up to `size` bytes into `buffer`; returns 0 at the end of the
+  /// stream (or on an error).
+  using ReadSome = std::function<size_t(char* buffer, size_t size)>;
+
+  MessageReader(ReadSome read, size_t max_body_bytes) : read_(std::move(read)), max_body_(max_body_bytes) {}
+
+  enum class Status { Message, End, BadHeader, TooLarge };
+  struct Result {
+    Status status = Status::End;
+    std::string body;   // Message: the JSON text
+    std::string error;  // BadHeader, TooLarge: what was wrong
+  };
+
+  /// The next message, or why there is none.
+  Result next();
+
+ private:
+  bool fill();                      // reads more; false at the end
+  std::string_view pending() const { return std::string_view(buffer_).substr(pos_); }
+  void compact();
+
+  ReadSome read_;
+  size_t max_body_;
+  std::string buffer_;
+  size_t pos_ = 0;
+};
+
+class MessageWriter {
+ public:
+  /// Writes all of `bytes` or throws.
+  using WriteAll = std::function<void(std::string_view bytes)>;
+
+  explicit MessageWriter(WriteAll write) : write_(std::move(write)) {}
+
+  /// Frames and writes one message; thread-safe. Returns false once the
+  /// stream has failed (the peer is gone).
+  bool send(const nlohmann::json& message);
+
+ private:
+  WriteAll write_;
+  std::mutex mutex_;
+  bool failed_ = false;
+};
+
+}  // namespace cake::lsp
