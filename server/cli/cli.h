@@ -30,4 +30,8 @@ int run_check(Args args, const ToolInfo& tool);
 /// The usage text of `cake check`.
 std::string check_help();
 
+/// `cake fmt [--check | --write] FILE|DIR|- ...`; `args` excludes "fmt".
+int run_fmt(Args args);
+std::string fmt_help();
+
 }  // namespace cake::cli

@@ -241,3 +241,29 @@ TEST_CASE("any bytes: NUL, invalid UTF-8, binary noise never crash") {
 }
 
 }  // namespace
+
+TEST_CASE("cake fmt: print, --check, --write, syntax errors and exit codes") {
+  TempDir dir;
+  const char* messy = "target sm_90a\nconst T = 1   \n\n\n\nconst U = 2";
+  const char* canonical = "target sm_90a\nconst T = 1\n\nconst U = 2\n";
+  write(dir.path / "messy.cake", messy);
+  write(dir.path / "ok.cake", canonical);
+  write(dir.path / "broken.cake", "target sm_90a\nkernel k( {\n");
+  Run printed = cake(dir, {"fmt", "messy.cake"});
+  CHECK(printed.code == 0);
+  CHECK(printed.out == canonical);
+  Run checked = cake(dir, {"fmt", "--check", "messy.cake", "ok.cake"});
+  CHECK(checked.code == 1);
+  CHECK(checked.out == "messy.cake\n");
+  CHECK(cake(dir, {"fmt", "--check", "ok.cake"}).code == 0);
+  CHECK(cake(dir, {"fmt", "--write", "messy.cake"}).code == 0);
+  CHECK(slurp(dir.path / "messy.cake") == canonical);
+  Run broken = cake(dir, {"fmt", "--write", "broken.cake"});
+  CHECK(broken.code == 1);
+  CHECK(broken.err.find("syntax errors") != std::string::npos);
+  CHECK(slurp(dir.path / "broken.cake") == "target sm_90a\nkernel k( {\n");
+  CHECK(cake(dir, {"fmt", "missing.cake"}).code == 2);
+  CHECK(cake(dir, {"fmt"}).code == 2);
+  CHECK(cake(dir, {"fmt", "--bogus", "ok.cake"}).code == 2);
+  CHECK(cake(dir, {"help", "fmt"}).code == 0);
+}
