@@ -30,3 +30,21 @@ if [ "${#missing[@]}" -gt 0 ]; then
 else
   echo "setup: all packages present"
 fi
+
+# The VS Code extension's npm packages (editors/vscode, test editors.vscode):
+# `npm ci` when node >= 20 is present and node_modules is missing or older
+# than package-lock.json. Without node, or when npm fails (no registry), the
+# test is skipped rather than setup failing.
+vscode_dir="$(cd "$(dirname "$0")/.." && pwd)/editors/vscode"
+if [ -f "$vscode_dir/package-lock.json" ]; then
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null ||
+     [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
+    echo "setup: node >= 20 and npm not found: editors/vscode is not set up (editors.vscode will skip)"
+  elif [ "$vscode_dir/node_modules/.package-lock.json" -nt "$vscode_dir/package-lock.json" ]; then
+    echo "setup: editors/vscode node_modules up to date"
+  else
+    echo "setup: npm ci in editors/vscode"
+    (cd "$vscode_dir" && npm ci --no-audit --no-fund --loglevel=error) ||
+      echo "setup: npm ci failed in editors/vscode (editors.vscode will skip)" >&2
+  fi
+fi

@@ -1,0 +1,184 @@
+// The CAKE IR extension: starts cake-lsp (docs/lsp.md) over stdio with
+// vscode-languageclient and adds commands, a status bar item and settings.
+// Colouring comes from syntaxes/cake.tmLanguage.json at once and from the
+// server's semantic tokens (package.json semanticTokenScopes) on top.
+import * as vscode from "vscode";
+import {
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  LanguageClientOptions,
+  RevealOutputChannelOn,
+  ServerOptions,
+  State,
+  TransportKind,
+} from "vscode-languageclient/node";
+import { resolveServer } from "./serverPath";
+
+let client: LanguageClient | undefined;
+let outputChannel: vscode.OutputChannel;
+let traceChannel: vscode.OutputChannel;
+let statusItem: vscode.StatusBarItem;
+let serverCommand: string | undefined;
+
+function workspacePaths(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath);
+}
+
+function targets(): string[] {
+  return vscode.workspace.getConfiguration("cake").get<string[]>("targets", []);
+}
+
+function setStatus(text: string, tooltip: string, error = false): void {
+  statusItem.text = text;
+  statusItem.tooltip = tooltip;
+  statusItem.backgroundColor = error ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
+}
+
+async function startClient(context: vscode.ExtensionContext): Promise<void> {
+  const config = vscode.workspace.getConfiguration("cake");
+  const resolution = resolveServer(config.get<string>("server.path", ""), workspacePaths());
+  serverCommand = resolution.command;
+  if (!serverCommand) {
+    setStatus("$(error) cake-lsp", `cake-lsp not found (${resolution.how}). Set cake.server.path or run cmake --install.`, true);
+    outputChannel.appendLine(`cake-lsp not found: ${resolution.how}`);
+    void vscode.window
+      .showErrorMessage(`CAKE IR: cake-lsp not found (${resolution.how}).`, "Open Settings")
+      .then((choice) => {
+        if (choice === "Open Settings") {
+          void vscode.commands.executeCommand("workbench.action.openSettings", "cake.server.path");
+        }
+      });
+    return;
+  }
+  const args = config.get<string[]>("server.args", []);
+  outputChannel.appendLine(`starting ${serverCommand} ${args.join(" ")} (found via ${resolution.how})`);
+
+  const serverOptions: ServerOptions = {
+    run: { command: serverCommand, args, transport: TransportKind.stdio },
+    debug: { command: serverCommand, args, transport: TransportKind.stdio },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: "file", language: "cake" },
+      { scheme: "untitled", language: "cake" },
+    ],
+    outputChannel,
+    traceOutputChannel: traceChannel,
+    revealOutputChannelOn: RevealOutputChannelOn.Never,
+    initializationOptions: { targets: targets() },
+    synchronize: { configurationSection: "cake" },
+    errorHandler: {
+      error: () => ({ action: ErrorAction.Continue }),
+      closed: () => {
+        setStatus("$(error) cake-lsp", "cake-lsp stopped unexpectedly; use 'CAKE IR: Restart Language Server'.", true);
+        return { action: CloseAction.DoNotRestart };
+      },
+    },
+  };
+  client = new LanguageClient("cake", "CAKE IR Language Server", serverOptions, clientOptions);
+  client.onDidChangeState((e) => {
+    switch (e.newState) {
+      case State.Starting:
+        setStatus("$(sync~spin) cake-lsp", `cake-lsp starting: ${serverCommand}`);
+        break;
+      case State.Running:
+        setStatus("$(check) cake-lsp", `cake-lsp running: ${serverCommand}\nTargets: ${targets().join(", ") || "(from the files)"}\nClick to show the output.`);
+        break;
+      case State.Stopped:
+        setStatus("$(circle-slash) cake-lsp", "cake-lsp stopped; click to show the output.");
+        break;
+    }
+  });
+  try {
+    await client.start();
+  } catch (err) {
+    setStatus("$(error) cake-lsp", `cake-lsp failed to start: ${String(err)}`, true);
+    outputChannel.appendLine(`cake-lsp failed to start: ${String(err)}`);
+  }
+  void context;
+}
+
+async function stopClient(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (c) {
+    try {
+      await c.stop(2000);
+    } catch {
+      // already dead: nothing to stop
+    }
+  }
+}
+
+/** The rule page of a diagnostic (codeDescription.href) under the cursor, or picked from the file's. */
+async function openRuleDocs(arg?: unknown): Promise<void> {
+  if (typeof arg === "string" && arg !== "") {
+    await vscode.env.openExternal(vscode.Uri.parse(arg));
+    return;
+  }
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) {
+    void vscode.window.showInformationMessage("CAKE IR: no active editor.");
+    return;
+  }
+  const all = vscode.languages.getDiagnostics(editor.document.uri).filter((d) => typeof d.code === "object" && d.code !== null);
+  if (all.length === 0) {
+    void vscode.window.showInformationMessage("CAKE IR: this file has no diagnostics with a rule page.");
+    return;
+  }
+  const at = all.filter((d) => d.range.contains(editor.selection.active));
+  let chosen = at.length === 1 ? at[0] : undefined;
+  if (!chosen) {
+    const picks = (at.length > 0 ? at : all).map((d) => ({
+      label: String((d.code as { value: string | number }).value),
+      description: `line ${d.range.start.line + 1}`,
+      detail: d.message,
+      diagnostic: d,
+    }));
+    chosen = (await vscode.window.showQuickPick(picks, { placeHolder: "Open the rule page of which diagnostic?" }))?.diagnostic;
+  }
+  if (!chosen) {
+    return;
+  }
+  const target = (chosen.code as { target: vscode.Uri }).target;
+  if (target.scheme === "file") {
+    // Rule pages are markdown files: show them rendered.
+    await vscode.commands.executeCommand("markdown.showPreview", target);
+  } else {
+    await vscode.env.openExternal(target);
+  }
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  outputChannel = vscode.window.createOutputChannel("CAKE IR Language Server");
+  traceChannel = vscode.window.createOutputChannel("CAKE IR Language Server Trace");
+  statusItem = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 0);
+  statusItem.name = "CAKE IR Language Server";
+  statusItem.command = "cake.showOutput";
+  setStatus("$(sync~spin) cake-lsp", "cake-lsp starting");
+  statusItem.show();
+  context.subscriptions.push(outputChannel, traceChannel, statusItem);
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand("cake.restartServer", async () => {
+      await stopClient();
+      await startClient(context);
+    }),
+    vscode.commands.registerCommand("cake.showOutput", () => outputChannel.show(true)),
+    vscode.commands.registerCommand("cake.openRuleDocs", openRuleDocs),
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (e.affectsConfiguration("cake.server.path") || e.affectsConfiguration("cake.server.args")) {
+        const choice = await vscode.window.showInformationMessage("CAKE IR: the server settings changed.", "Restart Server");
+        if (choice === "Restart Server") {
+          await vscode.commands.executeCommand("cake.restartServer");
+        }
+      }
+    }),
+  );
+  await startClient(context);
+}
+
+export async function deactivate(): Promise<void> {
+  await stopClient();
+}
