@@ -1,0 +1,18 @@
+-- CAKE IR for Neovim: filetype and the :CakeInfo command. The language
+-- server and the tree-sitter parser start with require('cake').setup{}.
+if vim.g.loaded_cake then
+  return
+end
+vim.g.loaded_cake = 1
+
+if vim.filetype and vim.filetype.add then
+  vim.filetype.add({ extension = { cake = "cake" } })
+end
+
+local create = vim.api.nvim_create_user_command -- Neovim 0.7+
+create("CakeInfo", function()
+  require("cake").print_info()
+end, { desc = "CAKE IR: language server, parser and targets" })
+create("CakeRestart", function()
+  require("cake").restart()
+end, { desc = "CAKE IR: restart cake-lsp for the current buffer" })
