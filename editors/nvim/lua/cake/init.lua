@@ -44,22 +44,24 @@ local function dirname(path)
   return vim.fn.fnamemodify(path, ":h")
 end
 
---- The nearest ancestor of `path` that holds one of the root markers, else its directory.
+--- The root of `path`: the nearest ancestor holding the first root marker
+--- (.git), else the second, ...; else the file's directory.
 function M.root_dir(path)
-  local dir = dirname(vim.fn.fnamemodify(path, ":p"))
-  local start = dir
-  while true do
-    for _, marker in ipairs(M.config.root_markers) do
+  local start = dirname(vim.fn.fnamemodify(path, ":p"))
+  for _, marker in ipairs(M.config.root_markers) do
+    local dir = start
+    while true do
       if exists(dir .. "/" .. marker) then
         return dir
       end
+      local parent = dirname(dir)
+      if parent == dir then
+        break
+      end
+      dir = parent
     end
-    local parent = dirname(dir)
-    if parent == dir then
-      return start
-    end
-    dir = parent
   end
+  return start
 end
 
 --- The command that starts cake-lsp for a root, and how it was found.
@@ -110,7 +112,7 @@ local function find_parser()
   if exists(built) then
     return built
   end
-  return nil
+  return nil, built
 end
 
 --- Registers the parser with Neovim's tree-sitter; true when it is loaded.
@@ -119,9 +121,10 @@ function M.load_parser()
   if st.loaded then
     return true
   end
-  local path = find_parser()
+  local path, tried = find_parser()
   if not path then
-    st.error = "parser/cake.so not on 'runtimepath' (build cake-nvim-parser or cmake --install)"
+    st.error = "parser/cake.so is not on 'runtimepath' and there is no " .. tried
+      .. " (build cake-nvim-parser or cmake --install)"
     return false
   end
   local ok, err
