@@ -2,7 +2,8 @@
 # Builds everything with clang under AddressSanitizer and
 # UndefinedBehaviorSanitizer in build-asan (-DCAKE_SANITIZE=ON), runs the
 # whole CTest suite there except the benchmark smoke run (label `bench`),
-# then fuzzes for 60 s (scripts/fuzz.sh) reusing the same build directory,
+# then fuzzes the front end for 60 s and the language server for 30 s
+# (scripts/fuzz.sh, CAKE_FUZZ_TARGET=lsp) reusing the same build directory,
 # which is why it is configured with -DCAKE_FUZZ=ON too. Any sanitizer report
 # fails the test that triggers it. Meant to finish in well under 8 minutes on
 # two cores.
@@ -35,4 +36,5 @@ ctest --test-dir "$build" -LE bench -j "$jobs" --output-on-failure ${CAKE_CTEST_
 echo "sanitize.sh: tests passed at $((SECONDS - start))s"
 
 CAKE_FUZZ_BUILD_DIR="$build" "$root/scripts/fuzz.sh" "${1:-60}"
+CAKE_FUZZ_BUILD_DIR="$build" CAKE_FUZZ_TARGET=lsp "$root/scripts/fuzz.sh" 30
 echo "sanitize.sh: done in $((SECONDS - start))s"

@@ -10,7 +10,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   clang libclang-rt-dev llvm-dev zlib1g-dev libtinfo-dev libz3-dev
   libtree-sitter-dev nlohmann-json3-dev libboost-dev catch2
-  neovim python3
+  neovim python3 mlir-14-tools
 )
 
 missing=()

@@ -10,9 +10,13 @@
 // whatever the timings, unless --fail-on-miss is given; it is 1 when a
 // generated file draws an error diagnostic (the numbers would then measure
 // something unrealistic). docs/benchmarks.md explains how to run and read it.
+// `--emit-file LINES PATH` only writes such a generated file of >= LINES
+// lines to PATH (the language-server benchmark, tests/bench/lsp_bench.py,
+// opens it) and exits.
 //
 // Usage: cake-bench-check [--runs N] [--files N] [--sizes 1000,10000,...]
 //                         [--fail-on-miss] [--smoke]
+//        cake-bench-check --emit-file LINES PATH
 
 #include "../support/kernel_gen.h"
 
@@ -142,9 +146,18 @@ bool parse_args(int argc, char** argv, BenchOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string_view(argv[1]) == "--emit-file") {
+    std::string text = cake::test::kmeans_file(std::strtoul(argv[2], nullptr, 10));
+    std::FILE* f = std::fopen(argv[3], "wb");
+    bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (f) ok = std::fclose(f) == 0 && ok;
+    if (!ok) std::perror(argv[3]);
+    return ok ? 0 : 1;
+  }
   BenchOptions options;
   if (!parse_args(argc, argv, options)) {
-    std::printf("usage: %s [--runs N] [--files N] [--sizes 1000,10000,...] [--fail-on-miss] [--smoke]\n", argv[0]);
+    std::printf("usage: %s [--runs N] [--files N] [--sizes 1000,10000,...] [--fail-on-miss] [--smoke]\n"
+                "       %s --emit-file LINES PATH\n", argv[0], argv[0]);
     return 2;
   }
   unsigned generated_errors = 0;
