@@ -1,0 +1,146 @@
+// Completion candidates and op signatures (cake/query_completion.h). The
+// context comes from the text before the cursor (an unclosed `name[`, the
+// op at the start of the line), the candidates from the model and tables.
+#include "cake/query_completion.h"
+
+#include "cake/query_ops.h"
+#include "semantics/eval.h"
+#include "semantics/typing.h"
+
+#include <cctype>
+
+namespace cake {
+namespace {
+
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+constexpr DType kDTypes[] = {DType::F64, DType::F32, DType::TF32, DType::F16, DType::BF16, DType::F8E4M3,
+                             DType::F8E5M2, DType::F6E3M2, DType::F6E2M3, DType::F4E2M1, DType::I64, DType::I32,
+                             DType::I16, DType::I8, DType::U64, DType::U32, DType::U16, DType::U8, DType::B32,
+                             DType::Pred};
+
+struct Snippet {
+  std::string_view label, detail, body;
+};
+constexpr Snippet kSnippets[] = {
+    {"kernel", "kernel skeleton",
+     "kernel ${1:name}(${2:A}: global ${3:bf16}[${4:M}, ${5:N}] row_major)\n  grid (${6:1})\n  block ${7:128}\n{\n  $0\n}"},
+    {"pipeline", "pipeline skeleton",
+     "pipeline ${1:s} in ring(${2:4}) for ${3:k} in 0 .. ${4:n} {\n  wait ${5:full}[${1:s}] parity(${1:s}.phase)\n  $0\n}"},
+    {"role", "role skeleton", "role ${1:name} warpgroup(${2:0}) maxnreg(${3:232}) {\n  $0\n}"},
+};
+
+CompletionCandidate candidate(CompletionCandidate::Kind kind, std::string label, std::string detail,
+                              std::string insert_text = {}, SymbolKind symbol_kind = SymbolKind::Builtin) {
+  return {kind, std::move(label), std::move(detail), std::move(insert_text), symbol_kind};
+}
+
+bool is_index_name(SymbolKind k) {
+  return k == SymbolKind::LoopVar || k == SymbolKind::StageVar || k == SymbolKind::Let || k == SymbolKind::Const ||
+         k == SymbolKind::ShapeSymbol || k == SymbolKind::ScalarParam;
+}
+
+/// The offset of the name before the innermost unclosed `[` before
+/// `offset` on its line, or nullopt.
+std::optional<uint32_t> open_index_base(std::string_view text, uint32_t offset) {
+  int depth = 0;
+  for (uint32_t i = offset; i > 0; --i) {
+    char c = text[i - 1];
+    if (c == '\n') return std::nullopt;
+    if (c == ']') ++depth;
+    if (c == '[' && depth-- == 0) {
+      uint32_t e = i - 1;
+      if (e == 0 || !word_char(text[e - 1])) return std::nullopt;
+      return e - 1;
+    }
+  }
+  return std::nullopt;
+}
+
+void add_names(const Module& m, uint32_t offset, bool index_only, std::vector<CompletionCandidate>& out) {
+  for (SymbolId id : symbols_in_scope(m, offset)) {
+    const Symbol& s = m.symbol(id);
+    if (index_only && !is_index_name(s.kind)) continue;
+    out.push_back(
+        candidate(CompletionCandidate::Kind::Name, std::string(s.name), std::string(symbol_kind_name(s.kind)), {}, s.kind));
+  }
+}
+
+}  // namespace
+
+std::vector<CompletionCandidate> completions_at(const Module& m, std::string_view text, uint32_t offset) {
+  std::vector<CompletionCandidate> out;
+  offset = std::min<uint32_t>(offset, static_cast<uint32_t>(text.size()));
+  if (std::optional<uint32_t> base = open_index_base(text, offset)) {
+    SymbolId id = m.symbol_at(*base);
+    if (id != kNone) {
+      const Symbol& s = m.symbol(id);
+      std::vector<ExprId> dims = s.type.stage_dims;
+      dims.insert(dims.end(), s.type.dims.begin(), s.type.dims.end());
+      Typer typer(m, nullptr);
+      for (size_t i = 0; i < dims.size(); ++i) {
+        std::string dim = typer.dim_text(dims[i]);
+        std::string what = i < s.type.stage_dims.size() ? "stage dim " : "dim ";
+        out.push_back(candidate(CompletionCandidate::Kind::Dim, dim,
+                                what + std::to_string(i) + " of `" + std::string(s.name) + "`"));
+      }
+      add_names(m, offset, true, out);
+      return out;
+    }
+  }
+  for (std::string_view k : keywords()) out.push_back(candidate(CompletionCandidate::Kind::Keyword, std::string(k), "keyword"));
+#define CAKE_OP(ID, SPELLING, FAMILY)                                                        \
+  if (op_supported_by(Op::ID, m))                                                            \
+    out.push_back(candidate(CompletionCandidate::Kind::Op, SPELLING, std::string(op_summary(Op::ID))));
+#include "cake/ops.def"
+#undef CAKE_OP
+  for (DType d : kDTypes) out.push_back(candidate(CompletionCandidate::Kind::Type, std::string(dtype_name(d)), "element type"));
+  add_names(m, offset, false, out);
+  for (const Snippet& s : kSnippets)
+    out.push_back(
+        candidate(CompletionCandidate::Kind::Snippet, std::string(s.label), std::string(s.detail), std::string(s.body)));
+  return out;
+}
+
+std::optional<SignatureInfo> signature_at(std::string_view text, uint32_t offset) {
+  offset = std::min<uint32_t>(offset, static_cast<uint32_t>(text.size()));
+  uint32_t line = offset;
+  while (line > 0 && text[line - 1] != '\n') --line;
+  uint32_t b = line;
+  while (b < offset && (text[b] == ' ' || text[b] == '\t')) ++b;
+  uint32_t e = b;
+  while (e < text.size() && (word_char(text[e]) || text[e] == '.')) ++e;
+  std::optional<Op> op = parse_op(text.substr(b, e - b));
+  if (!op || e > offset) return std::nullopt;
+  SignatureInfo sig;
+  sig.label = std::string(op_spelling(*op));
+  sig.documentation = std::string(op_summary(*op));
+  std::string_view form = op_form(*op);
+  if (!form.empty()) sig.label += " " + std::string(form);
+  // Operands are the form's runs between separators (`multicast(mask)` is one).
+  static constexpr std::string_view kSeparators = " ,<-=+@[]|";
+  auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  for (auto i = static_cast<uint32_t>(op_spelling(*op).size()) + 1; i < sig.label.size();) {
+    uint32_t j = i;
+    while (j < sig.label.size() && kSeparators.find(sig.label[j]) == std::string_view::npos) ++j;
+    std::string_view run = std::string_view(sig.label).substr(i, j - i);
+    while (!run.empty() && !alnum(run.front())) run.remove_prefix(1), ++i;
+    while (!run.empty() && !alnum(run.back())) run.remove_suffix(1);
+    if (!run.empty()) sig.parameters.push_back({i, i + static_cast<uint32_t>(run.size())});
+    i = std::max(j, i + static_cast<uint32_t>(run.size())) + 1;
+  }
+  // The active operand: separators typed since the op, outside brackets.
+  uint32_t seen = 0;
+  int depth = 0;
+  for (uint32_t i = e; i < offset; ++i) {
+    char c = text[i];
+    if (c == '[' || c == '(') ++depth;
+    if (c == ']' || c == ')') --depth;
+    if (depth > 0) continue;
+    if (c == ',' || c == '@' || (c == '-' && text[i - 1] == '<') || (c == '=' && text[i - 1] != '<')) ++seen;
+  }
+  sig.active = sig.parameters.empty() ? 0 : std::min<uint32_t>(seen, static_cast<uint32_t>(sig.parameters.size() - 1));
+  return sig;
+}
+
+}  // namespace cake
