@@ -22,6 +22,7 @@
 #include "suppression.h"
 
 #include <algorithm>
+#include <iterator>
 #include <functional>
 #include <tuple>
 #include <unordered_map>
@@ -32,7 +33,6 @@ namespace {
 
 /// One top-level item of the current tree.
 struct Item {
-  size_t index = 0;       // among the root's named children (ItemSelection)
   TSSymbol symbol = 0;
   ByteRange piece;        // from the end of the previous item: its leading comments belong to it
   ByteRange body;         // kernels: the body block; empty when absent
@@ -181,14 +181,11 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
   {
     TSNode root = ts_tree_root_node(tree_.get());
     uint32_t previous_end = 0;
-    size_t index = 0;
     for_each_named_child(root, [&](TSNode n) {
       TSSymbol s = ts_node_symbol(n);
-      size_t i = index++;
       if (s != c.target_item && s != c.const_item && s != c.kernel_item && s != c.dispatch_item && s != c.bench_item)
         return;
       Item item;
-      item.index = i;
       item.symbol = s;
       item.piece = {previous_end, ts_node_end_byte(n)};
       previous_end = item.piece.end;
@@ -209,9 +206,9 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
     });
   }
   auto hash_of = [&](ByteRange r) { return std::hash<std::string_view>{}(text.substr(r.begin, r.end - r.begin)); };
-  auto add_input = [&](Inputs& in, ByteRange r, uint64_t tag) {
+  auto add_input = [&](Inputs& in, ByteRange r, uint64_t tag, uint64_t hash) {
     in.ranges.push_back(r);
-    in.key = mix(mix(in.key, tag), hash_of(r));
+    in.key = mix(mix(in.key, tag), hash);
     in.bytes += r.end - r.begin;
   };
 
@@ -230,13 +227,13 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
   ItemSelection global_selection;
   for (const Item& item : items) {
     if (item.symbol == c.kernel_item && item.body.end > item.body.begin) {
-      add_input(global, {item.piece.begin, item.body.begin}, 1);
-      add_input(global, {item.body.end, item.piece.end}, 2);
+      ByteRange header{item.piece.begin, item.body.begin}, tail{item.body.end, item.piece.end};
+      add_input(global, header, 1, hash_of(header));
+      add_input(global, tail, 2, hash_of(tail));
     } else {
-      add_input(global, item.piece, 3);
+      add_input(global, item.piece, 3, hash_of(item.piece));
     }
-    if (global_selection.parts.size() <= item.index) global_selection.parts.resize(item.index + 1, ItemPart::Skip);
-    global_selection.parts[item.index] = item.symbol == c.kernel_item ? ItemPart::Header : ItemPart::Whole;
+    global_selection.items.push_back({item.node, item.symbol == c.kernel_item ? ItemPart::Header : ItemPart::Whole});
   }
   global.key = mix(global.key, items.size());
   global_selection.bytes = global.bytes;
@@ -250,7 +247,8 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
   };
 
   // Runs (or reuses) one unit and appends the diagnostics it owns.
-  auto unit = [&](const Inputs& in, const ItemSelection& selection, const std::function<bool(const Diagnostic&)>& owns) {
+  auto unit = [&](const Inputs& in, const std::function<ItemSelection()>& selection,
+                  const std::function<bool(const Diagnostic&)>& owns) {
     auto cached = units_->results.find(in.key);
     if (cached == units_->results.end() || cached->second.inputs.size() != in.ranges.size() ||
         cached->second.volatile_) {
@@ -259,7 +257,8 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
       r.inputs = in.ranges;
       Module module;
       std::vector<Diagnostic> found;
-      build_model(tree_.get(), text, module, found, &selection);
+      ItemSelection built = selection();
+      build_model(tree_.get(), text, module, found, &built);
       run_checks(module, text, options_, found);
       for (Diagnostic& d : found)
         if (owns(d)) {
@@ -282,33 +281,43 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
     return true;
   };
 
-  bool done = unit(global, global_selection, [&](const Diagnostic& d) {
+  bool done = unit(global, [&] { return std::move(global_selection); }, [&](const Diagnostic& d) {
     return d.id == DiagId::DuplicateName || d.id == DiagId::MissingTarget || !in_kernel(d.range.begin);
   });
-  for (const Item& item : items) {
-    if (!done) break;
+  // What every kernel unit reads besides its kernel: targets and consts,
+  // and the benches naming it. Item texts are hashed once.
+  std::vector<size_t> context;
+  std::unordered_map<std::string_view, std::vector<size_t>> benches;
+  std::vector<uint64_t> piece_hash(items.size());
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Item& item = items[i];
+    if (item.symbol == c.target_item || item.symbol == c.const_item) context.push_back(i);
+    if (item.symbol == c.bench_item) benches[item.name].push_back(i);
+    piece_hash[i] = hash_of(item.piece);
+  }
+  static const std::vector<size_t> kNoBenches;
+  for (size_t k = 0; k < items.size() && done; ++k) {
+    const Item& item = items[k];
     if (item.symbol != c.kernel_item) continue;
-    Inputs in;
-    ItemSelection selection;
-    selection.parts.assign(item.index + 1, ItemPart::Skip);
-    auto select = [&](const Item& other) {
-      if (selection.parts.size() <= other.index) selection.parts.resize(other.index + 1, ItemPart::Skip);
-      selection.parts[other.index] = ItemPart::Whole;
-    };
     // Inputs in file order: targets, consts, the kernel and its benches.
     // Names of other items resolve through `names` (their texts are in
     // names_key); a report that points at one makes the unit volatile.
-    std::vector<std::pair<ByteRange, uint64_t>> chosen;
-    for (const Item& other : items)
-      if (&other == &item || other.symbol == c.target_item || other.symbol == c.const_item ||
-          (other.symbol == c.bench_item && other.name == item.name)) {
-        chosen.push_back({other.piece, other.symbol});
-        select(other);
-      }
-    for (const auto& [range, tag] : chosen) add_input(in, range, tag);
+    auto found = benches.find(item.name);
+    const std::vector<size_t>& own_benches = found == benches.end() ? kNoBenches : found->second;
+    std::vector<size_t> chosen;
+    chosen.reserve(context.size() + 1 + own_benches.size());
+    std::merge(context.begin(), context.end(), own_benches.begin(), own_benches.end(), std::back_inserter(chosen));
+    chosen.insert(std::upper_bound(chosen.begin(), chosen.end(), k), k);
+    Inputs in;
+    for (size_t i : chosen) add_input(in, items[i].piece, items[i].symbol, piece_hash[i]);
     in.key = mix(in.key, names_key);
-    selection.names = &names;
-    selection.bytes = in.bytes;
+    auto selection = [&] {
+      ItemSelection s;
+      for (size_t i : chosen) s.items.push_back({items[i].node, ItemPart::Whole});
+      s.names = &names;
+      s.bytes = in.bytes;
+      return s;
+    };
     ByteRange own = item.piece;
     done = unit(in, selection, [&](const Diagnostic& d) {
       return d.id != DiagId::MissingTarget && own.begin <= d.range.begin && d.range.begin < own.end;

@@ -9,6 +9,7 @@ namespace cake {
 
 LineIndex::LineIndex(std::string_view text) : text_(text) {
   starts_.push_back(0);
+  if (text.empty()) return;  // memchr must not see a null pointer
   const char* begin = text.data();
   const char* end = begin + text.size();
   for (const char* p = begin; (p = static_cast<const char*>(std::memchr(p, '\n', end - p))); ++p)

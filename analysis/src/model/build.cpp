@@ -177,29 +177,25 @@ class Builder {
 
   // Section - file scope
 
-  ItemPart part(size_t index) const {
-    if (!selection_) return ItemPart::Whole;
-    return index < selection_->parts.size() ? selection_->parts[index] : ItemPart::Skip;
-  }
-
-  /// The selected top-level items, in order.
+  /// The top-level items to build, in order, with how much of each.
   template <typename Fn>
   void for_each_item(TSNode root, Fn&& fn) {
-    size_t index = 0;
-    for_each_named_child(root, [&](TSNode n) {
-      header_only_ = part(index) == ItemPart::Header;
-      if (part(index++) != ItemPart::Skip) fn(n);
-    });
+    if (!selection_) {
+      for_each_named_child(root, [&](TSNode n) { fn(n); });
+      return;
+    }
+    for (auto [n, part] : selection_->items) {
+      header_only_ = part == ItemPart::Header;
+      fn(n);
+    }
     header_only_ = false;
   }
 
-  // Every item's name is declared, selected or not, so that names resolve
-  // as in a build of the whole file.
+  // Every item's name is declared, built or not, so that names resolve as
+  // in a build of the whole file: items left out of a partial build are
+  // declared on demand (unbuilt_global).
   void collect_globals(TSNode root) {
-    size_t index = 0;
-    for_each_named_child(root, [&](TSNode item) {
-      // Items left out of a partial build are declared on demand (lookup).
-      if (selection_ && selection_->names && part(index++) == ItemPart::Skip) return;
+    for_each_item(root, [&](TSNode item) {
       SymbolKind kind;
       if (is(item, c_.const_item)) kind = SymbolKind::Const;
       else if (is(item, c_.kernel_item)) kind = SymbolKind::Kernel;

@@ -11,7 +11,7 @@
 namespace cake {
 
 /// How much of one top-level item a partial build covers (document.cpp).
-enum class ItemPart : uint8_t { Skip, Whole, Header };
+enum class ItemPart : uint8_t { Whole, Header };
 
 /// The first item that declares each top-level name (const, kernel,
 /// dispatch), in a file.
@@ -20,13 +20,13 @@ struct GlobalName {
 };
 using NameTable = std::unordered_map<std::string_view, GlobalName>;
 
-/// Which top-level items to build: `parts[i]` for the i-th named child of the
-/// root; `Header` builds a kernel without its body. `bytes` is the size of
-/// the text covered, to size the model's arrays. `names` (all items' names)
-/// lets names resolve as in a whole-file build: the symbol of an item left
-/// out is made when a name first refers to it.
+/// Which top-level items to build, in file order; `Header` builds a kernel
+/// without its body. `bytes` is the size of the text covered, to size the
+/// model's arrays. `names` (all items' names) lets names resolve as in a
+/// whole-file build: the symbol of an item left out is made when a name
+/// first refers to it. Without `names`, `items` must hold every item.
 struct ItemSelection {
-  std::vector<ItemPart> parts;
+  std::vector<std::pair<TSNode, ItemPart>> items;
   size_t bytes = 0;
   const NameTable* names = nullptr;
 };
