@@ -120,6 +120,12 @@ void Document::replace(std::string text) {
   diagnostics_.reset();
 }
 
+void Document::set_options(AnalyzeOptions options) {
+  options_ = std::move(options);
+  units_->results.clear();
+  diagnostics_.reset();
+}
+
 void Document::apply(const TextEdit& edit) {
   uint32_t size = static_cast<uint32_t>(text_.size());
   uint32_t begin = std::min(edit.range.begin, size);
@@ -159,7 +165,7 @@ std::vector<std::string> Document::targets() const {
       if (!ts_node_is_missing(name)) out.emplace_back(node_text(name, text_));
     });
   });
-  return out;
+  return out.empty() ? options_.default_targets : out;
 }
 
 const Module& Document::model() {

@@ -226,6 +226,7 @@ class Server final : public Context {
       for (const json& e : encodings)
         if (e == "utf-8") encoding_ = PositionEncoding::Utf8;
     pull_ = client_pulls_diagnostics(client_);
+    if (params.is_object() && params.contains("initializationOptions")) set_targets(params["initializationOptions"]);
 
     json caps = {{"positionEncoding", encoding_ == PositionEncoding::Utf8 ? "utf-8" : "utf-16"},
                  {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", false}}}};
@@ -245,6 +246,9 @@ class Server final : public Context {
       else if (method == "textDocument/didChange") did_change(params);
       else if (method == "textDocument/didClose") did_close(params);
       else if (method == "$/setTrace") trace_ = params.value("value", std::string("off"));
+      else if (method == "workspace/didChangeConfiguration" && params.contains("settings") &&
+               params["settings"].is_object() && params["settings"].contains("cake"))
+        set_targets(params["settings"]["cake"]);
       // initialized, didSave, didChangeConfiguration, unknown `$/` and
       // other notifications need nothing.
     } catch (const RequestError& e) {
@@ -254,13 +258,28 @@ class Server final : public Context {
     }
   }
 
+  /// `targets` of initializationOptions or of the `cake` settings: the
+  /// targets assumed for files that name none.
+  void set_targets(const json& settings) {
+    if (!settings.is_object() || !settings.contains("targets") || !settings["targets"].is_array()) return;
+    std::vector<std::string> targets;
+    for (const json& t : settings["targets"])
+      if (t.is_string()) targets.push_back(t.get<std::string>());
+    if (targets == analyze_options_.default_targets) return;
+    analyze_options_.default_targets = std::move(targets);
+    for (auto& [uri, d] : documents_) {
+      d.doc->set_options(analyze_options_);
+      d.diagnostics_published = false;
+    }
+  }
+
   void did_open(const json& params) {
     const json& td = params.at("textDocument");
     std::string uri = td.at("uri").get<std::string>();
     OpenDocument d;
     d.uri = uri;
     d.version = td.value("version", int64_t{0});
-    d.doc = std::make_unique<Document>(td.at("text").get<std::string>());
+    d.doc = std::make_unique<Document>(td.at("text").get<std::string>(), analyze_options_);
     documents_.insert_or_assign(uri, std::move(d));
   }
 
@@ -328,6 +347,7 @@ class Server final : public Context {
   PositionEncoding encoding_ = PositionEncoding::Utf16;
   bool pull_ = false;
   std::string trace_ = "off";
+  AnalyzeOptions analyze_options_;
   std::map<std::string, OpenDocument> documents_;
   std::unordered_map<std::string, RequestHandler> handlers_;
 

@@ -480,6 +480,63 @@ def generic_case(method, params):
     return run
 
 
+def code_action_case(c):
+    # A misspelt barrier: the verifier's spelling fix comes back as a quickfix.
+    text = KMEANS.replace("wait x_full parity(0)", "wait x_ful parity(0)", 1)
+    line = line_of(text, "wait x_ful parity(0)")
+    c.open(URI, text)
+    d = one_diagnostic(diagnostics_for(c, URI), "CAKE-E0101", line)
+    r = c.request("textDocument/codeAction", {"textDocument": {"uri": URI}, "range": d["range"],
+                                               "context": {"diagnostics": [d]}})
+    actions = r.get("result") or []
+    fixes = [a for a in actions if a.get("kind") == "quickfix" and a.get("isPreferred")]
+    check(fixes, "a preferred quickfix for the misspelt name", actions)
+    edits = fixes[0]["edit"]["changes"][URI]
+    check(any(e["newText"] == "x_full" for e in edits), "the fix writes `x_full`", edits)
+
+
+def formatting_case(c):
+    messy = "target sm_90a\nconst T = 1   \n\n\n\nconst U = 2"
+    c.open(URI, messy)
+    r = c.request("textDocument/formatting", {"textDocument": {"uri": URI},
+                                              "options": {"tabSize": 2, "insertSpaces": True}})
+    edits = r.get("result")
+    check(isinstance(edits, list) and len(edits) == 1, "one formatting edit", r)
+    e = edits[0]
+    lines = messy.split("\n")
+    start, end = e["range"]["start"], e["range"]["end"]
+    before = "\n".join(lines[:start["line"]] + [lines[start["line"]][:start["character"]]])
+    after = lines[end["line"]][end["character"]:]
+    rest = "\n".join([after] + lines[end["line"] + 1:])
+    check(before + e["newText"] + rest == "target sm_90a\nconst T = 1\n\nconst U = 2\n",
+          "the edit gives the canonical text", e)
+
+
+def semantic_tokens_case(c):
+    c.open(URI, KMEANS)
+    r = c.request("textDocument/semanticTokens/full", {"textDocument": {"uri": URI}})
+    data = (r.get("result") or {}).get("data", [])
+    check(data and len(data) % 5 == 0, "token data in groups of five", len(data))
+    legend = c.capabilities["semanticTokensProvider"]["legend"]["tokenTypes"]
+    check(all(0 <= data[i + 3] < len(legend) for i in range(0, len(data), 5)), "token types within the legend")
+
+
+def case_default_targets_setting(server):
+    # initializationOptions.targets, then workspace/didChangeConfiguration,
+    # name the targets of diagnostics in a file that lists none.
+    c = LspClient([server.binary])
+    server.clients.append(c)
+    r = c.request("initialize", {"capabilities": {}, "initializationOptions": {"targets": ["sm_80"]}})
+    check("result" in r, "initialize with initializationOptions", r)
+    c.notify("initialized", {})
+    c.open(URI, "const T = 1\nconst T = 2\n")
+    p = diagnostics_for(c, URI)
+    check(all(d["data"]["targets"] == ["sm_80"] for d in p["diagnostics"]), "targets from initializationOptions", p)
+    c.notify("workspace/didChangeConfiguration", {"settings": {"cake": {"targets": ["sm_90a"]}}})
+    p = diagnostics_for(c, URI)
+    check(all(d["data"]["targets"] == ["sm_90a"] for d in p["diagnostics"]), "targets from the settings", p)
+
+
 POS = {"position": {"line": line_of(KMEANS, "wait x_full parity(0)"), "character": 10}}
 # capability -> (method, check). A capability the server does not advertise is skipped.
 FEATURE_CASES = {
@@ -492,14 +549,11 @@ FEATURE_CASES = {
     "completionProvider": ("textDocument/completion", generic_case("textDocument/completion", POS)),
     "signatureHelpProvider": ("textDocument/signatureHelp", generic_case("textDocument/signatureHelp", POS)),
     "foldingRangeProvider": ("textDocument/foldingRange", generic_case("textDocument/foldingRange", {})),
-    "documentFormattingProvider": ("textDocument/formatting", generic_case(
-        "textDocument/formatting", {"options": {"tabSize": 2, "insertSpaces": True}})),
-    "codeActionProvider": ("textDocument/codeAction", generic_case("textDocument/codeAction", {
-        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
-        "context": {"diagnostics": []}})),
+    "documentFormattingProvider": ("textDocument/formatting", formatting_case),
+    "codeActionProvider": ("textDocument/codeAction", code_action_case),
     "inlayHintProvider": ("textDocument/inlayHint", generic_case("textDocument/inlayHint", {
         "range": {"start": {"line": 0, "character": 0}, "end": {"line": 200, "character": 0}}})),
-    "semanticTokensProvider": ("textDocument/semanticTokens/full", generic_case("textDocument/semanticTokens/full", {})),
+    "semanticTokensProvider": ("textDocument/semanticTokens/full", semantic_tokens_case),
 }
 
 

@@ -33,6 +33,8 @@ class Document {
   void apply(const TextEdit& edit);
   /// Replaces the whole text (a full reparse; the caches stay).
   void replace(std::string text);
+  /// New options (say, default targets): everything is checked again.
+  void set_options(AnalyzeOptions options);
 
   const std::string& text() const { return text_; }
   const LineIndex& lines() const { return lines_; }
@@ -44,7 +46,8 @@ class Document {
   /// two items (the work done so far is kept for the next call).
   const std::vector<Diagnostic>* diagnostics(const std::function<bool()>& cancelled = {});
 
-  /// The names on the file's `target` items, in order.
+  /// The names on the file's `target` items, in order; the options'
+  /// default targets when it names none.
   std::vector<std::string> targets() const;
 
   /// The model of the whole current text (names resolved, no checks), built
