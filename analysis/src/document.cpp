@@ -99,6 +99,64 @@ bool covered(const std::vector<ByteRange>& inputs, ByteRange r) {
 }
 
 
+/// The top-level items of a tree, each with its piece of text.
+std::vector<Item> scan_items(const TSTree* tree, std::string_view text) {
+  const Cst& c = Cst::get();
+  std::vector<Item> items;
+  uint32_t previous_end = 0;
+  for_each_named_child(ts_tree_root_node(tree), [&](TSNode n) {
+    TSSymbol s = ts_node_symbol(n);
+    if (s != c.target_item && s != c.const_item && s != c.kernel_item && s != c.dispatch_item && s != c.bench_item)
+      return;
+    Item item;
+    item.symbol = s;
+    item.piece = {previous_end, ts_node_end_byte(n)};
+    previous_end = item.piece.end;
+    if (s == c.kernel_item) {
+      TSNode body = child(n, c.f.body);
+      if (!ts_node_is_null(body)) item.body = node_range(body);
+      item.name = node_text(child(n, c.f.name), text);
+    } else if (s == c.bench_item) {
+      item.name = node_text(child(n, c.f.kernel), text);
+    }
+    item.node = n;
+    if (s == c.const_item || s == c.kernel_item || s == c.dispatch_item) {
+      item.name_node = child(n, c.f.name);
+      if (!ts_node_is_null(item.name_node) && !ts_node_is_missing(item.name_node))
+        item.declared = node_range(item.name_node);
+    }
+    items.push_back(item);
+  });
+  return items;
+}
+
+/// The first item declaring each name; mixes the names into `*key`.
+NameTable name_table(const std::vector<Item>& items, std::string_view text, uint64_t* key) {
+  NameTable names;
+  for (const Item& item : items) {
+    if (item.declared.end <= item.declared.begin) continue;
+    std::string_view name = text.substr(item.declared.begin, item.declared.end - item.declared.begin);
+    *key = mix(mix(*key, item.symbol), std::hash<std::string_view>{}(name));
+    names.try_emplace(name, GlobalName{item.node, item.name_node});
+  }
+  return names;
+}
+
+/// A kernel unit's items: targets and consts, the kernel, its benches.
+ItemSelection kernel_selection(const std::vector<Item>& items, size_t kernel) {
+  const Cst& c = Cst::get();
+  ItemSelection s;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Item& item = items[i];
+    if (i == kernel || item.symbol == c.target_item || item.symbol == c.const_item ||
+        (item.symbol == c.bench_item && item.name == items[kernel].name)) {
+      s.items.push_back({item.node, ItemPart::Whole});
+      s.bytes += item.piece.end - item.piece.begin;
+    }
+  }
+  return s;
+}
+
 }  // namespace
 
 struct UnitCache {
@@ -117,6 +175,7 @@ void Document::replace(std::string text) {
   lines_ = LineIndex(text_);
   tree_ = parse(text_);
   model_.reset();
+  unit_model_.reset();
   diagnostics_.reset();
 }
 
@@ -153,6 +212,7 @@ void Document::apply(const TextEdit& edit) {
   // parsed again from scratch (a file with a syntax error costs a full parse).
   if (ts_node_has_error(ts_tree_root_node(tree_.get()))) tree_ = parse(text_);
   model_.reset();
+  unit_model_.reset();
   diagnostics_.reset();
 }
 
@@ -166,6 +226,27 @@ std::vector<std::string> Document::targets() const {
     });
   });
   return out.empty() ? options_.default_targets : out;
+}
+
+const Module& Document::model_at(uint32_t offset) {
+  std::vector<Item> items = scan_items(tree_.get(), text_);
+  const Cst& c = Cst::get();
+  for (size_t k = 0; k < items.size(); ++k) {
+    const Item& item = items[k];
+    if (item.symbol != c.kernel_item || offset < ts_node_start_byte(item.node) || offset > item.piece.end) continue;
+    if (!unit_model_ || unit_model_range_ != item.piece) {
+      uint64_t unused = 0;
+      NameTable names = name_table(items, text_, &unused);
+      ItemSelection selection = kernel_selection(items, k);
+      selection.names = &names;
+      unit_model_ = std::make_unique<Module>();
+      std::vector<Diagnostic> ignored;
+      build_model(tree_.get(), text_, *unit_model_, ignored, &selection);
+      unit_model_range_ = item.piece;
+    }
+    return *unit_model_;
+  }
+  return model();
 }
 
 const Module& Document::model() {
@@ -182,35 +263,7 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
   const Cst& c = Cst::get();
   std::string_view text = text_;
 
-  // The items, their pieces and their texts' hashes.
-  std::vector<Item> items;
-  {
-    TSNode root = ts_tree_root_node(tree_.get());
-    uint32_t previous_end = 0;
-    for_each_named_child(root, [&](TSNode n) {
-      TSSymbol s = ts_node_symbol(n);
-      if (s != c.target_item && s != c.const_item && s != c.kernel_item && s != c.dispatch_item && s != c.bench_item)
-        return;
-      Item item;
-      item.symbol = s;
-      item.piece = {previous_end, ts_node_end_byte(n)};
-      previous_end = item.piece.end;
-      if (s == c.kernel_item) {
-        TSNode body = child(n, c.f.body);
-        if (!ts_node_is_null(body)) item.body = node_range(body);
-        item.name = node_text(child(n, c.f.name), text);
-      } else if (s == c.bench_item) {
-        item.name = node_text(child(n, c.f.kernel), text);
-      }
-      item.node = n;
-      if (s == c.const_item || s == c.kernel_item || s == c.dispatch_item) {
-        item.name_node = child(n, c.f.name);
-        if (!ts_node_is_null(item.name_node) && !ts_node_is_missing(item.name_node))
-          item.declared = node_range(item.name_node);
-      }
-      items.push_back(item);
-    });
-  }
+  std::vector<Item> items = scan_items(tree_.get(), text);
   auto hash_of = [&](ByteRange r) { return std::hash<std::string_view>{}(text.substr(r.begin, r.end - r.begin)); };
   auto add_input = [&](Inputs& in, ByteRange r, uint64_t tag, uint64_t hash) {
     in.ranges.push_back(r);
@@ -219,14 +272,8 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
   };
 
   // Every item's name, first occurrence first, for the kernel units.
-  NameTable names;
   uint64_t names_key = items.size();
-  for (const Item& item : items) {
-    if (item.declared.end <= item.declared.begin) continue;
-    names_key = mix(mix(names_key, item.symbol), hash_of(item.declared));
-    names.try_emplace(text.substr(item.declared.begin, item.declared.end - item.declared.begin),
-                      GlobalName{item.node, item.name_node});
-  }
+  NameTable names = name_table(items, text, &names_key);
 
   // Global unit: every item; kernels as header and closing brace.
   Inputs global;

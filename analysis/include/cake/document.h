@@ -53,6 +53,11 @@ class Document {
   /// The model of the whole current text (names resolved, no checks), built
   /// on first use after an edit. Its string_views point into text().
   const Module& model();
+  /// A model good for questions about one position: inside a kernel, the
+  /// model of that kernel with the targets, consts and its benches (built
+  /// in a fraction of a millisecond); elsewhere model(). Names of other
+  /// items resolve, but their symbols are made only when referenced.
+  const Module& model_at(uint32_t offset);
 
  private:
   AnalyzeOptions options_;
@@ -60,6 +65,8 @@ class Document {
   LineIndex lines_{std::string_view{}};
   TreePtr tree_;
   std::unique_ptr<Module> model_;
+  std::unique_ptr<Module> unit_model_;  // model_at() of one kernel
+  ByteRange unit_model_range_;
   std::unique_ptr<std::vector<Diagnostic>> diagnostics_;
   std::unique_ptr<UnitCache> units_;
 };

@@ -31,7 +31,7 @@ json completion(Context& context, const json& params) {
   OpenDocument& d = context.document(params);
   uint32_t offset = context.offset(d, params.value("position", json::object()));
   json items = json::array();
-  for (const CompletionCandidate& c : completions_at(d.doc->model(), d.doc->text(), offset)) {
+  for (const CompletionCandidate& c : completions_at(d.doc->model_at(offset), d.doc->text(), offset)) {
     json item = {{"label", c.label}, {"kind", item_kind(c)}, {"detail", c.detail}};
     if (c.kind == CompletionCandidate::Kind::Snippet) {
       item["insertText"] = c.insert_text;

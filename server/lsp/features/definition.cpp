@@ -8,8 +8,9 @@ namespace {
 
 json definition(Context& context, const json& params) {
   OpenDocument& document = context.document(params);
-  const Module& module = document.doc->model();
-  SymbolId id = symbol_at_cursor(module, context.offset(document, params.at("position")));
+  uint32_t offset = context.offset(document, params.at("position"));
+  const Module& module = document.doc->model_at(offset);
+  SymbolId id = symbol_at_cursor(module, offset);
   std::vector<Occurrence> found = occurrences(module, id, true);
   if (found.empty() || !found.front().definition) return nullptr;
   return {{"uri", document.uri}, {"range", context.range(document, found.front().range)}};
