@@ -393,6 +393,15 @@ def hover_case(c):
     check("result" in r, "hover answers", r)
     check(r["result"] is None or "contents" in r["result"], "a Hover or null", r)
     check(r["result"] is not None, "hover on a barrier name has contents", r)
+    # On a diagnostic: its code, the rule page's "What it means" and a link.
+    c.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 2},
+                                        "contentChanges": [{"text": BROKEN}]})
+    d = one_diagnostic(diagnostics_for(c, URI, version=2), "CAKE-E0101", BROKEN_LINE)
+    r = c.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": d["range"]["start"]})
+    value = (r.get("result") or {}).get("contents", {}).get("value", "")
+    check("CAKE-E0101" in value and "rules/CAKE-E0101.md" in value, "hover names the rule and links its page", value)
+    meaning = open(os.path.join(ROOT, "docs/rules/CAKE-E0101.md")).read().split("## What it means")[1].split("\n## ")[0]
+    check(meaning.strip().split("\n")[0] in value, "hover quotes the rule page", value)
 
 
 def definition_case(c):

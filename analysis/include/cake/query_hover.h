@@ -16,6 +16,7 @@ namespace cake {
 struct HoverInfo {
   ByteRange range;       // what the description is about
   std::string markdown;  // paragraphs separated by blank lines
+  std::vector<std::string_view> rules;  // codes of the diagnostics described, in order
 };
 
 /// The description of the symbol, op, dtype or target at `offset`, followed

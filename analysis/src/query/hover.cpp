@@ -196,8 +196,8 @@ std::optional<HoverInfo> hover_at(const Module& m, std::string_view text, const 
     const RuleInfo& rule = rule_info(d.id);
     if (!h.markdown.empty()) h.markdown += "\n\n---\n\n";
     else h.range = d.range;
-    h.markdown += "**" + std::string(rule.code) + "** (" + std::string(rule.summary) + "): " + d.message +
-                  "\n\nSee docs/rules/" + std::string(rule.code) + ".md";
+    h.markdown += "**" + std::string(rule.code) + "** (" + std::string(rule.summary) + "): " + d.message;
+    h.rules.push_back(rule.code);
   }
   if (h.markdown.empty()) return std::nullopt;
   return h;

@@ -1,9 +1,36 @@
-// textDocument/hover: the markdown of cake::hover_at (cake/query_hover.h).
+// textDocument/hover: the markdown of cake::hover_at (cake/query_hover.h),
+// and for each diagnostic under the cursor the "What it means" section of
+// its rule page (docs/rules/<code>.md) with a link to the page.
 #include "cake/query_hover.h"
+#include "diagnostic_json.h"
 #include "feature.h"
+
+#include <fstream>
+#include <map>
+#include <sstream>
 
 namespace cake::lsp {
 namespace {
+
+/// The first section of a rule page, read once per code.
+const std::string& rule_meaning(const std::string& docs_root, std::string_view code) {
+  static std::map<std::string, std::string, std::less<>> cache;
+  auto it = cache.find(code);
+  if (it != cache.end()) return it->second;
+  std::string meaning;
+  std::ifstream in(docs_root + "/rules/" + std::string(code) + ".md");
+  std::ostringstream page;
+  page << in.rdbuf();
+  std::string text = page.str();
+  size_t start = text.find("## What it means");
+  if (start != std::string::npos) {
+    start = text.find('\n', start);
+    size_t end = text.find("\n## ", start);
+    meaning = text.substr(start + 1, end == std::string::npos ? std::string::npos : end - start - 1);
+    while (!meaning.empty() && (meaning.back() == '\n' || meaning.back() == ' ')) meaning.pop_back();
+  }
+  return cache.emplace(std::string(code), std::move(meaning)).first->second;
+}
 
 json hover(Context& context, const json& params) {
   OpenDocument& d = context.document(params);
@@ -12,7 +39,14 @@ json hover(Context& context, const json& params) {
   if (!diagnostics) throw RequestError{error_code::ContentModified, "the document changed; ask again"};
   std::optional<HoverInfo> h = hover_at(d.doc->model_at(offset), d.doc->text(), *diagnostics, offset);
   if (!h) return nullptr;
-  return {{"contents", {{"kind", "markdown"}, {"value", h->markdown}}}, {"range", context.range(d, h->range)}};
+  std::string markdown = h->markdown;
+  if (!context.docs_root().empty())
+    for (std::string_view code : h->rules) {
+      const std::string& meaning = rule_meaning(context.docs_root(), code);
+      if (!meaning.empty()) markdown += "\n\n" + meaning;
+      markdown += "\n\n[" + std::string(code) + "](" + rule_docs_uri(context.docs_root(), code) + ")";
+    }
+  return {{"contents", {{"kind", "markdown"}, {"value", markdown}}}, {"range", context.range(d, h->range)}};
 }
 
 }  // namespace
