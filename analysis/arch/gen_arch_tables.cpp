@@ -5,10 +5,13 @@
 // constexpr tables that cake_analysis compiles (see cake/arch.h). So the
 // analysis library embeds the data and never parses JSON or reads a file.
 //
-// Usage: cake-arch-gen OUT.cpp SOURCES.json TARGET.json...
+// Usage: cake-arch-gen OUT.cpp SOURCES.json TARGET.json... [--devices DEVICE.json...]
+// The device files (analysis/arch/devices/<id>.json, cake/device.h) are the
+// cost model's machines; each names targets, which must be known.
 // Exit status 0 on success; 1 with a message naming the file and key on
 // any problem (the build then fails).
 #include "cake/arch.h"
+#include "cake/device.h"
 
 #include <nlohmann/json.hpp>
 
@@ -48,6 +51,11 @@ constexpr const char* kLimitSections[] = {
 #define CAKE_LIMIT(ID, SECTION, KEY, DESCRIPTION) SECTION,
 #include "cake/arch_limits.def"
 #undef CAKE_LIMIT
+};
+constexpr const char* kDeviceParamKeys[] = {
+#define CAKE_DEVICE_PARAM(KEY, UNIT, DESCRIPTION) #KEY,
+#include "cake/device_params.def"
+#undef CAKE_DEVICE_PARAM
 };
 constexpr const char* kFeatureKeys[] = {
 #define CAKE_FEATURE(ID, KEY, NAME) #KEY,
@@ -300,6 +308,83 @@ class Generator {
     targets_.push_back({name, t.str()});
   }
 
+  /// A list of strings, as a constexpr array named `name`.
+  std::string string_array(const json& j, const std::string& where, const std::string& name) {
+    if (!j.is_array()) throw Problem(where + ": expected a list of strings");
+    std::string body;
+    for (const json& x : j) {
+      if (!x.is_string()) throw Problem(where + ": expected strings");
+      body += cpp_string(x.get<std::string>()) + ", ";
+    }
+    arrays_ += "constexpr std::string_view " + name + "[] = {" + body + "};\n";
+    return j.empty() ? "{}" : name;
+  }
+
+  void device(const std::string& path) {
+    json j = read_json(path);
+    for (const char* key : {"device", "name", "arch", "version"})
+      if (!j.contains(key) || !j[key].is_string()) throw Problem(path + ": needs a string `" + std::string(key) + "`");
+    std::string name = j["device"].get<std::string>();
+    check_sourced(j, name, nullptr);
+    for (const auto& [k, v] : j.items())
+      if (k != "device" && k != "aliases" && k != "name" && k != "arch" && k != "targets" && k != "default_for" &&
+          k != "version" && k != "based_on" && k != "note" && k != "params")
+        throw Problem(path + ": unknown key `" + k + "`");
+    const json& aliases = j.value("aliases", json::array());
+    if (!aliases.is_array() || aliases.size() != 1 || !aliases[0].is_string())
+      throw Problem(path + ": `aliases` must list one short name");
+    std::string id = "d_" + std::to_string(devices_.size());
+    for (const char* key : {"targets", "default_for"})
+      for (const json& t : j.value(key, json::array()))
+        if (!t.is_string() || !targets_named(t.get<std::string>()))
+          throw Problem(path + ": `" + key + "` names an unknown target " + t.dump());
+    for (const json& t : j.value("default_for", json::array())) {
+      std::string target = t.get<std::string>();
+      if (!defaults_.insert(target).second) throw Problem(path + ": a second default device for " + target);
+      const json targets = j.value("targets", json::array());
+      if (std::find(targets.begin(), targets.end(), t) == targets.end()) throw Problem(path + ": default for " + target + " it cannot run");
+    }
+    std::ostringstream d;
+    d << "  {\n    .id = " << cpp_string(name) << ",\n    .alias = " << cpp_string(aliases[0].get<std::string>())
+      << ",\n    .name = " << cpp_string(j["name"].get<std::string>()) << ",\n    .arch = "
+      << cpp_string(j["arch"].get<std::string>()) << ",\n    .version = " << cpp_string(j["version"].get<std::string>())
+      << ",\n    .targets = " << string_array(j.value("targets", json::array()), path + ".targets", id + "_targets")
+      << ",\n    .default_for = "
+      << string_array(j.value("default_for", json::array()), path + ".default_for", id + "_defaults") << ",\n";
+    const json& params = j.contains("params") ? j["params"] : json::object();
+    for (const auto& item : params.items()) {
+      const std::string key = item.key();
+      if (std::find_if(std::begin(kDeviceParamKeys), std::end(kDeviceParamKeys),
+                       [&](const char* x) { return key == x; }) == std::end(kDeviceParamKeys))
+        throw Problem(path + ": unknown parameter `" + key + "` (add it to device_params.def)");
+    }
+    for (const char* key : kDeviceParamKeys) {
+      std::string w = name + ".params." + key;
+      d << "    ." << key << " = ";
+      if (!params.contains(key)) {
+        d << "{},\n";
+        continue;
+      }
+      const json& e = params[key];
+      if (!e.is_object() || !e.contains("value") || !e["value"].is_number() || e["value"].get<double>() <= 0)
+        throw Problem(w + ": expected {\"value\": POSITIVE NUMBER, \"src\": ..., \"status\": ...}");
+      std::ostringstream v;
+      v.precision(17);
+      v << e["value"].get<double>();
+      d << "{" << v.str() << ", " << cpp_string(sources_of(e, w)) << ", " << status_enum(e["status"].get<std::string>())
+        << "},\n";
+    }
+    for (const char* key : {"sms", "clock_mhz", "hbm_gbps", "l2_bytes_per_clk", "smem_bytes_per_clk_sm",
+                            "tc_tflops_f16", "fp32_tflops", "issue_per_clk_sm", "lat_global_cycles",
+                            "lat_barrier_cycles", "launch_us", "eff_hbm", "eff_l2", "eff_smem", "eff_fp32", "eff_issue"})
+      if (!params.contains(key)) throw Problem(name + ".params." + key + ": required for every device");
+    for (const auto& item : params.items())
+      if (item.key().starts_with("eff_") && item.value()["value"].get<double>() > 1)
+        throw Problem(name + ".params." + item.key() + ": a fraction must be at most 1");
+    d << "  },\n";
+    devices_.push_back(d.str());
+  }
+
   std::string output(const json& sources) {
     // Oldest first: by the number after "sm_", then by suffix (sm_90 before sm_90a).
     auto key = [](const std::string& n) {
@@ -314,9 +399,11 @@ class Generator {
     std::ostringstream o;
     o << "// Generated by cake-arch-gen from analysis/arch/*.json. Do not edit:\n"
          "// change the JSON files (cake/arch.h describes the tables).\n"
-         "#include \"cake/arch.h\"\n\nnamespace cake {\nnamespace {\n\n"
+         "#include \"cake/arch.h\"\n#include \"cake/device.h\"\n\nnamespace cake {\nnamespace {\n\n"
       << arrays_ << "\nconstexpr TargetInfo kTargets[] = {\n";
     for (const auto& [name, text] : targets_) o << text;
+    o << "};\n\nconstexpr DeviceInfo kDevices[] = {\n";
+    for (const std::string& text : devices_) o << text;
     o << "};\n\nconstexpr SourceInfo kSources[] = {\n";
     for (const auto& [id, s] : sources["sources"].items())
       o << "  {" << cpp_string(id) << ", " << cpp_string(s.value("title", "")) << ", " << cpp_string(s.value("url", ""))
@@ -325,6 +412,7 @@ class Generator {
          "std::span<const TargetInfo> all_targets() { return kTargets; }\n\n"
          "const TargetInfo* find_target(std::string_view name) {\n"
          "  for (const TargetInfo& t : kTargets)\n    if (t.name == name) return &t;\n  return nullptr;\n}\n\n"
+         "std::span<const DeviceInfo> all_devices() { return kDevices; }\n\n"
          "std::span<const SourceInfo> all_sources() { return kSources; }\n\n"
          "const SourceInfo* find_source(std::string_view id) {\n"
          "  for (const SourceInfo& s : kSources)\n    if (s.id == id) return &s;\n  return nullptr;\n}\n\n"
@@ -336,6 +424,12 @@ class Generator {
   std::set<std::string> source_ids_;
   std::string arrays_;
   std::vector<std::pair<std::string, std::string>> targets_;
+  std::vector<std::string> devices_;
+  std::set<std::string> defaults_;
+
+  bool targets_named(const std::string& name) const {
+    return std::any_of(targets_.begin(), targets_.end(), [&](const auto& t) { return t.first == name; });
+  }
 };
 
 }  // namespace
@@ -352,7 +446,9 @@ int main(int argc, char** argv) {
     std::set<std::string> ids;
     for (const auto& [id, s] : sources["sources"].items()) ids.insert(id);
     Generator gen(std::move(ids));
-    for (int i = 3; i < argc; ++i) gen.target(argv[i]);
+    int i = 3;
+    for (; i < argc && std::string(argv[i]) != "--devices"; ++i) gen.target(argv[i]);
+    for (++i; i < argc; ++i) gen.device(argv[i]);
     std::string text = gen.output(sources);
     // Write only when the text changed, so an unchanged table rebuilds nothing.
     std::ifstream old(argv[1], std::ios::binary);

@@ -9,6 +9,7 @@
 
 #include "cake/analyze.h"
 #include "cake/arch.h"
+#include "cake/device.h"
 
 #include <nlohmann/json.hpp>
 
@@ -241,4 +242,85 @@ TEST_CASE("a rule that fails on some listed targets names only those") {
     }
     CHECK(found >= 1);
   }
+}
+
+// Section - Device tables (cake/device.h, analysis/arch/devices/*.json)
+
+namespace {
+
+std::vector<fs::path> device_files() {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(fs::path(CAKE_ARCH_DIR) / "devices"))
+    if (e.path().extension() == ".json") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every GPU of gpu-arch.json is a device, with its alias and default targets") {
+  std::vector<std::string> ids;
+  for (const cake::DeviceInfo& d : cake::all_devices()) ids.emplace_back(d.id);
+  std::sort(ids.begin(), ids.end());
+  CHECK(ids == std::vector<std::string>{"A10", "A100-SXM4-80GB", "B200-HGX", "H100-SXM5-80GB", "H200-SXM-141GB", "L4",
+                                        "RTX-3090", "RTX-4090"});
+  CHECK(device_files().size() == ids.size());
+  const std::pair<const char*, const char*> aliases[] = {
+      {"a100", "A100-SXM4-80GB"}, {"a10", "A10"}, {"rtx3090", "RTX-3090"}, {"l4", "L4"}, {"rtx4090", "RTX-4090"},
+      {"h100", "H100-SXM5-80GB"}, {"h200", "H200-SXM-141GB"}, {"b200", "B200-HGX"}, {"H100", "H100-SXM5-80GB"}};
+  for (auto [alias, id] : aliases) {
+    INFO(alias);
+    REQUIRE(cake::find_device(alias));
+    CHECK(cake::find_device(alias)->id == id);
+  }
+  CHECK(cake::find_device("v100") == nullptr);
+  const std::pair<const char*, const char*> defaults[] = {{"sm_80", "A100-SXM4-80GB"}, {"sm_86", "A10"},
+                                                          {"sm_89", "L4"},           {"sm_90", "H100-SXM5-80GB"},
+                                                          {"sm_90a", "H100-SXM5-80GB"}, {"sm_100a", "B200-HGX"}};
+  for (auto [target, id] : defaults) {
+    INFO(target);
+    REQUIRE(cake::default_device(target));
+    CHECK(cake::default_device(target)->id == id);
+    CHECK(cake::default_device(target)->runs(target));
+  }
+}
+
+TEST_CASE("the device tables equal their JSON, every number sourced") {
+  std::set<std::string> ids = source_ids();
+  for (const fs::path& p : device_files()) {
+    json j = read_json(p);
+    check_sourced(j, p.stem().string(), false, ids);
+    const cake::DeviceInfo* d = cake::find_device(j.at("device").get<std::string>());
+    REQUIRE(d);
+    INFO(d->id);
+    CHECK(p.stem().string() == std::string(d->id));
+    CHECK(d->version == j.at("version").get<std::string>());
+    CHECK(d->arch == j.at("arch").get<std::string>());
+    CHECK(d->alias == j.at("aliases")[0].get<std::string>());
+    CHECK(d->targets.size() == j.at("targets").size());
+    for (const json& t : j.at("targets")) CHECK(d->runs(t.get<std::string>()));
+    const json& params = j.at("params");
+    for (size_t i = 0; i < cake::kDeviceParamCount; ++i) {
+      auto id = static_cast<cake::DeviceParamId>(i);
+      std::string key(cake::device_param_key(id));
+      INFO(key);
+      const cake::DeviceParam& v = d->param(id);
+      if (!params.contains(key)) {
+        CHECK_FALSE(v.known());
+        continue;
+      }
+      CHECK(v.value == params[key].at("value").get<double>());
+      CHECK(std::string(v.src) == joined_src(params[key]));
+      CHECK(v.status == status_of(params[key]));
+    }
+  }
+  // Spot checks against gpu-arch.json.
+  const cake::DeviceInfo* h100 = cake::find_device("h100");
+  REQUIRE(h100);
+  CHECK(h100->sms.value == 132);
+  CHECK(h100->hbm_gbps.value == 3350);
+  CHECK(h100->tc_tflops_f16.value == 989.4);
+  CHECK(h100->eff_wgmma.known());
+  CHECK_FALSE(cake::find_device("a100")->eff_wgmma.known());
+  CHECK(cake::find_device("b200")->tc_tflops_f4.value == 9000);
 }

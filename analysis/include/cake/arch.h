@@ -21,13 +21,16 @@ enum class Status : uint8_t { None, Confirmed, Secondary, Derived, Unconfirmed }
 std::string_view status_name(Status status);
 
 /// One number of a table, with its source ids ("cccl_arch_traits, cuda_pg_cc").
-struct Limit {
-  int64_t value = 0;
+template <typename T>
+struct Sourced {
+  T value = 0;
   std::string_view src;
   Status status = Status::None;
-  /// False for a limit the target does not have (clusters on sm_80).
+  /// False for a number the table does not have (clusters on sm_80).
   bool known() const { return status != Status::None; }
 };
+/// A limit of a target table.
+using Limit = Sourced<int64_t>;
 
 enum class LimitId : uint8_t {
 #define CAKE_LIMIT(ID, SECTION, KEY, DESCRIPTION) ID,
