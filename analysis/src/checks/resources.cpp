@@ -44,6 +44,7 @@
 #include "checks/samples.h"
 #include "diag_builder.h"
 #include "semantics/checked.h"
+#include "semantics/fragments.h"
 
 #include <algorithm>
 #include <string>
@@ -51,18 +52,6 @@
 namespace cake {
 namespace {
 
-/// Registers per thread the lowering needs beside the fragments (addresses,
-/// indices, loop counters, descriptors): an estimate, documented in
-/// docs/rules/CAKE-E0304.md.
-constexpr int64_t kRegisterOverhead = 16;
-/// A warpgroup is 4 consecutive warps (the language's definition, after
-/// PTX's wgmma warpgroup).
-constexpr int64_t kWarpsPerWarpgroup = 4;
-/// Threads that hold one row of an mma.sync or wgmma accumulator (a quad of
-/// lanes, PTX 9.7.14.5 and 9.7.15.5 fragment layouts).
-constexpr int64_t kThreadsPerAccRow = 4;
-/// Registers are 32 bits wide.
-constexpr int64_t kRegisterBits = 32;
 
 std::string warp_text(uint64_t mask) {
   std::string out;
@@ -776,22 +765,7 @@ class ResourceChecker {
   }
 
   static int64_t frag_cost(const RoleRes::Frag& f, int64_t warp_size) {
-    int64_t owner = 1, per_value = 1;  // per_value: threads that hold each value
-    switch (f.layout) {
-      case FragLayout::None: break;
-      case FragLayout::MmaAcc:
-      case FragLayout::Tcgen05Acc: owner = warp_size; break;
-      case FragLayout::WgmmaAcc: owner = warp_size * kWarpsPerWarpgroup; break;
-      case FragLayout::MmaAccRow: owner = warp_size, per_value = kThreadsPerAccRow; break;
-      case FragLayout::WgmmaAccRow: owner = warp_size * kWarpsPerWarpgroup, per_value = kThreadsPerAccRow; break;
-    }
-    // ⌈values × bits ÷ (owner × 32)⌉ 32-bit registers per thread.
-    constexpr int64_t kHuge = INT64_MAX / 4;
-    auto values = checked_mul(f.elements, per_value);
-    auto bits = values ? checked_mul(*values, f.bits) : std::nullopt;
-    if (!bits || owner <= 0) return kHuge;
-    int64_t per = owner * kRegisterBits;
-    return std::min(kHuge, *bits / per + (*bits % per != 0));
+    return fragment_registers(f.layout, f.elements, f.bits, warp_size);
   }
 
   void registers(const Kernel& k, const std::vector<RoleRes>& roles) {

@@ -1,0 +1,368 @@
+// kernel_demand(): the per-statement demand walk (demand.h). Each statement
+// is costed once per execution, times the trip counts of the loops around it
+// and the number of units that execute it (cake-ir.md §4b: a tile op is
+// collective over its fragment's owners; tma.load, bulk.load and the MMA
+// issue of tcgen05 run once per executing thread).
+#include "cost/demand.h"
+
+#include "checks/roles.h"
+#include "semantics/fragments.h"
+#include "semantics/typing.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cake {
+
+Demand& Demand::operator+=(const Demand& o) {
+  for (size_t i = 0; i < kResourceCount; ++i) amount[i] += o.amount[i];
+  tensor_peak_s += o.tensor_peak_s;
+  tensor_s += o.tensor_s;
+  return *this;
+}
+
+Demand Demand::scaled(double k) const {
+  Demand d = *this;
+  for (double& a : d.amount) a *= k;
+  d.tensor_peak_s *= k;
+  d.tensor_s *= k;
+  return d;
+}
+
+double Machine::tensor_rate(Op op, DType dtype, bool achieved_rate) const {
+  const DeviceInfo& d = *device;
+  const DeviceParam* peak = nullptr;
+  switch (dtype) {
+    case DType::F16:
+    case DType::BF16: peak = &d.tc_tflops_f16; break;
+    case DType::TF32:
+    case DType::F32: peak = &d.tc_tflops_tf32; break;
+    case DType::F8E4M3:
+    case DType::F8E5M2: peak = &d.tc_tflops_f8; break;
+    case DType::F6E3M2:
+    case DType::F6E2M3:
+    case DType::F4E2M1: peak = &d.tc_tflops_f4; break;
+    case DType::I8:
+    case DType::U8: peak = &d.tc_tops_i8; break;
+    default: return 0;
+  }
+  const DeviceParam* eff = op == Op::Wgmma ? &d.eff_wgmma : op == Op::Tcgen05Mma ? &d.eff_tcgen05 : &d.eff_mma_sync;
+  if (!peak->known() || !eff->known()) return 0;
+  return peak->value * 1e12 / sms * (achieved_rate ? eff->value : 1.0);
+}
+
+Machine machine_of(const DeviceInfo& d) {
+  Machine m;
+  m.device = &d;
+  m.hz = d.clock_mhz.value * 1e6;
+  m.sms = d.sms.value;
+  auto set = [&](Resource r, double peak, const DeviceParam& eff) {
+    m.peak[static_cast<size_t>(r)] = peak;
+    m.achieved[static_cast<size_t>(r)] = peak * eff.value;
+  };
+  set(Resource::Hbm, d.hbm_gbps.value * 1e9, d.eff_hbm);
+  set(Resource::L2, d.l2_bytes_per_clk.value * m.hz, d.eff_l2);
+  set(Resource::Smem, d.smem_bytes_per_clk_sm.value * m.hz * m.sms, d.eff_smem);
+  set(Resource::CudaCore, d.fp32_tflops.value * 1e12 / 2, d.eff_fp32);  // one op = one lane-instruction (an FMA is 2 FLOP)
+  set(Resource::Issue, d.issue_per_clk_sm.value * m.hz * m.sms, d.eff_issue);
+  return m;
+}
+
+namespace {
+
+/// Bytes moved by one collective tile instruction of a warp (16 B per lane).
+constexpr double kBytesPerWarpInstr = 16 * 32;
+/// FLOPs of one mma.sync m16n8k16 (the common shape).
+constexpr double kMmaSyncFlops = 2.0 * 16 * 8 * 16;
+/// K of one wgmma / tcgen05.mma instruction for 16-bit operands (scaled by dtype).
+constexpr double kMmaK16Bits = 16 * 16;
+
+class Walker {
+ public:
+  Walker(const Module& m, const Env& env, const Machine& machine)
+      : m_(m), env_(env), mc_(machine), typer_(m, nullptr), eval_(m) {}
+
+  KernelDemand run(uint32_t k) {
+    auto roles = kernel_roles(m_, eval_, k);
+    if (!roles) return std::move(out_);
+    for (const RoleView& r : *roles) {
+      role_ = &r;
+      role_latency_ = 0;
+      async_latency_ = 0;
+      Ctx c;
+      c.threads = r.threads();
+      c.warps = r.warps;
+      walk(*r.body, c);
+      out_.outside_latency_s = std::max(out_.outside_latency_s, role_latency_ + async_latency_);
+    }
+    return std::move(out_);
+  }
+
+ private:
+  struct Ctx {
+    double cta = 1;    // executions per CTA
+    double iter = 1;   // executions per ring iteration
+    int ring = -1;     // index into out_.rings
+    int64_t threads = 0, warps = 0;  // that execute the statement
+  };
+
+  std::optional<int64_t> value(ExprId e) const { return e == kNone ? std::nullopt : eval_.eval(e, &env_); }
+
+  /// Elements of an operand's remaining dims, or nullopt.
+  std::optional<double> elements(const Typed& t) const {
+    double n = 1;
+    for (ExprId d : t.dims) {
+      auto v = value(d);
+      if (!v || *v < 0) return std::nullopt;
+      n *= static_cast<double>(*v);
+    }
+    return n;
+  }
+
+  std::optional<int64_t> trips(ExprId start, ExprId end, ExprId step) {
+    auto a = value(start), b = value(end);
+    auto s = step == kNone ? std::optional<int64_t>(1) : value(step);
+    if (!a || !b || !s || *s <= 0) return std::nullopt;
+    return *b > *a ? (*b - *a + *s - 1) / *s : 0;
+  }
+
+  void walk(const std::vector<StmtId>& body, const Ctx& c) {
+    for (StmtId id : body) statement(id, c);
+  }
+
+  void add(StmtId id, const Ctx& c, const Demand& d) {
+    Demand cta = d.scaled(c.cta);
+    out_.cta += cta;
+    out_.statements[id] += cta;
+    if (c.ring >= 0) out_.rings[c.ring].per_iteration += d.scaled(c.iter);
+  }
+
+  void latency(const Ctx& c, double seconds, bool async) {
+    if (c.ring >= 0) {
+      RingDemand& r = out_.rings[c.ring];
+      r.load_latency_s = std::max(r.load_latency_s, seconds);
+    } else if (async) {
+      async_latency_ = std::max(async_latency_, seconds);
+    } else {
+      role_latency_ += seconds * c.cta;
+    }
+  }
+
+  void barrier(const Ctx& c) {
+    if (c.ring >= 0) out_.rings[c.ring].barriers = true;
+    else role_latency_ += mc_.cycles(mc_.device->lat_barrier_cycles.value) * c.cta;
+  }
+
+  void statement(StmtId id, const Ctx& c) {
+    const Stmt& s = m_.stmts[id];
+    std::visit([&](const auto& n) { node(id, n, c); }, s.node);
+  }
+
+  void node(StmtId, const ElectStmt& e, const Ctx& c) {
+    Ctx inner = c;
+    int64_t n = e.kind == ElectStmt::Kind::One ? 1
+                : e.kind == ElectStmt::Kind::PerWarpgroup ? role_->warpgroups()
+                                                           : role_->warps;
+    inner.threads = std::min(c.threads, n);
+    inner.warps = std::min(c.warps, n);
+    walk(e.body, inner);
+  }
+
+  void node(StmtId, const ForStmt& f, const Ctx& c) {
+    auto t = trips(f.start, f.end, f.step);
+    if (!t) out_.unknown_trips = true;
+    Ctx inner = c;
+    inner.cta *= static_cast<double>(t.value_or(1));
+    inner.iter *= static_cast<double>(t.value_or(1));
+    walk(f.body, inner);
+  }
+
+  void node(StmtId id, const PipelineStmt& p, const Ctx& c) {
+    auto t = trips(p.start, p.end, p.step);
+    auto stages = p.stages == kNone ? std::nullopt : eval_.fold(p.stages);
+    int64_t trip = t.value_or(-1), st = std::max<int64_t>(1, stages.value_or(1));
+    if (!t) out_.unknown_trips = true;
+    int index = -1;
+    for (size_t i = 0; i < out_.rings.size(); ++i)
+      if (out_.rings[i].stages == st && out_.rings[i].trips == trip) index = static_cast<int>(i);
+    if (index < 0) {
+      out_.rings.push_back({id, st, trip, {}, 0, false});
+      index = static_cast<int>(out_.rings.size()) - 1;
+    }
+    Ctx inner = c;
+    inner.cta *= static_cast<double>(std::max<int64_t>(trip, 1));
+    inner.iter = 1;
+    inner.ring = index;
+    walk(p.body, inner);
+  }
+
+  void node(StmtId, const IfStmt& i, const Ctx& c) { walk(i.then_body, c); }  // the branch is assumed taken
+  void node(StmtId, const RoleStmt&, const Ctx&) {}
+  void node(StmtId, const DeclStmt&, const Ctx&) {}
+  void node(StmtId, const LetStmt&, const Ctx&) {}
+
+  Demand issue_only(const Ctx& c) const {
+    Demand d;
+    d[Resource::Issue] = static_cast<double>(c.warps);
+    return d;
+  }
+
+  void node(StmtId id, const PlainStmt& p, const Ctx& c) {
+    add(id, c, issue_only(c));
+    if (p.op == Op::Syncthreads || p.op == Op::ClusterSync) barrier(c);
+  }
+  void node(StmtId id, const GroupWaitStmt&, const Ctx& c) { add(id, c, issue_only(c)); }
+  void node(StmtId id, const ArriveStmt&, const Ctx& c) { add(id, c, issue_only(c)); }
+  void node(StmtId id, const CommitStmt&, const Ctx& c) { add(id, c, issue_only(c)); }
+  void node(StmtId id, const WaitStmt&, const Ctx& c) {
+    add(id, c, issue_only(c));
+    barrier(c);
+  }
+  void node(StmtId id, const SyncStmt&, const Ctx& c) {
+    add(id, c, issue_only(c));
+    barrier(c);
+  }
+
+  /// Units that execute an op on a fragment of this layout: one per owner.
+  static double owners(FragLayout layout, const Ctx& c) {
+    int64_t o = fragment_owner_threads(layout, 32);
+    return static_cast<double>(std::max<int64_t>(1, (c.threads + o - 1) / o));
+  }
+
+  static bool global(const Typed& t) { return t.space == Space::Global || t.space == Space::Const; }
+  static bool shared(const Typed& t) { return t.space == Space::Smem || t.space == Space::Dsmem; }
+
+  SymbolId tensor_of(const Typed& t) const {
+    if (t.root == kNone) return kNone;
+    const Symbol& s = m_.symbols[t.root];
+    return s.kind == SymbolKind::Tensormap ? s.tensor : t.root;
+  }
+
+  void node(StmtId id, const MoveStmt& mv, const Ctx& c) {
+    Typed dst = typer_.type_of(mv.dst), src = typer_.type_of(mv.src);
+    const Typed& side = global(dst) ? src : dst;  // the tile's shape: the non-global side
+    auto n = elements(side);
+    if (!n) return;
+    double units = 1;
+    bool per_thread = mv.op == Op::TmaLoad || mv.op == Op::TmaStore || mv.op == Op::BulkLoad || mv.op == Op::Tcgen05Cp;
+    if (per_thread) units = static_cast<double>(c.threads);
+    else if (dst.space == Space::Reg) units = owners(dst.layout, c);
+    else if (src.space == Space::Reg) units = owners(src.layout, c);
+    double bytes = *n * dtype_bits(side.dtype) / 8.0 * units;
+    Demand d;
+    if (global(dst) || global(src)) {
+      d[Resource::L2] = bytes;
+      d[Resource::Hbm] = bytes;  // turned into DRAM bytes by estimate.cpp (L2 reuse)
+      out_.l2_bytes[tensor_of(global(dst) ? dst : src)] += bytes * c.cta;
+    }
+    if (shared(dst) || shared(src)) d[Resource::Smem] = bytes;
+    d[Resource::Issue] = per_thread ? static_cast<double>(c.warps)
+                                    : std::max(static_cast<double>(c.warps), bytes / kBytesPerWarpInstr);
+    add(id, c, d);
+    const DeviceInfo& dev = *mc_.device;
+    double lat_global = mc_.cycles(dev.lat_global_cycles.value);
+    switch (mv.op) {
+      case Op::Load:
+        if (global(src)) latency(c, lat_global, false);
+        break;
+      case Op::CpAsync:
+        latency(c, dev.lat_cp_async_cycles.known() ? mc_.cycles(dev.lat_cp_async_cycles.value) : lat_global, true);
+        break;
+      case Op::TmaLoad:
+      case Op::BulkLoad:
+        latency(c, dev.lat_tma_cycles.known() ? mc_.cycles(dev.lat_tma_cycles.value) : lat_global, true);
+        break;
+      default: break;
+    }
+  }
+
+  void node(StmtId id, const MmaStmt& mma, const Ctx& c) {
+    Typed a = typer_.type_of(mma.a), b = typer_.type_of(mma.b);
+    if (a.dims.size() < 2 || b.dims.size() < 2) return;
+    auto M = value(a.dims[a.dims.size() - 2]), K = value(a.dims.back()), N = value(b.dims.back());
+    if (!M || !K || !N) return;
+    double units = mma.op == Op::Wgmma        ? std::ceil(static_cast<double>(c.warps) / kWarpsPerWarpgroup)
+                   : mma.op == Op::Tcgen05Mma ? static_cast<double>(c.threads)
+                                              : static_cast<double>(c.warps);
+    double flops = 2.0 * static_cast<double>(*M) * static_cast<double>(*N) * static_cast<double>(*K) * units;
+    Demand d;
+    d[Resource::Tensor] = flops;
+    double peak = mc_.tensor_rate(mma.op, a.dtype, false), achieved = mc_.tensor_rate(mma.op, a.dtype, true);
+    if (peak > 0 && achieved > 0) {
+      d.tensor_peak_s = flops / peak;
+      d.tensor_s = flops / achieved;
+    }
+    for (const Typed* t : {&a, &b})
+      if (shared(*t))
+        if (auto n = elements(*t)) d[Resource::Smem] += *n * dtype_bits(t->dtype) / 8.0 * units;
+    double k_steps = std::max(1.0, static_cast<double>(*K) * dtype_bits(a.dtype) / kMmaK16Bits);
+    d[Resource::Issue] = mma.op == Op::Mma       ? flops / kMmaSyncFlops
+                         : mma.op == Op::Wgmma   ? k_steps * units * kWarpsPerWarpgroup
+                                                 : k_steps * units;
+    add(id, c, d);
+  }
+
+  /// Operators in an expression (each is one op per element).
+  int ops(ExprId e, int depth = 0) const {
+    if (e == kNone || depth > 64) return 0;
+    const Expr& x = m_.exprs[e];
+    int n = x.kind == Expr::Kind::Binary || x.kind == Expr::Kind::Unary || x.kind == Expr::Kind::Call ||
+                    x.kind == Expr::Kind::Cast
+                ? 1
+                : 0;
+    if (x.kind == Expr::Kind::Index) return n;
+    n += ops(x.lhs, depth + 1) + ops(x.rhs, depth + 1);
+    for (ExprId a : x.args) n += ops(a, depth + 1);
+    return n;
+  }
+
+  /// Bytes of the shared-memory operands an element-wise expression reads.
+  double smem_operands(ExprId e, int depth = 0) {
+    if (e == kNone || depth > 64) return 0;
+    const Expr& x = m_.exprs[e];
+    if (x.kind == Expr::Kind::Name || x.kind == Expr::Kind::Index) {
+      Typed t = typer_.type_of(e);
+      if (t.is_buffer() && shared(t))
+        if (auto n = elements(t)) return *n * dtype_bits(t.dtype) / 8.0;
+      return 0;
+    }
+    double b = smem_operands(x.lhs, depth + 1) + smem_operands(x.rhs, depth + 1);
+    for (ExprId a : x.args) b += smem_operands(a, depth + 1);
+    return b;
+  }
+
+  void elementwise(StmtId id, ExprId target, double ops_per_element, double smem_bytes, const Ctx& c) {
+    Typed t = typer_.type_of(target);
+    auto n = elements(t);
+    if (!n) return;
+    double units = t.space == Space::Reg ? owners(t.layout, c) : 1;
+    Demand d;
+    d[Resource::CudaCore] = *n * units * ops_per_element;
+    d[Resource::Issue] = std::max(static_cast<double>(c.warps), d[Resource::CudaCore] / 32);
+    d[Resource::Smem] = smem_bytes * units;
+    add(id, c, d);
+  }
+
+  void node(StmtId id, const AssignStmt& a, const Ctx& c) {
+    elementwise(id, a.target, std::max(1, ops(a.value) + (a.op == "=" ? 0 : 1)), smem_operands(a.value), c);
+  }
+  void node(StmtId id, const ReduceStmt& r, const Ctx& c) { elementwise(id, r.src, 1, smem_operands(r.src), c); }
+  void node(StmtId id, const ArgReduceStmt& r, const Ctx& c) { elementwise(id, r.src, 2, smem_operands(r.src), c); }
+
+  const Module& m_;
+  const Env& env_;
+  const Machine& mc_;
+  Typer typer_;
+  Evaluator eval_;
+  const RoleView* role_ = nullptr;
+  double role_latency_ = 0, async_latency_ = 0;
+  KernelDemand out_;
+};
+
+}  // namespace
+
+KernelDemand kernel_demand(const Module& m, uint32_t k, const Env& env, const Machine& machine) {
+  return Walker(m, env, machine).run(k);
+}
+
+}  // namespace cake

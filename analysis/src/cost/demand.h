@@ -1,0 +1,52 @@
+// The first half of the cost model: one walk over a kernel's roles that
+// gives each statement its demand on each resource (per CTA, for one bench
+// shape), the pipeline rings with their per-iteration demand and load
+// latency, the latency outside the rings, and the L2 bytes per tensor (so
+// estimate.cpp can turn L2 traffic into DRAM traffic). See
+// docs/cost-model.md for the rules.
+#pragma once
+
+#include "cake/cost.h"
+#include "semantics/eval.h"
+
+#include <map>
+#include <vector>
+
+namespace cake {
+
+/// Seconds and rates of one device, from its table.
+struct Machine {
+  const DeviceInfo* device = nullptr;
+  double hz = 0;  // SM clock
+  double sms = 0;
+  double cycles(double c) const { return c / hz; }
+  /// Achieved and peak throughput per second of the whole device (tensor: 0,
+  /// it is kept as seconds per SM in Demand).
+  std::array<double, kResourceCount> achieved{}, peak{};
+  /// Tensor FLOP/s of one SM at peak and achieved, for an instruction and an
+  /// operand dtype; 0 when the device has no such rate.
+  double tensor_rate(Op op, DType dtype, bool achieved_rate) const;
+};
+Machine machine_of(const DeviceInfo& device);
+
+struct RingDemand {
+  StmtId first = kNone;
+  int64_t stages = 0, trips = -1;
+  Demand per_iteration;
+  double load_latency_s = 0;
+  bool barriers = false;
+};
+
+struct KernelDemand {
+  Demand cta;  // per CTA, everything
+  std::vector<RingDemand> rings;
+  double outside_latency_s = 0;         // the slowest role's latency outside the rings
+  std::map<SymbolId, double> l2_bytes;  // per CTA, by tensor parameter
+  std::map<StmtId, Demand> statements;  // per CTA
+  bool unknown_trips = false;           // a loop's trip count was not known
+};
+
+/// Walks kernel `k` under `env` (the bench's shape symbols; empty: no bench).
+KernelDemand kernel_demand(const Module& m, uint32_t k, const Env& env, const Machine& machine);
+
+}  // namespace cake

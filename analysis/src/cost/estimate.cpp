@@ -1,0 +1,373 @@
+// estimate_kernel(): from the per-CTA demand (demand.h) to a kernel's time.
+// CTAs per SM from shared memory, registers, threads and blocks; waves of
+// SMs × CTAs-per-SM CTAs, the last one partial; per wave the largest of the
+// resources' times at the CTAs' shares of them, plus the latency the rings'
+// stages cannot cover. docs/cost-model.md gives the equations.
+#include "cake/cost.h"
+
+#include "checks/roles.h"
+#include "cost/demand.h"
+#include "semantics/fragments.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cake {
+
+std::string_view resource_name(Resource r) {
+  switch (r) {
+    case Resource::Hbm: return "hbm";
+    case Resource::L2: return "l2";
+    case Resource::Smem: return "smem";
+    case Resource::Tensor: return "tensor";
+    case Resource::CudaCore: return "cuda_core";
+    case Resource::Issue: return "issue";
+  }
+  return "";
+}
+
+std::string_view resource_unit(Resource r) {
+  switch (r) {
+    case Resource::Hbm:
+    case Resource::L2:
+    case Resource::Smem: return "B";
+    case Resource::Tensor: return "FLOP";
+    case Resource::CudaCore: return "op";
+    case Resource::Issue: return "warp-instr";
+  }
+  return "";
+}
+
+std::string_view bound_name(Bound b) {
+  switch (b) {
+    case Bound::Hbm:
+    case Bound::L2:
+    case Bound::Smem:
+    case Bound::Tensor:
+    case Bound::CudaCore:
+    case Bound::Issue: return resource_name(static_cast<Resource>(b));  // the same order
+    case Bound::Latency: return "latency";
+    case Bound::Tail: return "tail";
+    case Bound::None: return "none";
+  }
+  return "none";
+}
+
+namespace {
+
+/// A partial last wave is the bound when it costs more than this share of
+/// the kernel beyond its proportional time.
+constexpr double kTailBoundShare = 0.2;
+
+constexpr Resource kResources[] = {Resource::Hbm,  Resource::L2,       Resource::Smem,
+                                   Resource::Tensor, Resource::CudaCore, Resource::Issue};
+
+bool per_sm(Resource r) { return r != Resource::Hbm && r != Resource::L2; }
+
+/// Seconds each resource needs for demand `d` of one CTA when `n` CTAs run
+/// at once, `per_sm_ctas` of them on each SM.
+std::array<double, kResourceCount> resource_times(const Demand& d, const Machine& mc, double n, double per_sm_ctas) {
+  std::array<double, kResourceCount> t{};
+  for (Resource r : kResources) {
+    size_t i = static_cast<size_t>(r);
+    if (r == Resource::Tensor) t[i] = d.tensor_s * per_sm_ctas;
+    else if (per_sm(r)) t[i] = mc.achieved[i] > 0 ? d[r] * per_sm_ctas / (mc.achieved[i] / mc.sms) : 0;
+    else t[i] = mc.achieved[i] > 0 ? d[r] * n / mc.achieved[i] : 0;
+  }
+  return t;
+}
+
+Resource largest(const std::array<double, kResourceCount>& t) {
+  return static_cast<Resource>(std::max_element(t.begin(), t.end()) - t.begin());
+}
+
+struct WaveTime {
+  double total = 0, resource = 0, exposed = 0;
+  Resource bound = Resource::Issue;
+};
+
+class Estimator {
+ public:
+  Estimator(const Analysis& a, uint32_t k, std::string_view target, const DeviceInfo& device)
+      : a_(a), m_(a.module), k_(k), target_(target), mc_(machine_of(device)), eval_(a.module) {}
+
+  Estimate run(int32_t bench) {
+    Estimate e;
+    e.kernel = k_;
+    e.target = target_;
+    e.device = mc_.device;
+    e.bench = bench;
+    e.launch_us = mc_.device->launch_us.value;
+    Env env;
+    if (bench >= 0)
+      for (const BenchBinding& b : m_.benches[bench].bindings) {
+        auto v = b.value == kNone ? std::nullopt : eval_.fold(b.value);
+        if (!v) continue;
+        e.shape.push_back({b.name, *v});
+        if (b.symbol != kNone) env.values[b.symbol] = *v;
+      }
+    const TargetInfo* t = find_target(target_);
+    if (!t) return fail(e, "unknown target");
+    if (!occupancy(*t, e.occupancy)) return fail(e, "the kernel's block, roles or shared memory are not known");
+    if (e.occupancy.ctas_per_sm <= 0)
+      return fail(e, "one CTA does not fit on an SM (limited by " + std::string(e.occupancy.limiter) + ")");
+    KernelDemand kd = kernel_demand(m_, k_, env, mc_);
+    double full = mc_.sms * static_cast<double>(e.occupancy.ctas_per_sm);
+    double occ = static_cast<double>(e.occupancy.ctas_per_sm);
+    auto ctas = grid_ctas(env);
+    if (!ctas || bench < 0) {
+      // No shapes: the rings' per-iteration costs when every SM is full.
+      rings(e, kd, full, occ);
+      return fail(e, bench < 0 ? "no bench" : "the grid is not known for this bench");
+    }
+    e.ctas = *ctas;
+    // DRAM bytes: each tensor's L2 traffic, at most its size (perfect L2 reuse across CTAs).
+    double l2_total = 0, hbm_total = 0;
+    for (const auto& [sym, bytes] : kd.l2_bytes) {
+      double all = bytes * static_cast<double>(e.ctas);
+      l2_total += all;
+      auto size = sym == kNone ? std::nullopt : tensor_bytes(m_.symbols[sym], env);
+      hbm_total += size ? std::min(all, *size) : all;
+    }
+    hbm_ratio_ = l2_total > 0 ? hbm_total / l2_total : 1;
+    to_dram(kd.cta);
+    for (RingDemand& r : kd.rings) to_dram(r.per_iteration);
+    for (auto& [id, d] : kd.statements) to_dram(d);
+
+    double n_full = std::min(full, static_cast<double>(e.ctas));
+    e.full_waves = static_cast<int64_t>(std::floor(static_cast<double>(e.ctas) / full));
+    double rest = static_cast<double>(e.ctas) - static_cast<double>(e.full_waves) * full;
+    e.waves = static_cast<double>(e.ctas) / full;
+    e.tail_fill = rest > 0 ? rest / full : 1;
+    WaveTime wf = wave(kd, n_full), wt;
+    double time = static_cast<double>(e.full_waves) * wf.total;
+    e.latency_us = static_cast<double>(e.full_waves) * wf.exposed;
+    if (rest > 0) {
+      wt = wave(kd, rest);
+      time += wt.total;
+      e.latency_us += wt.exposed;
+      e.tail_us = e.full_waves > 0 ? std::max(0.0, wt.total - rest / full * wf.total) : 0;
+    }
+    const WaveTime& main = e.full_waves > 0 ? wf : wt;
+    e.bound = main.exposed > main.resource ? Bound::Latency : static_cast<Bound>(main.bound);
+    if (e.tail_us > kTailBoundShare * time) e.bound = Bound::Tail;
+    e.time_us = time * 1e6 + e.launch_us;
+    e.tail_us *= 1e6;
+    e.latency_us *= 1e6;
+    // Roofs over the whole kernel.
+    for (Resource r : kResources) {
+      size_t i = static_cast<size_t>(r);
+      ResourceUse& u = e.resources[i];
+      u.demand = kd.cta[r] * static_cast<double>(e.ctas);
+      if (r == Resource::Tensor) {
+        double busy = kd.cta.tensor_s * static_cast<double>(e.ctas) / mc_.sms;  // seconds of every SM
+        double peak_busy = kd.cta.tensor_peak_s * static_cast<double>(e.ctas) / mc_.sms;
+        u.time_us = busy * 1e6;
+        u.peak = peak_busy > 0 ? u.demand / peak_busy : 0;
+        u.throughput = busy > 0 ? u.demand / busy : 0;
+      } else {
+        u.peak = mc_.peak[i];
+        u.throughput = mc_.achieved[i];
+        u.time_us = u.throughput > 0 ? u.demand / u.throughput * 1e6 : 0;
+      }
+      u.utilisation = u.peak > 0 && e.time_us > 0 ? u.demand / (u.peak * e.time_us * 1e-6) : 0;
+    }
+    rings(e, kd, n_full, std::min(occ, std::ceil(n_full / mc_.sms)));
+    lines(e, kd);
+    e.ok = true;
+    return e;
+  }
+
+ private:
+  static Estimate fail(Estimate& e, std::string why) {
+    e.ok = false;
+    e.problem = std::move(why);
+    return std::move(e);
+  }
+
+  void to_dram(Demand& d) const { d[Resource::Hbm] *= hbm_ratio_; }
+
+  std::optional<int64_t> grid_ctas(const Env& env) const {
+    const Kernel& k = m_.kernels[k_];
+    if (k.grid.empty()) return std::nullopt;
+    int64_t n = 1;
+    for (ExprId g : k.grid) {
+      auto v = eval_.eval(g, &env);
+      if (!v || *v <= 0 || *v > (int64_t{1} << 40) / n) return std::nullopt;
+      n *= *v;
+    }
+    return n;
+  }
+
+  std::optional<double> tensor_bytes(const Symbol& s, const Env& env) const {
+    if (s.kind != SymbolKind::TensorParam) return std::nullopt;
+    double n = dtype_bits(s.type.dtype) / 8.0;
+    for (ExprId d : s.type.dims) {
+      auto v = eval_.eval(d, &env);
+      if (!v || *v <= 0) return std::nullopt;
+      n *= static_cast<double>(*v);
+    }
+    return n;
+  }
+
+  /// One wave of `n` CTAs.
+  WaveTime wave(const KernelDemand& kd, double n) const {
+    double per = std::min(std::ceil(n / mc_.sms), std::max(1.0, n));
+    auto t = resource_times(kd.cta, mc_, n, per);
+    WaveTime w;
+    w.bound = largest(t);
+    w.resource = t[static_cast<size_t>(w.bound)];
+    for (const RingDemand& r : kd.rings) w.exposed += ring_exposed(r, n, per) * static_cast<double>(std::max<int64_t>(r.trips, 0));
+    w.exposed += kd.outside_latency_s / per;  // co-resident CTAs overlap it
+    w.total = w.resource + w.exposed;
+    return w;
+  }
+
+  /// Per iteration: the resource time and the time with latency: a stage
+  /// comes back every L + B + t, and S stages are in flight.
+  std::pair<double, double> ring_iteration(const RingDemand& r, double n, double per) const {
+    auto t = resource_times(r.per_iteration, mc_, n, per);
+    double res = *std::max_element(t.begin(), t.end());
+    double b = r.barriers ? mc_.cycles(mc_.device->lat_barrier_cycles.value) : 0;
+    double with_latency = (r.load_latency_s + b + res) / static_cast<double>(std::max<int64_t>(1, r.stages));
+    return {res, std::max(res, with_latency)};
+  }
+  double ring_exposed(const RingDemand& r, double n, double per) const {
+    auto [res, it] = ring_iteration(r, n, per);
+    return it - res;
+  }
+
+  void rings(Estimate& e, const KernelDemand& kd, double n, double per) const {
+    for (const RingDemand& r : kd.rings) {
+      RingCost c;
+      c.line = a_.lines.position(m_.stmts[r.first].range.begin).line + 1;
+      c.stages = r.stages;
+      c.trips = r.trips;
+      c.per_iteration = r.per_iteration;
+      c.load_latency_us = r.load_latency_s * 1e6;
+      auto [res, it] = ring_iteration(r, n, per);
+      c.resource_us = res * 1e6;
+      c.iteration_us = it * 1e6;
+      c.bound = largest(resource_times(r.per_iteration, mc_, n, per));
+      e.rings.push_back(c);
+    }
+  }
+
+  void lines(Estimate& e, const KernelDemand& kd) const {
+    for (const auto& [id, d] : kd.statements) {
+      uint32_t line = a_.lines.position(m_.stmts[id].range.begin).line + 1;
+      auto it = std::find_if(e.lines.begin(), e.lines.end(), [&](const LineCost& l) { return l.line == line; });
+      if (it == e.lines.end()) {
+        e.lines.push_back({line, op_text(m_.stmts[id]), {}, Resource::Issue, 0});
+        it = e.lines.end() - 1;
+      }
+      it->demand += d.scaled(static_cast<double>(e.ctas));
+    }
+    for (LineCost& l : e.lines) {
+      // The line alone on the whole device.
+      auto t = resource_times(l.demand, mc_, 1, 1.0 / mc_.sms);
+      l.resource = largest(t);
+      l.time_us = t[static_cast<size_t>(l.resource)] * 1e6;
+    }
+    std::sort(e.lines.begin(), e.lines.end(), [](const LineCost& a, const LineCost& b) { return a.line < b.line; });
+  }
+
+  std::string_view op_text(const Stmt& s) const {
+    std::string_view text = std::string_view(a_.text).substr(s.keyword.begin, s.keyword.end - s.keyword.begin);
+    return text.empty() ? std::string_view("statement") : text;
+  }
+
+  /// CTAs per SM: shared memory, registers, threads and blocks.
+  bool occupancy(const TargetInfo& t, Occupancy& o) const {
+    const Kernel& k = m_.kernels[k_];
+    auto roles = kernel_roles(m_, eval_, k_);
+    if (!roles) return false;
+    int64_t threads = 0;
+    for (const RoleView& r : *roles) threads = std::max(threads, (r.first_warp + r.warps) * 32);
+    if (auto b = k.block == kNone ? std::nullopt : eval_.fold(k.block)) threads = *b;
+    int64_t smem = 0;
+    for (StmtId id : k.body) {
+      const auto* d = std::get_if<DeclStmt>(&m_.stmts[id].node);
+      if (!d || d->symbol == kNone) continue;
+      const Symbol& s = m_.symbols[d->symbol];
+      if (s.kind == SymbolKind::Smem) {
+        auto bytes = eval_.bytes_of(s.type);
+        if (!bytes) return false;
+        const SwizzleRule* rule = t.swizzle(s.type.swizzle);
+        int64_t align = rule ? rule->align.value : std::max<int64_t>(1, t.smem_buffer_align.value);
+        smem = (smem + align - 1) / align * align + *bytes;
+      } else if (s.kind == SymbolKind::Mbarrier) {
+        auto n = s.value == kNone ? std::optional<int64_t>(1) : eval_.fold(s.value);
+        smem = (smem + 7) / 8 * 8 + n.value_or(1) * std::max<int64_t>(8, t.mbarrier_bytes.value);
+      }
+    }
+    int64_t gran = std::max<int64_t>(1, t.smem_alloc_granularity.value);
+    int64_t smem_cta = (smem + t.smem_reserved_per_block.value + gran - 1) / gran * gran;
+    // Registers: each role's maxnreg where setmaxnreg applies, else the
+    // largest role's fragments plus the overhead, for every thread.
+    int64_t regs = 0, widest = 0;
+    int64_t unit = std::max<int64_t>(1, t.reg_alloc_unit_per_warp.value / 32);
+    for (const RoleView& r : *roles) {
+      const RoleStmt* role = r.stmt == kNone ? nullptr : std::get_if<RoleStmt>(&m_.stmts[r.stmt].node);
+      auto maxnreg = role && role->maxnreg != kNone ? eval_.fold(role->maxnreg) : std::nullopt;
+      if (maxnreg && t.has(Feature::Setmaxnreg)) {
+        regs += *maxnreg * r.threads();
+        continue;
+      }
+      int64_t need = kRegisterOverhead;
+      for (StmtId id : *r.body) need += fragment_regs(id);
+      widest = std::max(widest, std::min<int64_t>((need + unit - 1) / unit * unit, t.max_regs_per_thread.value));
+    }
+    regs = std::max(regs, widest * threads);
+    o.threads = threads;
+    o.smem_per_cta = smem_cta;
+    o.regs_per_cta = regs;
+    auto fit = [](int64_t pool, int64_t per) { return per > 0 ? pool / per : INT64_MAX; };
+    std::pair<int64_t, std::string_view> limits[] = {
+        {t.max_blocks_per_sm.value, "blocks"},
+        {fit(t.smem_per_sm.value, smem_cta), "smem"},
+        {fit(t.regs_per_sm.value, regs), "registers"},
+        {fit(t.max_threads_per_sm.value, threads), "threads"}};
+    auto* best = std::min_element(std::begin(limits), std::end(limits),
+                                  [](const auto& x, const auto& y) { return x.first < y.first; });
+    o.ctas_per_sm = best->first;
+    o.limiter = best->second;
+    if (smem_cta - t.smem_reserved_per_block.value > t.smem_per_block_optin.value) o.ctas_per_sm = 0, o.limiter = "smem";
+    return true;
+  }
+
+  int64_t fragment_regs(StmtId id) const {
+    const auto* d = std::get_if<DeclStmt>(&m_.stmts[id].node);
+    if (!d || d->symbol == kNone) return 0;
+    const Symbol& s = m_.symbols[d->symbol];
+    if (s.kind != SymbolKind::Reg) return 0;
+    auto n = eval_.bytes_of(s.type);
+    if (!n) return 0;
+    unsigned bits = std::max(1u, dtype_bits(s.type.dtype));
+    return fragment_registers(s.type.layout, *n * 8 / bits, bits, 32);
+  }
+
+  const Analysis& a_;
+  const Module& m_;
+  uint32_t k_;
+  std::string_view target_;
+  Machine mc_;
+  Evaluator eval_;
+  double hbm_ratio_ = 1;
+};
+
+}  // namespace
+
+std::vector<Estimate> estimate_kernel(const Analysis& analysis, uint32_t kernel, std::string_view target,
+                                      const DeviceInfo& device) {
+  std::vector<Estimate> out;
+  if (kernel >= analysis.module.kernels.size()) return out;
+  SymbolId sym = analysis.module.kernels[kernel].symbol;
+  for (size_t b = 0; b < analysis.module.benches.size(); ++b)
+    if (analysis.module.benches[b].kernel_symbol == sym && sym != kNone)
+      out.push_back(Estimator(analysis, kernel, target, device).run(static_cast<int32_t>(b)));
+  if (out.empty()) out.push_back(Estimator(analysis, kernel, target, device).run(-1));
+  return out;
+}
+
+}  // namespace cake

@@ -1,0 +1,283 @@
+// The cost model (cake/cost.h) against expectations computed by hand from
+// the device tables' numbers (analysis/arch/devices/*.json), each within 5%:
+// a TMA copy is DRAM-bound, a wgmma loop on resident tiles is tensor-bound,
+// a 1-stage ring is latency-bound; and its properties: more stages never
+// slower until shared memory runs out, twice the problem about twice the
+// time past one wave, a partial last wave costs a whole wave's time.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include "cake/analyze.h"
+#include "cake/cost.h"
+
+#include <string>
+
+using namespace cake;
+
+namespace {
+
+const DeviceInfo& h100() { return *find_device("h100"); }
+
+std::unique_ptr<Analysis> checked(std::string text) {
+  auto a = analyze(std::move(text));
+  for (const Diagnostic& d : a->diagnostics) INFO(d.message);
+  REQUIRE(count(a->diagnostics).errors == 0);
+  return a;
+}
+
+std::vector<Estimate> estimates(const Analysis& a, const DeviceInfo& d = h100()) {
+  REQUIRE(a.module.kernels.size() == 1);
+  return estimate_kernel(a, 0, "sm_90a", d);
+}
+
+double clock_s(const DeviceInfo& d) { return 1 / (d.clock_mhz.value * 1e6); }
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+// One TMA load and one TMA store per 16 KB tile.
+const char* kCopy = R"(target sm_90a
+kernel copy(A: global bf16[M, 64] row_major, B: global bf16[M, 64] row_major)
+  where M % 128 == 0
+  grid (M / 128)
+  block 128
+{
+  smem buf: bf16[128, 64] swizzle(128B)
+  mbarrier full
+  tensormap tA = A box [128, 64] swizzle(128B)
+  tensormap tB = B box [128, 64] swizzle(128B)
+  role copier all {
+    elect {
+      arrive.expect_tx full, bytes(buf)
+      tma.load buf <- tA[block.x * 128, 0], full
+      wait full parity(0)
+      tma.store tB[block.x * 128, 0] <- buf
+      tma.store.commit
+      tma.store.wait 0
+    }
+  }
+}
+bench copy { M = 16777216 }
+bench copy { M = 33554432 }
+)";
+
+// Each CTA loads a 64 x 64 and a 256 x 64 tile once, then runs R wgmmas on
+// them: tensor-bound. PAD bytes of extra shared memory set CTAs per SM.
+const char* kTile = R"(target sm_90a
+const R = 4096
+kernel tile_mma(A: global bf16[M, 64] row_major, B: global bf16[256, 64] row_major)
+  where M % 64 == 0
+  grid (M / 64)
+  block 128
+{
+  smem sA: bf16[64, 64] swizzle(128B)
+  smem sB: bf16[256, 64] swizzle(128B)
+  smem pad: u8[PAD]
+  mbarrier full
+  tensormap tA = A box [64, 64] swizzle(128B)
+  tensormap tB = B box [256, 64] swizzle(128B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 256] layout(wgmma_acc) = 0
+    elect {
+      arrive.expect_tx full, bytes(sA) + bytes(sB)
+      tma.load sA <- tA[block.x * 64, 0], full
+      tma.load sB <- tB[0, 0], full
+    }
+    wait full parity(0)
+    for r in 0 .. R {
+      wgmma.fence
+      wgmma acc += sA @ sB.T
+      wgmma.commit
+      wgmma.wait 0
+    }
+  }
+}
+bench tile_mma { M = MFULL }
+bench tile_mma { M = MTAIL }
+)";
+
+// One CTA streams T rows through a ring of S stages of 8 KB; the consumer
+// only waits and releases: the load latency is all there is.
+const char* kRing = R"(target sm_90a
+kernel ring(A: global bf16[T, 64] row_major)
+  where T % 64 == 0
+  grid (1)
+  block 256
+{
+  smem buf: bf16[S][64, 64] swizzle(128B)
+  mbarrier full[S]
+  mbarrier empty[S]
+  tensormap tA = A box [64, 64] swizzle(128B)
+  role producer warpgroup(0) {
+    elect {
+      pipeline s in ring(S) for t in 0 .. T / 64 {
+        wait empty[s] parity(s.phase ^ 1)
+        arrive.expect_tx full[s], bytes(buf[s])
+        tma.load buf[s] <- tA[t * 64, 0], full[s]
+      }
+    }
+  }
+  role consumer warpgroup(1) {
+    pipeline s in ring(S) for t in 0 .. T / 64 {
+      wait full[s] parity(s.phase)
+      elect { arrive empty[s] }
+    }
+  }
+}
+bench ring { T = 65536 }
+)";
+
+std::string tile(int pad, int64_t full_ctas, int64_t tail_ctas) {
+  return replace(replace(replace(kTile, "PAD", std::to_string(pad)), "MFULL", std::to_string(full_ctas * 64)),
+                 "MTAIL", std::to_string(tail_ctas * 64));
+}
+
+}  // namespace
+
+TEST_CASE("a TMA copy takes its bytes over the achieved DRAM bandwidth") {
+  auto a = checked(kCopy);
+  auto e = estimates(*a);
+  REQUIRE(e.size() == 2);
+  REQUIRE(e[0].ok);
+  const DeviceInfo& d = h100();
+  double bytes = 2.0 * 16777216 * 64 * 2;  // read A, write B
+  double expected_us = bytes / (d.hbm_gbps.value * 1e9 * d.eff_hbm.value) * 1e6 + d.launch_us.value;
+  CHECK(e[0].time_us == Approx(expected_us).epsilon(0.05));
+  CHECK(e[0].bound == Bound::Hbm);
+  CHECK(e[0].resources[size_t(Resource::Hbm)].demand == Approx(bytes));
+  CHECK(e[0].resources[size_t(Resource::Hbm)].utilisation == Approx(d.eff_hbm.value).epsilon(0.05));
+  CHECK(e[0].device == &d);
+  CHECK(e[0].shape == std::vector<std::pair<std::string_view, int64_t>>{{"M", 16777216}});
+  // Twice the problem, many waves: twice the time.
+  REQUIRE(e[1].ok);
+  CHECK(e[1].waves > 2 * e[0].waves * 0.99);
+  CHECK(e[1].time_us / e[0].time_us == Approx(2.0).epsilon(0.05));
+}
+
+TEST_CASE("wgmma on resident tiles takes its FLOPs over the achieved tensor throughput") {
+  const DeviceInfo& d = h100();
+  // 40 KB of tiles, 144 registers a thread: 3 CTAs per SM (registers), one full wave.
+  int64_t wave = static_cast<int64_t>(d.sms.value) * 3;
+  auto a = checked(tile(16, wave, wave * 2));
+  auto e = estimates(*a);
+  REQUIRE(e.size() == 2);
+  REQUIRE(e[0].ok);
+  CHECK(e[0].occupancy.ctas_per_sm == 3);
+  CHECK(e[0].occupancy.limiter == "registers");
+  double flops = 2.0 * 64 * 256 * 64 * 4096 * static_cast<double>(wave);
+  double expected_us = flops / (d.tc_tflops_f16.value * 1e12 * d.eff_wgmma.value) * 1e6 + d.launch_us.value;
+  CHECK(e[0].time_us == Approx(expected_us).epsilon(0.05));
+  CHECK(e[0].bound == Bound::Tensor);
+  CHECK(e[0].resources[size_t(Resource::Tensor)].demand == Approx(flops));
+  CHECK(e[0].resources[size_t(Resource::Tensor)].utilisation == Approx(d.eff_wgmma.value).epsilon(0.05));
+  // Two full waves: twice the time.
+  CHECK(e[1].time_us / e[0].time_us == Approx(2.0).epsilon(0.05));
+  // Per-line attribution: the wgmma line carries the tensor demand.
+  bool found = false;
+  for (const LineCost& l : e[0].lines)
+    if (l.op == "wgmma" && l.resource == Resource::Tensor) found = l.demand[Resource::Tensor] == Approx(flops);
+  CHECK(found);
+}
+
+TEST_CASE("a partial last wave costs a whole wave when CTAs cannot share an SM") {
+  const DeviceInfo& d = h100();
+  // 96 KB of padding: one CTA per SM (shared memory).
+  int64_t wave = static_cast<int64_t>(d.sms.value);
+  int64_t tail = wave + wave / 10;  // 1.1 waves
+  auto a = checked(tile(96 * 1024, wave, tail));
+  auto e = estimates(*a);
+  REQUIRE(e.size() == 2);
+  REQUIRE((e[0].ok && e[1].ok));
+  CHECK(e[0].occupancy.ctas_per_sm == 1);
+  CHECK(e[0].occupancy.limiter == "smem");
+  CHECK(e[1].waves == Approx(1.1).epsilon(0.01));
+  double one = e[0].time_us - d.launch_us.value;
+  CHECK(e[1].time_us - d.launch_us.value == Approx(2 * one).epsilon(0.05));
+  CHECK(e[1].bound == Bound::Tail);
+  CHECK(e[1].tail_us > 0.8 * one);
+  // With 3 CTAs per SM the 10% tail runs alone on its SMs: a third of a wave.
+  auto b = checked(tile(16, wave * 3, wave * 3 + wave * 3 / 10));
+  auto f = estimates(*b);
+  REQUIRE(f[1].ok);
+  double full = f[0].time_us - d.launch_us.value;
+  CHECK(f[1].time_us - d.launch_us.value == Approx(full + full / 3).epsilon(0.05));
+}
+
+TEST_CASE("a 1-stage ring waits for every load: latency-bound") {
+  const DeviceInfo& d = h100();
+  auto a = checked(replace(kRing, "S", "1"));
+  auto e = estimates(*a);
+  REQUIRE(e.size() == 1);
+  REQUIRE(e[0].ok);
+  CHECK(e[0].bound == Bound::Latency);
+  REQUIRE(e[0].rings.size() == 1);
+  const RingCost& r = e[0].rings[0];
+  CHECK(r.stages == 1);
+  CHECK(r.trips == 1024);
+  CHECK(r.latency_bound());
+  // A stage's round trip: the TMA latency, the barrier, and the 8 KB written
+  // into shared memory at 128 B per clock.
+  double smem_s = 8192 / (d.smem_bytes_per_clk_sm.value * d.eff_smem.value) * clock_s(d);
+  double iteration_s = (d.lat_tma_cycles.value + d.lat_barrier_cycles.value) * clock_s(d) + smem_s;
+  CHECK(r.iteration_us == Approx(iteration_s * 1e6).epsilon(0.05));
+  CHECK(e[0].time_us == Approx(1024 * iteration_s * 1e6 + d.launch_us.value).epsilon(0.05));
+}
+
+TEST_CASE("more stages are never slower until shared memory runs out") {
+  double previous = 1e300;
+  bool ran_out = false;
+  for (int stages : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32}) {
+    std::string text = replace(kRing, "S", std::to_string(stages));
+    auto b = analyze(text);
+    if (count(b->diagnostics).errors) {  // over the per-block limit (E03xx): out of shared memory
+      ran_out = true;
+      break;
+    }
+    auto e = estimates(*b);
+    REQUIRE(e.size() == 1);
+    if (!e[0].ok) {
+      ran_out = true;
+      break;
+    }
+    INFO(stages << " stages: " << e[0].time_us << " us");
+    CHECK(e[0].time_us <= previous * 1.000001);
+    previous = e[0].time_us;
+  }
+  CHECK(ran_out);  // 32 x 8 KB is over sm_90a's 227 KB
+  // Deep enough, the ring is no longer latency-bound.
+  auto deep = analyze(replace(kRing, "S", "16"));
+  auto e = estimates(*deep);
+  REQUIRE(e[0].ok);
+  CHECK_FALSE(e[0].rings[0].latency_bound());
+}
+
+TEST_CASE("without a bench: per-iteration costs only, and the device is named") {
+  std::string text = replace(kRing, "S", "4");
+  text = text.substr(0, text.find("bench ring"));
+  auto a = checked(text);
+  auto e = estimates(*a);
+  REQUIRE(e.size() == 1);
+  CHECK_FALSE(e[0].ok);
+  CHECK(e[0].problem == "no bench");
+  CHECK(e[0].bench == -1);
+  CHECK(e[0].device->id == "H100-SXM5-80GB");
+  REQUIRE(e[0].rings.size() == 1);
+  CHECK(e[0].rings[0].trips == -1);
+  CHECK(e[0].rings[0].per_iteration[Resource::Smem] == Approx(8192));
+  CHECK(e[0].rings[0].iteration_us > 0);
+}
+
+TEST_CASE("every device estimates the copy, each with its own DRAM roof") {
+  auto a = checked(kCopy);
+  for (const DeviceInfo& d : all_devices()) {
+    if (!d.runs("sm_90a")) continue;
+    INFO(d.id);
+    auto e = estimates(*a, d);
+    REQUIRE(e[0].ok);
+    CHECK(e[0].device == &d);
+    CHECK(e[0].bound == Bound::Hbm);
+  }
+}
