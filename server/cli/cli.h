@@ -34,4 +34,8 @@ std::string check_help();
 int run_fmt(Args args);
 std::string fmt_help();
 
+/// `cake estimate [options] FILE|DIR|- ...`; `args` excludes "estimate".
+int run_estimate(Args args);
+std::string estimate_help();
+
 }  // namespace cake::cli

@@ -12,8 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -266,4 +268,79 @@ TEST_CASE("cake fmt: print, --check, --write, syntax errors and exit codes") {
   CHECK(cake(dir, {"fmt"}).code == 2);
   CHECK(cake(dir, {"fmt", "--bogus", "ok.cake"}).code == 2);
   CHECK(cake(dir, {"help", "fmt"}).code == 0);
+}
+
+TEST_CASE("cake estimate: exit codes, JSON shape, and every example estimated") {
+  TempDir dir;
+  write(dir.path / "clean.cake", kClean);
+  write(dir.path / "broken.cake", kBroken);
+  fs::path examples = CAKE_EXAMPLES_DIR;
+  std::string row_softmax = (examples / "row_softmax.cake").string();
+  CHECK(cake(dir, {"estimate", row_softmax}).code == 0);
+  CHECK(cake(dir, {"estimate", "clean.cake"}).code == 0);  // no kernel: nothing to estimate
+  Run broken = cake(dir, {"estimate", "broken.cake", row_softmax});
+  CHECK(broken.code == 1);
+  CHECK(broken.err.find("broken.cake: 1 error(s); not estimated") != std::string::npos);
+  CHECK(broken.out.find("row_softmax") != std::string::npos);  // the other file still estimated
+  CHECK(cake(dir, {"estimate"}).code == 2);
+  CHECK(cake(dir, {"estimate", "missing.cake"}).code == 2);
+  CHECK(cake(dir, {"estimate", "--device", "v100", row_softmax}).code == 2);
+  CHECK(cake(dir, {"estimate", "--target", "sm_70", row_softmax}).code == 2);
+  CHECK(cake(dir, {"estimate", "--format", "xml", row_softmax}).code == 2);
+  CHECK(cake(dir, {"estimate", "--kernel", "nope", row_softmax}).code == 2);
+  CHECK(cake(dir, {"estimate", "--help"}).code == 0);
+  CHECK(cake(dir, {"help", "estimate"}).code == 0);
+  CHECK(cake(dir, {"--help"}).out.find("estimate") != std::string::npos);
+
+  Run text = cake(dir, {"estimate", "--device", "h100", row_softmax});
+  CHECK(text.out.find("row_softmax, sm_80 on H100-SXM5-80GB (table ") != std::string::npos);
+  CHECK(text.out.find("us, hbm-bound") != std::string::npos);
+
+  Run run = cake(dir, {"estimate", "--format", "json", "--kernel", "row_softmax", row_softmax});
+  REQUIRE(run.code == 0);
+  json doc = parse(run);
+  CHECK(doc["tool"] == "cake estimate");
+  REQUIRE(doc["estimates"].size() == 2);  // two benches
+  const json& e = doc["estimates"][0];
+  CHECK(e["kernel"] == "row_softmax");
+  CHECK(e["target"] == "sm_80");
+  CHECK(e["device"]["id"] == "A100-SXM4-80GB");
+  CHECK(e["device"]["table_version"].is_string());
+  CHECK(e["bench"]["shape"]["R"] == 65536);
+  CHECK(e["ok"] == true);
+  CHECK(e["time_us"].get<double>() > 0);
+  CHECK(e["bound"] == "hbm");
+  for (const char* r : {"hbm", "l2", "smem", "tensor", "cuda_core", "issue"})
+    for (const char* k : {"demand", "unit", "throughput_per_s", "peak_per_s", "time_us", "utilisation"})
+      CHECK(e["resources"][r].contains(k));
+  for (const char* k : {"ctas_per_sm", "limiter", "smem_per_cta", "regs_per_cta", "threads"})
+    CHECK(e["occupancy"].contains(k));
+  for (const char* k : {"ctas", "waves", "full_waves", "tail_fill", "tail_us", "latency_us", "launch_us", "rings"})
+    CHECK(e.contains(k));
+  REQUIRE(e["lines"].is_array());
+  REQUIRE_FALSE(e["lines"].empty());
+  for (const char* k : {"line", "op", "resource", "time_us", "demand"}) CHECK(e["lines"][0].contains(k));
+
+  // Every example: a time and a bound for every bench and every target it lists.
+  for (const auto& entry : fs::directory_iterator(examples)) {
+    if (entry.path().extension() != ".cake") continue;
+    INFO(entry.path().string());
+    Run ex = cake(dir, {"estimate", "--format", "json", entry.path().string()});
+    CHECK(ex.code == 0);
+    json all = parse(ex);
+    std::set<std::string> targets;
+    for (const json& x : all["estimates"]) {
+      INFO(x.dump());
+      CHECK(x["ok"] == true);
+      CHECK(x["time_us"].get<double>() > 0);
+      CHECK(x["bound"].is_string());
+      CHECK(x["device"]["id"].is_string());
+      targets.insert(x["target"].get<std::string>());
+    }
+    std::ifstream in(entry.path());
+    std::string first;
+    std::getline(in, first);  // "target sm_80, sm_86, sm_89"
+    size_t listed = std::count(first.begin(), first.end(), ',') + 1;
+    CHECK(targets.size() == listed);
+  }
 }
