@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -20,6 +21,9 @@ namespace cake::cli {
 namespace {
 
 using json = nlohmann::ordered_json;
+
+/// Lines the text output names per estimate.
+constexpr size_t kTopLines = 3;
 
 struct EstimateOptions {
   std::vector<std::string> paths;
@@ -149,6 +153,16 @@ std::string estimate_text(const Analysis& a, const Estimate& e) {
     s += "    ring at line " + std::to_string(r.line) + " (" + std::to_string(r.stages) + " stages, " +
          std::to_string(r.trips) + " trips): " + fixed(r.iteration_us, 3) + " us per iteration, " +
          (r.latency_bound() ? std::string("latency") : std::string(resource_name(r.bound))) + "-bound\n";
+  // The costliest lines, each alone on the whole device.
+  std::vector<const LineCost*> top;
+  for (const LineCost& l : e.lines) top.push_back(&l);
+  std::sort(top.begin(), top.end(), [](const LineCost* x, const LineCost* y) { return x->time_us > y->time_us; });
+  if (top.size() > kTopLines) top.resize(kTopLines);
+  if (!top.empty()) s += "    costliest lines:";
+  for (size_t i = 0; i < top.size(); ++i)
+    s += std::string(i ? "," : "") + " " + std::to_string(top[i]->line) + " " + std::string(top[i]->op) + " " +
+         fixed(top[i]->time_us, 1) + " us " + std::string(resource_name(top[i]->resource));
+  if (!top.empty()) s += "\n";
   return s;
 }
 

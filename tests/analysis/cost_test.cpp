@@ -10,6 +10,10 @@
 #include "cake/analyze.h"
 #include "cake/cost.h"
 
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 using namespace cake;
@@ -280,4 +284,34 @@ TEST_CASE("every device estimates the copy, each with its own DRAM roof") {
     CHECK(e[0].device == &d);
     CHECK(e[0].bound == Bound::Hbm);
   }
+}
+
+TEST_CASE("never crashes, and every number is finite, on files with errors and on fuzz seeds") {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  for (const char* dir : {"diagnostics", "fuzz/corpus", "examples"}) {
+    fs::path root = fs::path(CAKE_TESTS_DIR) / dir;
+    if (!fs::exists(root)) continue;
+    for (const auto& e : fs::recursive_directory_iterator(root))
+      if (e.is_regular_file()) files.push_back(e.path());
+  }
+  for (const auto& e : fs::directory_iterator(CAKE_EXAMPLES_DIR)) files.push_back(e.path());
+  REQUIRE(files.size() > 10);
+  size_t estimated = 0;
+  for (const fs::path& p : files) {
+    std::ifstream in(p, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto a = analyze(text);
+    INFO(p.string());
+    for (uint32_t k = 0; k < a->module.kernels.size(); ++k)
+      for (const TargetInfo& t : all_targets())
+        for (const Estimate& e : estimate_kernel(*a, k, t.name, *default_device(t.name))) {
+          ++estimated;
+          CHECK(std::isfinite(e.time_us));
+          CHECK(e.time_us >= 0);
+          for (const ResourceUse& u : e.resources) CHECK((std::isfinite(u.demand) && std::isfinite(u.utilisation)));
+          for (const RingCost& r : e.rings) CHECK(std::isfinite(r.iteration_us));
+        }
+  }
+  CHECK(estimated > 50);
 }
