@@ -99,6 +99,7 @@ json estimate_json(const std::string& path, const Analysis& a, const Estimate& e
     o["tail_us"] = num(e.tail_us);
     o["latency_us"] = num(e.latency_us);
     o["launch_us"] = num(e.launch_us);
+    o["cta"] = {{"iterations_us", num(e.cta_iterations_us)}, {"prologue_epilogue_us", num(e.cta_outside_us)}};
   }
   o["occupancy"] = {{"ctas_per_sm", e.occupancy.ctas_per_sm},
                     {"limiter", std::string(e.occupancy.limiter)},

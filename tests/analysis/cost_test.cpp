@@ -228,6 +228,9 @@ TEST_CASE("a 1-stage ring waits for every load: latency-bound") {
   double iteration_s = (d.lat_tma_cycles.value + d.lat_barrier_cycles.value) * clock_s(d) + smem_s;
   CHECK(r.iteration_us == Approx(iteration_s * 1e6).epsilon(0.05));
   CHECK(e[0].time_us == Approx(1024 * iteration_s * 1e6 + d.launch_us.value).epsilon(0.05));
+  // The CTA's time is its iterations; nothing runs outside the ring.
+  CHECK(e[0].cta_iterations_us == Approx(1024 * iteration_s * 1e6).epsilon(0.05));
+  CHECK(e[0].cta_outside_us == Approx(0).margin(1e-9));
 }
 
 TEST_CASE("more stages are never slower until shared memory runs out") {

@@ -315,6 +315,8 @@ TEST_CASE("cake estimate: exit codes, JSON shape, and every example estimated") 
       CHECK(e["resources"][r].contains(k));
   for (const char* k : {"ctas_per_sm", "limiter", "smem_per_cta", "regs_per_cta", "threads"})
     CHECK(e["occupancy"].contains(k));
+  CHECK(e["cta"].contains("iterations_us"));
+  CHECK(e["cta"].contains("prologue_epilogue_us"));
   for (const char* k : {"ctas", "waves", "full_waves", "tail_fill", "tail_us", "latency_us", "launch_us", "rings"})
     CHECK(e.contains(k));
   REQUIRE(e["lines"].is_array());

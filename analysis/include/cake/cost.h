@@ -106,6 +106,10 @@ struct Estimate {
   double tail_us = 0;     // time the partial wave adds beyond its share
   double latency_us = 0;  // exposed latency, whole kernel
   double launch_us = 0;
+  /// One CTA of a full wave: its rings' iterations (with exposed latency)
+  /// and the statements outside them (prologue and epilogue, with their
+  /// latency), each at the wave's shares of the resources.
+  double cta_iterations_us = 0, cta_outside_us = 0;
   std::vector<RingCost> rings;
   std::vector<LineCost> lines;  // by line
 };

@@ -135,6 +135,7 @@ class Walker {
     out_.cta += cta;
     out_.statements[id] += cta;
     if (c.ring >= 0) out_.rings[c.ring].per_iteration += d.scaled(c.iter);
+    else out_.outside += cta;
   }
 
   void latency(const Ctx& c, double seconds, bool async) {

@@ -38,7 +38,8 @@ struct RingDemand {
 };
 
 struct KernelDemand {
-  Demand cta;  // per CTA, everything
+  Demand cta;      // per CTA, everything
+  Demand outside;  // per CTA, the statements outside every ring (prologue, epilogue)
   std::vector<RingDemand> rings;
   double outside_latency_s = 0;         // the slowest role's latency outside the rings
   std::map<SymbolId, double> l2_bytes;  // per CTA, by tensor parameter

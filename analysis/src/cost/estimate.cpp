@@ -172,7 +172,11 @@ class Estimator {
       }
       u.utilisation = u.peak > 0 && e.time_us > 0 ? u.demand / (u.peak * e.time_us * 1e-6) : 0;
     }
-    rings(e, kd, n_full, std::min(occ, std::ceil(n_full / mc_.sms)));
+    double per = std::min(occ, std::ceil(n_full / mc_.sms));
+    rings(e, kd, n_full, per);
+    for (const RingCost& r : e.rings) e.cta_iterations_us += r.iteration_us * static_cast<double>(std::max<int64_t>(r.trips, 0));
+    auto outside = resource_times(kd.outside, mc_, n_full, per);
+    e.cta_outside_us = (*std::max_element(outside.begin(), outside.end()) + kd.outside_latency_s) * 1e6;
     lines(e, kd);
     e.ok = true;
     return e;
