@@ -33,6 +33,7 @@
 #include "checks/roles.h"
 #include "checks/samples.h"
 #include "diag_builder.h"
+#include "semantics/checked.h"
 #include "semantics/typing.h"
 
 #include <algorithm>
@@ -1126,7 +1127,13 @@ std::optional<Env> simulation_env(const Module& m, const Evaluator& eval, uint32
     Env grown = env;
     for (int i = 0; i < 12; ++i) {
       if (fits(grown, true)) return grown;
-      for (auto& [sym, v] : grown.values) v *= 2;
+      bool doubled = true;
+      for (auto& [sym, v] : grown.values) {
+        std::optional<int64_t> twice = checked_mul(v, 2);
+        if (!twice) doubled = false;
+        else v = *twice;
+      }
+      if (!doubled) break;  // past int64: this shape cannot grow further
       bool facts = true;
       for (ExprId f : kernel.facts)
         if (auto ok = eval.eval(f, &grown); ok && *ok == 0) facts = false;
