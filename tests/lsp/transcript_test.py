@@ -530,6 +530,21 @@ def semantic_tokens_case(c):
     check(all(0 <= data[i + 3] < len(legend) for i in range(0, len(data), 5)), "token types within the legend")
 
 
+def code_lens_case(c):
+    # One lens per kernel and bench: the estimate, its bound and the device.
+    c.open(URI, KMEANS)
+    r = c.request("textDocument/codeLens", {"textDocument": {"uri": URI}})
+    lenses = r.get("result") or []
+    titles = [l["command"]["title"] for l in lenses]
+    kernels = KMEANS.count("\nkernel ")
+    check(len(lenses) >= kernels, f"a lens on each of the {kernels} kernels", titles)
+    check(any("µs" in t and "-bound" in t and "H100-SXM5-80GB" in t for t in titles),
+          "a lens gives time, bound and device", titles)
+    name_lines = {line_of(KMEANS, "kernel " + t.split("(")[0]) for t in KMEANS.split("\nkernel ")[1:]}
+    check({l["range"]["start"]["line"] for l in lenses} <= name_lines, "lenses sit on kernel names",
+          [l["range"] for l in lenses])
+
+
 def case_default_targets_setting(server):
     # initializationOptions.targets, then workspace/didChangeConfiguration,
     # name the targets of diagnostics in a file that lists none.
@@ -563,6 +578,7 @@ FEATURE_CASES = {
     "inlayHintProvider": ("textDocument/inlayHint", generic_case("textDocument/inlayHint", {
         "range": {"start": {"line": 0, "character": 0}, "end": {"line": 200, "character": 0}}})),
     "semanticTokensProvider": ("textDocument/semanticTokens/full", semantic_tokens_case),
+    "codeLensProvider": ("textDocument/codeLens", code_lens_case),
 }
 
 

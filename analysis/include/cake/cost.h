@@ -119,5 +119,8 @@ struct Estimate {
 /// problem "no bench") that still has the rings' per-iteration costs.
 std::vector<Estimate> estimate_kernel(const Analysis& analysis, uint32_t kernel, std::string_view target,
                                       const DeviceInfo& device);
+/// The same over a model of `text` (say, Document::model() in the server).
+std::vector<Estimate> estimate_kernel(const Module& module, std::string_view text, const LineIndex& lines,
+                                      uint32_t kernel, std::string_view target, const DeviceInfo& device);
 
 }  // namespace cake

@@ -88,8 +88,9 @@ struct WaveTime {
 
 class Estimator {
  public:
-  Estimator(const Analysis& a, uint32_t k, std::string_view target, const DeviceInfo& device)
-      : a_(a), m_(a.module), k_(k), target_(target), mc_(machine_of(device)), eval_(a.module) {}
+  Estimator(const Module& m, std::string_view text, const LineIndex& lines, uint32_t k, std::string_view target,
+            const DeviceInfo& device)
+      : text_(text), lines_(lines), m_(m), k_(k), target_(target), mc_(machine_of(device)), eval_(m) {}
 
   Estimate run(int32_t bench) {
     Estimate e;
@@ -244,7 +245,7 @@ class Estimator {
   void rings(Estimate& e, const KernelDemand& kd, double n, double per) const {
     for (const RingDemand& r : kd.rings) {
       RingCost c;
-      c.line = a_.lines.position(m_.stmts[r.first].range.begin).line + 1;
+      c.line = lines_.position(m_.stmts[r.first].range.begin).line + 1;
       c.stages = r.stages;
       c.trips = r.trips;
       c.per_iteration = r.per_iteration;
@@ -259,7 +260,7 @@ class Estimator {
 
   void lines(Estimate& e, const KernelDemand& kd) const {
     for (const auto& [id, d] : kd.statements) {
-      uint32_t line = a_.lines.position(m_.stmts[id].range.begin).line + 1;
+      uint32_t line = lines_.position(m_.stmts[id].range.begin).line + 1;
       auto it = std::find_if(e.lines.begin(), e.lines.end(), [&](const LineCost& l) { return l.line == line; });
       if (it == e.lines.end()) {
         e.lines.push_back({line, op_text(m_.stmts[id]), {}, Resource::Issue, 0});
@@ -277,7 +278,7 @@ class Estimator {
   }
 
   std::string_view op_text(const Stmt& s) const {
-    std::string_view text = std::string_view(a_.text).substr(s.keyword.begin, s.keyword.end - s.keyword.begin);
+    std::string_view text = text_.substr(s.keyword.begin, s.keyword.end - s.keyword.begin);
     return text.empty() ? std::string_view("statement") : text;
   }
 
@@ -351,7 +352,8 @@ class Estimator {
     return fragment_registers(s.type.layout, *n * 8 / bits, bits, 32);
   }
 
-  const Analysis& a_;
+  std::string_view text_;
+  const LineIndex& lines_;
   const Module& m_;
   uint32_t k_;
   std::string_view target_;
@@ -362,16 +364,21 @@ class Estimator {
 
 }  // namespace
 
+std::vector<Estimate> estimate_kernel(const Module& module, std::string_view text, const LineIndex& lines,
+                                      uint32_t kernel, std::string_view target, const DeviceInfo& device) {
+  std::vector<Estimate> out;
+  if (kernel >= module.kernels.size()) return out;
+  SymbolId sym = module.kernels[kernel].symbol;
+  for (size_t b = 0; b < module.benches.size(); ++b)
+    if (module.benches[b].kernel_symbol == sym && sym != kNone)
+      out.push_back(Estimator(module, text, lines, kernel, target, device).run(static_cast<int32_t>(b)));
+  if (out.empty()) out.push_back(Estimator(module, text, lines, kernel, target, device).run(-1));
+  return out;
+}
+
 std::vector<Estimate> estimate_kernel(const Analysis& analysis, uint32_t kernel, std::string_view target,
                                       const DeviceInfo& device) {
-  std::vector<Estimate> out;
-  if (kernel >= analysis.module.kernels.size()) return out;
-  SymbolId sym = analysis.module.kernels[kernel].symbol;
-  for (size_t b = 0; b < analysis.module.benches.size(); ++b)
-    if (analysis.module.benches[b].kernel_symbol == sym && sym != kNone)
-      out.push_back(Estimator(analysis, kernel, target, device).run(static_cast<int32_t>(b)));
-  if (out.empty()) out.push_back(Estimator(analysis, kernel, target, device).run(-1));
-  return out;
+  return estimate_kernel(analysis.module, analysis.text, analysis.lines, kernel, target, device);
 }
 
 }  // namespace cake
