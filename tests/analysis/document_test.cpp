@@ -39,10 +39,7 @@ std::string tree_string(const TSTree* tree) {
 }
 
 std::vector<std::filesystem::path> inputs() {
-  std::vector<std::filesystem::path> files = cake::test::list_files(CAKE_EXAMPLES_DIR, {".cake"});
-  for (const auto& f : cake::test::list_files(std::filesystem::path(CAKE_TESTS_DIR) / "diagnostics", {".cake"}))
-    files.push_back(f);
-  return files;
+  return cake::test::list_files({CAKE_EXAMPLES_DIR, std::filesystem::path(CAKE_TESTS_DIR) / "diagnostics"}, {".cake"});
 }
 
 /// The same text analysed from scratch.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -49,6 +50,15 @@ inline std::vector<std::filesystem::path> list_files(const std::filesystem::path
       if (keep(entry)) files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
+  return files;
+}
+
+/// The files of several directories, one directory after another.
+inline std::vector<std::filesystem::path> list_files(std::initializer_list<std::filesystem::path> dirs,
+                                                     const ListOptions& options = {}) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& dir : dirs)
+    for (auto& f : list_files(dir, options)) files.push_back(std::move(f));
   return files;
 }
 
