@@ -15,6 +15,10 @@ namespace cake {
 struct AnalyzeOptions {
   /// Targets assumed when the file names none (it is still an error).
   std::vector<std::string> default_targets = {};
+  /// The device (id or alias, cake/device.h) whose table the cost model and
+  /// the W07xx performance diagnostics use for every target it runs; empty,
+  /// or a device that does not run a target: that target's default device.
+  std::string device = {};
 };
 
 /// Everything known about one version of one document. Owns its text: the

@@ -51,6 +51,10 @@ std::span<const DeviceInfo> all_devices();
 const DeviceInfo* find_device(std::string_view id_or_alias);
 /// The device estimates for a target use unless told otherwise, or null.
 const DeviceInfo* default_device(std::string_view target);
+/// The device for estimates on `target` when `requested` (an id or alias;
+/// empty: none) was asked for: it when it runs the target, else the
+/// target's default; null when neither exists.
+const DeviceInfo* device_for(std::string_view target, std::string_view requested);
 
 std::string_view device_param_key(DeviceParamId id);
 std::string_view device_param_unit(DeviceParamId id);

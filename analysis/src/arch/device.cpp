@@ -44,6 +44,11 @@ const DeviceInfo* default_device(std::string_view target) {
   return nullptr;
 }
 
+const DeviceInfo* device_for(std::string_view target, std::string_view requested) {
+  const DeviceInfo* d = requested.empty() ? nullptr : find_device(requested);
+  return d && d->runs(target) ? d : default_device(target);
+}
+
 std::string_view device_param_key(DeviceParamId id) { return kParams[static_cast<size_t>(id)].key; }
 std::string_view device_param_unit(DeviceParamId id) { return kParams[static_cast<size_t>(id)].unit; }
 std::string_view device_param_description(DeviceParamId id) { return kParams[static_cast<size_t>(id)].description; }
