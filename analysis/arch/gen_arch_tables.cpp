@@ -57,6 +57,25 @@ constexpr const char* kDeviceParamKeys[] = {
 #include "cake/device_params.def"
 #undef CAKE_DEVICE_PARAM
 };
+/// Parameters that may be 0: the overheads calibration may fit to nothing
+/// (an absolute lower bound of 0 in calibrated_params.def).
+bool may_be_zero(std::string_view key) {
+  struct Bound {
+    const char* key;
+    bool absolute;
+    double lower;
+  };
+  enum { Absolute = 1, Relative = 0 };
+  constexpr Bound kBounds[] = {
+#define CAKE_CALIBRATED(KEY, KIND, LOWER, UPPER) {#KEY, KIND == Absolute, LOWER},
+#include "cake/calibrated_params.def"
+#undef CAKE_CALIBRATED
+  };
+  for (const Bound& b : kBounds)
+    if (key == b.key) return b.absolute && b.lower == 0;
+  return false;
+}
+
 constexpr const char* kFeatureKeys[] = {
 #define CAKE_FEATURE(ID, KEY, NAME) #KEY,
 #include "cake/arch_features.def"
@@ -366,18 +385,19 @@ class Generator {
         continue;
       }
       const json& e = params[key];
-      if (!e.is_object() || !e.contains("value") || !e["value"].is_number() || e["value"].get<double>() <= 0)
-        throw Problem(w + ": expected {\"value\": POSITIVE NUMBER, \"src\": ..., \"status\": ...}");
+      bool zero_ok = may_be_zero(key);
+      if (!e.is_object() || !e.contains("value") || !e["value"].is_number() || e["value"].get<double>() < 0 ||
+          (!zero_ok && e["value"].get<double>() == 0))
+        throw Problem(w + ": expected {\"value\": " + (zero_ok ? "NUMBER >= 0" : "POSITIVE NUMBER") +
+                      ", \"src\": ..., \"status\": ...}");
       std::ostringstream v;
       v.precision(17);
       v << e["value"].get<double>();
       d << "{" << v.str() << ", " << cpp_string(sources_of(e, w)) << ", " << status_enum(e["status"].get<std::string>())
         << "},\n";
     }
-    for (const char* key : {"sms", "clock_mhz", "hbm_gbps", "l2_bytes_per_clk", "smem_bytes_per_clk_sm",
-                            "tc_tflops_f16", "fp32_tflops", "issue_per_clk_sm", "lat_global_cycles",
-                            "lat_barrier_cycles", "launch_us", "eff_hbm", "eff_l2", "eff_smem", "eff_fp32", "eff_issue"})
-      if (!params.contains(key)) throw Problem(name + ".params." + key + ": required for every device");
+    for (std::string_view key : cake::kRequiredDeviceParams)
+      if (!params.contains(std::string(key))) throw Problem(name + ".params." + std::string(key) + ": required for every device");
     for (const auto& item : params.items())
       if (item.key().starts_with("eff_") && item.value()["value"].get<double>() > 1)
         throw Problem(name + ".params." + item.key() + ": a fraction must be at most 1");

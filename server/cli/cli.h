@@ -38,4 +38,8 @@ std::string fmt_help();
 int run_estimate(Args args);
 std::string estimate_help();
 
+/// `cake calibrate --measurements FILE [options]`; `args` excludes "calibrate".
+int run_calibrate(Args args);
+std::string calibrate_help();
+
 }  // namespace cake::cli

@@ -1,10 +1,13 @@
-// `cake estimate FILE... [--kernel K] [--target T] [--device D] [--format
-// text|json]`: the cost model's estimates (cake/cost.h) of each kernel, for
-// each target the file lists (or --target), on each target's default device
-// (or --device), for each bench of the kernel. Every estimate names its
+// `cake estimate FILE... [--kernel K] [--target T] [--device D | --table
+// FILE] [--format text|json]`: the cost model's estimates (cake/cost.h) of
+// each kernel, for each target the file lists (or --target), on each
+// target's default device (or --device, or the device table FILE, say one
+// `cake calibrate` wrote), for each bench of the kernel. Every estimate names its
 // device and the device table's version. Exit: 0 estimated, 1 some file has
 // errors and was not estimated, 2 usage or I/O.
+#include "args.h"
 #include "cli.h"
+#include "device_table.h"
 #include "io.h"
 
 #include "cake/analyze.h"
@@ -15,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <optional>
 
 namespace cake::cli {
@@ -29,6 +33,7 @@ struct EstimateOptions {
   std::vector<std::string> paths;
   std::string kernel, target;
   const DeviceInfo* device = nullptr;
+  std::unique_ptr<LoadedDevice> table;  // --table: a device table read at run time
   bool json = false;
 };
 
@@ -168,36 +173,34 @@ std::string estimate_text(const Analysis& a, const Estimate& e) {
 }
 
 std::optional<int> parse(Args args, EstimateOptions& o) {
-  auto fail = [](const std::string& m) {
-    write_all(stderr, "cake estimate: " + m + "\nTry 'cake estimate --help'.\n");
-    return std::optional<int>(kExitUsage);
-  };
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string_view a = args[i];
-    auto value = [&](std::string_view name) -> std::optional<std::string> {
-      if (a.starts_with(std::string(name) + "=")) return std::string(a.substr(name.size() + 1));
-      if (a == name && i + 1 < args.size()) return std::string(args[++i]);
-      return std::nullopt;
-    };
+  auto fail = [](const std::string& m) { return std::optional<int>(usage_error("estimate", m)); };
+  for (ArgCursor c(args); !c.done(); c.advance()) {
+    std::string_view a = c.current();
     if (a == "--help" || a == "-h") return write_all(stdout, estimate_help()) ? kExitOk : kExitUsage;
-    if (a.starts_with("--kernel")) {
-      auto v = value("--kernel");
+    if (c.is("--kernel")) {
+      auto v = c.value("--kernel");
       if (!v) return fail("--kernel needs a name");
       o.kernel = *v;
-    } else if (a.starts_with("--target")) {
-      auto v = value("--target");
+    } else if (c.is("--target")) {
+      auto v = c.value("--target");
       if (!v || !find_target(*v)) return fail("unknown target '" + v.value_or("") + "'");
       o.target = *v;
-    } else if (a.starts_with("--device")) {
-      auto v = value("--device");
+    } else if (c.is("--device")) {
+      auto v = c.value("--device");
       o.device = v ? find_device(*v) : nullptr;
       if (!o.device) {
         std::string known;
         for (const DeviceInfo& d : all_devices()) known += " " + std::string(d.alias);
         return fail("unknown device '" + v.value_or("") + "' (one of:" + known + ")");
       }
-    } else if (a.starts_with("--format")) {
-      auto v = value("--format");
+    } else if (c.is("--table")) {
+      auto v = c.value("--table");
+      if (!v) return fail("--table needs a device table file");
+      LoadedTable t = load_device_table(*v);
+      if (!t.device) return fail(t.error);
+      o.table = std::move(t.device);
+    } else if (c.is("--format")) {
+      auto v = c.value("--format");
       if (!v || (*v != "text" && *v != "json")) return fail("--format takes text or json");
       o.json = *v == "json";
     } else if (a.starts_with("-") && a != "-") {
@@ -207,6 +210,7 @@ std::optional<int> parse(Args args, EstimateOptions& o) {
     }
   }
   if (o.paths.empty()) return fail("no input files");
+  if (o.device && o.table) return fail("--device and --table both choose the device: give one");
   return std::nullopt;
 }
 
@@ -224,6 +228,9 @@ per-iteration costs only ("no bench").
   --target T              only target T (sm_80 ... sm_100a)
   --device D              this device instead of each target's default:
                           a100 a10 rtx3090 l4 rtx4090 h100 h200 b200
+  --table FILE            the device of this device table (the format of
+                          analysis/arch/devices/<id>.json; `cake calibrate -o`
+                          writes one) instead of each target's default
   --format text|json      output format (default text)
 
 Default devices: sm_80 A100-SXM4-80GB, sm_86 A10, sm_89 L4,
@@ -263,7 +270,7 @@ int run_estimate(Args args) {
       kernel_seen = true;
       for (const Target& t : m.targets) {
         if (!o.target.empty() && t.name != o.target) continue;
-        const DeviceInfo* device = o.device ? o.device : default_device(t.name);
+        const DeviceInfo* device = o.table ? &o.table->info() : o.device ? o.device : default_device(t.name);
         if (!device || !device->runs(t.name)) {
           write_all(stderr, "cake estimate: " + input.path + ": " + name + ": " +
                                 (device ? std::string(device->id) + " does not run " : "no device for ") +

@@ -35,6 +35,7 @@ commands:
   check     check .cake files (FILE, DIR or - for stdin)
   fmt       format .cake files in the canonical format
   estimate  estimate each kernel's time per bench shape, target and device
+  calibrate fit the cost model's device table to measured kernel times
   help      show this help, or `cake help check` for a command's
 
 options:
@@ -55,6 +56,7 @@ int run_help(Args args) {
   if (args[0] == "check") return write_all(stdout, check_help()) ? kExitOk : kExitUsage;
   if (args[0] == "fmt") return write_all(stdout, fmt_help()) ? kExitOk : kExitUsage;
   if (args[0] == "estimate") return write_all(stdout, estimate_help()) ? kExitOk : kExitUsage;
+  if (args[0] == "calibrate") return write_all(stdout, calibrate_help()) ? kExitOk : kExitUsage;
   return usage_error("no help for unknown command '" + std::string(args[0]) + "'");
 }
 
@@ -71,6 +73,7 @@ int dispatch(Args args, const char* argv0) {
   if (command == "check") return run_check(rest, ToolInfo{CAKE_VERSION, find_docs_root(argv0, CAKE_SOURCE_DIR)});
   if (command == "fmt") return run_fmt(rest);
   if (command == "estimate") return run_estimate(rest);
+  if (command == "calibrate") return run_calibrate(rest);
   if (command.starts_with("-")) return usage_error("unknown option '" + std::string(command) + "'");
   return usage_error("unknown command '" + std::string(command) + "'");
 }

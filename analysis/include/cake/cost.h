@@ -122,5 +122,9 @@ std::vector<Estimate> estimate_kernel(const Analysis& analysis, uint32_t kernel,
 /// The same over a model of `text` (say, Document::model() in the server).
 std::vector<Estimate> estimate_kernel(const Module& module, std::string_view text, const LineIndex& lines,
                                       uint32_t kernel, std::string_view target, const DeviceInfo& device);
+/// One estimate: kernel `kernel` at bench `bench` (an index into
+/// Module::benches); ok false when that bench is not one of the kernel's.
+Estimate estimate_bench(const Analysis& analysis, uint32_t kernel, int32_t bench, std::string_view target,
+                        const DeviceInfo& device);
 
 }  // namespace cake

@@ -9,6 +9,7 @@
 
 #include "cake/arch.h"
 
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -42,6 +43,7 @@ struct DeviceInfo {
 #undef CAKE_DEVICE_PARAM
 
   const DeviceParam& param(DeviceParamId id) const;
+  DeviceParam& param(DeviceParamId id);
   bool runs(std::string_view target) const;
 };
 
@@ -56,7 +58,17 @@ const DeviceInfo* default_device(std::string_view target);
 /// target's default; null when neither exists.
 const DeviceInfo* device_for(std::string_view target, std::string_view requested);
 
+/// The parameters every device table must give (cake-arch-gen and a table
+/// loaded at run time both insist); the others may be left out as unknown.
+inline constexpr std::string_view kRequiredDeviceParams[] = {
+    "sms",          "clock_mhz",         "hbm_gbps",          "l2_bytes_per_clk", "smem_bytes_per_clk_sm",
+    "tc_tflops_f16", "fp32_tflops",      "issue_per_clk_sm",  "lat_global_cycles", "lat_barrier_cycles",
+    "launch_us",    "eff_hbm",           "eff_l2",            "eff_smem",         "eff_fp32",
+    "eff_issue"};
+
 std::string_view device_param_key(DeviceParamId id);
+/// The parameter of this JSON key, or nullopt.
+std::optional<DeviceParamId> find_device_param(std::string_view key);
 std::string_view device_param_unit(DeviceParamId id);
 std::string_view device_param_description(DeviceParamId id);
 

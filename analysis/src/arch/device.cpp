@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 
 namespace cake {
 namespace {
@@ -27,6 +28,7 @@ bool iequals(std::string_view a, std::string_view b) {
 }  // namespace
 
 const DeviceParam& DeviceInfo::param(DeviceParamId id) const { return this->*kParams[static_cast<size_t>(id)].member; }
+DeviceParam& DeviceInfo::param(DeviceParamId id) { return this->*kParams[static_cast<size_t>(id)].member; }
 
 bool DeviceInfo::runs(std::string_view target) const {
   return std::find(targets.begin(), targets.end(), target) != targets.end();
@@ -50,6 +52,11 @@ const DeviceInfo* device_for(std::string_view target, std::string_view requested
 }
 
 std::string_view device_param_key(DeviceParamId id) { return kParams[static_cast<size_t>(id)].key; }
+std::optional<DeviceParamId> find_device_param(std::string_view key) {
+  for (size_t i = 0; i < std::size(kParams); ++i)
+    if (kParams[i].key == key) return static_cast<DeviceParamId>(i);
+  return std::nullopt;
+}
 std::string_view device_param_unit(DeviceParamId id) { return kParams[static_cast<size_t>(id)].unit; }
 std::string_view device_param_description(DeviceParamId id) { return kParams[static_cast<size_t>(id)].description; }
 

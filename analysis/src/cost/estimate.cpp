@@ -229,13 +229,16 @@ class Estimator {
   }
 
   /// Per iteration: the resource time and the time with latency: a stage
-  /// comes back every L + B + t, and S stages are in flight.
+  /// comes back every L + B + t, and S stages are in flight; the loop's own
+  /// bookkeeping (stage index, phase, branch) is serial in the CTA, so it
+  /// adds to every iteration whatever the stages hide.
   std::pair<double, double> ring_iteration(const RingDemand& r, double n, double per) const {
     auto t = resource_times(r.per_iteration, mc_, n, per);
     double res = *std::max_element(t.begin(), t.end());
     double b = r.barriers ? mc_.cycles(mc_.device->lat_barrier_cycles.value) : 0;
     double with_latency = (r.load_latency_s + b + res) / static_cast<double>(std::max<int64_t>(1, r.stages));
-    return {res, std::max(res, with_latency)};
+    double overhead = mc_.cycles(mc_.device->iter_overhead_cycles.value);  // unknown: 0
+    return {res, std::max(res, with_latency) + overhead};
   }
   double ring_exposed(const RingDemand& r, double n, double per) const {
     auto [res, it] = ring_iteration(r, n, per);
@@ -374,6 +377,23 @@ std::vector<Estimate> estimate_kernel(const Module& module, std::string_view tex
       out.push_back(Estimator(module, text, lines, kernel, target, device).run(static_cast<int32_t>(b)));
   if (out.empty()) out.push_back(Estimator(module, text, lines, kernel, target, device).run(-1));
   return out;
+}
+
+Estimate estimate_bench(const Analysis& analysis, uint32_t kernel, int32_t bench, std::string_view target,
+                        const DeviceInfo& device) {
+  const Module& m = analysis.module;
+  bool mine = kernel < m.kernels.size() && bench >= 0 && static_cast<size_t>(bench) < m.benches.size() &&
+              m.kernels[kernel].symbol != kNone && m.benches[bench].kernel_symbol == m.kernels[kernel].symbol;
+  if (!mine) {
+    Estimate e;
+    e.kernel = kernel;
+    e.target = target;
+    e.device = &device;
+    e.bench = bench;
+    e.problem = "no such bench of this kernel";
+    return e;
+  }
+  return Estimator(m, analysis.text, analysis.lines, kernel, target, device).run(bench);
 }
 
 std::vector<Estimate> estimate_kernel(const Analysis& analysis, uint32_t kernel, std::string_view target,
