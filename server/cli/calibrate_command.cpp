@@ -172,6 +172,9 @@ std::string fit_text(const FitReport& r) {
     else idle += (idle.empty() ? "" : ", ") + std::string(device_param_key(p.id));
   }
   if (!idle.empty()) s += "  unchanged, no measurement exercises them: " + idle + "\n";
+  if (fitted > c.used)  // fewer equations than unknowns: some values are arbitrary
+    s += "  note: " + std::to_string(fitted) + " parameters from " + std::to_string(c.used) +
+         " measurements are not all determined; measure more kernels and shapes\n";
   s += "  error (estimate / measured - 1): RMS " + percent(c.before.rms) + " -> " + percent(c.after.rms) + ", max " +
        percent(c.before.max) + " -> " + percent(c.after.max) + "\n  per measurement:\n";
   std::vector<size_t> order(r.set.measured.size());
