@@ -142,26 +142,107 @@ NameTable name_table(const std::vector<Item>& items, std::string_view text, uint
   return names;
 }
 
-/// A kernel unit's items: targets and consts, the kernel, its benches.
-ItemSelection kernel_selection(const std::vector<Item>& items, size_t kernel) {
-  const Cst& c = Cst::get();
-  ItemSelection s;
-  for (size_t i = 0; i < items.size(); ++i) {
-    const Item& item = items[i];
-    if (i == kernel || item.symbol == c.target_item || item.symbol == c.const_item ||
-        (item.symbol == c.bench_item && item.name == items[kernel].name)) {
-      s.items.push_back({item.node, ItemPart::Whole});
-      s.bytes += item.piece.end - item.piece.begin;
-    }
-  }
-  return s;
-}
-
 }  // namespace
 
 struct UnitCache {
   std::unordered_map<uint64_t, UnitResult> results;
 };
+
+/// What one version of the text is made of: its items, their names, and
+/// each kernel unit's inputs. Built once per version; diagnostics(),
+/// model_at() and kernel_units() share it.
+struct Layout {
+  std::vector<Item> items;
+  NameTable names;
+  uint64_t names_key = 0;
+  Inputs global;
+  ItemSelection global_selection;
+  struct KernelInputs {
+    size_t item = 0;
+    std::vector<size_t> chosen;  // item indices in file order: targets, consts, the kernel, its benches
+    Inputs inputs;
+  };
+  std::vector<KernelInputs> kernels;
+  std::vector<KernelUnit> units;  // the public view of `kernels`
+
+  ItemSelection selection(const KernelInputs& k) const {
+    ItemSelection s;
+    for (size_t i : k.chosen) s.items.push_back({items[i].node, ItemPart::Whole});
+    s.names = &names;
+    s.bytes = k.inputs.bytes;
+    return s;
+  }
+};
+
+namespace {
+
+void add_input(Inputs& in, ByteRange r, uint64_t tag, uint64_t hash) {
+  in.ranges.push_back(r);
+  in.key = mix(mix(in.key, tag), hash);
+  in.bytes += r.end - r.begin;
+}
+
+std::unique_ptr<Layout> make_layout(const TSTree* tree, std::string_view text) {
+  const Cst& c = Cst::get();
+  auto layout = std::make_unique<Layout>();
+  Layout& l = *layout;
+  l.items = scan_items(tree, text);
+  const std::vector<Item>& items = l.items;
+  auto hash_of = [&](ByteRange r) { return std::hash<std::string_view>{}(text.substr(r.begin, r.end - r.begin)); };
+
+  // Every item's name, first occurrence first, for the kernel units.
+  l.names_key = items.size();
+  l.names = name_table(items, text, &l.names_key);
+
+  // Global unit: every item; kernels as header and closing brace.
+  for (const Item& item : items) {
+    if (item.symbol == c.kernel_item && item.body.end > item.body.begin) {
+      ByteRange header{item.piece.begin, item.body.begin}, tail{item.body.end, item.piece.end};
+      add_input(l.global, header, 1, hash_of(header));
+      add_input(l.global, tail, 2, hash_of(tail));
+    } else {
+      add_input(l.global, item.piece, 3, hash_of(item.piece));
+    }
+    l.global_selection.items.push_back(
+        {item.node, item.symbol == c.kernel_item ? ItemPart::Header : ItemPart::Whole});
+  }
+  l.global.key = mix(l.global.key, items.size());
+  l.global_selection.bytes = l.global.bytes;
+
+  // What every kernel unit reads besides its kernel: targets and consts,
+  // and the benches naming it. Item texts are hashed once.
+  std::vector<size_t> context;
+  std::unordered_map<std::string_view, std::vector<size_t>> benches;
+  std::vector<uint64_t> piece_hash(items.size());
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Item& item = items[i];
+    if (item.symbol == c.target_item || item.symbol == c.const_item) context.push_back(i);
+    if (item.symbol == c.bench_item) benches[item.name].push_back(i);
+    piece_hash[i] = hash_of(item.piece);
+  }
+  static const std::vector<size_t> kNoBenches;
+  for (size_t k = 0; k < items.size(); ++k) {
+    const Item& item = items[k];
+    if (item.symbol != c.kernel_item) continue;
+    // Inputs in file order: targets, consts, the kernel and its benches.
+    // Names of other items resolve through `names` (their texts are in
+    // names_key); a report that points at one makes the unit volatile.
+    Layout::KernelInputs& unit = l.kernels.emplace_back();
+    unit.item = k;
+    auto found = benches.find(item.name);
+    const std::vector<size_t>& own_benches = found == benches.end() ? kNoBenches : found->second;
+    unit.chosen.reserve(context.size() + 1 + own_benches.size());
+    std::merge(context.begin(), context.end(), own_benches.begin(), own_benches.end(),
+               std::back_inserter(unit.chosen));
+    unit.chosen.insert(std::upper_bound(unit.chosen.begin(), unit.chosen.end(), k), k);
+    for (size_t i : unit.chosen) add_input(unit.inputs, items[i].piece, items[i].symbol, piece_hash[i]);
+    unit.inputs.key = mix(unit.inputs.key, l.names_key);
+    l.units.push_back({item.piece, item.declared, item.name, unit.inputs.key});
+  }
+  return layout;
+}
+
+}  // namespace
 
 Document::Document(std::string text, AnalyzeOptions options)
     : options_(std::move(options)), units_(std::make_unique<UnitCache>()) {
@@ -176,6 +257,7 @@ void Document::replace(std::string text) {
   tree_ = parse(text_);
   model_.reset();
   unit_model_.reset();
+  layout_.reset();
   diagnostics_.reset();
 }
 
@@ -213,6 +295,7 @@ void Document::apply(const TextEdit& edit) {
   if (ts_node_has_error(ts_tree_root_node(tree_.get()))) tree_ = parse(text_);
   model_.reset();
   unit_model_.reset();
+  layout_.reset();
   diagnostics_.reset();
 }
 
@@ -228,24 +311,43 @@ std::vector<std::string> Document::targets() const {
   return out.empty() ? options_.default_targets : out;
 }
 
-const Module& Document::model_at(uint32_t offset) {
-  std::vector<Item> items = scan_items(tree_.get(), text_);
-  const Cst& c = Cst::get();
-  for (size_t k = 0; k < items.size(); ++k) {
-    const Item& item = items[k];
-    if (item.symbol != c.kernel_item || offset < ts_node_start_byte(item.node) || offset > item.piece.end) continue;
-    if (!unit_model_ || unit_model_range_ != item.piece) {
-      uint64_t unused = 0;
-      NameTable names = name_table(items, text_, &unused);
-      ItemSelection selection = kernel_selection(items, k);
-      selection.names = &names;
-      unit_model_ = std::make_unique<Module>();
-      std::vector<Diagnostic> ignored;
-      build_model(tree_.get(), text_, *unit_model_, ignored, &selection);
-      unit_model_range_ = item.piece;
-    }
-    return *unit_model_;
+Layout& Document::layout() {
+  if (!layout_) layout_ = make_layout(tree_.get(), text_);
+  return *layout_;
+}
+
+const std::vector<KernelUnit>& Document::kernel_units() { return layout().units; }
+
+const Module& Document::kernel_model(size_t unit) {
+  Layout& l = layout();
+  const Layout::KernelInputs& k = l.kernels.at(unit);
+  if (!unit_model_ || unit_model_key_ != k.inputs.key || unit_model_range_ != l.items[k.item].piece) {
+    ItemSelection selection = l.selection(k);
+    unit_model_ = std::make_unique<Module>();
+    std::vector<Diagnostic> ignored;
+    build_model(tree_.get(), text_, *unit_model_, ignored, &selection);
+    unit_model_key_ = k.inputs.key;
+    unit_model_range_ = l.items[k.item].piece;
   }
+  return *unit_model_;
+}
+
+const Module& Document::model_at(uint32_t offset) {
+  Layout& l = layout();
+  // Kernels are in file order: the last one starting at or before `offset`.
+  auto it = std::upper_bound(l.kernels.begin(), l.kernels.end(), offset, [&](uint32_t o, const Layout::KernelInputs& k) {
+    return o < ts_node_start_byte(l.items[k.item].node);
+  });
+  if (it != l.kernels.begin()) {
+    size_t unit = static_cast<size_t>(it - l.kernels.begin()) - 1;
+    if (offset <= l.items[l.kernels[unit].item].piece.end) return kernel_model(unit);
+  }
+  return model();
+}
+
+const Module& Document::model_for(ByteRange range) {
+  for (const KernelUnit& u : kernel_units())
+    if (u.piece.begin <= range.begin && range.end <= u.piece.end) return model_at(range.begin);
   return model();
 }
 
@@ -263,33 +365,8 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
   const Cst& c = Cst::get();
   std::string_view text = text_;
 
-  std::vector<Item> items = scan_items(tree_.get(), text);
-  auto hash_of = [&](ByteRange r) { return std::hash<std::string_view>{}(text.substr(r.begin, r.end - r.begin)); };
-  auto add_input = [&](Inputs& in, ByteRange r, uint64_t tag, uint64_t hash) {
-    in.ranges.push_back(r);
-    in.key = mix(mix(in.key, tag), hash);
-    in.bytes += r.end - r.begin;
-  };
-
-  // Every item's name, first occurrence first, for the kernel units.
-  uint64_t names_key = items.size();
-  NameTable names = name_table(items, text, &names_key);
-
-  // Global unit: every item; kernels as header and closing brace.
-  Inputs global;
-  ItemSelection global_selection;
-  for (const Item& item : items) {
-    if (item.symbol == c.kernel_item && item.body.end > item.body.begin) {
-      ByteRange header{item.piece.begin, item.body.begin}, tail{item.body.end, item.piece.end};
-      add_input(global, header, 1, hash_of(header));
-      add_input(global, tail, 2, hash_of(tail));
-    } else {
-      add_input(global, item.piece, 3, hash_of(item.piece));
-    }
-    global_selection.items.push_back({item.node, item.symbol == c.kernel_item ? ItemPart::Header : ItemPart::Whole});
-  }
-  global.key = mix(global.key, items.size());
-  global_selection.bytes = global.bytes;
+  Layout& l = layout();
+  const std::vector<Item>& items = l.items;
 
   std::unordered_map<uint64_t, UnitResult> next;
   std::vector<Diagnostic> merged;
@@ -334,45 +411,13 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
     return true;
   };
 
-  bool done = unit(global, [&] { return std::move(global_selection); }, [&](const Diagnostic& d) {
+  bool done = unit(l.global, [&] { return l.global_selection; }, [&](const Diagnostic& d) {
     return d.id == DiagId::DuplicateName || d.id == DiagId::MissingTarget || !in_kernel(d.range.begin);
   });
-  // What every kernel unit reads besides its kernel: targets and consts,
-  // and the benches naming it. Item texts are hashed once.
-  std::vector<size_t> context;
-  std::unordered_map<std::string_view, std::vector<size_t>> benches;
-  std::vector<uint64_t> piece_hash(items.size());
-  for (size_t i = 0; i < items.size(); ++i) {
-    const Item& item = items[i];
-    if (item.symbol == c.target_item || item.symbol == c.const_item) context.push_back(i);
-    if (item.symbol == c.bench_item) benches[item.name].push_back(i);
-    piece_hash[i] = hash_of(item.piece);
-  }
-  static const std::vector<size_t> kNoBenches;
-  for (size_t k = 0; k < items.size() && done; ++k) {
-    const Item& item = items[k];
-    if (item.symbol != c.kernel_item) continue;
-    // Inputs in file order: targets, consts, the kernel and its benches.
-    // Names of other items resolve through `names` (their texts are in
-    // names_key); a report that points at one makes the unit volatile.
-    auto found = benches.find(item.name);
-    const std::vector<size_t>& own_benches = found == benches.end() ? kNoBenches : found->second;
-    std::vector<size_t> chosen;
-    chosen.reserve(context.size() + 1 + own_benches.size());
-    std::merge(context.begin(), context.end(), own_benches.begin(), own_benches.end(), std::back_inserter(chosen));
-    chosen.insert(std::upper_bound(chosen.begin(), chosen.end(), k), k);
-    Inputs in;
-    for (size_t i : chosen) add_input(in, items[i].piece, items[i].symbol, piece_hash[i]);
-    in.key = mix(in.key, names_key);
-    auto selection = [&] {
-      ItemSelection s;
-      for (size_t i : chosen) s.items.push_back({items[i].node, ItemPart::Whole});
-      s.names = &names;
-      s.bytes = in.bytes;
-      return s;
-    };
-    ByteRange own = item.piece;
-    done = unit(in, selection, [&](const Diagnostic& d) {
+  for (const Layout::KernelInputs& k : l.kernels) {
+    if (!done) break;
+    ByteRange own = items[k.item].piece;
+    done = unit(k.inputs, [&] { return l.selection(k); }, [&](const Diagnostic& d) {
       return d.id != DiagId::MissingTarget && own.begin <= d.range.begin && d.range.begin < own.end;
     });
   }

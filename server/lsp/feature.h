@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cake/document.h"
+#include "cake/query_cost.h"
 #include "convert.h"
 
 #include <nlohmann/json.hpp>
@@ -37,6 +38,7 @@ struct OpenDocument {
   int64_t version = 0;
   std::unique_ptr<Document> doc;
   bool diagnostics_published = false;  // push mode: the current version's are out
+  DocumentCosts costs;                 // each kernel's estimates, for code lens and inlay hints
 };
 
 class Context {
@@ -51,6 +53,12 @@ class Context {
   virtual const json& client_capabilities() const = 0;
   /// The absolute path of the docs (rule pages); may be empty.
   virtual const std::string& docs_root() const = 0;
+  /// The options documents are analysed with (default targets, device).
+  virtual const AnalyzeOptions& analyze_options() const = 0;
+  /// The target and device of the editor's estimates for `d`.
+  CostTarget cost_target(OpenDocument& d) const {
+    return cake::cost_target(d.doc->targets(), analyze_options().device);
+  }
   /// True once the client cancelled the request being handled, or a newer
   /// message waits that makes its answer moot.
   virtual bool cancelled() const = 0;

@@ -83,6 +83,7 @@ class Server final : public Context {
   PositionEncoding encoding() const override { return encoding_; }
   const json& client_capabilities() const override { return client_; }
   const std::string& docs_root() const override { return options_.docs_root; }
+  const AnalyzeOptions& analyze_options() const override { return analyze_options_; }
   bool cancelled() const override {
     std::lock_guard lock(mutex_);
     return current_id_ && cancelled_.count(current_id_->dump()) > 0;
@@ -226,7 +227,7 @@ class Server final : public Context {
       for (const json& e : encodings)
         if (e == "utf-8") encoding_ = PositionEncoding::Utf8;
     pull_ = client_pulls_diagnostics(client_);
-    if (params.is_object() && params.contains("initializationOptions")) set_targets(params["initializationOptions"]);
+    if (params.is_object() && params.contains("initializationOptions")) set_settings(params["initializationOptions"]);
 
     json caps = {{"positionEncoding", encoding_ == PositionEncoding::Utf8 ? "utf-8" : "utf-16"},
                  {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", false}}}};
@@ -248,7 +249,7 @@ class Server final : public Context {
       else if (method == "$/setTrace") trace_ = params.value("value", std::string("off"));
       else if (method == "workspace/didChangeConfiguration" && params.contains("settings") &&
                params["settings"].is_object() && params["settings"].contains("cake"))
-        set_targets(params["settings"]["cake"]);
+        set_settings(params["settings"]["cake"]);
       // initialized, didSave, didChangeConfiguration, unknown `$/` and
       // other notifications need nothing.
     } catch (const RequestError& e) {
@@ -258,15 +259,24 @@ class Server final : public Context {
     }
   }
 
-  /// `targets` of initializationOptions or of the `cake` settings: the
-  /// targets assumed for files that name none.
-  void set_targets(const json& settings) {
-    if (!settings.is_object() || !settings.contains("targets") || !settings["targets"].is_array()) return;
-    std::vector<std::string> targets;
-    for (const json& t : settings["targets"])
-      if (t.is_string()) targets.push_back(t.get<std::string>());
-    if (targets == analyze_options_.default_targets) return;
-    analyze_options_.default_targets = std::move(targets);
+  /// `targets` and `device` of initializationOptions or of the `cake`
+  /// settings: the targets assumed for files that name none, and the device
+  /// whose table estimates and W07xx diagnostics use (AnalyzeOptions).
+  void set_settings(const json& settings) {
+    if (!settings.is_object()) return;
+    AnalyzeOptions next = analyze_options_;
+    if (settings.contains("targets") && settings["targets"].is_array()) {
+      next.default_targets.clear();
+      for (const json& t : settings["targets"])
+        if (t.is_string()) next.default_targets.push_back(t.get<std::string>());
+    }
+    if (settings.contains("device") && (settings["device"].is_string() || settings["device"].is_null())) {
+      next.device = settings["device"].is_string() ? settings["device"].get<std::string>() : std::string();
+      if (!next.device.empty() && !find_device(next.device))
+        log(2, "cake.device: unknown device '" + next.device + "': each target's default device is used");
+    }
+    if (next.default_targets == analyze_options_.default_targets && next.device == analyze_options_.device) return;
+    analyze_options_ = std::move(next);
     for (auto& [uri, d] : documents_) {
       d.doc->set_options(analyze_options_);
       d.diagnostics_published = false;

@@ -561,6 +561,70 @@ def case_default_targets_setting(server):
     check(all(d["data"]["targets"] == ["sm_90a"] for d in p["diagnostics"]), "targets from the settings", p)
 
 
+def lens_titles(c):
+    r = c.request("textDocument/codeLens", {"textDocument": {"uri": URI}})
+    return [l["command"]["title"] for l in r.get("result") or []]
+
+
+def hover_text(c, needle, skip=1, text=KMEANS):
+    line = line_of(text, needle)
+    character = text.split("\n")[line].index(needle) + skip
+    r = c.request("textDocument/hover", {"textDocument": {"uri": URI},
+                                         "position": {"line": line, "character": character}})
+    return ((r.get("result") or {}).get("contents") or {}).get("value", "")
+
+
+def case_cost_surfaces(server):
+    # The cost model through the server: hover on a kernel's name, a
+    # pipeline and an op; inlay hints at the end of costly lines; lenses that
+    # follow edits and the `cake.device` setting.
+    c = server.start()
+    c.open(URI, KMEANS)
+    kernel = hover_text(c, "kmeans_assign(")
+    check("Estimated cost" in kernel and "H100-SXM5-80GB" in kernel and "Roofline" in kernel,
+          "kernel hover: time, bound, roofline position", kernel)
+    pipeline = hover_text(c, "pipeline s in ring(3)")
+    check("Per iteration" in pipeline and "stages" in pipeline and "Demand per iteration" in pipeline,
+          "pipeline hover: per-iteration breakdown", pipeline)
+    op = hover_text(c, "wgmma acc =")
+    check("Cost of line" in op and "tensor" in op, "op hover: its cost and resource", op)
+
+    lines = KMEANS.split("\n")
+    r = c.request("textDocument/inlayHint", {"textDocument": {"uri": URI}, "range": {
+        "start": {"line": 0, "character": 0}, "end": {"line": len(lines), "character": 0}}})
+    costly = [h for h in r.get("result") or [] if "µs" in h["label"]]
+    check(costly, "inlay hints with estimated times", r)
+    check(all(h["position"]["character"] == utf16_len(lines[h["position"]["line"]]) for h in costly),
+          "cost hints sit at the ends of their lines", costly)
+    wgmma_line = line_of(KMEANS, "wgmma acc =")
+    check(any(h["position"]["line"] == wgmma_line and "tensor" in h["label"] for h in costly),
+          "the wgmma line's hint names the tensor cores", costly)
+
+    # A bigger bench: the lens follows the edit.
+    before = lens_titles(c)
+    bench_line = line_of(KMEANS, "bench kmeans_assign")
+    old = lines[bench_line]
+    bigger = old.replace("1048576", "2097152")
+    check(bigger != old, "the bench line holds N = 1048576", old)
+    c.change(URI, 2, [{"range": {"start": {"line": bench_line, "character": 0},
+                                 "end": {"line": bench_line, "character": utf16_len(old)}}, "text": bigger}])
+    after = lens_titles(c)
+    check(after != before and any("N=2097152" in t for t in after), "the lens follows the bench edit", after)
+    # Lines inserted above move the hints with them.
+    c.change(URI, 3, [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                       "text": "// one\n// two\n"}])
+    r = c.request("textDocument/inlayHint", {"textDocument": {"uri": URI}, "range": {
+        "start": {"line": 0, "character": 0}, "end": {"line": len(lines) + 2, "character": 0}}})
+    check(any(h["position"]["line"] == wgmma_line + 2 and "tensor" in h["label"] for h in r.get("result") or []),
+          "hints move with inserted lines", r)
+    # Another device from the settings; an unknown one falls back to the default.
+    c.notify("workspace/didChangeConfiguration", {"settings": {"cake": {"device": "h200"}}})
+    check(all("H200-SXM-141GB" in t for t in lens_titles(c)), "the device setting picks the H200", lens_titles(c))
+    c.notify("workspace/didChangeConfiguration", {"settings": {"cake": {"device": "no-such-gpu"}}})
+    check(all("H100-SXM5-80GB" in t for t in lens_titles(c)), "an unknown device falls back", lens_titles(c))
+    alive(c)
+
+
 POS = {"position": {"line": line_of(KMEANS, "wait x_full parity(0)"), "character": 10}}
 # capability -> (method, check). A capability the server does not advertise is skipped.
 FEATURE_CASES = {

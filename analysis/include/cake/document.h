@@ -20,6 +20,18 @@
 namespace cake {
 
 struct UnitCache;
+struct Layout;
+
+/// One kernel of the current text and the unit that checks it: the kernel
+/// with the file's targets and consts and the benches naming it.
+struct KernelUnit {
+  ByteRange piece;        // the kernel item with its leading comments
+  ByteRange name;         // its name (empty when missing)
+  std::string_view kernel;  // its name's text, into Document::text()
+  /// The hash of the unit's input texts (and of every item's name): equal
+  /// keys mean equal models up to where the text lies.
+  uint64_t key = 0;
+};
 
 class Document {
  public:
@@ -58,6 +70,14 @@ class Document {
   /// in a fraction of a millisecond); elsewhere model(). Names of other
   /// items resolve, but their symbols are made only when referenced.
   const Module& model_at(uint32_t offset);
+  /// model_at() for a range: the kernel's model when `range` lies in one
+  /// kernel, else model().
+  const Module& model_for(ByteRange range);
+
+  /// The kernels of the current text, in file order, with their units.
+  const std::vector<KernelUnit>& kernel_units();
+  /// The model of kernel_units()[unit] (the last one built is kept).
+  const Module& kernel_model(size_t unit);
 
  private:
   AnalyzeOptions options_;
@@ -67,8 +87,12 @@ class Document {
   std::unique_ptr<Module> model_;
   std::unique_ptr<Module> unit_model_;  // model_at() of one kernel
   ByteRange unit_model_range_;
+  uint64_t unit_model_key_ = 0;
+  std::unique_ptr<Layout> layout_;  // of the current version
   std::unique_ptr<std::vector<Diagnostic>> diagnostics_;
   std::unique_ptr<UnitCache> units_;
+
+  Layout& layout();
 };
 
 }  // namespace cake

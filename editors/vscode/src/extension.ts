@@ -66,7 +66,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     outputChannel,
     traceOutputChannel: traceChannel,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
-    initializationOptions: { targets: targets() },
+    initializationOptions: { targets: targets(), device: vscode.workspace.getConfiguration("cake").get<string>("device", "") },
     synchronize: { configurationSection: "cake" },
     errorHandler: {
       error: () => ({ action: ErrorAction.Continue }),

@@ -1,6 +1,7 @@
 // textDocument/hover: the markdown of cake::hover_at (cake/query_hover.h),
 // and for each diagnostic under the cursor the "What it means" section of
-// its rule page (docs/rules/<code>.md) with a link to the page.
+// its rule page (docs/rules/<code>.md) with a link to the page; on a
+// kernel's name, a pipeline or an op, its estimated cost (cake/query_cost.h).
 #include "cake/query_hover.h"
 #include "diagnostic_json.h"
 #include "feature.h"
@@ -37,7 +38,14 @@ json hover(Context& context, const json& params) {
   uint32_t offset = context.offset(d, params.value("position", json::object()));
   const std::vector<Diagnostic>* diagnostics = d.doc->diagnostics([&] { return context.cancelled(); });
   if (!diagnostics) throw RequestError{error_code::ContentModified, "the document changed; ask again"};
-  std::optional<HoverInfo> h = hover_at(d.doc->model_at(offset), d.doc->text(), *diagnostics, offset);
+  const Module& model = d.doc->model_at(offset);
+  std::optional<HoverInfo> h = hover_at(model, d.doc->text(), *diagnostics, offset);
+  // The cost of the kernel, pipeline or op under the cursor, after the description.
+  if (std::optional<HoverInfo> cost = cost_hover(model, d.doc->text(), d.doc->lines(), offset,
+                                                 context.analyze_options().device)) {
+    if (h) h->markdown += "\n\n---\n\n" + cost->markdown;
+    else h = std::move(cost);
+  }
   if (!h) return nullptr;
   std::string markdown = h->markdown;
   if (!context.docs_root().empty())

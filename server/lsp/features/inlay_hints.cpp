@@ -1,5 +1,6 @@
 // textDocument/inlayHint: cake::inlay_hints (buffer byte sizes, pipeline
-// stage and phase names) as InlayHints.
+// stage and phase names) and, at the end of each costly line, its share of
+// the kernel's estimated time (cake/query_cost.h), as InlayHints.
 #include "cake/query_tokens.h"
 #include "feature.h"
 
@@ -10,8 +11,17 @@ json inlay_hint(Context& context, const json& params) {
   OpenDocument& d = context.document(params);
   ByteRange range = params.contains("range") ? context.byte_range(d, params["range"]) : ByteRange{0, UINT32_MAX};
   json hints = json::array();
-  for (const InlayHintInfo& h : inlay_hints(d.doc->model(), d.doc->text(), range))
+  for (const InlayHintInfo& h : inlay_hints(d.doc->model_for(range), d.doc->text(), range))
     hints.push_back({{"position", context.position(d, h.offset)}, {"label", h.label}, {"paddingLeft", true}});
+  for (const DocumentCosts::Entry& k : d.costs.kernels(*d.doc, context.cost_target(d), range))
+    for (const KernelCosts::Hint& h : k.costs->hints) {
+      uint32_t offset = k.unit->piece.begin + h.offset;
+      if (offset < range.begin || offset > range.end) continue;
+      hints.push_back({{"position", context.position(d, offset)},
+                       {"label", h.label},
+                       {"paddingLeft", true},
+                       {"tooltip", "estimated by the cost model (docs/cost-model.md)"}});
+    }
   return hints;
 }
 

@@ -3,6 +3,7 @@
 --   require('cake').setup({
 --     cmd = nil,            -- e.g. { "/path/to/cake-lsp" }; default: ROOT/build/bin/cake-lsp, then cake-lsp on PATH
 --     targets = {},         -- default targets, e.g. { "sm_90a" } (initializationOptions.targets)
+--     device = "",          -- GPU of the cost estimates, e.g. "h200"; "": each target's default
 --     root_markers = { ".git", "CMakeLists.txt" },
 --     on_attach = nil,      -- function(client, bufnr)
 --     capabilities = nil,   -- merged into vim.lsp.protocol.make_client_capabilities()
@@ -19,6 +20,7 @@ local M = {}
 local defaults = {
   cmd = nil,
   targets = {},
+  device = "",
   root_markers = { ".git", "CMakeLists.txt" },
   on_attach = nil,
   capabilities = nil,
@@ -91,8 +93,8 @@ local function client_config(root)
     cmd = cmd,
     root_dir = root,
     capabilities = capabilities,
-    init_options = { targets = M.config.targets },
-    settings = { cake = { targets = M.config.targets } },
+    init_options = { targets = M.config.targets, device = M.config.device },
+    settings = { cake = { targets = M.config.targets, device = M.config.device } },
     on_attach = M.config.on_attach,
   }
 end

@@ -1,0 +1,173 @@
+// The editor's cost surfaces (cake/query_cost.h): the summaries DocumentCosts
+// caches per kernel unit equal fresh ones after edits anywhere in the file
+// (a differential test over the examples), hovers on a kernel's name, a
+// pipeline and an op carry the model's numbers, and costly lines get hints
+// at their ends.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include "cake/analyze.h"
+#include "cake/query_cost.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+
+using namespace cake;
+
+namespace {
+
+std::string read(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+std::vector<std::filesystem::path> examples() {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e : std::filesystem::directory_iterator(CAKE_DOCS_DIR "/examples"))
+    if (e.path().extension() == ".cake") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+struct Flat {
+  std::vector<std::string> lens;
+  std::vector<std::pair<uint32_t, std::string>> hints;  // absolute offsets
+  bool operator==(const Flat&) const = default;
+};
+
+Flat flatten(const std::vector<DocumentCosts::Entry>& entries) {
+  Flat f;
+  for (const DocumentCosts::Entry& e : entries) {
+    f.lens.insert(f.lens.end(), e.costs->lens.begin(), e.costs->lens.end());
+    for (const KernelCosts::Hint& h : e.costs->hints) f.hints.push_back({e.unit->piece.begin + h.offset, h.label});
+  }
+  return f;
+}
+
+/// A document with its cost cache, estimated for its first target's default device.
+struct Costed {
+  explicit Costed(const std::string& text) : doc(text), at(cost_target(doc.targets(), "")) {}
+  std::vector<DocumentCosts::Entry> kernels() { return costs.kernels(doc, at); }
+  Document doc;
+  DocumentCosts costs;
+  CostTarget at;
+};
+
+/// What a fresh document of the same text gives.
+Flat fresh(const std::string& text) { return flatten(Costed(text).kernels()); }
+
+uint32_t offset_of(const std::string& text, const std::string& needle, size_t skip = 0) {
+  size_t at = text.find(needle);
+  REQUIRE(at != std::string::npos);
+  return static_cast<uint32_t>(at + skip);
+}
+
+}  // namespace
+
+TEST_CASE("every example's kernels have a lens per bench, naming the device") {
+  for (const auto& path : examples()) {
+    Costed c(read(path));
+    INFO(path.filename().string());
+    REQUIRE(c.at.device);
+    auto kernels = c.kernels();
+    REQUIRE(kernels.size() == c.doc.kernel_units().size());
+    for (const auto& k : kernels) {
+      REQUIRE(!k.costs->lens.empty());
+      for (const std::string& title : k.costs->lens) CHECK(title.find(c.at.device->id) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("cached summaries equal fresh ones after random edits") {
+  std::mt19937 rng(7);
+  const std::string snippets[] = {"\n", "// note\n", "x", " ", "\n\n// two lines\n"};
+  for (const auto& path : examples()) {
+    std::string text = read(path);
+    Costed c(text);
+    Document& doc = c.doc;
+    INFO(path.filename().string());
+    REQUIRE(flatten(c.kernels()) == fresh(text));
+    for (int step = 0; step < 12; ++step) {
+      // Insert or delete at a line start: comments, blank lines, or a stray
+      // character that breaks one kernel.
+      uint32_t line = std::uniform_int_distribution<uint32_t>(0, doc.lines().line_count() - 1)(rng);
+      uint32_t at_offset = doc.lines().line_start(line);
+      TextEdit edit{{at_offset, at_offset}, snippets[rng() % std::size(snippets)]};
+      if (rng() % 4 == 0) edit = {{at_offset, std::min<uint32_t>(at_offset + 3, doc.text().size())}, ""};
+      doc.apply(edit);
+      text = doc.text();
+      INFO("step " << step);
+      CHECK(flatten(c.kernels()) == fresh(text));
+    }
+  }
+}
+
+TEST_CASE("an edit in one kernel re-estimates only that kernel") {
+  std::string text = read(CAKE_DOCS_DIR "/examples/kmeans_dispatch.cake");
+  Document doc(text);
+  DocumentCosts costs;
+  CostTarget at = cost_target(doc.targets(), "");
+  auto before = costs.kernels(doc, at);
+  REQUIRE(before.size() >= 2);
+  // A comment inside the last kernel's body: the others keep their summaries.
+  ByteRange last = before.back().unit->piece;
+  uint32_t inside = doc.lines().line_start(doc.lines().position(last.end).line);
+  doc.apply({{inside, inside}, "  // edited\n"});
+  auto after = costs.kernels(doc, at);
+  REQUIRE(after.size() == before.size());
+  for (size_t i = 0; i + 1 < after.size(); ++i) CHECK(after[i].costs == before[i].costs);
+}
+
+TEST_CASE("hovers carry the model's numbers") {
+  std::string text = read(CAKE_DOCS_DIR "/examples/hopper_gemm.cake");
+  auto a = analyze(text);
+  auto hover = [&](const std::string& needle, size_t skip) {
+    return cost_hover(a->module, a->text, a->lines, offset_of(text, needle, skip), "");
+  };
+  auto e = estimate_kernel(*a, 0, "sm_90a", *find_device("h100"));
+  REQUIRE(e.front().ok);
+
+  auto kernel = hover("hopper_gemm(", 2);
+  REQUIRE(kernel);
+  CHECK(kernel->markdown.find("Estimated cost") != std::string::npos);
+  CHECK(kernel->markdown.find(fixed_number(e.front().time_us, 1) + " µs") != std::string::npos);
+  CHECK(kernel->markdown.find("H100-SXM5-80GB") != std::string::npos);
+  CHECK(kernel->markdown.find("Roofline") != std::string::npos);
+
+  auto pipeline = hover("pipeline s in ring(4)", 2);
+  REQUIRE(pipeline);
+  CHECK(pipeline->markdown.find("Per iteration") != std::string::npos);
+  CHECK(pipeline->markdown.find(fixed_number(e.front().rings.front().iteration_us, 3) + " µs") != std::string::npos);
+
+  auto op = hover("wgmma acc +=", 1);
+  REQUIRE(op);
+  CHECK(op->markdown.find("tensor") != std::string::npos);
+  CHECK(op->markdown.find("Cost of line") != std::string::npos);
+
+  CHECK(!hover("target", 1));  // outside every kernel
+  // Another device when asked for one that runs the target.
+  auto h200 = cost_hover(a->module, a->text, a->lines, offset_of(text, "hopper_gemm(", 2), "h200");
+  REQUIRE(h200);
+  CHECK(h200->markdown.find("H200-SXM-141GB") != std::string::npos);
+}
+
+TEST_CASE("costly lines get a hint at their end with their share") {
+  std::string text = read(CAKE_DOCS_DIR "/examples/hopper_gemm.cake");
+  Document doc(text);
+  DocumentCosts costs;
+  auto kernels = costs.kernels(doc, cost_target(doc.targets(), ""));
+  REQUIRE(kernels.size() == 1);
+  uint32_t wgmma_line = doc.lines().position(offset_of(text, "wgmma acc +=")).line;
+  bool found = false;
+  for (const KernelCosts::Hint& h : kernels[0].costs->hints) {
+    uint32_t at = kernels[0].unit->piece.begin + h.offset;
+    LineCol pos = doc.lines().position(at);
+    CHECK(pos.column == doc.lines().line_text(pos.line).size());  // at the end of its line
+    CHECK(h.label.find(" %") != std::string::npos);
+    if (pos.line == wgmma_line) found = h.label.find("tensor") != std::string::npos;
+  }
+  CHECK(found);
+}
