@@ -163,6 +163,7 @@ std::string fit_text(const FitReport& r) {
   const Calibration& c = r.fit;
   std::string s = "  " + std::string(r.start->id) + " (table " + std::string(r.start->version) + "): " +
                   std::to_string(c.used) + " measurements used\n";
+  if (c.used == 0) return s + "  nothing fitted: no measurement could be estimated\n";
   size_t fitted = std::count_if(c.params.begin(), c.params.end(), [](const ParamFit& p) { return p.fitted; });
   s += "  fitted " + std::to_string(fitted) + " of " + std::to_string(c.params.size()) + " parameters (" + c.optimiser +
        ", " + std::to_string(c.evaluations) + " evaluations):\n";
