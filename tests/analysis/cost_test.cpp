@@ -318,3 +318,35 @@ TEST_CASE("never crashes, and every number is finite, on files with errors and o
   }
   CHECK(estimated > 50);
 }
+
+// An 8 x 8 ldmatrix of a tile whose rows are 128 B apart: without a swizzle
+// its 8 rows of 16 B fall on the same 4 banks (cost/banks.h, CAKE-W0703).
+const char* kLdmatrix = R"(target sm_80
+kernel tile(A: global bf16[M, 64]) where M % 64 == 0 grid (M / 64) block 128 {
+  smem sA: bf16[64, 64] SWIZZLE
+  role mma all {
+    reg a: bf16[64, 64] layout(mma_acc)
+    cp.async sA <- A[block.x * 64 : 64, :]
+    cp.async.commit
+    cp.async.wait 0
+    syncthreads
+    ldmatrix a <- sA[0 : 64, :]
+  }
+}
+bench tile { M = 65536 }
+)";
+
+TEST_CASE("a read with an n-way bank conflict takes n times its shared-memory bytes") {
+  auto smem_of_ldmatrix = [](const char* swizzle) {
+    auto a = checked(replace(kLdmatrix, "SWIZZLE", swizzle));
+    auto e = estimate_kernel(*a, 0, "sm_80", *find_device("a100"));
+    REQUIRE(e.size() == 1);
+    for (const LineCost& l : e[0].lines)
+      if (l.op == "ldmatrix") return l.demand[Resource::Smem];
+    FAIL("no ldmatrix line");
+    return 0.0;
+  };
+  double plain = smem_of_ldmatrix(""), swizzled = smem_of_ldmatrix("swizzle(128B)");
+  CHECK(swizzled == Approx(64.0 * 64 * 2 * 65536 / 64 * 4));  // the tile, once per warp of the 4
+  CHECK(plain == Approx(8 * swizzled));
+}

@@ -228,12 +228,12 @@ kernel ldmatrix_rows(A: global bf16[64, 64]) grid (1) block 32 {
   reg a: bf16[16, 4] layout(mma_acc)
   reg b: bf16[16, 16] layout(mma_acc)
   // expected-error@+1 [CAKE-E0508] {{`ldmatrix` addresses rows of 4 bf16 = 8 bytes; its 8x8 matrices are made of 16-byte rows}}
-  ldmatrix a <- sa[0 : 16, 0 : 4]
+  ldmatrix a <- sa[0 : 16, 0 : 4]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `sa`}}
   // expected-error@+1 [CAKE-E0508] {{`ldmatrix` starts 4 bf16 into each row of `sa`}}
-  ldmatrix b <- sa[0 : 16, 4 : 16]
+  ldmatrix b <- sa[0 : 16, 4 : 16]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `sa`}}
   // expected-error@+1 [CAKE-E0508] {{rows of `sp` are 36 bf16 = 72 bytes apart}}
-  ldmatrix b <- sp[0 : 16, 0 : 16]
-  ldmatrix b <- sa[16 : 16, 8 : 16]
+  ldmatrix b <- sp[0 : 16, 0 : 16]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `sp`}}
+  ldmatrix b <- sa[16 : 16, 8 : 16]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `sa`}}
 }
 
 // -----

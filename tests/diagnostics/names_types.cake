@@ -61,7 +61,7 @@ kernel mixed_mma(A: global bf16[64, 64]) grid (1) block 128 {
     reg acc: f32[64, 64] layout(wgmma_acc) = 0
     wgmma.fence
     // expected-error@+1 [CAKE-E0103] {{operands differ in dtype: A is bf16, B is f16}}
-    wgmma acc += a @ b
+    wgmma acc += a @ b  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
   }
 }
 
@@ -75,7 +75,7 @@ kernel bad_accumulator(A: global bf16[64, 64]) grid (1) block 128 {
     // expected-error@+3 [CAKE-E0103] {{a i32 accumulator cannot take bf16 products}}
     reg acc: i32[64, 64] layout(wgmma_acc) = 0
     wgmma.fence
-    wgmma acc += a @ b
+    wgmma acc += a @ b  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
   }
 }
 
@@ -101,7 +101,7 @@ kernel good_mma(A: global bf16[64, 64]) grid (1) block 128 {
   role mma warpgroup(0) {
     reg acc: f32[64, 64] layout(wgmma_acc) = 0
     wgmma.fence
-    wgmma acc += a @ b.T
+    wgmma acc += a @ b.T  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
   }
 }
 
@@ -200,7 +200,7 @@ kernel mma_shapes(A: global bf16[64, 64]) grid (1) block 128 {
     reg acc: f32[64, 64] layout(wgmma_acc) = 0
     wgmma.fence
     // expected-error@+1 [CAKE-E0106] {{A's K does not match B's K}}
-    wgmma acc += a @ b
+    wgmma acc += a @ b  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
   }
 }
 

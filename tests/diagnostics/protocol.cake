@@ -118,7 +118,7 @@ kernel release_after_sync(Cnorm: global f32[K], out: global f32[K])
   namedbarrier consumers id(1) threads(128)
   role producer warpgroup(0) {
     elect {
-      pipeline s in ring(2) for kt in 0 .. K / 128 {
+      pipeline s in ring(2) for kt in 0 .. K / 128 {  // expected-warning [CAKE-W0701] {{pipeline `s` exposes}}
         wait empty[s] parity(s.phase ^ 1)
         arrive.expect_tx full[s], bytes(cn[s])
         bulk.load cn[s] <- Cnorm[kt * 128 : 128], full[s]
@@ -254,12 +254,12 @@ kernel no_fence(A: global bf16[64, 64]) grid (1) block 128 {
   smem b: bf16[64, 16]
   reg acc: f32[64, 64] layout(wgmma_acc) = 0
   // expected-error@+1 [CAKE-E0407] {{no `wgmma.fence` before the first wgmma}}
-  wgmma acc += a @ b.T
+  wgmma acc += a @ b.T  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
   wgmma.commit
   wgmma.wait 0
   acc = acc * 2.0
   wgmma.fence
-  wgmma acc += a @ b.T
+  wgmma acc += a @ b.T  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
   wgmma.commit
   wgmma.wait 0
 }
@@ -272,7 +272,7 @@ kernel no_wait(A: global bf16[64, 64]) grid (1) block 128 {
   smem b: bf16[64, 16]
   reg acc: f32[64, 64] layout(wgmma_acc) = 0
   wgmma.fence
-  wgmma acc += a @ b.T
+  wgmma acc += a @ b.T  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
   wgmma.commit
   // expected-error@+1 [CAKE-E0408] {{`acc` is used while a wgmma that writes it is in flight}}
   acc = acc * 2.0
@@ -287,7 +287,7 @@ kernel cp_async_no_wait(A: global bf16[M, 64]) where M % 64 == 0 grid (M / 64) b
   cp.async sA <- A[block.x * 64 : 64, :]
   cp.async.commit
   // expected-error@+1 [CAKE-E0409] {{still in flight}}
-  ldmatrix a <- sA
+  ldmatrix a <- sA  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `sA`}}
 }
 
 // -----
@@ -300,7 +300,7 @@ kernel cp_async_no_barrier(A: global bf16[M, 64]) where M % 64 == 0 grid (M / 64
   cp.async.commit
   cp.async.wait 0
   // expected-error@+1 [CAKE-E0409] {{without a barrier}}
-  ldmatrix a <- sA
+  ldmatrix a <- sA  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `sA`}}
 }
 
 // -----
@@ -313,7 +313,7 @@ kernel cp_async_ok(A: global bf16[M, 64]) where M % 64 == 0 grid (M / 64) block 
   cp.async.commit
   cp.async.wait 0
   syncthreads
-  ldmatrix a <- sA
+  ldmatrix a <- sA  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `sA`}}
 }
 
 // -----
@@ -408,7 +408,7 @@ kernel read_unpublished(C: global bf16[K, 64]) where K % 128 == 0, K >= 128 grid
   tensormap tC = C box [128, 64] swizzle(128B)
   role producer warpgroup(0) {
     elect {
-      pipeline s in ring(2) for kt in 0 .. K / 128 {
+      pipeline s in ring(2) for kt in 0 .. K / 128 {  // expected-warning [CAKE-W0701] {{pipeline `s` exposes}}
         // expected-error@+1 [CAKE-E0403] {{deadlock}}
         wait empty[s] parity(s.phase ^ 1)
         arrive.expect_tx full[s], bytes(cs[s])

@@ -192,7 +192,7 @@ kernel aligned_warpgroups(A: global bf16[64, 64]) grid (1) block 256 {
   role mma warp(4 .. 8) {
     reg acc: f32[64, 64] layout(wgmma_acc) = 0
     wgmma.fence
-    wgmma acc += a @ b
+    wgmma acc += a @ b  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
     wgmma.commit
     wgmma.wait 0
   }
@@ -323,7 +323,7 @@ kernel no_roles_wgmma(A: global bf16[64, 64]) grid (1) block 96 {
   smem b: bf16[16, 64]
   reg acc: f32[64, 64] layout(wgmma_acc) = 0
   wgmma.fence
-  wgmma acc += a @ b
+  wgmma acc += a @ b  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
   wgmma.commit
   wgmma.wait 0
 }

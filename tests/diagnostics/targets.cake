@@ -12,7 +12,7 @@ kernel wgmma_on_ampere(A: global bf16[64, 64]) grid (1) block 128 {
     // expected-error@+1 [CAKE-E0201] {{`wgmma.fence` is not available on sm_80; targets with `wgmma`: sm_90a}}
     wgmma.fence
     // expected-error@+1 [CAKE-E0201] {{`wgmma` is not available on sm_80; targets with `wgmma`: sm_90a}}
-    wgmma acc += a @ b
+    wgmma acc += a @ b  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
     // expected-error@+1 [CAKE-E0201] {{`wgmma.commit` is not available on sm_80}}
     wgmma.commit
     // expected-error@+1 [CAKE-E0201] {{`wgmma.wait` is not available on sm_80}}
@@ -29,7 +29,7 @@ kernel wgmma_on_hopper(A: global bf16[64, 64]) grid (1) block 128 {
   role mma warpgroup(0) {
     reg acc: f32[64, 64] layout(wgmma_acc) = 0
     wgmma.fence
-    wgmma acc += a @ b
+    wgmma acc += a @ b  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
     wgmma.commit
     wgmma.wait 0
   }
@@ -103,7 +103,7 @@ kernel tcgen05_on_blackwell(A: global bf16[128, 64]) grid (1) block 128 {
   mbarrier done
   role mma warp(0 .. 4) {
     elect {
-      tcgen05.mma acc += a @ b
+      tcgen05.mma acc += a @ b  // expected-warning [CAKE-W0703] {{`tcgen05.mma` reads `a`}} expected-warning [CAKE-W0703] {{`tcgen05.mma` reads `b`}}
       tcgen05.commit done
     }
     wait done parity(0)

@@ -10,7 +10,13 @@
 //   // expected-warning@-2 {{substring}}            two lines up
 //   // expected-error@+1 [CAKE-E0101] {{undefined}} the code must match too
 //   // expected-error@+1 [CAKE-E0002]               any message with that code
+//   // expected-warning@+1 [CAKE-W0701] {{s}} fix {{ring(4)}}
+//   // expected-warning@+1 [CAKE-W0703] {{s}} nofix
 //
+// `fix {{text}}`: the diagnostic's first fix, applied to the case, changes
+// a line so that it contains `text`; the fixed case has no error and no
+// diagnostic of the same code on that line any more (a fix must mend what
+// it claims to, and leave a valid file). `nofix`: it offers no fix.
 // (severities: error, warning, info, hint). Matching goes both ways: every
 // expectation must be met by a diagnostic of that severity that starts on
 // that line, whose message contains the substring (and whose code is the
@@ -25,7 +31,9 @@
 #include "cake/analyze.h"
 #include "cake/registry.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <cctype>
 #include <string>
 #include <string_view>
@@ -41,6 +49,8 @@ struct Expected {
   unsigned written_on;    // the line of the annotation
   std::string code;       // empty: any
   std::string substring;  // empty: any
+  std::optional<std::string> fix;  // `fix {{text}}`
+  bool nofix = false;
   bool matched = false;
 };
 
@@ -127,6 +137,15 @@ std::string parse_annotations(std::string_view line, unsigned line_no, unsigned 
       if (close == std::string_view::npos) return "unclosed `{{` in annotation";
       e.substring = std::string(line.substr(i + 2, close - i - 2));
       has_message = true;
+      i = skip_spaces(close + 2);
+    }
+    if (line.substr(i).starts_with("nofix")) {
+      e.nofix = true;
+    } else if (line.substr(i).starts_with("fix")) {
+      i = skip_spaces(i + 3);
+      size_t close = line.find("}}", i);
+      if (!line.substr(i).starts_with("{{") || close == std::string_view::npos) return "`fix` needs {{text}}";
+      e.fix = std::string(line.substr(i + 2, close - i - 2));
     }
     if (!has_code && !has_message)
       return "annotation needs a {{message substring}} or a [CAKE-Ennnn] code";
@@ -140,6 +159,32 @@ unsigned line_of(std::string_view text, uint32_t offset) {
   for (uint32_t i = 0; i < offset && i < text.size(); ++i)
     if (text[i] == '\n') ++line;
   return line;
+}
+
+/// Checks `d`'s fixes against `e`'s `fix`/`nofix`; returns what is wrong.
+std::string check_fix(const Expected& e, const cake::Diagnostic& d, const std::string& source) {
+  if (e.nofix) return d.fixes.empty() ? "" : "expected no fix, got \"" + d.fixes.front().title + "\"";
+  if (!e.fix) return {};
+  if (d.fixes.empty()) return "expected a fix, got none";
+  // Apply the edits from the last: earlier offsets stay valid.
+  std::vector<cake::TextEdit> edits = d.fixes.front().edits;
+  std::sort(edits.begin(), edits.end(), [](const auto& x, const auto& y) { return x.range.begin > y.range.begin; });
+  std::string fixed = source;
+  for (const cake::TextEdit& edit : edits) fixed.replace(edit.range.begin, edit.range.end - edit.range.begin, edit.new_text);
+  bool found = false;
+  for (const cake::TextEdit& edit : edits) {
+    // Every edit stays on its line (none adds a line break before it).
+    unsigned line = line_of(source, edit.range.begin);
+    std::vector<std::string_view> lines = cake::test::split_lines(fixed);
+    if (line <= lines.size() && lines[line - 1].find(*e.fix) != std::string_view::npos) found = true;
+  }
+  if (!found) return "no line the fix changes contains \"" + *e.fix + "\"";
+  std::unique_ptr<cake::Analysis> after = cake::analyze(fixed);
+  for (const cake::Diagnostic& a : after->diagnostics) {
+    if (a.severity == cake::Severity::Error) return "the fixed case has an error: " + a.message;
+    if (a.id == d.id && line_of(after->text, a.range.begin) == e.line) return "the fixed case still has it: " + a.message;
+  }
+  return {};
 }
 
 /// Verifies one file; prints every mismatch and returns how many there were.
@@ -197,6 +242,11 @@ unsigned verify_file(const fs::path& path) {
         if (!e.code.empty() && e.code != code) continue;
         if (d.message.find(e.substring) == std::string::npos) continue;
         e.matched = found = true;
+        if (std::string wrong = check_fix(e, d, source); !wrong.empty()) {
+          std::printf("%s:%u: %s (annotation on line %u, case %zu)\n", path.c_str(), e.line, wrong.c_str(),
+                      e.written_on, c + 1);
+          ++problems;
+        }
         break;
       }
       if (!found && (d.severity == cake::Severity::Error || d.severity == cake::Severity::Warning)) {

@@ -71,10 +71,14 @@ struct LineCost {
 /// different roles are one ring: the producer's and the consumers' loops).
 struct RingCost {
   uint32_t line = 0;            // of the first pipeline statement
+  StmtId stmt = kNone;          // that statement
+  StmtId slowest_load = kNone;  // the load whose latency `load_latency_us` is
   int64_t stages = 0;
   int64_t trips = -1;           // -1: unknown (no bench)
   Demand per_iteration;         // per CTA
   double load_latency_us = 0;   // the slowest load of an iteration
+  double round_trip_us = 0;     // that load plus the barrier round trip: what the stages must cover
+  double ctas_per_sm = 0;       // the co-resident CTAs whose shares of the resources the times are at
   double resource_us = 0;       // per iteration: max over resources, at the CTA's share
   double iteration_us = 0;      // with the latency stages can't cover
   Resource bound = Resource::Issue;
@@ -85,7 +89,13 @@ struct Occupancy {
   int64_t ctas_per_sm = 0;
   std::string_view limiter;  // "smem", "registers", "threads", "blocks"
   int64_t smem_per_cta = 0, regs_per_cta = 0, threads = 0;
+  int64_t smem_buffers = 0;  // the buffers and mbarriers alone (before the reservation and rounding)
 };
+
+/// CTAs per SM of a CTA that needs `smem_buffers` bytes of buffers and
+/// mbarriers, `regs` registers and `threads` threads on target `t` (the
+/// equations of docs/cost-model.md); ctas_per_sm 0 when it does not fit.
+Occupancy fit_ctas(const TargetInfo& t, int64_t smem_buffers, int64_t regs, int64_t threads);
 
 struct Estimate {
   uint32_t kernel = 0;
@@ -114,14 +124,22 @@ struct Estimate {
   std::vector<LineCost> lines;  // by line
 };
 
+struct EstimateOptions {
+  /// Attribute the demand to source lines (Estimate::lines). The W07xx
+  /// checks run on every analysis and need only the totals, the rings and
+  /// the occupancy: they turn this off, which saves most of the time.
+  bool lines = true;
+};
+
 /// The estimates of kernel `kernel` of `analysis` for `target` on `device`:
 /// one per bench of the kernel, or one without shapes (bench -1, ok false,
 /// problem "no bench") that still has the rings' per-iteration costs.
 std::vector<Estimate> estimate_kernel(const Analysis& analysis, uint32_t kernel, std::string_view target,
-                                      const DeviceInfo& device);
+                                      const DeviceInfo& device, const EstimateOptions& options = {});
 /// The same over a model of `text` (say, Document::model() in the server).
 std::vector<Estimate> estimate_kernel(const Module& module, std::string_view text, const LineIndex& lines,
-                                      uint32_t kernel, std::string_view target, const DeviceInfo& device);
+                                      uint32_t kernel, std::string_view target, const DeviceInfo& device,
+                                      const EstimateOptions& options = {});
 /// One estimate: kernel `kernel` at bench `bench` (an index into
 /// Module::benches); ok false when that bench is not one of the kernel's.
 Estimate estimate_bench(const Analysis& analysis, uint32_t kernel, int32_t bench, std::string_view target,

@@ -12,10 +12,11 @@ void check_movement(const Module& module, std::string_view text, std::vector<Dia
 void check_dispatches(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
 void check_protocol(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
 void check_sync_static(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
+void check_performance(const Module& module, std::string_view text, const AnalyzeOptions& options,
+                       std::vector<Diagnostic>& diagnostics);
 
 void run_checks(const Module& module, std::string_view text, const AnalyzeOptions& options,
                 std::vector<Diagnostic>& diagnostics) {
-  (void)options;
   check_items(module, text, diagnostics);
   check_statements(module, text, diagnostics);
   check_target_features(module, text, diagnostics);
@@ -24,6 +25,7 @@ void run_checks(const Module& module, std::string_view text, const AnalyzeOption
   check_dispatches(module, text, diagnostics);
   check_protocol(module, text, diagnostics);
   check_sync_static(module, text, diagnostics);
+  check_performance(module, text, options, diagnostics);
 }
 
 }  // namespace cake

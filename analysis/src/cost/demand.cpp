@@ -5,6 +5,7 @@
 // issue of tcgen05 run once per executing thread).
 #include "cost/demand.h"
 
+#include "cost/banks.h"
 #include "checks/roles.h"
 #include "semantics/fragments.h"
 #include "semantics/typing.h"
@@ -79,8 +80,9 @@ constexpr double kMmaK16Bits = 16 * 16;
 
 class Walker {
  public:
-  Walker(const Module& m, const Env& env, const Machine& machine)
-      : m_(m), env_(env), mc_(machine), typer_(m, nullptr), eval_(m) {}
+  Walker(const Module& m, const Env& env, const Machine& machine, bool per_statement)
+      : m_(m), env_(env), mc_(machine), typer_(m, nullptr), eval_(m), per_statement_(per_statement),
+        banks_(find_target(machine.device->arch)) {}
 
   KernelDemand run(uint32_t k) {
     auto roles = kernel_roles(m_, eval_, k);
@@ -133,14 +135,15 @@ class Walker {
   void add(StmtId id, const Ctx& c, const Demand& d) {
     Demand cta = d.scaled(c.cta);
     out_.cta += cta;
-    out_.statements[id] += cta;
+    if (per_statement_) out_.statements[id] += cta;
     if (c.ring >= 0) out_.rings[c.ring].per_iteration += d.scaled(c.iter);
     else out_.outside += cta;
   }
 
-  void latency(const Ctx& c, double seconds, bool async) {
+  void latency(StmtId id, const Ctx& c, double seconds, bool async) {
     if (c.ring >= 0) {
       RingDemand& r = out_.rings[c.ring];
+      if (seconds > r.load_latency_s) r.slowest_load = id;
       r.load_latency_s = std::max(r.load_latency_s, seconds);
     } else if (async) {
       async_latency_ = std::max(async_latency_, seconds);
@@ -187,7 +190,7 @@ class Walker {
     for (size_t i = 0; i < out_.rings.size(); ++i)
       if (out_.rings[i].stages == st && out_.rings[i].trips == trip) index = static_cast<int>(i);
     if (index < 0) {
-      out_.rings.push_back({id, st, trip, {}, 0, false});
+      out_.rings.push_back({id, kNone, st, trip, {}, 0, false});
       index = static_cast<int>(out_.rings.size()) - 1;
     }
     Ctx inner = c;
@@ -256,7 +259,7 @@ class Walker {
       d[Resource::Hbm] = bytes;  // turned into DRAM bytes by estimate.cpp (L2 reuse)
       out_.l2_bytes[tensor_of(global(dst) ? dst : src)] += bytes * c.cta;
     }
-    if (shared(dst) || shared(src)) d[Resource::Smem] = bytes;
+    if (shared(dst) || shared(src)) d[Resource::Smem] = bytes * read_degree(mv, src, dst);
     d[Resource::Issue] = per_thread ? static_cast<double>(c.warps)
                                     : std::max(static_cast<double>(c.warps), bytes / kBytesPerWarpInstr);
     add(id, c, d);
@@ -264,14 +267,14 @@ class Walker {
     double lat_global = mc_.cycles(dev.lat_global_cycles.value);
     switch (mv.op) {
       case Op::Load:
-        if (global(src)) latency(c, lat_global, false);
+        if (global(src)) latency(id, c, lat_global, false);
         break;
       case Op::CpAsync:
-        latency(c, dev.lat_cp_async_cycles.known() ? mc_.cycles(dev.lat_cp_async_cycles.value) : lat_global, true);
+        latency(id, c, dev.lat_cp_async_cycles.known() ? mc_.cycles(dev.lat_cp_async_cycles.value) : lat_global, true);
         break;
       case Op::TmaLoad:
       case Op::BulkLoad:
-        latency(c, dev.lat_tma_cycles.known() ? mc_.cycles(dev.lat_tma_cycles.value) : lat_global, true);
+        latency(id, c, dev.lat_tma_cycles.known() ? mc_.cycles(dev.lat_tma_cycles.value) : lat_global, true);
         break;
       default: break;
     }
@@ -293,9 +296,9 @@ class Walker {
       d.tensor_peak_s = flops / peak;
       d.tensor_s = flops / achieved;
     }
-    for (const Typed* t : {&a, &b})
+    for (auto [t, e] : {std::pair{&a, mma.a}, std::pair{&b, mma.b}})
       if (shared(*t))
-        if (auto n = elements(*t)) d[Resource::Smem] += *n * dtype_bits(t->dtype) / 8.0 * units;
+        if (auto n = elements(*t)) d[Resource::Smem] += *n * dtype_bits(t->dtype) / 8.0 * units * degree(e, *t, mma_pattern(mma.op));
     double k_steps = std::max(1.0, static_cast<double>(*K) * dtype_bits(a.dtype) / kMmaK16Bits);
     d[Resource::Issue] = mma.op == Op::Mma       ? flops / kMmaSyncFlops
                          : mma.op == Op::Wgmma   ? k_steps * units * kWarpsPerWarpgroup
@@ -317,19 +320,42 @@ class Walker {
     return n;
   }
 
-  /// Bytes of the shared-memory operands an element-wise expression reads.
-  double smem_operands(ExprId e, int depth = 0) {
+  /// Bytes of the shared-memory operands an element-wise expression reads
+  /// (each times its bank-conflict degree: the bandwidth it takes).
+  double smem_operands(ExprId e, std::optional<SmemPattern> pattern, int depth = 0) {
     if (e == kNone || depth > 64) return 0;
     const Expr& x = m_.exprs[e];
     if (x.kind == Expr::Kind::Name || x.kind == Expr::Kind::Index) {
       Typed t = typer_.type_of(e);
       if (t.is_buffer() && shared(t))
-        if (auto n = elements(t)) return *n * dtype_bits(t.dtype) / 8.0;
+        if (auto n = elements(t)) return *n * dtype_bits(t.dtype) / 8.0 * degree(e, t, pattern);
       return 0;
     }
-    double b = smem_operands(x.lhs, depth + 1) + smem_operands(x.rhs, depth + 1);
-    for (ExprId a : x.args) b += smem_operands(a, depth + 1);
+    double b = smem_operands(x.lhs, pattern, depth + 1) + smem_operands(x.rhs, pattern, depth + 1);
+    for (ExprId a : x.args) b += smem_operands(a, pattern, depth + 1);
     return b;
+  }
+  /// Element-wise operands are read by the owners of `target`.
+  double smem_operands_for(ExprId target, ExprId value) {
+    return smem_operands(value, reader_pattern(typer_.type_of(target).layout));
+  }
+
+  /// The bank-conflict degree of a read of `operand` (typed `t`) in this
+  /// pattern (banks.h); 1 when conflict-free or not known.
+  double degree(ExprId operand, const Typed& t, std::optional<SmemPattern> pattern) const {
+    if (!banks_ || !pattern) return 1;
+    auto r = smem_read(m_, eval_, *banks_, operand, t, *pattern);
+    return r ? static_cast<double>(r->degree) : 1;
+  }
+  /// A move's read of shared memory: ldmatrix's rows, or a load into an accumulator layout.
+  double read_degree(const MoveStmt& mv, const Typed& src, const Typed& dst) const {
+    if (!shared(src)) return 1;
+    if (mv.op == Op::Ldmatrix) return degree(mv.src, src, SmemPattern::Matrix);
+    return mv.op == Op::Load ? degree(mv.src, src, reader_pattern(dst.layout)) : 1;
+  }
+  static std::optional<SmemPattern> mma_pattern(Op op) {
+    if (op == Op::Wgmma || op == Op::Tcgen05Mma) return SmemPattern::Matrix;
+    return std::nullopt;
   }
 
   void elementwise(StmtId id, ExprId target, double ops_per_element, double smem_bytes, const Ctx& c) {
@@ -345,16 +371,20 @@ class Walker {
   }
 
   void node(StmtId id, const AssignStmt& a, const Ctx& c) {
-    elementwise(id, a.target, std::max(1, ops(a.value) + (a.op == "=" ? 0 : 1)), smem_operands(a.value), c);
+    elementwise(id, a.target, std::max(1, ops(a.value) + (a.op == "=" ? 0 : 1)), smem_operands_for(a.target, a.value), c);
   }
-  void node(StmtId id, const ReduceStmt& r, const Ctx& c) { elementwise(id, r.src, 1, smem_operands(r.src), c); }
-  void node(StmtId id, const ArgReduceStmt& r, const Ctx& c) { elementwise(id, r.src, 2, smem_operands(r.src), c); }
+  void node(StmtId id, const ReduceStmt& r, const Ctx& c) { elementwise(id, r.src, 1, smem_operands_for(r.src, r.src), c); }
+  void node(StmtId id, const ArgReduceStmt& r, const Ctx& c) {
+    elementwise(id, r.src, 2, smem_operands_for(r.src, r.src), c);
+  }
 
   const Module& m_;
   const Env& env_;
   const Machine& mc_;
   Typer typer_;
   Evaluator eval_;
+  bool per_statement_ = true;
+  const TargetInfo* banks_ = nullptr;  // the device's own target: its shared-memory banks
   const RoleView* role_ = nullptr;
   double role_latency_ = 0, async_latency_ = 0;
   KernelDemand out_;
@@ -362,8 +392,9 @@ class Walker {
 
 }  // namespace
 
-KernelDemand kernel_demand(const Module& m, uint32_t k, const Env& env, const Machine& machine) {
-  return Walker(m, env, machine).run(k);
+KernelDemand kernel_demand(const Module& m, uint32_t k, const Env& env, const Machine& machine,
+                           bool per_statement) {
+  return Walker(m, env, machine, per_statement).run(k);
 }
 
 }  // namespace cake

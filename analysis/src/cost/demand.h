@@ -31,6 +31,7 @@ Machine machine_of(const DeviceInfo& device);
 
 struct RingDemand {
   StmtId first = kNone;
+  StmtId slowest_load = kNone;
   int64_t stages = 0, trips = -1;
   Demand per_iteration;
   double load_latency_s = 0;
@@ -43,11 +44,13 @@ struct KernelDemand {
   std::vector<RingDemand> rings;
   double outside_latency_s = 0;         // the slowest role's latency outside the rings
   std::map<SymbolId, double> l2_bytes;  // per CTA, by tensor parameter
-  std::map<StmtId, Demand> statements;  // per CTA
+  std::map<StmtId, Demand> statements;  // per CTA (only when asked for)
   bool unknown_trips = false;           // a loop's trip count was not known
 };
 
-/// Walks kernel `k` under `env` (the bench's shape symbols; empty: no bench).
-KernelDemand kernel_demand(const Module& m, uint32_t k, const Env& env, const Machine& machine);
+/// Walks kernel `k` under `env` (the bench's shape symbols; empty: no bench);
+/// `per_statement`: fill KernelDemand::statements (per-line attribution).
+KernelDemand kernel_demand(const Module& m, uint32_t k, const Env& env, const Machine& machine,
+                           bool per_statement = true);
 
 }  // namespace cake

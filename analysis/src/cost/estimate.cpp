@@ -89,8 +89,9 @@ struct WaveTime {
 class Estimator {
  public:
   Estimator(const Module& m, std::string_view text, const LineIndex& lines, uint32_t k, std::string_view target,
-            const DeviceInfo& device)
-      : text_(text), lines_(lines), m_(m), k_(k), target_(target), mc_(machine_of(device)), eval_(m) {}
+            const DeviceInfo& device, const EstimateOptions& options = {})
+      : text_(text), lines_(lines), m_(m), k_(k), target_(target), mc_(machine_of(device)), eval_(m),
+        options_(options) {}
 
   Estimate run(int32_t bench) {
     Estimate e;
@@ -112,7 +113,7 @@ class Estimator {
     if (!occupancy(*t, e.occupancy)) return fail(e, "the kernel's block, roles or shared memory are not known");
     if (e.occupancy.ctas_per_sm <= 0)
       return fail(e, "one CTA does not fit on an SM (limited by " + std::string(e.occupancy.limiter) + ")");
-    KernelDemand kd = kernel_demand(m_, k_, env, mc_);
+    KernelDemand kd = kernel_demand(m_, k_, env, mc_, options_.lines);
     double full = mc_.sms * static_cast<double>(e.occupancy.ctas_per_sm);
     double occ = static_cast<double>(e.occupancy.ctas_per_sm);
     auto ctas = grid_ctas(env);
@@ -178,7 +179,7 @@ class Estimator {
     for (const RingCost& r : e.rings) e.cta_iterations_us += r.iteration_us * static_cast<double>(std::max<int64_t>(r.trips, 0));
     auto outside = resource_times(kd.outside, mc_, n_full, per);
     e.cta_outside_us = (*std::max_element(outside.begin(), outside.end()) + kd.outside_latency_s) * 1e6;
-    lines(e, kd);
+    if (options_.lines) lines(e, kd);
     e.ok = true;
     return e;
   }
@@ -244,15 +245,24 @@ class Estimator {
     auto [res, it] = ring_iteration(r, n, per);
     return it - res;
   }
+  /// A ring's load round trip: its slowest load and, when it waits on a
+  /// barrier, the barrier's round trip (what its stages must cover).
+  double round_trip_s(const RingDemand& r) const {
+    return r.load_latency_s + (r.barriers ? mc_.cycles(mc_.device->lat_barrier_cycles.value) : 0);
+  }
 
   void rings(Estimate& e, const KernelDemand& kd, double n, double per) const {
     for (const RingDemand& r : kd.rings) {
       RingCost c;
       c.line = lines_.position(m_.stmts[r.first].range.begin).line + 1;
+      c.stmt = r.first;
+      c.slowest_load = r.slowest_load;
       c.stages = r.stages;
       c.trips = r.trips;
       c.per_iteration = r.per_iteration;
       c.load_latency_us = r.load_latency_s * 1e6;
+      c.round_trip_us = round_trip_s(r) * 1e6;
+      c.ctas_per_sm = per;
       auto [res, it] = ring_iteration(r, n, per);
       c.resource_us = res * 1e6;
       c.iteration_us = it * 1e6;
@@ -309,8 +319,6 @@ class Estimator {
         smem = (smem + 7) / 8 * 8 + n.value_or(1) * std::max<int64_t>(8, t.mbarrier_bytes.value);
       }
     }
-    int64_t gran = std::max<int64_t>(1, t.smem_alloc_granularity.value);
-    int64_t smem_cta = (smem + t.smem_reserved_per_block.value + gran - 1) / gran * gran;
     // Registers: each role's maxnreg where setmaxnreg applies, else the
     // largest role's fragments plus the overhead, for every thread.
     int64_t regs = 0, widest = 0;
@@ -327,20 +335,7 @@ class Estimator {
       widest = std::max(widest, std::min<int64_t>((need + unit - 1) / unit * unit, t.max_regs_per_thread.value));
     }
     regs = std::max(regs, widest * threads);
-    o.threads = threads;
-    o.smem_per_cta = smem_cta;
-    o.regs_per_cta = regs;
-    auto fit = [](int64_t pool, int64_t per) { return per > 0 ? pool / per : INT64_MAX; };
-    std::pair<int64_t, std::string_view> limits[] = {
-        {t.max_blocks_per_sm.value, "blocks"},
-        {fit(t.smem_per_sm.value, smem_cta), "smem"},
-        {fit(t.regs_per_sm.value, regs), "registers"},
-        {fit(t.max_threads_per_sm.value, threads), "threads"}};
-    auto* best = std::min_element(std::begin(limits), std::end(limits),
-                                  [](const auto& x, const auto& y) { return x.first < y.first; });
-    o.ctas_per_sm = best->first;
-    o.limiter = best->second;
-    if (smem_cta - t.smem_reserved_per_block.value > t.smem_per_block_optin.value) o.ctas_per_sm = 0, o.limiter = "smem";
+    o = fit_ctas(t, smem, regs, threads);
     return true;
   }
 
@@ -362,20 +357,44 @@ class Estimator {
   std::string_view target_;
   Machine mc_;
   Evaluator eval_;
+  EstimateOptions options_;
   double hbm_ratio_ = 1;
 };
 
 }  // namespace
 
+Occupancy fit_ctas(const TargetInfo& t, int64_t smem_buffers, int64_t regs, int64_t threads) {
+  Occupancy o;
+  int64_t gran = std::max<int64_t>(1, t.smem_alloc_granularity.value);
+  int64_t smem_cta = (smem_buffers + t.smem_reserved_per_block.value + gran - 1) / gran * gran;
+  o.threads = threads;
+  o.smem_per_cta = smem_cta;
+  o.smem_buffers = smem_buffers;
+  o.regs_per_cta = regs;
+  auto fit = [](int64_t pool, int64_t per) { return per > 0 ? pool / per : INT64_MAX; };
+  std::pair<int64_t, std::string_view> limits[] = {
+      {t.max_blocks_per_sm.value, "blocks"},
+      {fit(t.smem_per_sm.value, smem_cta), "smem"},
+      {fit(t.regs_per_sm.value, regs), "registers"},
+      {fit(t.max_threads_per_sm.value, threads), "threads"}};
+  auto* best = std::min_element(std::begin(limits), std::end(limits),
+                                [](const auto& x, const auto& y) { return x.first < y.first; });
+  o.ctas_per_sm = best->first;
+  o.limiter = best->second;
+  if (smem_cta - t.smem_reserved_per_block.value > t.smem_per_block_optin.value) o.ctas_per_sm = 0, o.limiter = "smem";
+  return o;
+}
+
 std::vector<Estimate> estimate_kernel(const Module& module, std::string_view text, const LineIndex& lines,
-                                      uint32_t kernel, std::string_view target, const DeviceInfo& device) {
+                                      uint32_t kernel, std::string_view target, const DeviceInfo& device,
+                                      const EstimateOptions& options) {
   std::vector<Estimate> out;
   if (kernel >= module.kernels.size()) return out;
   SymbolId sym = module.kernels[kernel].symbol;
   for (size_t b = 0; b < module.benches.size(); ++b)
     if (module.benches[b].kernel_symbol == sym && sym != kNone)
-      out.push_back(Estimator(module, text, lines, kernel, target, device).run(static_cast<int32_t>(b)));
-  if (out.empty()) out.push_back(Estimator(module, text, lines, kernel, target, device).run(-1));
+      out.push_back(Estimator(module, text, lines, kernel, target, device, options).run(static_cast<int32_t>(b)));
+  if (out.empty()) out.push_back(Estimator(module, text, lines, kernel, target, device, options).run(-1));
   return out;
 }
 
@@ -393,12 +412,12 @@ Estimate estimate_bench(const Analysis& analysis, uint32_t kernel, int32_t bench
     e.problem = "no such bench of this kernel";
     return e;
   }
-  return Estimator(m, analysis.text, analysis.lines, kernel, target, device).run(bench);
+  return Estimator(m, analysis.text, analysis.lines, kernel, target, device, EstimateOptions{}).run(bench);
 }
 
 std::vector<Estimate> estimate_kernel(const Analysis& analysis, uint32_t kernel, std::string_view target,
-                                      const DeviceInfo& device) {
-  return estimate_kernel(analysis.module, analysis.text, analysis.lines, kernel, target, device);
+                                      const DeviceInfo& device, const EstimateOptions& options) {
+  return estimate_kernel(analysis.module, analysis.text, analysis.lines, kernel, target, device, options);
 }
 
 }  // namespace cake
