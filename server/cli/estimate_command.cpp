@@ -12,6 +12,7 @@
 
 #include "cake/analyze.h"
 #include "cake/cost.h"
+#include "cake/query_cost.h"
 
 #include <nlohmann/json.hpp>
 
@@ -36,12 +37,6 @@ struct EstimateOptions {
   std::unique_ptr<LoadedDevice> table;  // --table: a device table read at run time
   bool json = false;
 };
-
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
 
 /// A number for JSON: rounded to 4 significant digits' worth, finite.
 double num(double v) {
@@ -142,22 +137,22 @@ std::string estimate_text(const Analysis& a, const Estimate& e) {
     s += ": " + e.problem + "\n";
     for (const RingCost& r : e.rings)
       s += "    ring at line " + std::to_string(r.line) + " (" + std::to_string(r.stages) + " stages): " +
-           fixed(r.iteration_us, 3) + " us per iteration, " +
+           fixed_number(r.iteration_us, 3) + " us per iteration, " +
            (r.latency_bound() ? std::string("latency") : std::string(resource_name(r.bound))) + "-bound\n";
     return s;
   }
-  s += ": " + fixed(e.time_us, 1) + " us, " + std::string(bound_name(e.bound)) + "-bound; " + std::to_string(e.ctas) +
+  s += ": " + fixed_number(e.time_us, 1) + " us, " + std::string(bound_name(e.bound)) + "-bound; " + std::to_string(e.ctas) +
        " CTAs, " + std::to_string(e.occupancy.ctas_per_sm) + "/SM (" + std::string(e.occupancy.limiter) + "), " +
-       fixed(e.waves, 2) + " waves\n    roofs:";
+       fixed_number(e.waves, 2) + " waves\n    roofs:";
   for (size_t i = 0; i < kResourceCount; ++i) {
     const ResourceUse& u = e.resources[i];
     if (u.demand <= 0) continue;
-    s += " " + std::string(resource_name(static_cast<Resource>(i))) + " " + fixed(100 * u.utilisation, 0) + "%";
+    s += " " + std::string(resource_name(static_cast<Resource>(i))) + " " + fixed_number(100 * u.utilisation, 0) + "%";
   }
   s += "\n";
   for (const RingCost& r : e.rings)
     s += "    ring at line " + std::to_string(r.line) + " (" + std::to_string(r.stages) + " stages, " +
-         std::to_string(r.trips) + " trips): " + fixed(r.iteration_us, 3) + " us per iteration, " +
+         std::to_string(r.trips) + " trips): " + fixed_number(r.iteration_us, 3) + " us per iteration, " +
          (r.latency_bound() ? std::string("latency") : std::string(resource_name(r.bound))) + "-bound\n";
   // The costliest lines, each alone on the whole device.
   std::vector<const LineCost*> top;
@@ -167,7 +162,7 @@ std::string estimate_text(const Analysis& a, const Estimate& e) {
   if (!top.empty()) s += "    costliest lines:";
   for (size_t i = 0; i < top.size(); ++i)
     s += std::string(i ? "," : "") + " " + std::to_string(top[i]->line) + " " + std::string(top[i]->op) + " " +
-         fixed(top[i]->time_us, 1) + " us " + std::string(resource_name(top[i]->resource));
+         fixed_number(top[i]->time_us, 1) + " us " + std::string(resource_name(top[i]->resource));
   if (!top.empty()) s += "\n";
   return s;
 }

@@ -5,7 +5,8 @@ For generated files of 1,000 / 10,000 / 100,000 lines it starts each server
 over stdio (tests/lsp/lsp_client.py) and measures: initialize (request to
 response), open -> first publishDiagnostics, a one-line edit -> the
 diagnostics of that version (min / median / p95 over --edits edits), hover
-latency (p50 over --hovers requests, where hover is advertised) and peak RSS
+latency (p50 over --hovers requests, where hover is advertised), the code
+lens (cost estimates) right after open and after each edit, and peak RSS
 (VmHWM from /proc/PID/status, read after all of it). CAKE files come from the
 generator of the C++ benchmark (`cake-bench-check --emit-file`); the edit
 flips a digit of `2.0 * acc` in a kernel in the middle of the file, so the
@@ -40,6 +41,8 @@ TARGETS = [
     ("edit->diagnostics p95 <= 10 ms", 10000, "edit_p95", 10.0),
     ("edit->diagnostics p95 <= 30 ms", 100000, "edit_p95", 30.0),
     ("hover p50 <= 1 ms", 10000, "hover_p50", 1.0),
+    ("edit->code lens p95 <= 10 ms", 10000, "lens_p95", 10.0),
+    ("edit->code lens p95 <= 30 ms", 100000, "lens_p95", 30.0),
     ("peak RSS <= 40 MB", 10000, "rss_mb", 40.0),
 ]
 
@@ -135,6 +138,14 @@ def measure(argv, inp, uri, language, edits, hovers):
         first = diagnostics(1)
         open_diag = time.perf_counter() - t0
         problems = len(first["diagnostics"])
+        # Cost estimates (code lens) follow edits: the first request estimates
+        # every kernel; after an edit only the edited kernel's unit.
+        lenses = bool(caps.get("codeLensProvider"))
+        lens_first, lens_times = None, []
+        if lenses:
+            t0 = time.perf_counter()
+            c.request("textDocument/codeLens", {"textDocument": {"uri": uri}}, timeout=300)
+            lens_first = time.perf_counter() - t0
 
         edit_times = []
         for k in range(edits):
@@ -151,6 +162,12 @@ def measure(argv, inp, uri, language, edits, hovers):
             p = diagnostics(version)
             edit_times.append(time.perf_counter() - t0)
             problems = max(problems, len(p["diagnostics"]))
+            if lenses:
+                t0 = time.perf_counter()
+                r = c.request("textDocument/codeLens", {"textDocument": {"uri": uri}}, timeout=300)
+                lens_times.append(time.perf_counter() - t0)
+                if "error" in r:
+                    raise RuntimeError(f"codeLens failed: {r['error']}")
 
         hover_times = []
         if caps.get("hoverProvider"):
@@ -176,6 +193,9 @@ def measure(argv, inp, uri, language, edits, hovers):
             "edit_p50": ms(statistics.median(edit_times)) if edit_times else None,
             "edit_p95": ms(percentile(edit_times, 95)) if edit_times else None,
             "hover_p50": ms(statistics.median(hover_times)) if hover_times else None,
+            "lens_first": ms(lens_first) if lens_first is not None else None,
+            "lens_p50": ms(statistics.median(lens_times)) if lens_times else None,
+            "lens_p95": ms(percentile(lens_times, 95)) if lens_times else None,
             "rss_mb": rss_kb / 1024.0, "problems": problems,
             "sync": "incremental" if incremental else "full",
         }
@@ -186,7 +206,8 @@ def measure(argv, inp, uri, language, edits, hovers):
 # Section - Report
 
 COLUMNS = [("init", "init ms"), ("open_diag", "open->diag ms"), ("edit_min", "edit min"),
-           ("edit_p50", "edit p50"), ("edit_p95", "edit p95"), ("hover_p50", "hover p50"), ("rss_mb", "RSS MB")]
+           ("edit_p50", "edit p50"), ("edit_p95", "edit p95"), ("hover_p50", "hover p50"),
+           ("lens_first", "lens first"), ("lens_p50", "lens p50"), ("lens_p95", "lens p95"), ("rss_mb", "RSS MB")]
 
 
 def fmt(v):
