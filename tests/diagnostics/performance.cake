@@ -211,6 +211,24 @@ kernel swizzled(A: global bf16[M, 64]) where M % 64 == 0 grid (M / 64) block 128
 
 // -----
 
+// W0703: swizzle(32B) only halves the conflict on 128-byte rows; the fix
+// replaces it with the smallest swizzle that clears it.
+target sm_80
+kernel weak_swizzle(A: global bf16[M, 64]) where M % 64 == 0 grid (M / 64) block 128 {
+  smem sA: bf16[64, 64] swizzle(32B)
+  role mma all {
+    reg a: bf16[64, 64] layout(mma_acc)
+    cp.async sA <- A[block.x * 64 : 64, :]
+    cp.async.commit
+    cp.async.wait 0
+    syncthreads
+    // expected-warning@+1 [CAKE-W0703] {{4-way bank conflicts on sm_80: its rows are 128 B apart with swizzle(32B)}} fix {{smem sA: bf16[64, 64] swizzle(128B)}}
+    ldmatrix a <- sA[0 : 64, :]
+  }
+}
+
+// -----
+
 // W0703, accumulator layouts: each quad of threads reads 2 f32 of a row,
 // so a request holds 4 rows of 32 B, 128 B apart: 4-way. The same for an
 // element-wise operand. A swizzle permutes 16-byte chunks within a row,
