@@ -95,7 +95,7 @@ FileResult check_file(const InputFile& input, const CheckContext& context) {
       return result;
     }
     std::unique_ptr<Analysis> analysis =
-        analyze(std::move(read.text), AnalyzeOptions{.default_targets = context.options.default_targets});
+        analyze(std::move(read.text), AnalyzeOptions{.default_targets = context.options.default_targets, .device = context.options.device});
     result.counts = count(analysis->diagnostics);
     render(result, input, *analysis, context);
   } catch (const std::exception& e) {

@@ -2,6 +2,8 @@
 // validated here, so the command itself never meets a bad option.
 #include "check_options.h"
 
+#include "cake/device.h"
+
 #include <charconv>
 #include <optional>
 
@@ -17,7 +19,8 @@ std::pair<std::string_view, std::optional<std::string_view>> split_inline(std::s
 }
 
 bool takes_value(std::string_view name) {
-  return name == "--format" || name == "--color" || name == "--target" || name == "--jobs" || name == "-j";
+  return name == "--format" || name == "--color" || name == "--target" || name == "--device" || name == "--jobs" ||
+         name == "-j";
 }
 
 std::string set_format(CheckOptions& options, std::string_view value) {
@@ -57,8 +60,20 @@ std::string add_targets(CheckOptions& options, std::string_view value) {
   }
 }
 
+/// The device of the W07xx diagnostics: an id or alias of cake/device.h.
+std::string set_device(CheckOptions& options, std::string_view value) {
+  if (!find_device(value)) {
+    std::string known;
+    for (const DeviceInfo& d : all_devices()) known += " " + std::string(d.alias);
+    return "unknown device '" + std::string(value) + "' (one of:" + known + ")";
+  }
+  options.device = value;
+  return {};
+}
+
 std::string apply_value(CheckOptions& options, std::string_view name, std::string_view value) {
   if (name == "--format") return set_format(options, value);
+  if (name == "--device") return set_device(options, value);
   if (name == "--color") return set_color(options, value);
   if (name == "--target") return add_targets(options, value);
   return set_jobs(options, value);  // --jobs, -j
@@ -114,6 +129,10 @@ options:
   --werror                  warnings count as errors for the exit code
   --target T[,T...]         target(s) assumed by files that name none
                             (may be repeated; the file is still reported)
+  --device D                the GPU whose cost-model table the W07xx
+                            performance warnings use, for the targets it
+                            runs (a100 a10 rtx3090 l4 rtx4090 h100 h200
+                            b200); default: each target's default device
   --jobs N, -j N            check N files at once (default 1; 0: one per
                             core); output keeps the input order
   --summary                 print the per-file table even for one file

@@ -22,6 +22,7 @@ struct CheckOptions {
   bool help = false;
   unsigned jobs = 1;     // files checked at once; 0: one per core
   std::vector<std::string> default_targets;  // for files that name none
+  std::string device;                        // for W07xx; empty: each target's default
   std::vector<std::string> inputs;           // FILE, DIR or "-", in order
 };
 

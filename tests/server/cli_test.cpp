@@ -113,6 +113,27 @@ TEST_CASE("exit codes: 0 clean, 1 errors, 2 usage or I/O") {
   CHECK(cake(dir, {"check", "--help"}).code == 0);
 }
 
+TEST_CASE("cake check --device picks the table of the W07xx warnings") {
+  // The first case of tests/diagnostics/performance.cake: a 2-stage ring that draws W0701.
+  std::string cases = slurp(fs::path(CAKE_TESTS_DIR) / "diagnostics" / "performance.cake");
+  size_t begin = cases.find("target sm_90a"), end = cases.find("// -----");
+  REQUIRE((begin != std::string::npos && end != std::string::npos && begin < end));
+  TempDir dir;
+  write(dir.path / "shallow.cake", cases.substr(begin, end - begin));
+  Run h100 = cake(dir, {"check", "shallow.cake"});
+  CHECK(h100.code == 0);  // warnings only
+  CHECK(h100.out.find("warning[CAKE-W0701]") != std::string::npos);
+  CHECK(h100.out.find("on H100-SXM5-80GB (sm_90a)") != std::string::npos);
+  Run h200 = cake(dir, {"check", "--device", "h200", "shallow.cake"});
+  CHECK(h200.out.find("on H200-SXM-141GB (sm_90a)") != std::string::npos);
+  CHECK(cake(dir, {"check", "--werror", "--device=H200-SXM-141GB", "shallow.cake"}).code == 1);
+  // A device that does not run the target: the target's default.
+  CHECK(cake(dir, {"check", "--device", "a100", "shallow.cake"}).out.find("on H100-SXM5-80GB") != std::string::npos);
+  Run unknown = cake(dir, {"check", "--device", "v100", "shallow.cake"});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err.find("unknown device 'v100'") != std::string::npos);
+}
+
 TEST_CASE("text output: diagnostics, per-file table and summary") {
   TempDir dir;
   write(dir.path / "clean.cake", kClean);
