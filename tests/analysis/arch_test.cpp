@@ -4,7 +4,6 @@
 // source id and a status, and a few well-known values are spot-checked. Also
 // checks that a rule failing on some listed targets names only those
 // (Diagnostic::targets).
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include "cake/analyze.h"

@@ -7,7 +7,6 @@
 // whose parameters were changed to known values. Starting from the shipped
 // table, the fit must recover those values, leave the parameters no kernel
 // exercises as they were, and stay close under measurement noise.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include "cake/analyze.h"

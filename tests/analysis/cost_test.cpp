@@ -4,7 +4,6 @@
 // a 1-stage ring is latency-bound; and its properties: more stages never
 // slower until shared memory runs out, twice the problem about twice the
 // time past one wave, a partial last wave costs a whole wave's time.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include "cake/analyze.h"

@@ -2,7 +2,6 @@
 // satisfiable and unsatisfiable conjunctions with their least witnesses,
 // disjunctions, implications, symbol-to-symbol order, the honest Unknown at a
 // search limit, and reading guards and facts from a model.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include "cake/analyze.h"

@@ -2,7 +2,6 @@
 // the same text: the tree and every diagnostic must be identical, on the
 // examples and test files as they are and after random edit sequences
 // (a differential test with a fixed seed, so a failure replays).
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include "cake/document.h"

@@ -1,7 +1,6 @@
 // The canonical format (cake/format.h): the examples are already in it, a
 // messy file comes out as expected, formatting twice changes nothing, and no
 // token or comment is lost, on every example and test file.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include "cake/format.h"

@@ -1,7 +1,6 @@
 // Model unit tests: spans of definitions and uses (the def-use table behind
 // go-to-definition and references), and type/shape inference of
 // expressions. Spans are found by the text they cover.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include "cake/analyze.h"

@@ -3,7 +3,6 @@
 // (a differential test over the examples), hovers on a kernel's name, a
 // pipeline and an op carry the model's numbers, and costly lines get hints
 // at their ends.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include "cake/analyze.h"

@@ -3,7 +3,6 @@
 // "# <code>: <summary>", every page belongs to a registered code, and every
 // code is drawn by at least one annotated test in tests/diagnostics/ (or, for
 // the two that a text file cannot carry, by a case here).
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include "cake/analyze.h"

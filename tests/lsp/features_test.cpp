@@ -2,7 +2,6 @@
 // signature help, semantic tokens, inlay hints) on annotated sources: `^`
 // marks a position and `[[ ... ]]` a range; the markers are removed before
 // analysis. Also the LSP delta encoding of semantic tokens.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include "cake/document.h"

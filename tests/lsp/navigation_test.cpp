@@ -5,7 +5,6 @@
 //   «name»   an expected range (for symbols: every occurrence, the definition first)
 //   ^        on a line of its own: a cursor at that column of the line above
 //            (columns count « and » as one each, as an editor shows them)
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include "cake/document.h"
