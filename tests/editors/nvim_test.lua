@@ -5,38 +5,18 @@
 -- require('cake').setup{cmd = {CAKE_LSP}}. Exit 0 all passed, 1 a failure
 -- (reason on stderr), 2 overall timeout, 77 the parser cannot load here.
 
-local function say(msg)
-  io.stderr:write(msg .. "\n")
-end
-
-local function finish(code, msg)
-  if msg then say(msg) end
-  for _, c in pairs(vim.lsp.get_active_clients()) do
-    c.stop(true)
-  end
-  vim.cmd("cquit " .. code)
-end
-
-local overall_ms = tonumber(os.getenv("CAKE_NVIM_TIMEOUT_MS") or "") or 80000
-vim.defer_fn(function() finish(2, "FAIL: timeout after " .. overall_ms .. " ms") end, overall_ms)
+local h = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/../support/nvim_harness.lua")
+local say, finish = h.say, h.finish
+h.arm_timeout(80000)
 
 local Skip = {}
-local function check(cond, what, detail)
-  if not cond then error(what .. (detail ~= nil and (": " .. vim.inspect(detail)) or ""), 0) end
-  say("PASS " .. what)
-end
+local check = h.checker(true)
 
 local root = os.getenv("CAKE_ROOT") or vim.fn.getcwd()
 local server = os.getenv("CAKE_LSP")
 local example = root .. "/docs/examples/hopper_gemm.cake"
 
-local function line_of(lines, needle)
-  for i, l in ipairs(lines) do
-    local col = l:find(needle, 1, true)
-    if col then return i - 1, col - 1 end
-  end
-  error("no line with " .. needle, 0)
-end
+local line_of = h.line_of
 
 --- Every highlight capture name on the node range that starts at (row, col) and spans `len` bytes.
 local function captures_at(query, tree, buf, row, col, len)

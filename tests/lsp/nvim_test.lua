@@ -10,34 +10,17 @@
 -- stderr), 2 when the whole run takes longer than CAKE_NVIM_TIMEOUT_MS
 -- (default 60000). Uses no plugin: editors/nvim/ is for that.
 
-local function say(msg)
-  io.stderr:write(msg .. "\n")
-end
-
-local function finish(code, msg)
-  if msg then say(msg) end
-  for _, client in pairs(vim.lsp.get_active_clients()) do
-    client.stop(true)
-  end
-  vim.cmd("cquit " .. code)
-end
-
-local overall_ms = tonumber(os.getenv("CAKE_NVIM_TIMEOUT_MS") or "") or 60000
-vim.defer_fn(function() finish(2, "FAIL: timeout after " .. overall_ms .. " ms") end, overall_ms)
-
-local function check(cond, what, detail)
-  if not cond then error(what .. (detail ~= nil and (": " .. vim.inspect(detail)) or ""), 0) end
-end
+local h = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/../support/nvim_harness.lua")
+local say, finish, check = h.say, h.finish, h.checker(false)
+h.arm_timeout(60000)
 
 local root = os.getenv("CAKE_ROOT") or vim.fn.getcwd()
 local server = os.getenv("CAKE_LSP")
 local example = root .. "/docs/examples/kmeans_assign.cake"
 
 local function line_of(lines, needle)
-  for i, l in ipairs(lines) do
-    if l:find(needle, 1, true) then return i - 1, l end
-  end
-  error("no line with " .. needle, 0)
+  local row, _, line = h.line_of(lines, needle)
+  return row, line
 end
 
 local function open(path, client_id)
