@@ -10,6 +10,7 @@
 #include "cake/model.h"
 
 #include <array>
+#include <optional>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -130,6 +131,10 @@ struct TargetInfo {
 std::span<const TargetInfo> all_targets();
 /// The target of this name, or null.
 const TargetInfo* find_target(std::string_view name);
+
+/// The feature a target needs for `op` (ops.def's last column), or nullopt
+/// when every target has it.
+std::optional<Feature> op_feature(Op op);
 
 /// The JSON key of a limit ("smem_per_block_optin") and what it is.
 std::string_view limit_key(LimitId id);

@@ -44,7 +44,7 @@ enum class FragLayout : uint8_t { None, MmaAcc, MmaAccRow, WgmmaAcc, WgmmaAccRow
 std::string_view frag_layout_name(FragLayout layout);
 
 enum class Op : uint8_t {
-#define CAKE_OP(ID, SPELLING, FAMILY) ID,
+#define CAKE_OP(ID, SPELLING, FAMILY, FEATURE) ID,
 #include "cake/ops.def"
 #undef CAKE_OP
 };

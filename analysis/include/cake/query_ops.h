@@ -18,8 +18,6 @@ namespace cake {
 std::string_view op_form(Op op);
 /// One line: what the op does.
 std::string_view op_summary(Op op);
-/// The feature an op needs, or nullopt when every target has it.
-std::optional<Feature> op_required_feature(Op op);
 /// True when every listed known target has the op (or none is listed).
 bool op_supported_by(Op op, const Module& m);
 

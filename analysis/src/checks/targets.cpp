@@ -26,50 +26,6 @@
 namespace cake {
 namespace {
 
-/// The feature an op needs (every target has mma.sync, ldmatrix, mbarriers
-/// and plain movement; they are still gated, by the table).
-std::optional<Feature> op_feature(Op op) {
-  switch (op) {
-    case Op::Load:
-    case Op::Store:
-    case Op::Syncthreads:
-    case Op::ArgminRow:
-    case Op::ArgmaxRow:
-      return std::nullopt;
-    case Op::Ldmatrix: return Feature::Ldmatrix;
-    case Op::Mma: return Feature::MmaSync;
-    case Op::CpAsync:
-    case Op::CpAsyncCommit:
-    case Op::CpAsyncWait:
-      return Feature::CpAsync;
-    case Op::TmaLoad:
-    case Op::TmaStore:
-    case Op::TmaStoreCommit:
-    case Op::TmaStoreWait:
-      return Feature::Tma;
-    case Op::BulkLoad: return Feature::BulkCopy;
-    case Op::Stmatrix: return Feature::Stmatrix;
-    case Op::Tcgen05Ld:
-    case Op::Tcgen05St:
-    case Op::Tcgen05Cp:
-    case Op::Tcgen05Mma:
-    case Op::Tcgen05WaitLd:
-    case Op::Tcgen05WaitSt:
-    case Op::Tcgen05Commit:
-      return Feature::Tcgen05;
-    case Op::Wgmma:
-    case Op::WgmmaFence:
-    case Op::WgmmaCommit:
-    case Op::WgmmaWait:
-      return Feature::Wgmma;
-    case Op::ClusterSync: return Feature::Clusters;
-    case Op::FenceProxyAsync: return Feature::FenceProxyAsync;
-    case Op::Arrive: return Feature::Mbarrier;
-    case Op::ArriveExpectTx: return Feature::MbarrierTx;
-  }
-  return std::nullopt;
-}
-
 class TargetChecker {
  public:
   TargetChecker(const Module& m, std::string_view text, std::vector<Diagnostic>& diags)

@@ -27,7 +27,7 @@ struct OpInfo {
   OpFamily family;
 };
 constexpr OpInfo kOps[] = {
-#define CAKE_OP(ID, SPELLING, FAMILY) {SPELLING, OpFamily::FAMILY},
+#define CAKE_OP(ID, SPELLING, FAMILY, FEATURE) {SPELLING, OpFamily::FAMILY},
 #include "cake/ops.def"
 #undef CAKE_OP
 };

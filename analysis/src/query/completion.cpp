@@ -89,7 +89,7 @@ std::vector<CompletionCandidate> completions_at(const Module& m, std::string_vie
     }
   }
   for (std::string_view k : keywords()) out.push_back(candidate(CompletionCandidate::Kind::Keyword, std::string(k), "keyword"));
-#define CAKE_OP(ID, SPELLING, FAMILY)                                                        \
+#define CAKE_OP(ID, SPELLING, FAMILY, FEATURE)                                                    \
   if (op_supported_by(Op::ID, m))                                                            \
     out.push_back(candidate(CompletionCandidate::Kind::Op, SPELLING, std::string(op_summary(Op::ID))));
 #include "cake/ops.def"

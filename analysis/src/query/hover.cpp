@@ -61,7 +61,7 @@ class Describer {
     std::string out = "**" + std::string(op_spelling(op)) + "**";
     if (!op_form(op).empty()) out += " `" + std::string(op_form(op)) + "`";
     out += "\n\n" + std::string(op_summary(op));
-    std::optional<Feature> f = op_required_feature(op);
+    std::optional<Feature> f = op_feature(op);
     if (!f) return out + "\n\nAvailable on every target.";
     std::string yes, no;
     for (const Target& t : m_.targets) {

@@ -10,43 +10,41 @@ namespace {
 
 struct OpInfo {
   Op op;
-  std::optional<Feature> feature;
   std::string_view summary;
 };
 
-constexpr std::optional<Feature> kAll = std::nullopt;
 constexpr OpInfo kOps[] = {
-    {Op::Load, kAll, "copies a tile into registers or shared memory (plain loads)"},
-    {Op::Store, kAll, "writes a tile to global or shared memory (plain stores)"},
-    {Op::CpAsync, Feature::CpAsync, "asynchronous global-to-shared copy (`cp.async`), tracked by commit groups"},
-    {Op::TmaLoad, Feature::Tma, "TMA tensor load of a box into shared memory, completing on an mbarrier"},
-    {Op::TmaStore, Feature::Tma, "TMA tensor store of a shared-memory tile to global memory"},
-    {Op::BulkLoad, Feature::BulkCopy, "bulk (non-tensor) copy into shared memory, completing on an mbarrier"},
-    {Op::Ldmatrix, Feature::Ldmatrix, "loads 8x8 matrices from shared memory into an mma fragment"},
-    {Op::Stmatrix, Feature::Stmatrix, "stores an mma fragment as 8x8 matrices into shared memory"},
-    {Op::Tcgen05Ld, Feature::Tcgen05, "reads tensor memory into registers"},
-    {Op::Tcgen05St, Feature::Tcgen05, "writes registers into tensor memory"},
-    {Op::Tcgen05Cp, Feature::Tcgen05, "copies shared memory into tensor memory"},
-    {Op::Mma, Feature::MmaSync, "warp-level matrix multiply-accumulate (`mma.sync`) on register fragments"},
-    {Op::Wgmma, Feature::Wgmma, "warpgroup asynchronous matrix multiply-accumulate from shared memory"},
-    {Op::Tcgen05Mma, Feature::Tcgen05, "5th-generation tensor-core MMA into tensor memory"},
-    {Op::CpAsyncCommit, Feature::CpAsync, "closes the current `cp.async` group"},
-    {Op::WgmmaFence, Feature::Wgmma, "orders register accesses before the next `wgmma`"},
-    {Op::WgmmaCommit, Feature::Wgmma, "closes the current `wgmma` group"},
-    {Op::TmaStoreCommit, Feature::Tma, "closes the current TMA store group"},
-    {Op::Tcgen05WaitLd, Feature::Tcgen05, "waits for this thread's `tcgen05.ld`s"},
-    {Op::Tcgen05WaitSt, Feature::Tcgen05, "waits for this thread's `tcgen05.st`s"},
-    {Op::Syncthreads, kAll, "block-wide barrier (`__syncthreads`)"},
-    {Op::ClusterSync, Feature::Clusters, "cluster-wide barrier"},
-    {Op::FenceProxyAsync, Feature::FenceProxyAsync, "orders generic-proxy writes before async-proxy reads"},
-    {Op::CpAsyncWait, Feature::CpAsync, "waits until at most `n` `cp.async` groups are pending"},
-    {Op::WgmmaWait, Feature::Wgmma, "waits until at most `n` `wgmma` groups are pending"},
-    {Op::TmaStoreWait, Feature::Tma, "waits until at most `n` TMA store groups are pending"},
-    {Op::Arrive, Feature::Mbarrier, "arrives on an mbarrier"},
-    {Op::ArriveExpectTx, Feature::MbarrierTx, "arrives on an mbarrier and adds the bytes of the phase's transactions"},
-    {Op::Tcgen05Commit, Feature::Tcgen05, "makes an mbarrier track completion of prior `tcgen05` ops"},
-    {Op::ArgminRow, kAll, "per-row minimum and its index"},
-    {Op::ArgmaxRow, kAll, "per-row maximum and its index"},
+    {Op::Load, "copies a tile into registers or shared memory (plain loads)"},
+    {Op::Store, "writes a tile to global or shared memory (plain stores)"},
+    {Op::CpAsync, "asynchronous global-to-shared copy (`cp.async`), tracked by commit groups"},
+    {Op::TmaLoad, "TMA tensor load of a box into shared memory, completing on an mbarrier"},
+    {Op::TmaStore, "TMA tensor store of a shared-memory tile to global memory"},
+    {Op::BulkLoad, "bulk (non-tensor) copy into shared memory, completing on an mbarrier"},
+    {Op::Ldmatrix, "loads 8x8 matrices from shared memory into an mma fragment"},
+    {Op::Stmatrix, "stores an mma fragment as 8x8 matrices into shared memory"},
+    {Op::Tcgen05Ld, "reads tensor memory into registers"},
+    {Op::Tcgen05St, "writes registers into tensor memory"},
+    {Op::Tcgen05Cp, "copies shared memory into tensor memory"},
+    {Op::Mma, "warp-level matrix multiply-accumulate (`mma.sync`) on register fragments"},
+    {Op::Wgmma, "warpgroup asynchronous matrix multiply-accumulate from shared memory"},
+    {Op::Tcgen05Mma, "5th-generation tensor-core MMA into tensor memory"},
+    {Op::CpAsyncCommit, "closes the current `cp.async` group"},
+    {Op::WgmmaFence, "orders register accesses before the next `wgmma`"},
+    {Op::WgmmaCommit, "closes the current `wgmma` group"},
+    {Op::TmaStoreCommit, "closes the current TMA store group"},
+    {Op::Tcgen05WaitLd, "waits for this thread's `tcgen05.ld`s"},
+    {Op::Tcgen05WaitSt, "waits for this thread's `tcgen05.st`s"},
+    {Op::Syncthreads, "block-wide barrier (`__syncthreads`)"},
+    {Op::ClusterSync, "cluster-wide barrier"},
+    {Op::FenceProxyAsync, "orders generic-proxy writes before async-proxy reads"},
+    {Op::CpAsyncWait, "waits until at most `n` `cp.async` groups are pending"},
+    {Op::WgmmaWait, "waits until at most `n` `wgmma` groups are pending"},
+    {Op::TmaStoreWait, "waits until at most `n` TMA store groups are pending"},
+    {Op::Arrive, "arrives on an mbarrier"},
+    {Op::ArriveExpectTx, "arrives on an mbarrier and adds the bytes of the phase's transactions"},
+    {Op::Tcgen05Commit, "makes an mbarrier track completion of prior `tcgen05` ops"},
+    {Op::ArgminRow, "per-row minimum and its index"},
+    {Op::ArgmaxRow, "per-row maximum and its index"},
 };
 
 const OpInfo& info(Op op) { return kOps[static_cast<size_t>(op)]; }
@@ -79,10 +77,9 @@ std::string_view op_form(Op op) {
 }
 
 std::string_view op_summary(Op op) { return info(op).summary; }
-std::optional<Feature> op_required_feature(Op op) { return info(op).feature; }
 
 bool op_supported_by(Op op, const Module& m) {
-  std::optional<Feature> f = op_required_feature(op);
+  std::optional<Feature> f = op_feature(op);
   for (const Target& t : m.targets) {
     const TargetInfo* target = find_target(t.name);
     if (target && f && !target->has(*f)) return false;
