@@ -5,6 +5,8 @@
 #include "features/diagnostics.h"
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -59,12 +61,19 @@ class Server final : public Context {
     std::thread reader([&] { read_loop(in); });
     int code = main_loop();
     // The reader ends at the end of the input. After `exit` with the input
-    // still open (a client that keeps its pipe), the process ends without it.
+    // still open (a client that keeps its pipe), the process ends without
+    // it: at once, because a reader left running would wake on the closing
+    // input and touch this server and the stream after they are destroyed
+    // (an abort seen under load). Every answer is already written: writes
+    // are synchronous.
     std::unique_lock lock(mutex_);
     bool ended = ready_.wait_for(lock, std::chrono::milliseconds(200), [&] { return input_ended_; });
     lock.unlock();
-    if (ended) reader.join();
-    else reader.detach();
+    if (!ended) {
+      std::fflush(nullptr);
+      std::_Exit(code);
+    }
+    reader.join();
     return code;
   }
 

@@ -199,7 +199,12 @@ std::optional<Estimate> primary_estimate(const Module& m, std::string_view text,
   for (const Target& t : m.targets) targets.emplace_back(t.name);
   CostTarget at = cost_target(targets, requested_device);
   if (!at.device) return std::nullopt;
-  std::vector<Estimate> estimates = estimate_kernel(m, text, lines, k, at.target, *at.device);
+  // Estimate::target views its argument: give it the model's copy of the
+  // name (in `text`), which outlives the estimate, not `at`'s.
+  std::string_view target = at.target;
+  for (const Target& t : m.targets)
+    if (t.name == at.target) target = t.name;
+  std::vector<Estimate> estimates = estimate_kernel(m, text, lines, k, target, *at.device);
   if (const Estimate* e = first_with_shapes(estimates)) return *e;
   if (estimates.empty()) return std::nullopt;
   return std::move(estimates.front());
