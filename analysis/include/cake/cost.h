@@ -128,6 +128,9 @@ struct EstimateOptions {
   /// Attribute the demand to source lines (Estimate::lines). The W07xx
   /// checks run on every analysis and need only the totals, the rings and
   /// the occupancy: they turn this off, which saves most of the time.
+  /// Off, RingCost::line is 0 too and `lines` is never read, so a caller
+  /// may pass an empty LineIndex (indexing a whole file per kernel unit
+  /// made opening a big file quadratic).
   bool lines = true;
 };
 

@@ -89,8 +89,9 @@ class PerformanceChecker {
       const TargetInfo& t = target_at(i);
       const DeviceInfo* device = device_for(t.name, options_.device);
       if (!device) return;
-      if (!lines_) lines_.emplace(text_);
-      std::vector<Estimate> estimates = estimate_kernel(m_, text_, *lines_, k, t.name, *device, {.lines = false});
+      // Without line attribution the estimator reads no line index.
+      static const LineIndex kNoLines{std::string_view{}};
+      std::vector<Estimate> estimates = estimate_kernel(m_, text_, kNoLines, k, t.name, *device, {.lines = false});
       if (!estimable(estimates)) return;
       PerfContext c{m_, text_, k, t, *device, estimates, statements_, typer_};
       std::vector<PerfFinding> found;
@@ -134,7 +135,6 @@ class PerformanceChecker {
   const AnalyzeOptions& options_;
   std::vector<Diagnostic>& diags_;
   Typer typer_;
-  std::optional<LineIndex> lines_;  // built once, for the first kernel
   std::vector<StmtId> statements_, stack_;
 };
 

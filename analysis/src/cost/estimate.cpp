@@ -254,7 +254,7 @@ class Estimator {
   void rings(Estimate& e, const KernelDemand& kd, double n, double per) const {
     for (const RingDemand& r : kd.rings) {
       RingCost c;
-      c.line = lines_.position(m_.stmts[r.first].range.begin).line + 1;
+      if (options_.lines) c.line = lines_.position(m_.stmts[r.first].range.begin).line + 1;
       c.stmt = r.first;
       c.slowest_load = r.slowest_load;
       c.stages = r.stages;
