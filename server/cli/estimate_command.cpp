@@ -53,12 +53,6 @@ json demand_json(const Demand& d) {
   return o;
 }
 
-std::string shape_text(const Estimate& e) {
-  std::string s;
-  for (const auto& [name, v] : e.shape) s += (s.empty() ? "" : " ") + std::string(name) + "=" + std::to_string(v);
-  return s;
-}
-
 json estimate_json(const std::string& path, const Analysis& a, const Estimate& e) {
   const Kernel& k = a.module.kernels[e.kernel];
   json o;
@@ -132,7 +126,7 @@ json estimate_json(const std::string& path, const Analysis& a, const Estimate& e
 
 std::string estimate_text(const Analysis& a, const Estimate& e) {
   std::string s = "  ";
-  s += e.bench >= 0 ? "bench " + shape_text(e) : std::string("no bench");
+  s += e.bench >= 0 ? "bench " + shape_text(e, " ") : std::string("no bench");
   if (!e.ok) {
     s += ": " + e.problem + "\n";
     for (const RingCost& r : e.rings)

@@ -21,6 +21,8 @@ namespace cake {
 
 /// `v` with `digits` decimals ("41.2").
 std::string fixed_number(double v, int digits);
+/// An estimate's bench shape, "N=4096, K=1024" (or with another separator).
+std::string shape_text(const Estimate& e, std::string_view separator = ", ");
 
 /// The target and device the editor's estimates are for: the file's first
 /// target that has a device (device_for(target, requested)); none when no

@@ -236,8 +236,7 @@ class Estimator {
   std::pair<double, double> ring_iteration(const RingDemand& r, double n, double per) const {
     auto t = resource_times(r.per_iteration, mc_, n, per);
     double res = *std::max_element(t.begin(), t.end());
-    double b = r.barriers ? mc_.cycles(mc_.device->lat_barrier_cycles.value) : 0;
-    double with_latency = (r.load_latency_s + b + res) / static_cast<double>(std::max<int64_t>(1, r.stages));
+    double with_latency = (round_trip_s(r) + res) / static_cast<double>(std::max<int64_t>(1, r.stages));
     double overhead = mc_.cycles(mc_.device->iter_overhead_cycles.value);  // unknown: 0
     return {res, std::max(res, with_latency) + overhead};
   }

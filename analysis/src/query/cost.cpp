@@ -17,6 +17,13 @@ std::string fixed_number(double v, int digits) {
   return buffer;
 }
 
+std::string shape_text(const Estimate& e, std::string_view separator) {
+  std::string shape;
+  for (const auto& [name, value] : e.shape)
+    shape += (shape.empty() ? "" : std::string(separator)) + std::string(name) + "=" + std::to_string(value);
+  return shape;
+}
+
 CostTarget cost_target(const std::vector<std::string>& targets, std::string_view requested_device) {
   for (const std::string& t : targets)
     if (const DeviceInfo* d = device_for(t, requested_device)) return {t, d};
@@ -31,12 +38,6 @@ std::string amount_text(double v, std::string_view unit) {
   for (const auto& [scale, prefix] : kPrefixes)
     if (v >= scale) return fixed_number(v / scale, 1) + " " + prefix + std::string(unit);
   return fixed_number(v, v == std::floor(v) ? 0 : 1) + " " + std::string(unit);
-}
-
-std::string shape_text(const Estimate& e) {
-  std::string shape;
-  for (const auto& [name, value] : e.shape) shape += (shape.empty() ? "" : ", ") + std::string(name) + "=" + std::to_string(value);
-  return shape;
 }
 
 std::string bound_text(const Estimate& e) {
