@@ -443,8 +443,21 @@ class Builder {
     return static_cast<StmtId>(m_.stmts.size() - 1);
   }
 
-  Op op_of(TSNode node) const {
-    return parse_op(text(field(node, c_.f.op))).value_or(Op::Load);
+  /// The op of a statement that has one; statement() has checked that it
+  /// is a spelling of ops.def.
+  Op op_of(TSNode node) const { return *parse_op(text(field(node, c_.f.op))); }
+
+  /// False for a statement whose `op` field is not an op of ops.def: it is
+  /// left out of the model, never read as some other op. A missing token
+  /// was reported by the parser; any other spelling means the grammar has
+  /// an op that ops.def lacks (the grammar.ops test guards against it).
+  bool op_known(TSNode node) {
+    TSNode op = field(node, c_.f.op);
+    if (ts_node_is_null(op) || parse_op(text(op))) return true;
+    if (!ts_node_is_missing(op) && !text(op).empty())
+      diags_.push_back(make_diagnostic(DiagId::SyntaxError, node_range(op),
+                                       "unknown op `" + std::string(text(op)) + "`"));
+    return false;
   }
 
   StmtId statement(TSNode node, StmtId parent) {
@@ -455,6 +468,7 @@ class Builder {
         sym == c_.mbarrier_declaration || sym == c_.namedbarrier_declaration || sym == c_.tensormap_declaration)
       return declaration(node, parent);
     if (sym == c_.role_declaration) return role(node, parent);
+    if (!op_known(node)) return kNone;
     StmtId id = new_stmt(node, parent);
     auto set = [&](auto value) { m_.stmts[id].node = std::move(value); };
     if (sym == c_.let_statement) {

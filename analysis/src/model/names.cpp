@@ -1,5 +1,5 @@
-// Names of the model's closed enums (dtypes, spaces, layouts, ops, symbol
-// kinds) and the look-ups from their spellings.
+// Names of the model's closed enums (dtypes, spaces, layouts, symbol kinds)
+// and the look-ups from their spellings. Ops have their table in ops.cpp.
 #include "cake/model.h"
 
 #include <algorithm>
@@ -21,16 +21,6 @@ constexpr std::array<DTypeInfo, 21> kDTypes = {{
     {"u16", 16, false},  {"u8", 8, false},     {"b32", 32, false},   {"pred", 1, false},
     {"?", 0, false},
 }};
-
-struct OpInfo {
-  std::string_view spelling;
-  OpFamily family;
-};
-constexpr OpInfo kOps[] = {
-#define CAKE_OP(ID, SPELLING, FAMILY, FEATURE) {SPELLING, OpFamily::FAMILY},
-#include "cake/ops.def"
-#undef CAKE_OP
-};
 
 }  // namespace
 
@@ -78,15 +68,6 @@ std::string_view frag_layout_name(FragLayout layout) {
     case FragLayout::Tcgen05Acc: return "tcgen05_acc";
   }
   return "none";
-}
-
-std::string_view op_spelling(Op op) { return kOps[static_cast<size_t>(op)].spelling; }
-OpFamily op_family(Op op) { return kOps[static_cast<size_t>(op)].family; }
-
-std::optional<Op> parse_op(std::string_view spelling) {
-  for (size_t i = 0; i < std::size(kOps); ++i)
-    if (kOps[i].spelling == spelling) return static_cast<Op>(i);
-  return std::nullopt;
 }
 
 std::string_view symbol_kind_name(SymbolKind kind) {

@@ -3,6 +3,7 @@
 // op at the start of the line), the candidates from the model and tables.
 #include "cake/query_completion.h"
 
+#include "cake/ops.h"
 #include "cake/query_ops.h"
 #include "semantics/eval.h"
 #include "semantics/typing.h"
@@ -89,11 +90,9 @@ std::vector<CompletionCandidate> completions_at(const Module& m, std::string_vie
     }
   }
   for (std::string_view k : keywords()) out.push_back(candidate(CompletionCandidate::Kind::Keyword, std::string(k), "keyword"));
-#define CAKE_OP(ID, SPELLING, FAMILY, FEATURE)                                                    \
-  if (op_supported_by(Op::ID, m))                                                            \
-    out.push_back(candidate(CompletionCandidate::Kind::Op, SPELLING, std::string(op_summary(Op::ID))));
-#include "cake/ops.def"
-#undef CAKE_OP
+  for (const OpInfo& op : all_ops())
+    if (op_supported_by(op.op, m))
+      out.push_back(candidate(CompletionCandidate::Kind::Op, std::string(op.spelling), std::string(op.summary)));
   for (DType d : kDTypes) out.push_back(candidate(CompletionCandidate::Kind::Type, std::string(dtype_name(d)), "element type"));
   add_names(m, offset, false, out);
   for (const Snippet& s : kSnippets)
@@ -114,7 +113,7 @@ std::optional<SignatureInfo> signature_at(std::string_view text, uint32_t offset
   if (!op || e > offset) return std::nullopt;
   SignatureInfo sig;
   sig.label = std::string(op_spelling(*op));
-  sig.documentation = std::string(op_summary(*op));
+  sig.documentation = std::string(op_info(*op).summary);
   std::string_view form = op_form(*op);
   if (!form.empty()) sig.label += " " + std::string(form);
   // Operands are the form's runs between separators (`multicast(mask)` is one).

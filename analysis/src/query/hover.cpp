@@ -6,6 +6,7 @@
 #include "cake/query_hover.h"
 
 #include "cake/arch.h"
+#include "cake/ops.h"
 #include "cake/query_ops.h"
 #include "cake/registry.h"
 #include "semantics/eval.h"
@@ -60,7 +61,7 @@ class Describer {
   std::string op(Op op) {
     std::string out = "**" + std::string(op_spelling(op)) + "**";
     if (!op_form(op).empty()) out += " `" + std::string(op_form(op)) + "`";
-    out += "\n\n" + std::string(op_summary(op));
+    out += "\n\n" + std::string(op_info(op).summary);
     std::optional<Feature> f = op_feature(op);
     if (!f) return out + "\n\nAvailable on every target.";
     std::string yes, no;

@@ -1,53 +1,11 @@
-// Op descriptions for editors, keyword list and scope look-up
-// (cake/query_ops.h). The op table lists every op once; ops.def stays the
-// source of the spellings.
+// Op forms for editors, keyword list and scope look-up (cake/query_ops.h).
+// Everything else about an op is a column of the op table (cake/ops.h).
 #include "cake/query_ops.h"
 
 #include <array>
 
 namespace cake {
 namespace {
-
-struct OpInfo {
-  Op op;
-  std::string_view summary;
-};
-
-constexpr OpInfo kOps[] = {
-    {Op::Load, "copies a tile into registers or shared memory (plain loads)"},
-    {Op::Store, "writes a tile to global or shared memory (plain stores)"},
-    {Op::CpAsync, "asynchronous global-to-shared copy (`cp.async`), tracked by commit groups"},
-    {Op::TmaLoad, "TMA tensor load of a box into shared memory, completing on an mbarrier"},
-    {Op::TmaStore, "TMA tensor store of a shared-memory tile to global memory"},
-    {Op::BulkLoad, "bulk (non-tensor) copy into shared memory, completing on an mbarrier"},
-    {Op::Ldmatrix, "loads 8x8 matrices from shared memory into an mma fragment"},
-    {Op::Stmatrix, "stores an mma fragment as 8x8 matrices into shared memory"},
-    {Op::Tcgen05Ld, "reads tensor memory into registers"},
-    {Op::Tcgen05St, "writes registers into tensor memory"},
-    {Op::Tcgen05Cp, "copies shared memory into tensor memory"},
-    {Op::Mma, "warp-level matrix multiply-accumulate (`mma.sync`) on register fragments"},
-    {Op::Wgmma, "warpgroup asynchronous matrix multiply-accumulate from shared memory"},
-    {Op::Tcgen05Mma, "5th-generation tensor-core MMA into tensor memory"},
-    {Op::CpAsyncCommit, "closes the current `cp.async` group"},
-    {Op::WgmmaFence, "orders register accesses before the next `wgmma`"},
-    {Op::WgmmaCommit, "closes the current `wgmma` group"},
-    {Op::TmaStoreCommit, "closes the current TMA store group"},
-    {Op::Tcgen05WaitLd, "waits for this thread's `tcgen05.ld`s"},
-    {Op::Tcgen05WaitSt, "waits for this thread's `tcgen05.st`s"},
-    {Op::Syncthreads, "block-wide barrier (`__syncthreads`)"},
-    {Op::ClusterSync, "cluster-wide barrier"},
-    {Op::FenceProxyAsync, "orders generic-proxy writes before async-proxy reads"},
-    {Op::CpAsyncWait, "waits until at most `n` `cp.async` groups are pending"},
-    {Op::WgmmaWait, "waits until at most `n` `wgmma` groups are pending"},
-    {Op::TmaStoreWait, "waits until at most `n` TMA store groups are pending"},
-    {Op::Arrive, "arrives on an mbarrier"},
-    {Op::ArriveExpectTx, "arrives on an mbarrier and adds the bytes of the phase's transactions"},
-    {Op::Tcgen05Commit, "makes an mbarrier track completion of prior `tcgen05` ops"},
-    {Op::ArgminRow, "per-row minimum and its index"},
-    {Op::ArgmaxRow, "per-row maximum and its index"},
-};
-
-const OpInfo& info(Op op) { return kOps[static_cast<size_t>(op)]; }
 
 constexpr std::string_view kKeywords[] = {
     "target", "kernel", "where", "grid", "block", "cluster", "nonportable", "const", "dispatch", "when", "else",
@@ -75,8 +33,6 @@ std::string_view op_form(Op op) {
   }
   return "";
 }
-
-std::string_view op_summary(Op op) { return info(op).summary; }
 
 bool op_supported_by(Op op, const Module& m) {
   std::optional<Feature> f = op_feature(op);

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""build.extra_op: adding an op to ops.def breaks the build where it must.
+
+Compiles every C++ source of the project's libraries and programs (the
+compile commands of this build, analysis/, server/ and codegen/ when it
+exists) with -DCAKE_EXTRA_TEST_OP, which adds one op to ops.def, and
+-fsyntax-only. The op is in the enum and the op table, so every exhaustive
+`switch (op)` that does not handle it is an error (-Werror=switch). The
+test passes when the build fails, only with such errors, and exactly in the
+files listed as the ones that must handle a new op; a `default:` that hides
+a switch, or a new switch not listed here, fails it.
+
+usage: extra_op_test.py BUILD_DIR SOURCE_DIR FILE...
+"""
+import concurrent.futures
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+NOT_HANDLED = re.compile(r"^(?P<file>[^:\s]+):\d+:\d+: error: enumeration value 'ExtraTestOp' not handled in switch")
+ERROR = re.compile(r"^(?P<file>[^:\s]+):\d+:\d+: (fatal )?error: ")
+
+
+def syntax_only(entry):
+    args = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
+    out = []
+    skip = False
+    for a in args:
+        if skip:
+            skip = False
+            continue
+        if a == "-o":
+            skip = True
+            continue
+        if a == "-c":
+            continue
+        out.append(a)
+    out += ["-fsyntax-only", "-DCAKE_EXTRA_TEST_OP", "-Werror=switch"]
+    run = subprocess.run(out, cwd=entry["directory"], capture_output=True, text=True)
+    return entry["file"], run.returncode, run.stderr
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    build, source = os.path.realpath(sys.argv[1]), os.path.realpath(sys.argv[2])
+    expected = {os.path.normpath(f) for f in sys.argv[3:]}
+    with open(os.path.join(build, "compile_commands.json")) as f:
+        entries = json.load(f)
+    roots = [os.path.join(source, d) + os.sep for d in ("analysis", "server", "codegen")]
+    chosen = [e for e in entries
+              if e["file"].endswith(".cpp") and any(os.path.realpath(e["file"]).startswith(r) for r in roots)]
+    if not chosen:
+        print("extra_op: no sources in compile_commands.json")
+        return 77
+    failing, other = set(), []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        for path, rc, err in pool.map(syntax_only, chosen):
+            for line in err.splitlines():
+                m = NOT_HANDLED.match(line)
+                if m:
+                    failing.add(os.path.relpath(os.path.realpath(os.path.join(build, m["file"])), source))
+                elif ERROR.match(line):
+                    other.append(line)
+    print(f"extra_op: {len(chosen)} sources compiled with CAKE_EXTRA_TEST_OP")
+    print("extra_op: the build fails, naming " + (", ".join(sorted(failing)) or "no file"))
+    ok = True
+    if other:
+        print("extra_op: errors other than an unhandled op:\n  " + "\n  ".join(other[:20]))
+        ok = False
+    if not failing:
+        print("extra_op: the build with an extra op succeeded: some switch over Op hides it (default:)")
+        ok = False
+    if failing - expected:
+        print("extra_op: also fails in (add to tests/CMakeLists.txt's list): " + ", ".join(sorted(failing - expected)))
+        ok = False
+    if expected - failing:
+        print("extra_op: does not fail in (a switch there has a default:, or it moved): " + ", ".join(sorted(expected - failing)))
+        ok = False
+    print("1 passed, 0 failed" if ok else "0 passed, 1 failed")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
