@@ -1,11 +1,10 @@
-// analyze(): parse, build the model, run the checks, apply suppression
-// comments, sort the diagnostics.
+// analyze(): a Document analysed once (document.cpp assembles the pipeline:
+// parse, build the model per unit, run the checks, apply suppression
+// comments, sort the diagnostics); the diagnostics' order.
 #include "cake/analyze.h"
 
-#include "checks/checks.h"
-#include "model/build.h"
+#include "cake/document.h"
 #include "finish.h"
-#include "suppression.h"
 
 #include <algorithm>
 #include <tuple>
@@ -13,17 +12,9 @@
 namespace cake {
 
 std::unique_ptr<Analysis> analyze(std::string text, const AnalyzeOptions& options) {
-  auto a = std::make_unique<Analysis>();
-  a->text = std::move(text);
-  a->lines = LineIndex(a->text);
-  a->tree = parse(a->text);
-  a->diagnostics = syntax_diagnostics(a->tree.get(), a->text);
-  build_model(a->tree.get(), a->text, a->module, a->diagnostics);
-  run_checks(a->module, a->text, options, a->diagnostics);
-  // Suppression comments see every diagnostic the checks made.
-  apply_suppressions(a->tree.get(), a->text, a->lines, a->diagnostics);
-  finish_diagnostics(a->diagnostics);
-  return a;
+  // One driver: the editor's Document, analysed once.
+  Document document(std::move(text), options);
+  return document.release();
 }
 
 void finish_diagnostics(std::vector<Diagnostic>& diagnostics) {

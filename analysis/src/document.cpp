@@ -360,6 +360,27 @@ const Module& Document::model() {
   return *model_;
 }
 
+std::unique_ptr<Analysis> Document::release() {
+  auto a = std::make_unique<Analysis>();
+  a->diagnostics = std::move(*diagnostics());
+  model();
+  // The model and the line index point into the text. Moving a long string
+  // keeps its characters where they are; a short one's move, so then both
+  // are made again over the Analysis's text.
+  const char* before = text_.data();
+  a->text = std::move(text_);
+  a->tree = std::move(tree_);
+  a->lines = LineIndex(a->text);
+  if (a->text.data() == before) {
+    a->module = std::move(*model_);
+  } else {
+    std::vector<Diagnostic> ignored;
+    build_model(a->tree.get(), a->text, a->module, ignored);
+  }
+  replace(std::string());
+  return a;
+}
+
 const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>& cancelled) {
   if (diagnostics_) return diagnostics_.get();
   const Cst& c = Cst::get();
@@ -375,51 +396,86 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
       if (item.symbol == c.kernel_item && item.piece.begin <= offset && offset < item.piece.end) return true;
     return false;
   };
-
-  // Runs (or reuses) one unit and appends the diagnostics it owns.
-  auto unit = [&](const Inputs& in, const std::function<ItemSelection()>& selection,
-                  const std::function<bool(const Diagnostic&)>& owns) {
-    auto cached = units_->results.find(in.key);
-    if (cached == units_->results.end() || cached->second.inputs.size() != in.ranges.size() ||
-        cached->second.volatile_) {
-      if (cancelled && cancelled()) return false;
-      UnitResult r;
-      r.inputs = in.ranges;
-      Module module;
-      std::vector<Diagnostic> found;
-      ItemSelection built = selection();
-      build_model(tree_.get(), text, module, found, &built);
-      run_checks(module, text, options_, found);
-      for (Diagnostic& d : found)
-        if (owns(d)) {
-          for_each_range(d, [&](ByteRange range) {
-            if (!covered(in.ranges, range)) r.volatile_ = true;
-            return range;
-          });
-          r.diagnostics.push_back(std::move(d));
-        }
-      cached = units_->results.insert_or_assign(in.key, std::move(r)).first;
-    }
-    RangeMap map(cached->second.inputs, in.ranges);
-    for (const Diagnostic& d : cached->second.diagnostics) {
-      Diagnostic moved = d;
-      for_each_range(moved, [&](ByteRange r) { return map.map(r); });
-      merged.push_back(std::move(moved));
-    }
-    // The result keeps the positions it was computed at: later maps start there.
-    next[in.key] = std::move(cached->second);
-    return true;
+  // Which unit owns a diagnostic: the global unit those outside kernels and
+  // the file-wide ones, a kernel unit those inside its item.
+  auto global_owns = [&](const Diagnostic& d) {
+    return d.id == DiagId::DuplicateName || d.id == DiagId::MissingTarget || !in_kernel(d.range.begin);
+  };
+  auto kernel_owns = [&](const Layout::KernelInputs& k, const Diagnostic& d) {
+    ByteRange own = items[k.item].piece;
+    return d.id != DiagId::MissingTarget && own.begin <= d.range.begin && d.range.begin < own.end;
+  };
+  // Keeps a unit's own diagnostics as its result.
+  auto keep = [&](const Inputs& in, UnitResult& r, const Diagnostic& d) {
+    Diagnostic copy = d;
+    for_each_range(copy, [&](ByteRange range) {
+      if (!covered(in.ranges, range)) r.volatile_ = true;
+      return range;
+    });
+    r.diagnostics.push_back(std::move(copy));
   };
 
-  bool done = unit(l.global, [&] { return l.global_selection; }, [&](const Diagnostic& d) {
-    return d.id == DiagId::DuplicateName || d.id == DiagId::MissingTarget || !in_kernel(d.range.begin);
-  });
-  for (const Layout::KernelInputs& k : l.kernels) {
-    if (!done) break;
-    ByteRange own = items[k.item].piece;
-    done = unit(k.inputs, [&] { return l.selection(k); }, [&](const Diagnostic& d) {
-      return d.id != DiagId::MissingTarget && own.begin <= d.range.begin && d.range.begin < own.end;
-    });
+  bool done = true;
+  if (units_->results.empty() && !cancelled) {
+    // Nothing to reuse and nobody waiting to cancel (analyze(), a first
+    // look): one pass over the whole file, the same diagnostics as the
+    // units would make (document_test checks that), shared out to them
+    // for the next call. Its model is the whole-file model().
+    auto module = std::make_unique<Module>();
+    std::vector<Diagnostic> found;
+    build_model(tree_.get(), text, *module, found);
+    run_checks(*module, text, options_, found);
+    UnitResult& global = next[l.global.key];
+    global.inputs = l.global.ranges;
+    for (const Diagnostic& d : found)
+      if (global_owns(d)) keep(l.global, global, d);
+    for (const Layout::KernelInputs& k : l.kernels) {
+      // Two units of one key (the same text twice) share a result that
+      // fits neither: it is made again next time.
+      bool repeated = next.count(k.inputs.key) > 0;
+      UnitResult& r = next[k.inputs.key];
+      r.volatile_ |= repeated;
+      r.inputs = k.inputs.ranges;
+      for (const Diagnostic& d : found)
+        if (kernel_owns(k, d)) keep(k.inputs, r, d);
+    }
+    for (const auto& [key, r] : next) merged.insert(merged.end(), r.diagnostics.begin(), r.diagnostics.end());
+    model_ = std::move(module);
+  } else {
+    // Runs (or reuses) one unit and appends the diagnostics it owns.
+    auto unit = [&](const Inputs& in, const std::function<ItemSelection()>& selection,
+                    const std::function<bool(const Diagnostic&)>& owns) {
+      auto cached = units_->results.find(in.key);
+      if (cached == units_->results.end() || cached->second.inputs.size() != in.ranges.size() ||
+          cached->second.volatile_) {
+        if (cancelled && cancelled()) return false;
+        UnitResult r;
+        r.inputs = in.ranges;
+        Module module;
+        std::vector<Diagnostic> found;
+        ItemSelection built = selection();
+        build_model(tree_.get(), text, module, found, &built);
+        run_checks(module, text, options_, found);
+        for (const Diagnostic& d : found)
+          if (owns(d)) keep(in, r, d);
+        cached = units_->results.insert_or_assign(in.key, std::move(r)).first;
+      }
+      RangeMap map(cached->second.inputs, in.ranges);
+      for (const Diagnostic& d : cached->second.diagnostics) {
+        Diagnostic moved = d;
+        for_each_range(moved, [&](ByteRange r) { return map.map(r); });
+        merged.push_back(std::move(moved));
+      }
+      // The result keeps the positions it was computed at: later maps start there.
+      next[in.key] = std::move(cached->second);
+      return true;
+    };
+
+    done = unit(l.global, [&] { return l.global_selection; }, global_owns);
+    for (const Layout::KernelInputs& k : l.kernels) {
+      if (!done) break;
+      done = unit(k.inputs, [&] { return l.selection(k); }, [&](const Diagnostic& d) { return kernel_owns(k, d); });
+    }
   }
   if (!done) {
     // Keep what was computed, for the next call.

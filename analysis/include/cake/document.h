@@ -74,6 +74,11 @@ class Document {
   /// kernel, else model().
   const Module& model_for(ByteRange range);
 
+  /// Hands the current text, its tree, the whole-file model and the
+  /// diagnostics over to an Analysis (analyze() is a Document analysed
+  /// once); the Document is empty afterwards.
+  std::unique_ptr<Analysis> release();
+
   /// The kernels of the current text, in file order, with their units.
   const std::vector<KernelUnit>& kernel_units();
   /// The model of kernel_units()[unit] (the last one built is kept).

@@ -44,11 +44,12 @@ enum class FragLayout : uint8_t { None, MmaAcc, MmaAccRow, WgmmaAcc, WgmmaAccRow
 std::string_view frag_layout_name(FragLayout layout);
 
 enum class Op : uint8_t {
-#define CAKE_OP(ID, SPELLING, FAMILY, FEATURE) ID,
+#define CAKE_OP(ID, SPELLING, FAMILY, FEATURE, OP1, OP2, OP3, ENGINE, COMPLETION, ISSUE, SUMMARY) ID,
 #include "cake/ops.def"
 #undef CAKE_OP
 };
 enum class OpFamily : uint8_t { Move, Mma, Plain, GroupWait, Arrive, Commit, ArgReduce };
+/// The op table (cake/ops.h, from ops.def) has every column; these read it.
 std::string_view op_spelling(Op op);
 OpFamily op_family(Op op);
 std::optional<Op> parse_op(std::string_view spelling);

@@ -16,8 +16,6 @@ namespace cake {
 
 /// "dst <- src [, barrier]": the operands of the op's family (ops.def).
 std::string_view op_form(Op op);
-/// One line: what the op does.
-std::string_view op_summary(Op op);
 /// True when every listed known target has the op (or none is listed).
 bool op_supported_by(Op op, const Module& m);
 

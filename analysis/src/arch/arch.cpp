@@ -54,16 +54,4 @@ std::string_view limit_description(LimitId id) { return kLimits[static_cast<size
 std::string_view feature_key(Feature f) { return kFeatures[static_cast<size_t>(f)].key; }
 std::string_view feature_name(Feature f) { return kFeatures[static_cast<size_t>(f)].name; }
 
-namespace op_features {
-using enum Feature;
-constexpr std::optional<Feature> Any = std::nullopt;
-constexpr std::optional<Feature> kByOp[] = {
-#define CAKE_OP(ID, SPELLING, FAMILY, FEATURE) FEATURE,
-#include "cake/ops.def"
-#undef CAKE_OP
-};
-}  // namespace op_features
-
-std::optional<Feature> op_feature(Op op) { return op_features::kByOp[static_cast<size_t>(op)]; }
-
 }  // namespace cake
