@@ -33,16 +33,16 @@ void named_barriers(const ResourceContext& c, const Kernel& k) {
           [&](TargetSet group, Key key) {
             std::string why = v == 0 ? " (0 is the barrier `syncthreads` uses)" : "";
             c.push(make_diagnostic(DiagId::BadNamedBarrier, c.expr_range(s.id),
-                                 "named barrier id " + std::to_string(v) + " is outside " + std::to_string(key.first) +
-                                     ".." + std::to_string(key.last) + why),
-                 group);
+                                   "named barrier id " + std::to_string(v) + " is outside " +
+                                       std::to_string(key.first) + ".." + std::to_string(key.last) + why),
+                   group);
           });
       for (auto& [other, sym] : ids)
         if (other == v) {
-          Diagnostic d = make_diagnostic(DiagId::BadNamedBarrier, c.expr_range(s.id),
-                                         "named barrier id " + std::to_string(v) + " is already used by `" +
-                                             std::string(c.m.symbols[sym].name) +
-                                             "`: two names would share one hardware barrier");
+          Diagnostic d =
+              make_diagnostic(DiagId::BadNamedBarrier, c.expr_range(s.id),
+                              "named barrier id " + std::to_string(v) + " is already used by `" +
+                                  std::string(c.m.symbols[sym].name) + "`: two names would share one hardware barrier");
           d.related.push_back({c.m.symbols[sym].decl, "id " + std::to_string(v) + " declared here"});
           c.push(std::move(d));
           break;
@@ -87,7 +87,7 @@ void mbarriers(const ResourceContext& c, const Kernel& k) {
     if (s.value != kNone)
       if (auto n = c.eval().fold(s.value); n && *n < 1)
         c.push(make_diagnostic(DiagId::MbarrierRange, c.expr_range(s.value),
-                             "an mbarrier array of " + std::to_string(*n) + " barriers: declare at least one"));
+                               "an mbarrier array of " + std::to_string(*n) + " barriers: declare at least one"));
     auto count = s.count == kNone ? std::nullopt : c.eval().fold(s.count);
     if (!count) continue;
     int64_t n = *count;
@@ -99,10 +99,10 @@ void mbarriers(const ResourceContext& c, const Kernel& k) {
         },
         [&](TargetSet group, int64_t max) {
           c.push(make_diagnostic(DiagId::MbarrierRange, c.expr_range(s.count),
-                               "arrival count " + std::to_string(n) + " is outside 1.." + std::to_string(max) +
-                                   " (" + std::string(target_at(std::countr_zero(group.bits)).mbarrier_max_arrivals.src) +
-                                   ")" + (n < 1 ? ": a phase needs at least one arrival" : "")),
-               group);
+                                 "arrival count " + std::to_string(n) + " is outside 1.." + std::to_string(max) + " (" +
+                                     std::string(target_at(std::countr_zero(group.bits)).mbarrier_max_arrivals.src) +
+                                     ")" + (n < 1 ? ": a phase needs at least one arrival" : "")),
+                 group);
         });
   }
 }
@@ -119,10 +119,11 @@ void expect_tx(const ResourceContext& c, const ArriveStmt& a) {
         return t.mbarrier_max_tx_bytes.value;
       },
       [&](TargetSet group, int64_t max) {
-        c.push(make_diagnostic(DiagId::MbarrierRange, c.expr_range(a.bytes),
-                             "a phase expecting " + std::to_string(b) + " bytes is outside the transaction count 0.." +
-                                 std::to_string(max) + " of an mbarrier: split the copy over more phases or barriers"),
-             group);
+        c.push(
+            make_diagnostic(DiagId::MbarrierRange, c.expr_range(a.bytes),
+                            "a phase expecting " + std::to_string(b) + " bytes is outside the transaction count 0.." +
+                                std::to_string(max) + " of an mbarrier: split the copy over more phases or barriers"),
+            group);
       });
 }
 

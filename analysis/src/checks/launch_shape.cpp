@@ -18,9 +18,9 @@ namespace cake {
 namespace {
 
 void block_size(const ResourceContext& c, const Kernel& k) {
-std::optional<int64_t> threads = c.facts.threads();
-if (!threads) return;
-int64_t t = *threads;
+  std::optional<int64_t> threads = c.facts.threads();
+  if (!threads) return;
+  int64_t t = *threads;
   ByteRange at = c.expr_range(k.block);
   struct Key {
     int64_t max, warp;
@@ -35,7 +35,8 @@ int64_t t = *threads;
       },
       [&](TargetSet group, Key key) {
         std::string message;
-        if (t <= 0) message = "a block of " + std::to_string(t) + " threads: a block has at least one warp";
+        if (t <= 0)
+          message = "a block of " + std::to_string(t) + " threads: a block has at least one warp";
         else if (t > key.max)
           message = "a block of " + std::to_string(t) + " threads is over the " + std::to_string(key.max) +
                     " threads per block of " + target_list(group);
@@ -56,17 +57,17 @@ void grid(const ResourceContext& c, const Kernel& k) {
     if (auto v = c.eval().fold(dim)) {
       if (*v <= 0)
         c.push(make_diagnostic(DiagId::BadGrid, c.m.exprs[dim].range,
-                             "grid dimension `" + std::string(slice_text(c.text, c.m.exprs[dim].range)) + "` is " +
-                                 std::to_string(*v) + ": a grid has at least one CTA per dimension"));
+                               "grid dimension `" + std::string(slice_text(c.text, c.m.exprs[dim].range)) + "` is " +
+                                   std::to_string(*v) + ": a grid has at least one CTA per dimension"));
       continue;
     }
     for (const Env& env : c.facts.samples()) {
       auto v = c.eval().eval(dim, &env);
       if (!v || *v > 0) continue;
       c.push(make_diagnostic(DiagId::BadGrid, c.m.exprs[dim].range,
-                           "grid dimension `" + std::string(slice_text(c.text, c.m.exprs[dim].range)) + "` is " +
-                               std::to_string(*v) + " for " + describe(c.m, env, k.shape_symbols) +
-                               ", which the facts allow: state a fact that keeps it positive"));
+                             "grid dimension `" + std::string(slice_text(c.text, c.m.exprs[dim].range)) + "` is " +
+                                 std::to_string(*v) + " for " + describe(c.m, env, k.shape_symbols) +
+                                 ", which the facts allow: state a fact that keeps it positive"));
       break;
     }
   }
@@ -82,9 +83,10 @@ void cluster(const ResourceContext& c, const Kernel& k) {
     auto v = c.eval().fold(d);
     dims.push_back(v);
     if (v && *v <= 0) {
-      c.push(make_diagnostic(DiagId::BadCluster, c.expr_range(d),
-                           "cluster dimension " + std::to_string(*v) + ": a cluster has at least one CTA per dimension"),
-           clustered);
+      c.push(
+          make_diagnostic(DiagId::BadCluster, c.expr_range(d),
+                          "cluster dimension " + std::to_string(*v) + ": a cluster has at least one CTA per dimension"),
+          clustered);
       return;
     }
     product = v && product ? checked_mul(*product, *v) : std::nullopt;
@@ -117,7 +119,8 @@ void cluster(const ResourceContext& c, const Kernel& k) {
                       std::to_string(key.nonportable) + " need `nonportable`";
           Diagnostic d = make_diagnostic(DiagId::BadCluster, k.cluster_range, message);
           if (p <= key.nonportable)
-            d.fixes.push_back({"add `nonportable`", {{{k.cluster_range.end, k.cluster_range.end}, " nonportable"}}, true});
+            d.fixes.push_back(
+                {"add `nonportable`", {{{k.cluster_range.end, k.cluster_range.end}, " nonportable"}}, true});
           c.push(std::move(d), group);
         });
   }
@@ -126,7 +129,8 @@ void cluster(const ResourceContext& c, const Kernel& k) {
     if (!dims[i] || *dims[i] <= 1) continue;
     ExprId g = i < k.grid.size() ? k.grid[i] : kNone;
     std::optional<std::pair<int64_t, std::string>> bad;
-    if (g == kNone) bad = std::pair<int64_t, std::string>{1, ""};
+    if (g == kNone)
+      bad = std::pair<int64_t, std::string>{1, ""};
     else if (auto v = c.eval().fold(g)) {
       if (*v > 0 && *v % *dims[i] != 0) bad = std::pair<int64_t, std::string>{*v, ""};
     } else {
@@ -140,10 +144,10 @@ void cluster(const ResourceContext& c, const Kernel& k) {
     }
     if (!bad) continue;
     static constexpr const char* kAxis[] = {"x", "y", "z"};
-    Diagnostic d = make_diagnostic(
-        DiagId::BadCluster, g == kNone ? k.grid_range : c.expr_range(g),
-        "grid " + std::string(kAxis[std::min<size_t>(i, 2)]) + " is " + std::to_string(bad->first) + bad->second +
-            ", not a multiple of the cluster's " + std::to_string(*dims[i]) + ": the launch would fail");
+    Diagnostic d = make_diagnostic(DiagId::BadCluster, g == kNone ? k.grid_range : c.expr_range(g),
+                                   "grid " + std::string(kAxis[std::min<size_t>(i, 2)]) + " is " +
+                                       std::to_string(bad->first) + bad->second + ", not a multiple of the cluster's " +
+                                       std::to_string(*dims[i]) + ": the launch would fail");
     d.related.push_back({c.expr_range(k.cluster[i]), "cluster dimension"});
     c.push(std::move(d), clustered);
   }

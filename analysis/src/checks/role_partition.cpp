@@ -49,20 +49,20 @@ void partition_problem(const ResourceContext& c, const RolePartition& p, const P
                                  (problem.warpgroups ? "warpgroup" : "warp") + ": a range `a .. b` is half-open"));
       return;
     case Kind::Beyond: {
-      Diagnostic d = make_diagnostic(
-          DiagId::RolePartition, problem.at,
-          "`" + std::string(slice_text(c.text, problem.at)) + "` is " +
-              warp_text(warp_range_mask(problem.lo, problem.hi)) + (problem.hi > 64 ? "+" : "") +
-              ", but the block has " + std::to_string(p.warps) + " warps (" +
-              std::to_string(c.facts.threads().value_or(0)) + " threads)");
+      Diagnostic d =
+          make_diagnostic(DiagId::RolePartition, problem.at,
+                          "`" + std::string(slice_text(c.text, problem.at)) + "` is " +
+                              warp_text(warp_range_mask(problem.lo, problem.hi)) + (problem.hi > 64 ? "+" : "") +
+                              ", but the block has " + std::to_string(p.warps) + " warps (" +
+                              std::to_string(c.facts.threads().value_or(0)) + " threads)");
       if (k.block_range.end > 0) d.related.push_back({k.block_range, "block size"});
       c.push(std::move(d));
       return;
     }
     case Kind::Twice:
-      c.push(make_diagnostic(DiagId::RolePartition, problem.at,
-                             "role `" + role_name(p.roles[problem.role]) + "` lists " + warp_text(problem.mask) +
-                                 " twice"));
+      c.push(make_diagnostic(
+          DiagId::RolePartition, problem.at,
+          "role `" + role_name(p.roles[problem.role]) + "` lists " + warp_text(problem.mask) + " twice"));
       return;
     case Kind::Overlap: {
       const RolePlan& other = p.roles[problem.other];
@@ -116,8 +116,10 @@ void warpgroup_alignment(const ResourceContext& c, const RolePartition& p) {
         who + " " + what + " but has only " + warp_text(r.mask & split) + " of " + warp_text(split) +
             ": warpgroup-wide instructions (" + (wgmma ? "wgmma" : "setmaxnreg") +
             ") run on 4 whole warps starting at a multiple of 4");
-    if (wgmma) d.related.push_back({c.m.stmts[r.first_wgmma].keyword, "warpgroup-wide op here"});
-    else d.related.push_back({r.maxnreg_value, "maxnreg here"});
+    if (wgmma)
+      d.related.push_back({c.m.stmts[r.first_wgmma].keyword, "warpgroup-wide op here"});
+    else
+      d.related.push_back({r.maxnreg_value, "maxnreg here"});
     if (!wgmma) set_targets(d, setmax);
     c.push(std::move(d));
   }

@@ -20,9 +20,9 @@ void check_tmem_alloc(const ResourceContext& c) {
     const Symbol& s = c.m.symbols[b.symbol];
     if (!b.two_dims) {
       c.push(make_diagnostic(DiagId::BadTmem, s.def,
-                           "a tmem buffer is `DTYPE[LANES, COLUMNS]`; `" + std::string(s.name) + "` has " +
-                               std::to_string(s.type.dims.size()) + " dimension(s)"),
-           tc);
+                             "a tmem buffer is `DTYPE[LANES, COLUMNS]`; `" + std::string(s.name) + "` has " +
+                                 std::to_string(s.type.dims.size()) + " dimension(s)"),
+             tc);
       continue;
     }
     const std::optional<int64_t>&lanes = b.lanes, &cols = b.columns, &stages = b.stages;
@@ -36,10 +36,10 @@ void check_tmem_alloc(const ResourceContext& c) {
           },
           [&](TargetSet group, int64_t max) {
             c.push(make_diagnostic(DiagId::BadTmem, c.expr_range(s.type.dims[0]),
-                                 "`" + std::string(s.name) + "` spans " + std::to_string(*lanes) +
-                                     " lanes; tensor memory has 1 to " + std::to_string(max) + " lanes on " +
-                                     target_list(group)),
-                 group);
+                                   "`" + std::string(s.name) + "` spans " + std::to_string(*lanes) +
+                                       " lanes; tensor memory has 1 to " + std::to_string(max) + " lanes on " +
+                                       target_list(group)),
+                   group);
           });
     }
     if (!b.allocated) continue;
@@ -61,16 +61,19 @@ void check_tmem_alloc(const ResourceContext& c) {
         [&](TargetSet group, Key key) {
           bad = true;
           std::string cols_text = std::to_string(a) + " column" + (a == 1 ? "" : "s");
-          std::string detail = bits != cell_bits ? " (" + std::to_string(*cols) + " " + std::string(dtype_name(s.type.dtype)) +
-                                                " values in " + std::to_string(cell_bits) + "-bit cells" +
-                                                (*stages > 1 ? ", " + std::to_string(*stages) + " stages" : "") + ")"
-                               : *stages > 1 ? " (" + std::to_string(*stages) + " stages)" : "";
+          std::string detail = bits != cell_bits
+                                   ? " (" + std::to_string(*cols) + " " + std::string(dtype_name(s.type.dtype)) +
+                                         " values in " + std::to_string(cell_bits) + "-bit cells" +
+                                         (*stages > 1 ? ", " + std::to_string(*stages) + " stages" : "") + ")"
+                               : *stages > 1 ? " (" + std::to_string(*stages) + " stages)"
+                                             : "";
           c.push(make_diagnostic(DiagId::BadTmem, c.expr_range(s.type.dims[1]),
-                               "`" + std::string(s.name) + "` allocates " + cols_text + detail +
-                                   "; a tensor-memory allocation is a power of two from " + std::to_string(key.min) +
-                                   " to " + std::to_string(key.max) + " columns (" +
-                                   std::string(target_at(std::countr_zero(group.bits)).tmem_alloc_min_columns.src) + ")"),
-               group);
+                                 "`" + std::string(s.name) + "` allocates " + cols_text + detail +
+                                     "; a tensor-memory allocation is a power of two from " + std::to_string(key.min) +
+                                     " to " + std::to_string(key.max) + " columns (" +
+                                     std::string(target_at(std::countr_zero(group.bits)).tmem_alloc_min_columns.src) +
+                                     ")"),
+                 group);
         });
     if (bad) continue;
     int64_t before = total;
@@ -78,15 +81,16 @@ void check_tmem_alloc(const ResourceContext& c) {
     group_targets<int64_t>(
         tc,
         [&](const TargetInfo& t) -> std::optional<int64_t> {
-          if (!t.tmem_columns.known() || total <= t.tmem_columns.value || before > t.tmem_columns.value) return std::nullopt;
+          if (!t.tmem_columns.known() || total <= t.tmem_columns.value || before > t.tmem_columns.value)
+            return std::nullopt;
           return t.tmem_columns.value;
         },
         [&](TargetSet group, int64_t max) {
           c.push(make_diagnostic(DiagId::BadTmem, s.def,
-                               "tensor memory reaches " + std::to_string(total) + " columns with `" +
-                                   std::string(s.name) + "`, over the " + std::to_string(max) + " columns per CTA of " +
-                                   target_list(group)),
-               group);
+                                 "tensor memory reaches " + std::to_string(total) + " columns with `" +
+                                     std::string(s.name) + "`, over the " + std::to_string(max) +
+                                     " columns per CTA of " + target_list(group)),
+                 group);
         });
   }
 }

@@ -41,8 +41,7 @@ int64_t partition_warp_size(const Module& m) {
 }
 
 /// The product of `dims`, each a non-negative constant, or nullopt.
-std::optional<int64_t> product(const Evaluator& eval, const std::vector<ExprId>& dims,
-                               std::optional<int64_t> n = 1) {
+std::optional<int64_t> product(const Evaluator& eval, const std::vector<ExprId>& dims, std::optional<int64_t> n = 1) {
   for (ExprId e : dims) {
     auto v = eval.fold(e);
     n = v && *v >= 0 && n ? checked_mul(*n, *v) : std::nullopt;
@@ -285,8 +284,9 @@ RegisterPlan register_plan(const RolePartition& p, std::optional<int64_t> thread
     RoleRegisters rr;
     rr.threads = r.threads(warp);
     rr.from_maxnreg = r.maxnreg && setmax;
-    rr.budget = rr.from_maxnreg ? *r.maxnreg
-                                : std::min(info.max_regs_per_thread.value, info.max_regs_per_block.value / (unit * t) * unit);
+    rr.budget = rr.from_maxnreg
+                    ? *r.maxnreg
+                    : std::min(info.max_regs_per_thread.value, info.max_regs_per_block.value / (unit * t) * unit);
     rr.need = kRegisterOverhead;
     for (const RolePlan::Fragment& f : r.fragments) {
       int64_t regs = fragment_registers(f.layout, f.elements, f.bits, warp);

@@ -53,10 +53,10 @@ struct SmemSlot {
   bool barrier = false;     // an mbarrier array
   int64_t count = 1;        // stages of a buffer (the product of its stage dims), barriers of an array
   int64_t stage_bytes = 0;  // one stage of a buffer as declared (its tile), or one mbarrier
-  int64_t stride = 0;       // one stage (or barrier) as placed: padded to the swizzle's repeat or the barrier's alignment
-  int64_t bytes = 0;        // everything the slot takes, aligned
-  int64_t align = 1;        // its alignment
-  int64_t offset = 0;       // from the start of the CTA's shared memory
+  int64_t stride = 0;  // one stage (or barrier) as placed: padded to the swizzle's repeat or the barrier's alignment
+  int64_t bytes = 0;   // everything the slot takes, aligned
+  int64_t align = 1;   // its alignment
+  int64_t offset = 0;  // from the start of the CTA's shared memory
 };
 
 struct SmemLayout {
@@ -82,16 +82,16 @@ struct PartitionProblem {
   ByteRange at;
   size_t role = 0, other = 0;  // indices into RolePartition::roles
   uint64_t mask = 0;
-  int64_t lo = 0, hi = 0;      // Beyond: the warps the entry names
-  bool warpgroups = false;     // NoWarps: the role counts warpgroups
+  int64_t lo = 0, hi = 0;   // Beyond: the warps the entry names
+  bool warpgroups = false;  // NoWarps: the role counts warpgroups
 };
 
 /// A role's warps as a mask (warp i is bit i), its budget and fragments.
 struct RolePlan {
   StmtId stmt = kNone;  // kNone: the implicit role of a kernel without roles
   std::string_view name;
-  ByteRange header;     // the role's name (or the kernel's)
-  ByteRange spec;       // its warp list
+  ByteRange header;  // the role's name (or the kernel's)
+  ByteRange spec;    // its warp list
   uint64_t mask = 0;
   bool known = false;   // every entry is a known constant and the block is valid
   bool beyond = false;  // an entry names warps past the block
@@ -127,9 +127,9 @@ struct RoleRegisters {
 };
 
 struct RegisterPlan {
-  bool known = false;  // the block is valid (RolePartition::block_ok)
-  int64_t unit = 0;    // registers a warp allocates per thread at a time
-  int64_t pool = 0;    // ⌊regs per block ÷ (unit · T)⌋ · unit · T: what setmaxnreg redistributes
+  bool known = false;                // the block is valid (RolePartition::block_ok)
+  int64_t unit = 0;                  // registers a warp allocates per thread at a time
+  int64_t pool = 0;                  // ⌊regs per block ÷ (unit · T)⌋ · unit · T: what setmaxnreg redistributes
   std::vector<RoleRegisters> roles;  // as RolePartition::roles
   /// Registers of one CTA for occupancy: each role's maxnreg × threads
   /// where setmaxnreg applies, at least the widest other role's need

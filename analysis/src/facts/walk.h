@@ -24,10 +24,14 @@ void walk_statements(const Module& m, const std::vector<StmtId>& roots, std::vec
     if (id >= m.stmts.size()) continue;
     visit(id);
     const Stmt& s = m.stmts[id];
-    if (const auto* e = std::get_if<ElectStmt>(&s.node)) push_all(e->body);
-    else if (const auto* f = std::get_if<ForStmt>(&s.node)) push_all(f->body);
-    else if (const auto* p = std::get_if<PipelineStmt>(&s.node)) push_all(p->body);
-    else if (const auto* r = std::get_if<RoleStmt>(&s.node)) push_all(r->body);
+    if (const auto* e = std::get_if<ElectStmt>(&s.node))
+      push_all(e->body);
+    else if (const auto* f = std::get_if<ForStmt>(&s.node))
+      push_all(f->body);
+    else if (const auto* p = std::get_if<PipelineStmt>(&s.node))
+      push_all(p->body);
+    else if (const auto* r = std::get_if<RoleStmt>(&s.node))
+      push_all(r->body);
     else if (const auto* c = std::get_if<IfStmt>(&s.node)) {
       push_all(c->else_body);
       push_all(c->then_body);
