@@ -1,9 +1,10 @@
 // Helpers shared by the checks that read the architecture tables (E02xx
 // target features, E03xx resources, E05xx movement): the set of known
 // targets a file lists, grouping those targets by outcome so that a rule
-// that fails on sm_80 but not on sm_90a reports once and names sm_80, a
-// pre-order walk over statement bodies without recursion, and the small
-// arithmetic the rules share. Nothing here allocates per statement.
+// that fails on sm_80 but not on sm_90a reports once and names sm_80, and
+// the small helpers the rules share (the statement walk of facts/walk.h and
+// the checked arithmetic of semantics/checked.h come with it). Nothing here
+// allocates per statement.
 #pragma once
 
 #include "cake/arch.h"
