@@ -15,8 +15,8 @@ void check_tmem_alloc(const ResourceContext& c) {
   if (tc.empty()) return;
   // The allocations in the cells of the first target with tcgen05.
   const TmemPlan& plan = c.facts.on(target_at(std::countr_zero(tc.bits))).tmem;
-  int64_t total = 0;
-  for (const TmemBuffer& b : plan.buffers) {
+  for (size_t index = 0; index < plan.buffers.size(); ++index) {
+    const TmemBuffer& b = plan.buffers[index];
     const Symbol& s = c.m.symbols[b.symbol];
     if (!b.two_dims) {
       c.push(make_diagnostic(DiagId::BadTmem, s.def,
@@ -76,19 +76,24 @@ void check_tmem_alloc(const ResourceContext& c) {
                  group);
         });
     if (bad) continue;
-    int64_t before = total;
-    total += a;
-    group_targets<int64_t>(
+    // The running total of the valid allocations, on each target's plan.
+    struct Over {
+      int64_t total, max;
+      bool operator==(const Over&) const = default;
+    };
+    group_targets<Over>(
         tc,
-        [&](const TargetInfo& t) -> std::optional<int64_t> {
-          if (!t.tmem_columns.known() || total <= t.tmem_columns.value || before > t.tmem_columns.value)
+        [&](const TargetInfo& t) -> std::optional<Over> {
+          const TmemBuffer& here = c.facts.on(t).tmem.buffers[index];
+          if (!t.tmem_columns.known() || !here.valid || here.end <= t.tmem_columns.value ||
+              here.end - *here.allocated > t.tmem_columns.value)
             return std::nullopt;
-          return t.tmem_columns.value;
+          return Over{here.end, t.tmem_columns.value};
         },
-        [&](TargetSet group, int64_t max) {
+        [&](TargetSet group, Over over) {
           c.push(make_diagnostic(DiagId::BadTmem, s.def,
-                                 "tensor memory reaches " + std::to_string(total) + " columns with `" +
-                                     std::string(s.name) + "`, over the " + std::to_string(max) +
+                                 "tensor memory reaches " + std::to_string(over.total) + " columns with `" +
+                                     std::string(s.name) + "`, over the " + std::to_string(over.max) +
                                      " columns per CTA of " + target_list(group)),
                  group);
         });

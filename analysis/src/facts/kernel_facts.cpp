@@ -337,9 +337,11 @@ TmemPlan tmem_plan(const Module& m, const Evaluator& eval, const Kernel& k, cons
         int64_t a = *b.allocated;
         if (a >= t.tmem_alloc_min_columns.value && a <= t.tmem_columns.value &&
             std::has_single_bit(static_cast<uint64_t>(a)))
-          out.columns = checked_add(out.columns, a).value_or(INT64_MAX);
+          b.valid = true;
       }
+      if (b.valid) out.columns = checked_add(out.columns, *b.allocated).value_or(INT64_MAX);
     }
+    b.end = out.columns;
     out.buffers.push_back(b);
   }
   return out;

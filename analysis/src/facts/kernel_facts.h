@@ -143,6 +143,8 @@ struct TmemBuffer {
   SymbolId symbol = kNone;
   std::optional<int64_t> lanes, columns, stages;  // as declared, when constant
   std::optional<int64_t> allocated;               // columns allocated (cells rounded up, times the stages)
+  bool valid = false;  // `allocated` is a power of two within this target's allocation range
+  int64_t end = 0;     // the columns of the valid allocations up to and including this one
   bool two_dims = false;                          // `DTYPE[LANES, COLUMNS]`
 };
 
