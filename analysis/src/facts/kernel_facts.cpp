@@ -84,17 +84,22 @@ SmemLayout smem_layout(const Module& m, const Evaluator& eval, const Kernel& k, 
       if (s.type.swizzle != Swizzle::None) {
         // A swizzled tile's stages each start at the swizzle's repeat.
         const SwizzleRule* rule = t.swizzle(s.type.swizzle);
-        if (!rule) continue;
-        auto stride = round_up(*tile, rule->align.value);
+        auto stride = rule ? round_up(*tile, rule->align.value) : std::nullopt;
         auto total = stride ? checked_mul(slot.count, *stride) : std::nullopt;
-        if (!total) continue;
+        if (!total) {  // no rule for this swizzle on `t` (E02xx), or an overflow
+          out.complete = false;
+          continue;
+        }
         slot.stride = *stride;
         slot.bytes = *total;
         slot.align = rule->align.value;
       } else {
         auto raw = checked_mul(slot.count, *tile);
         auto total = raw ? round_up(*raw, t.smem_buffer_align.value) : std::nullopt;
-        if (!total) continue;
+        if (!total) {
+          out.complete = false;
+          continue;
+        }
         slot.stride = *tile;
         slot.bytes = *total;
         slot.align = t.smem_buffer_align.value;

@@ -62,7 +62,7 @@ struct SmemSlot {
 struct SmemLayout {
   std::vector<SmemSlot> slots;  // in declaration order (offsets follow the placement order)
   int64_t total = 0;            // bytes of all slots, aligned (INT64_MAX on overflow)
-  bool complete = true;         // false: some smem buffer's size is not a compile-time constant
+  bool complete = true;         // false: some smem buffer's size is not a compile-time constant (or overflows)
   const SmemSlot* find(SymbolId symbol) const;
 };
 
