@@ -31,12 +31,6 @@ std::string warp_text(uint64_t mask) {
   return (count == 1 ? "warp " : "warps ") + out;
 }
 
-uint64_t warp_range_mask(int64_t first, int64_t end) {
-  uint64_t mask = 0;
-  for (int64_t w = std::max<int64_t>(first, 0); w < end && w < 64; ++w) mask |= uint64_t(1) << w;
-  return mask;
-}
-
 std::string role_name(const RolePlan& r) { return std::string(r.name); }
 
 void partition_problem(const ResourceContext& c, const RolePartition& p, const PartitionProblem& problem) {

@@ -16,12 +16,6 @@
 namespace cake {
 namespace {
 
-uint64_t warp_range_mask(int64_t first, int64_t end) {
-  uint64_t mask = 0;
-  for (int64_t w = std::max<int64_t>(first, 0); w < end && w < 64; ++w) mask |= uint64_t(1) << w;
-  return mask;
-}
-
 /// `t`'s index in all_targets(), or past its end for another table.
 size_t target_index(const TargetInfo& t) {
   std::span<const TargetInfo> all = all_targets();

@@ -86,6 +86,13 @@ struct PartitionProblem {
   bool warpgroups = false;  // NoWarps: the role counts warpgroups
 };
 
+/// Warps [first, end) as a mask (warp i is bit i; warps past 63 are dropped).
+inline uint64_t warp_range_mask(int64_t first, int64_t end) {
+  uint64_t mask = 0;
+  for (int64_t w = first < 0 ? 0 : first; w < end && w < 64; ++w) mask |= uint64_t(1) << w;
+  return mask;
+}
+
 /// A role's warps as a mask (warp i is bit i), its budget and fragments.
 struct RolePlan {
   StmtId stmt = kNone;  // kNone: the implicit role of a kernel without roles
