@@ -98,6 +98,7 @@ json estimate_json(const std::string& path, const Analysis& a, const Estimate& e
   o["occupancy"] = {{"ctas_per_sm", e.occupancy.ctas_per_sm},
                     {"limiter", std::string(e.occupancy.limiter)},
                     {"smem_per_cta", e.occupancy.smem_per_cta},
+                    {"smem_layout", e.occupancy.smem_buffers},
                     {"regs_per_cta", e.occupancy.regs_per_cta},
                     {"threads", e.occupancy.threads}};
   json rings = json::array();

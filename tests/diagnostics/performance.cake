@@ -335,7 +335,7 @@ kernel wide(X: global bf16[64, 64]) grid (1) block 128 {
 // W0705: 150 KB of shared memory leave room for one CTA per SM, and one role
 // both loads and computes.
 target sm_90a
-// expected-warning@+1 [CAKE-W0705] {{kernel `fat` runs one CTA per SM on H100-SXM5-80GB (sm_90a), limited by shared memory (151 KB of the SM's 228 KB), and has a single role}}
+// expected-warning@+1 [CAKE-W0705] {{kernel `fat` runs one CTA per SM on H100-SXM5-80GB (sm_90a), limited by shared memory (153600 bytes of buffers and mbarriers, 151 KB with the per-block reservation, of the SM's 228 KB), and has a single role}}
 kernel fat(X: global f32[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
   smem big: f32[600, 64]
   role all_in_one all {

@@ -334,7 +334,7 @@ TEST_CASE("cake estimate: exit codes, JSON shape, and every example estimated") 
   for (const char* r : {"hbm", "l2", "smem", "tensor", "cuda_core", "issue"})
     for (const char* k : {"demand", "unit", "throughput_per_s", "peak_per_s", "time_us", "utilisation"})
       CHECK(e["resources"][r].contains(k));
-  for (const char* k : {"ctas_per_sm", "limiter", "smem_per_cta", "regs_per_cta", "threads"})
+  for (const char* k : {"ctas_per_sm", "limiter", "smem_per_cta", "smem_layout", "regs_per_cta", "threads"})
     CHECK(e["occupancy"].contains(k));
   CHECK(e["cta"].contains("iterations_us"));
   CHECK(e["cta"].contains("prologue_epilogue_us"));
@@ -410,6 +410,37 @@ double worst_error(const TempDir& dir, const json& measurements, std::vector<std
 }
 
 }  // namespace
+
+TEST_CASE("cake check and cake estimate state one shared-memory number (issue 11)") {
+  // 200 stages of a 512-byte tile, each padded to the 128B swizzle's
+  // 1024-byte repeat: 204800 bytes, which fit one CTA per SM of sm_90a
+  // (not two, as the estimate said when it did not pad) and not sm_80's
+  // per-block limit (E0301 there, W0705 on sm_90a, the same bytes).
+  TempDir dir;
+  auto kernel = [](std::string_view targets) {
+    return "target " + std::string(targets) +
+           "\nkernel fat(X: global f32[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {\n"
+           "  smem s: bf16[200][4, 64] swizzle(128B)\n"
+           "  role all_in_one all {\n"
+           "    reg x: f32[32, 64] layout(mma_acc)\n"
+           "    load x <- X[block.x * 32 : 32, :]\n"
+           "  }\n"
+           "}\n"
+           "bench fat { N = 16896 }\n";
+  };
+  write(dir.path / "one.cake", kernel("sm_90a"));
+  write(dir.path / "two.cake", kernel("sm_80, sm_90a"));
+  Run run = cake(dir, {"estimate", "--format", "json", "one.cake"});
+  REQUIRE(run.code == 0);
+  json doc = parse(run);
+  REQUIRE(doc["estimates"].size() == 1);
+  CHECK(doc["estimates"][0]["occupancy"]["smem_layout"] == 204800);
+  CHECK(doc["estimates"][0]["occupancy"]["ctas_per_sm"] == 1);
+  CHECK(doc["estimates"][0]["occupancy"]["limiter"] == "smem");
+  Run check = cake(dir, {"check", "two.cake"});
+  CHECK(check.out.find("error[CAKE-E0301]: shared memory of `fat` needs 204800 bytes") != std::string::npos);
+  CHECK(check.out.find("limited by shared memory (204800 bytes of buffers and mbarriers") != std::string::npos);
+}
 
 TEST_CASE("cake calibrate: a fitted table that cake estimate --table reads and that reproduces the measurements") {
   TempDir dir;

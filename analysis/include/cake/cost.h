@@ -89,7 +89,7 @@ struct Occupancy {
   int64_t ctas_per_sm = 0;
   std::string_view limiter;  // "smem", "registers", "threads", "blocks"
   int64_t smem_per_cta = 0, regs_per_cta = 0, threads = 0;
-  int64_t smem_buffers = 0;  // the buffers and mbarriers alone (before the reservation and rounding)
+  int64_t smem_buffers = 0;  // the kernel's smem layout alone, before the reservation and rounding (the bytes E0301 checks)
 };
 
 /// CTAs per SM of a CTA that needs `smem_buffers` bytes of buffers and

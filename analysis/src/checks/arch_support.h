@@ -1,14 +1,17 @@
 // Helpers shared by the checks that read the architecture tables (E02xx
 // target features, E03xx resources, E05xx movement): the set of known
 // targets a file lists, grouping those targets by outcome so that a rule
-// that fails on sm_80 but not on sm_90a reports once and names sm_80, a
-// pre-order walk over statement bodies without recursion, and the small
-// arithmetic the rules share. Nothing here allocates per statement.
+// that fails on sm_80 but not on sm_90a reports once and names sm_80, and
+// the small helpers the rules share (the statement walk of facts/walk.h and
+// the checked arithmetic of semantics/checked.h come with it). Nothing here
+// allocates per statement.
 #pragma once
 
 #include "cake/arch.h"
 #include "cake/diagnostic.h"
 #include "cake/model.h"
+#include "facts/walk.h"
+#include "semantics/checked.h"
 
 #include <array>
 #include <bit>
@@ -77,42 +80,6 @@ void group_targets(TargetSet targets, KeyFn&& key, Emit&& emit) {
     ++n;
   });
   for (size_t g = 0; g < n; ++g) emit(groups[g].second, groups[g].first);
-}
-
-/// Calls `visit(id)` on every statement under `roots` in text order
-/// (pre-order), with an explicit stack: bodies can nest deeply.
-template <typename Visit>
-void walk_statements(const Module& m, const std::vector<StmtId>& roots, std::vector<StmtId>& stack, Visit&& visit) {
-  stack.clear();
-  for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.push_back(*it);
-  auto push_all = [&](const std::vector<StmtId>& body) {
-    for (auto it = body.rbegin(); it != body.rend(); ++it) stack.push_back(*it);
-  };
-  while (!stack.empty()) {
-    StmtId id = stack.back();
-    stack.pop_back();
-    if (id >= m.stmts.size()) continue;
-    visit(id);
-    const Stmt& s = m.stmts[id];
-    if (const auto* e = std::get_if<ElectStmt>(&s.node)) push_all(e->body);
-    else if (const auto* f = std::get_if<ForStmt>(&s.node)) push_all(f->body);
-    else if (const auto* p = std::get_if<PipelineStmt>(&s.node)) push_all(p->body);
-    else if (const auto* r = std::get_if<RoleStmt>(&s.node)) push_all(r->body);
-    else if (const auto* c = std::get_if<IfStmt>(&s.node)) {
-      push_all(c->else_body);
-      push_all(c->then_body);
-    }
-  }
-}
-
-/// `v` rounded up to a multiple of `unit` (unit > 0), or nullopt on overflow.
-inline std::optional<int64_t> round_up(int64_t v, int64_t unit) {
-  if (unit <= 0) return v;
-  int64_t r = v % unit;
-  if (r == 0) return v;
-  int64_t out;
-  if (__builtin_add_overflow(v, unit - r, &out)) return std::nullopt;
-  return out;
 }
 
 /// The text of a range.

@@ -1,31 +1,39 @@
-// run_checks(): the check pipeline. Checks read the model only; each appends
-// its diagnostics. Order does not matter: analyze() sorts the result.
+// run_checks(): the check pipeline. Checks read the model and the kernels'
+// facts (facts/kernel_facts.h, built once here); each appends its
+// diagnostics. Order does not matter: analyze() sorts the result.
 #include "checks/checks.h"
+
+#include "facts/kernel_facts.h"
 
 namespace cake {
 
 void check_items(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
 void check_statements(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
 void check_target_features(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_resources(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_movement(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
+void check_resources(const Module& module, std::string_view text, const FactsCache& facts,
+                     std::vector<Diagnostic>& diagnostics);
+void check_movement(const Module& module, std::string_view text, const FactsCache& facts,
+                    std::vector<Diagnostic>& diagnostics);
 void check_dispatches(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
 void check_protocol(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
 void check_sync_static(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_performance(const Module& module, std::string_view text, const AnalyzeOptions& options,
-                       std::vector<Diagnostic>& diagnostics);
+void check_performance(const Module& module, std::string_view text, const FactsCache& facts,
+                       const AnalyzeOptions& options, std::vector<Diagnostic>& diagnostics);
 
 void run_checks(const Module& module, std::string_view text, const AnalyzeOptions& options,
                 std::vector<Diagnostic>& diagnostics) {
+  // Each kernel's facts (roles, layouts, plans, samples), computed once for
+  // every check and the cost model that need them.
+  FactsCache facts(module);
   check_items(module, text, diagnostics);
   check_statements(module, text, diagnostics);
   check_target_features(module, text, diagnostics);
-  check_resources(module, text, diagnostics);
-  check_movement(module, text, diagnostics);
+  check_resources(module, text, facts, diagnostics);
+  check_movement(module, text, facts, diagnostics);
   check_dispatches(module, text, diagnostics);
   check_protocol(module, text, diagnostics);
   check_sync_static(module, text, diagnostics);
-  check_performance(module, text, options, diagnostics);
+  check_performance(module, text, facts, options, diagnostics);
 }
 
 }  // namespace cake

@@ -3,7 +3,7 @@
 #include "cake/arch.h"
 #include "checks/checks.h"
 #include "diag_builder.h"
-#include "checks/samples.h"
+#include "facts/samples.h"
 #include "semantics/eval.h"
 
 #include <algorithm>

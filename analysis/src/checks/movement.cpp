@@ -22,7 +22,8 @@
 // left alone until the language says which box dim is contiguous for them.
 #include "checks/arch_support.h"
 #include "checks/checks.h"
-#include "checks/samples.h"
+#include "facts/kernel_facts.h"
+#include "facts/samples.h"
 #include "diag_builder.h"
 #include "semantics/checked.h"
 #include "semantics/typing.h"
@@ -55,12 +56,11 @@ std::optional<size_t> inner_dim(const ValueType& type) {
 
 class MovementChecker {
  public:
-  MovementChecker(const Module& m, std::string_view text, std::vector<Diagnostic>& diags)
-      : m_(m), text_(text), diags_(diags), eval_(m), listed_(listed_targets(m)) {}
+  MovementChecker(const Module& m, std::string_view text, const FactsCache& facts, std::vector<Diagnostic>& diags)
+      : m_(m), text_(text), facts_(facts), diags_(diags), eval_(m), listed_(listed_targets(m)) {}
 
   void run() {
     if (listed_.empty()) return;
-    samples_.resize(m_.kernels.size());
     reported_.assign(m_.symbols.size(), false);
     TargetSet tma = with_feature(listed_, Feature::Tma);
     if (!tma.empty())
@@ -75,10 +75,7 @@ class MovementChecker {
 
   const TargetInfo& first(TargetSet s) const { return target_at(std::countr_zero(s.bits)); }
 
-  const std::vector<Env>& samples(uint32_t kernel) {
-    if (!samples_[kernel]) samples_[kernel] = shape_samples(m_, eval_, kernel);
-    return *samples_[kernel];
-  }
+  const std::vector<Env>& samples(uint32_t kernel) const { return facts_.kernel(kernel).samples(); }
 
   void push(Diagnostic d, TargetSet targets) {
     set_targets(d, targets);
@@ -455,17 +452,18 @@ class MovementChecker {
 
   const Module& m_;
   std::string_view text_;
+  const FactsCache& facts_;
   std::vector<Diagnostic>& diags_;
   Evaluator eval_;
   TargetSet listed_;
-  std::vector<std::optional<std::vector<Env>>> samples_;
   std::vector<bool> reported_;  // tensors whose row pitch was reported
 };
 
 }  // namespace
 
-void check_movement(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics) {
-  MovementChecker(module, text, diagnostics).run();
+void check_movement(const Module& module, std::string_view text, const FactsCache& facts,
+                    std::vector<Diagnostic>& diagnostics) {
+  MovementChecker(module, text, facts, diagnostics).run();
 }
 
 }  // namespace cake

@@ -42,18 +42,31 @@ ByteRange bench_span(const Module& m, const Kernel& k, const Bench& b) {
   return b.range;
 }
 
-/// The kernel's declaration of `kind` with the most bytes, or `fallback`.
-RelatedSpan largest(const PerfContext& c, SymbolKind kind, RelatedSpan fallback, std::string_view what) {
+/// The kernel's register fragment with the most bytes, or `fallback`.
+RelatedSpan largest_fragment(const PerfContext& c, RelatedSpan fallback) {
   const Evaluator& eval = c.typer.evaluator();
   int64_t most = 0;
   for (StmtId id : c.statements) {
     const auto* d = std::get_if<DeclStmt>(&c.m.stmts[id].node);
-    if (!d || d->symbol == kNone || c.m.symbols[d->symbol].kind != kind) continue;
+    if (!d || d->symbol == kNone || c.m.symbols[d->symbol].kind != SymbolKind::Reg) continue;
     const Symbol& s = c.m.symbols[d->symbol];
     auto bytes = eval.bytes_of(s.type);
     if (!bytes || *bytes <= most) continue;
     most = *bytes;
-    fallback = {s.decl, std::string(what) + " (" + size_text(static_cast<double>(most)) + ")"};
+    fallback = {s.decl, "the largest register fragment (" + size_text(static_cast<double>(most)) + ")"};
+  }
+  return fallback;
+}
+
+/// The shared-memory buffer that takes the most bytes of the kernel's
+/// layout (as placed, with its padding), or `fallback`.
+RelatedSpan largest_buffer(const PerfContext& c, RelatedSpan fallback) {
+  int64_t most = 0;
+  for (const SmemSlot& slot : c.facts.on(c.target).smem.slots) {
+    if (slot.barrier || slot.bytes <= most) continue;
+    most = slot.bytes;
+    fallback = {c.m.symbols[slot.symbol].decl,
+                "the largest shared-memory buffer (" + size_text(static_cast<double>(most)) + ")"};
   }
   return fallback;
 }
@@ -143,12 +156,15 @@ void check_single_cta(const PerfContext& c, std::vector<PerfFinding>& out) {
   RelatedSpan related{k.block_range, "the block size"};
   const TargetInfo& t = c.target;
   if (o.limiter == "smem") {
-    limit = "shared memory (" + size_text(static_cast<double>(o.smem_per_cta)) + " of the SM's " +
+    // The layout's bytes (KernelFacts: the number E0301 checks), then what
+    // the SM sets aside for the CTA with its per-block reservation.
+    limit = "shared memory (" + std::to_string(o.smem_buffers) + " bytes of buffers and mbarriers, " +
+            size_text(static_cast<double>(o.smem_per_cta)) + " with the per-block reservation, of the SM's " +
             size_text(static_cast<double>(t.smem_per_sm.value)) + ")";
-    related = largest(c, SymbolKind::Smem, related, "the largest shared-memory buffer");
+    related = largest_buffer(c, related);
   } else if (o.limiter == "registers") {
     limit = "registers (" + std::to_string(o.regs_per_cta) + " of the SM's " + std::to_string(t.regs_per_sm.value) + ")";
-    related = largest(c, SymbolKind::Reg, related, "the largest register fragment");
+    related = largest_fragment(c, related);
   } else {
     limit = std::string(o.limiter) + " (" + std::to_string(o.threads) + " threads of the SM's " +
             std::to_string(t.max_threads_per_sm.value) + ")";

@@ -1,5 +1,6 @@
 // check_performance(): the W07xx driver (performance.h). For every kernel
-// with a body and every listed target, the estimates of cost.h on the
+// with a body and every listed target, the estimates of cost.h (from the
+// kernel's facts in the analysis's FactsCache, the ones E03xx read) on the
 // device AnalyzeOptions::device selects for that target, without the
 // per-line attribution (the rules need the totals, the rings and the
 // occupancy only: that keeps analyze() within its time budget). A kernel
@@ -9,6 +10,7 @@
 #include "checks/arch_support.h"
 #include "checks/checks.h"
 #include "checks/performance.h"
+#include "cost/estimate.h"
 #include "diag_builder.h"
 
 #include <cmath>
@@ -65,9 +67,9 @@ void replace_all(std::string& s, std::string_view from, const std::string& to) {
 
 class PerformanceChecker {
  public:
-  PerformanceChecker(const Module& m, std::string_view text, const AnalyzeOptions& options,
+  PerformanceChecker(const Module& m, std::string_view text, const FactsCache& facts, const AnalyzeOptions& options,
                      std::vector<Diagnostic>& diags)
-      : m_(m), text_(text), options_(options), diags_(diags), typer_(m, nullptr) {}
+      : m_(m), text_(text), facts_(facts), options_(options), diags_(diags), typer_(m, nullptr) {}
 
   void run() {
     TargetSet listed = listed_targets(m_);
@@ -91,9 +93,10 @@ class PerformanceChecker {
       if (!device) return;
       // Without line attribution the estimator reads no line index.
       static const LineIndex kNoLines{std::string_view{}};
-      std::vector<Estimate> estimates = estimate_kernel(m_, text_, kNoLines, k, t.name, *device, {.lines = false});
+      const KernelFacts& facts = facts_.kernel(k);
+      std::vector<Estimate> estimates = estimate_kernel(facts, text_, kNoLines, t, *device, {.lines = false});
       if (!estimable(estimates)) return;
-      PerfContext c{m_, text_, k, t, *device, estimates, statements_, typer_};
+      PerfContext c{m_, text_, k, t, *device, estimates, statements_, typer_, facts};
       std::vector<PerfFinding> found;
       check_pipeline_depth(c, found);
       check_tail_wave(c, found);
@@ -132,6 +135,7 @@ class PerformanceChecker {
 
   const Module& m_;
   std::string_view text_;
+  const FactsCache& facts_;
   const AnalyzeOptions& options_;
   std::vector<Diagnostic>& diags_;
   Typer typer_;
@@ -140,9 +144,9 @@ class PerformanceChecker {
 
 }  // namespace
 
-void check_performance(const Module& module, std::string_view text, const AnalyzeOptions& options,
-                       std::vector<Diagnostic>& diagnostics) {
-  PerformanceChecker(module, text, options, diagnostics).run();
+void check_performance(const Module& module, std::string_view text, const FactsCache& facts,
+                       const AnalyzeOptions& options, std::vector<Diagnostic>& diagnostics) {
+  PerformanceChecker(module, text, facts, options, diagnostics).run();
 }
 
 }  // namespace cake

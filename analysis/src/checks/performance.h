@@ -8,6 +8,7 @@
 #pragma once
 
 #include "cake/cost.h"
+#include "facts/kernel_facts.h"
 #include "semantics/typing.h"
 
 #include <string>
@@ -38,6 +39,7 @@ struct PerfContext {
   const std::vector<Estimate>& estimates;  // one per bench, or one without (never empty)
   const std::vector<StmtId>& statements;   // the kernel's statements, pre-order
   Typer& typer;
+  const KernelFacts& facts;  // the kernel's roles, layouts and plans (facts.on(target))
 };
 
 // W0701: pipeline too shallow to hide its load latency (checks/pipeline_depth.cpp).

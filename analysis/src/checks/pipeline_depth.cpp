@@ -179,21 +179,13 @@ class PipelineDepth {
   }
 
   /// Shared memory one more stage of the ring takes: a stage of each buffer
-  /// (padded to its swizzle's repeat, as E0301 lays it out) and an mbarrier
-  /// of each array.
+  /// and an mbarrier of each array, as the kernel's layout places them
+  /// (KernelFacts, the layout E0301 checks and the occupancy fits).
   int64_t stage_bytes(const RingGroup& g) const {
+    const SmemLayout& layout = c_.facts.on(c_.target).smem;
     int64_t n = 0;
-    for (SymbolId id : g.buffers) {
-      const Symbol& s = m_.symbols[id];
-      if (s.kind == SymbolKind::Mbarrier) {
-        n += std::max<int64_t>(8, c_.target.mbarrier_bytes.value);
-        continue;
-      }
-      auto bytes = eval_.bytes_of(s.type, s.type.stage_dims.size());
-      if (!bytes) continue;
-      const SwizzleRule* rule = c_.target.swizzle(s.type.swizzle);
-      n += rule ? round_up(*bytes, rule->align.value).value_or(*bytes) : *bytes;
-    }
+    for (SymbolId id : g.buffers)
+      if (const SmemSlot* slot = layout.find(id)) n += slot->stride;
     return n;
   }
 

@@ -6,7 +6,6 @@
 #include "cost/demand.h"
 
 #include "cost/banks.h"
-#include "checks/roles.h"
 #include "semantics/fragments.h"
 #include "semantics/typing.h"
 
@@ -84,10 +83,8 @@ class Walker {
       : m_(m), env_(env), mc_(machine), typer_(m, nullptr), eval_(m), per_statement_(per_statement),
         banks_(find_target(machine.device->arch)) {}
 
-  KernelDemand run(uint32_t k) {
-    auto roles = kernel_roles(m_, eval_, k);
-    if (!roles) return std::move(out_);
-    for (const RoleView& r : *roles) {
+  KernelDemand run(const std::vector<RoleView>& roles) {
+    for (const RoleView& r : roles) {
       role_ = &r;
       role_latency_ = 0;
       async_latency_ = 0;
@@ -392,9 +389,9 @@ class Walker {
 
 }  // namespace
 
-KernelDemand kernel_demand(const Module& m, uint32_t k, const Env& env, const Machine& machine,
+KernelDemand kernel_demand(const Module& m, const std::vector<RoleView>& roles, const Env& env, const Machine& machine,
                            bool per_statement) {
-  return Walker(m, env, machine, per_statement).run(k);
+  return Walker(m, env, machine, per_statement).run(roles);
 }
 
 }  // namespace cake

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "cake/cost.h"
+#include "facts/roles.h"
 #include "semantics/eval.h"
 
 #include <map>
@@ -48,9 +49,10 @@ struct KernelDemand {
   bool unknown_trips = false;           // a loop's trip count was not known
 };
 
-/// Walks kernel `k` under `env` (the bench's shape symbols; empty: no bench);
-/// `per_statement`: fill KernelDemand::statements (per-line attribution).
-KernelDemand kernel_demand(const Module& m, uint32_t k, const Env& env, const Machine& machine,
+/// Walks a kernel's `roles` (its facts' role partition, KernelFacts::roles())
+/// under `env` (the bench's shape symbols; empty: no bench); `per_statement`:
+/// fill KernelDemand::statements (per-line attribution).
+KernelDemand kernel_demand(const Module& m, const std::vector<RoleView>& roles, const Env& env, const Machine& machine,
                            bool per_statement = true);
 
 }  // namespace cake

@@ -2,12 +2,14 @@
 // CTAs per SM from shared memory, registers, threads and blocks; waves of
 // SMs × CTAs-per-SM CTAs, the last one partial; per wave the largest of the
 // resources' times at the CTAs' shares of them, plus the latency the rings'
-// stages cannot cover. docs/cost-model.md gives the equations.
+// stages cannot cover. docs/cost-model.md gives the equations. What one CTA
+// asks of the SM (its roles, shared-memory layout and registers) is the
+// kernel's facts (facts/kernel_facts.h), the numbers E03xx checks.
 #include "cake/cost.h"
 
-#include "checks/roles.h"
 #include "cost/demand.h"
-#include "semantics/fragments.h"
+#include "cost/estimate.h"
+#include "facts/kernel_facts.h"
 
 #include <algorithm>
 #include <cmath>
@@ -88,10 +90,10 @@ struct WaveTime {
 
 class Estimator {
  public:
-  Estimator(const Module& m, std::string_view text, const LineIndex& lines, uint32_t k, std::string_view target,
-            const DeviceInfo& device, const EstimateOptions& options = {})
-      : text_(text), lines_(lines), m_(m), k_(k), target_(target), mc_(machine_of(device)), eval_(m),
-        options_(options) {}
+  Estimator(const KernelFacts& facts, std::string_view text, const LineIndex& lines, const TargetInfo* target,
+            std::string_view target_name, const DeviceInfo& device, const EstimateOptions& options = {})
+      : text_(text), lines_(lines), facts_(facts), m_(facts.module()), k_(facts.kernel()), info_(target),
+        target_(target_name), mc_(machine_of(device)), eval_(facts.evaluator()), options_(options) {}
 
   Estimate run(int32_t bench) {
     Estimate e;
@@ -108,12 +110,12 @@ class Estimator {
         e.shape.push_back({b.name, *v});
         if (b.symbol != kNone) env.values[b.symbol] = *v;
       }
-    const TargetInfo* t = find_target(target_);
+    const TargetInfo* t = info_;
     if (!t) return fail(e, "unknown target");
     if (!occupancy(*t, e.occupancy)) return fail(e, "the kernel's block, roles or shared memory are not known");
     if (e.occupancy.ctas_per_sm <= 0)
       return fail(e, "one CTA does not fit on an SM (limited by " + std::string(e.occupancy.limiter) + ")");
-    KernelDemand kd = kernel_demand(m_, k_, env, mc_, options_.lines);
+    KernelDemand kd = kernel_demand(m_, *facts_.roles(), env, mc_, options_.lines);
     double full = mc_.sms * static_cast<double>(e.occupancy.ctas_per_sm);
     double occ = static_cast<double>(e.occupancy.ctas_per_sm);
     auto ctas = grid_ctas(env);
@@ -294,71 +296,42 @@ class Estimator {
     return text.empty() ? std::string_view("statement") : text;
   }
 
-  /// CTAs per SM: shared memory, registers, threads and blocks.
+  /// CTAs per SM: shared memory, registers, threads and blocks, from the
+  /// kernel's facts on this target.
   bool occupancy(const TargetInfo& t, Occupancy& o) const {
-    const Kernel& k = m_.kernels[k_];
-    auto roles = kernel_roles(m_, eval_, k_);
-    if (!roles) return false;
-    int64_t threads = 0;
-    for (const RoleView& r : *roles) threads = std::max(threads, (r.first_warp + r.warps) * 32);
-    if (auto b = k.block == kNone ? std::nullopt : eval_.fold(k.block)) threads = *b;
-    int64_t smem = 0;
-    for (StmtId id : k.body) {
-      const auto* d = std::get_if<DeclStmt>(&m_.stmts[id].node);
-      if (!d || d->symbol == kNone) continue;
-      const Symbol& s = m_.symbols[d->symbol];
-      if (s.kind == SymbolKind::Smem) {
-        auto bytes = eval_.bytes_of(s.type);
-        if (!bytes) return false;
-        const SwizzleRule* rule = t.swizzle(s.type.swizzle);
-        int64_t align = rule ? rule->align.value : std::max<int64_t>(1, t.smem_buffer_align.value);
-        smem = (smem + align - 1) / align * align + *bytes;
-      } else if (s.kind == SymbolKind::Mbarrier) {
-        auto n = s.value == kNone ? std::optional<int64_t>(1) : eval_.fold(s.value);
-        smem = (smem + 7) / 8 * 8 + n.value_or(1) * std::max<int64_t>(8, t.mbarrier_bytes.value);
-      }
-    }
-    // Registers: each role's maxnreg where setmaxnreg applies, else the
-    // largest role's fragments plus the overhead, for every thread.
-    int64_t regs = 0, widest = 0;
-    int64_t unit = std::max<int64_t>(1, t.reg_alloc_unit_per_warp.value / 32);
-    for (const RoleView& r : *roles) {
-      const RoleStmt* role = r.stmt == kNone ? nullptr : std::get_if<RoleStmt>(&m_.stmts[r.stmt].node);
-      auto maxnreg = role && role->maxnreg != kNone ? eval_.fold(role->maxnreg) : std::nullopt;
-      if (maxnreg && t.has(Feature::Setmaxnreg)) {
-        regs += *maxnreg * r.threads();
-        continue;
-      }
-      int64_t need = kRegisterOverhead;
-      for (StmtId id : *r.body) need += fragment_regs(id);
-      widest = std::max(widest, std::min<int64_t>((need + unit - 1) / unit * unit, t.max_regs_per_thread.value));
-    }
-    regs = std::max(regs, widest * threads);
-    o = fit_ctas(t, smem, regs, threads);
+    if (!facts_.roles() || !facts_.threads()) return false;
+    const TargetFacts& f = facts_.on(t);
+    if (!f.smem.complete || !f.registers.known) return false;
+    o = fit_ctas(t, f.smem.total, f.registers.per_cta, *facts_.threads());
     return true;
-  }
-
-  int64_t fragment_regs(StmtId id) const {
-    const auto* d = std::get_if<DeclStmt>(&m_.stmts[id].node);
-    if (!d || d->symbol == kNone) return 0;
-    const Symbol& s = m_.symbols[d->symbol];
-    if (s.kind != SymbolKind::Reg) return 0;
-    auto n = eval_.bytes_of(s.type);
-    if (!n) return 0;
-    unsigned bits = std::max(1u, dtype_bits(s.type.dtype));
-    return fragment_registers(s.type.layout, *n * 8 / bits, bits, 32);
   }
 
   std::string_view text_;
   const LineIndex& lines_;
+  const KernelFacts& facts_;
   const Module& m_;
   uint32_t k_;
+  const TargetInfo* info_;
   std::string_view target_;
   Machine mc_;
-  Evaluator eval_;
+  const Evaluator& eval_;
   EstimateOptions options_;
   double hbm_ratio_ = 1;
 };
+
+/// One estimate per bench of the kernel, or one without a bench.
+std::vector<Estimate> estimate_benches(const KernelFacts& facts, std::string_view text, const LineIndex& lines,
+                                       const TargetInfo* target, std::string_view target_name,
+                                       const DeviceInfo& device, const EstimateOptions& options) {
+  std::vector<Estimate> out;
+  const Module& module = facts.module();
+  SymbolId sym = module.kernels[facts.kernel()].symbol;
+  for (size_t b = 0; b < module.benches.size(); ++b)
+    if (module.benches[b].kernel_symbol == sym && sym != kNone)
+      out.push_back(Estimator(facts, text, lines, target, target_name, device, options).run(static_cast<int32_t>(b)));
+  if (out.empty()) out.push_back(Estimator(facts, text, lines, target, target_name, device, options).run(-1));
+  return out;
+}
 
 }  // namespace
 
@@ -384,17 +357,18 @@ Occupancy fit_ctas(const TargetInfo& t, int64_t smem_buffers, int64_t regs, int6
   return o;
 }
 
+std::vector<Estimate> estimate_kernel(const KernelFacts& facts, std::string_view text, const LineIndex& lines,
+                                      const TargetInfo& target, const DeviceInfo& device,
+                                      const EstimateOptions& options) {
+  return estimate_benches(facts, text, lines, &target, target.name, device, options);
+}
+
 std::vector<Estimate> estimate_kernel(const Module& module, std::string_view text, const LineIndex& lines,
                                       uint32_t kernel, std::string_view target, const DeviceInfo& device,
                                       const EstimateOptions& options) {
-  std::vector<Estimate> out;
-  if (kernel >= module.kernels.size()) return out;
-  SymbolId sym = module.kernels[kernel].symbol;
-  for (size_t b = 0; b < module.benches.size(); ++b)
-    if (module.benches[b].kernel_symbol == sym && sym != kNone)
-      out.push_back(Estimator(module, text, lines, kernel, target, device, options).run(static_cast<int32_t>(b)));
-  if (out.empty()) out.push_back(Estimator(module, text, lines, kernel, target, device, options).run(-1));
-  return out;
+  if (kernel >= module.kernels.size()) return {};
+  KernelFacts facts(module, kernel);
+  return estimate_benches(facts, text, lines, find_target(target), target, device, options);
 }
 
 Estimate estimate_bench(const Analysis& analysis, uint32_t kernel, int32_t bench, std::string_view target,
@@ -411,7 +385,9 @@ Estimate estimate_bench(const Analysis& analysis, uint32_t kernel, int32_t bench
     e.problem = "no such bench of this kernel";
     return e;
   }
-  return Estimator(m, analysis.text, analysis.lines, kernel, target, device, EstimateOptions{}).run(bench);
+  KernelFacts facts(m, kernel);
+  return Estimator(facts, analysis.text, analysis.lines, find_target(target), target, device, EstimateOptions{})
+      .run(bench);
 }
 
 std::vector<Estimate> estimate_kernel(const Analysis& analysis, uint32_t kernel, std::string_view target,

@@ -3,6 +3,8 @@
 // models. docs/cost-model.md says what the numbers mean.
 #include "cake/query_cost.h"
 
+#include "cost/estimate.h"
+#include "facts/kernel_facts.h"
 #include "semantics/eval.h"
 
 #include <algorithm>
@@ -139,11 +141,13 @@ namespace {
 std::string kernel_hover(const Module& m, std::string_view text, const LineIndex& lines, uint32_t k,
                          std::string_view requested_device) {
   std::string rows, roofline, version;
+  KernelFacts facts(m, k);  // one for every target's estimates
   for (const Target& t : m.targets) {
     const DeviceInfo* device = device_for(t.name, requested_device);
-    if (!device) continue;
+    const TargetInfo* info = find_target(t.name);
+    if (!device || !info) continue;
     version = device->version;
-    for (const Estimate& e : estimate_kernel(m, text, lines, k, t.name, *device)) {
+    for (const Estimate& e : estimate_kernel(facts, text, lines, *info, *device)) {
       std::string shape = shape_text(e);
       rows += "| " + std::string(t.name) + " | " + std::string(device->id) + " | " + (shape.empty() ? "—" : shape) + " | ";
       if (!e.ok) {

@@ -1,5 +1,8 @@
 // Hover descriptions (cake/query_hover.h): buffers with dtype, shape,
-// space, swizzle or layout and byte size; barriers with counts and stages;
+// space, swizzle or layout and byte size, and shared-memory buffers and
+// mbarriers where the kernel's layout places them (KernelFacts, the layout
+// E0301 checks and the occupancy fits); kernels with that layout's total;
+// barriers with counts and stages;
 // roles with warps, threads, maxnreg and register budget; ops with their
 // form, semantics and target support; params and consts with folded values;
 // and the rules of the diagnostics under the cursor.
@@ -9,9 +12,11 @@
 #include "cake/ops.h"
 #include "cake/query_ops.h"
 #include "cake/registry.h"
+#include "facts/kernel_facts.h"
 #include "semantics/eval.h"
 #include "semantics/typing.h"
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 
@@ -36,6 +41,7 @@ class Describer {
       case SymbolKind::Reg:
       case SymbolKind::TensorParam: out += buffer(s.type); break;
       case SymbolKind::Mbarrier: out += mbarrier(s); break;
+      case SymbolKind::Kernel: break;
       case SymbolKind::NamedBarrier:
         out += "\n\n- threads: " + value(s.count) + "\n- id: " + value(s.id);
         break;
@@ -50,11 +56,12 @@ class Describer {
       case SymbolKind::ShapeSymbol:
       case SymbolKind::LoopVar:
       case SymbolKind::StageVar:
-      case SymbolKind::Kernel:
       case SymbolKind::Dispatch:
       case SymbolKind::DispatchParam:
       case SymbolKind::Builtin: break;
     }
+    if (s.kind == SymbolKind::Smem || s.kind == SymbolKind::Mbarrier || s.kind == SymbolKind::Kernel)
+      out += placement(static_cast<SymbolId>(&s - m_.symbols.data()), s.kind == SymbolKind::Kernel);
     return out;
   }
 
@@ -134,6 +141,45 @@ class Describer {
     std::optional<int64_t> regs = typer_.evaluator().fold(r->maxnreg);
     if (regs && warps && r->spec.kind != RoleSpec::Kind::All)
       out += "\n- register budget: " + std::to_string(*regs * *warps * 32) + " registers";
+    return out;
+  }
+
+  /// Where the kernel's shared-memory layout places `id` (a buffer or an
+  /// mbarrier array), or the layout's total for a kernel, per listed target
+  /// (targets with the same numbers share a line).
+  std::string placement(SymbolId id, bool kernel) {
+    uint32_t k = 0;
+    for (; k < m_.kernels.size(); ++k) {
+      const Kernel& kk = m_.kernels[k];
+      if (kernel ? kk.symbol == id : kk.range.contains(m_.symbols[id].def.begin)) break;
+    }
+    if (k == m_.kernels.size()) return "";
+    KernelFacts facts(m_, k);
+    std::vector<std::pair<std::string, std::string>> lines;  // text, targets
+    for (const Target& t : m_.targets) {
+      const TargetInfo* info = find_target(t.name);
+      if (!info) continue;
+      const SmemLayout& layout = facts.on(*info).smem;
+      std::string line;
+      if (kernel) {
+        if (layout.slots.empty() || !layout.complete) continue;
+        line = "shared memory: " + bytes_text(layout.total) + " of buffers and mbarriers, aligned";
+      } else if (const SmemSlot* slot = layout.find(id)) {
+        line = "placed: " + bytes_text(slot->bytes);
+        if (slot->count > 1)
+          line += " (" + std::to_string(slot->count) + (slot->barrier ? " barriers" : " stages") + " of " +
+                  std::to_string(slot->stride) + " B)";
+        line += ", " + std::to_string(slot->align) + "-byte aligned, at offset " + std::to_string(slot->offset) +
+                " of the kernel's " + std::to_string(layout.total) + " B";
+      } else {
+        continue;
+      }
+      auto same = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == line; });
+      if (same == lines.end()) lines.push_back({line, "`" + std::string(t.name) + "`"});
+      else same->second += ", `" + std::string(t.name) + "`";
+    }
+    std::string out = kernel && !lines.empty() ? "\n" : "";
+    for (const auto& [line, targets] : lines) out += "\n- " + line + " on " + targets;
     return out;
   }
 

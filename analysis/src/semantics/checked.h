@@ -23,4 +23,14 @@ inline std::optional<int64_t> checked_mul(int64_t a, int64_t b) {
   return r;
 }
 
+/// `v` rounded up to a multiple of `unit` (unit > 0), or nullopt on overflow.
+inline std::optional<int64_t> round_up(int64_t v, int64_t unit) {
+  if (unit <= 0) return v;
+  int64_t r = v % unit;
+  if (r == 0) return v;
+  int64_t out;
+  if (__builtin_add_overflow(v, unit - r, &out)) return std::nullopt;
+  return out;
+}
+
 }  // namespace cake

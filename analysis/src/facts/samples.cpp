@@ -1,7 +1,7 @@
 // shape_samples(): reads simple bounds and divisibilities off the facts
 // (`S % d == 0`, `S >= c`, `c <= S`, `S < c`, `S == c`, ...), builds a few
 // candidate assignments and keeps those under which every fact holds.
-#include "checks/samples.h"
+#include "facts/samples.h"
 
 #include "semantics/checked.h"
 

@@ -1,5 +1,5 @@
 // kernel_roles() and depends_on_thread(); see roles.h.
-#include "checks/roles.h"
+#include "facts/roles.h"
 
 #include <algorithm>
 

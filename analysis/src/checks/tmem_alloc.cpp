@@ -1,0 +1,103 @@
+// E0308: tensor memory. Each tmem buffer is `DTYPE[LANES, COLUMNS]`, its
+// lanes within the target's, its allocation (the kernel's tmem plan,
+// facts/kernel_facts.h: columns of cells, times the stages) a power of two
+// within the allocation range, and all of them within the columns of a CTA.
+#include "checks/resources.h"
+#include "diag_builder.h"
+
+#include <bit>
+#include <string>
+
+namespace cake {
+
+void check_tmem_alloc(const ResourceContext& c) {
+  TargetSet tc = with_feature(c.listed, Feature::Tcgen05);  // the others get E0202
+  if (tc.empty()) return;
+  // The allocations in the cells of the first target with tcgen05.
+  const TmemPlan& plan = c.facts.on(target_at(std::countr_zero(tc.bits))).tmem;
+  for (size_t index = 0; index < plan.buffers.size(); ++index) {
+    const TmemBuffer& b = plan.buffers[index];
+    const Symbol& s = c.m.symbols[b.symbol];
+    if (!b.two_dims) {
+      c.push(make_diagnostic(DiagId::BadTmem, s.def,
+                             "a tmem buffer is `DTYPE[LANES, COLUMNS]`; `" + std::string(s.name) + "` has " +
+                                 std::to_string(s.type.dims.size()) + " dimension(s)"),
+             tc);
+      continue;
+    }
+    const std::optional<int64_t>&lanes = b.lanes, &cols = b.columns, &stages = b.stages;
+    unsigned bits = dtype_bits(s.type.dtype);
+    if (lanes) {
+      group_targets<int64_t>(
+          tc,
+          [&](const TargetInfo& t) -> std::optional<int64_t> {
+            if (!t.tmem_lanes.known() || (*lanes >= 1 && *lanes <= t.tmem_lanes.value)) return std::nullopt;
+            return t.tmem_lanes.value;
+          },
+          [&](TargetSet group, int64_t max) {
+            c.push(make_diagnostic(DiagId::BadTmem, c.expr_range(s.type.dims[0]),
+                                   "`" + std::string(s.name) + "` spans " + std::to_string(*lanes) +
+                                       " lanes; tensor memory has 1 to " + std::to_string(max) + " lanes on " +
+                                       target_list(group)),
+                   group);
+          });
+    }
+    if (!b.allocated) continue;
+    int64_t cell_bits = plan.cell_bits;
+    int64_t a = *b.allocated;
+    struct Key {
+      int64_t min, max;
+      bool operator==(const Key&) const = default;
+    };
+    bool bad = false;
+    group_targets<Key>(
+        tc,
+        [&](const TargetInfo& t) -> std::optional<Key> {
+          if (!t.tmem_columns.known()) return std::nullopt;
+          Key key{t.tmem_alloc_min_columns.value, t.tmem_columns.value};
+          if (a >= key.min && a <= key.max && std::has_single_bit(static_cast<uint64_t>(a))) return std::nullopt;
+          return key;
+        },
+        [&](TargetSet group, Key key) {
+          bad = true;
+          std::string cols_text = std::to_string(a) + " column" + (a == 1 ? "" : "s");
+          std::string detail = bits != cell_bits
+                                   ? " (" + std::to_string(*cols) + " " + std::string(dtype_name(s.type.dtype)) +
+                                         " values in " + std::to_string(cell_bits) + "-bit cells" +
+                                         (*stages > 1 ? ", " + std::to_string(*stages) + " stages" : "") + ")"
+                               : *stages > 1 ? " (" + std::to_string(*stages) + " stages)"
+                                             : "";
+          c.push(make_diagnostic(DiagId::BadTmem, c.expr_range(s.type.dims[1]),
+                                 "`" + std::string(s.name) + "` allocates " + cols_text + detail +
+                                     "; a tensor-memory allocation is a power of two from " + std::to_string(key.min) +
+                                     " to " + std::to_string(key.max) + " columns (" +
+                                     std::string(target_at(std::countr_zero(group.bits)).tmem_alloc_min_columns.src) +
+                                     ")"),
+                 group);
+        });
+    if (bad) continue;
+    // The running total of the valid allocations, on each target's plan.
+    struct Over {
+      int64_t total, max;
+      bool operator==(const Over&) const = default;
+    };
+    group_targets<Over>(
+        tc,
+        [&](const TargetInfo& t) -> std::optional<Over> {
+          const TmemBuffer& here = c.facts.on(t).tmem.buffers[index];
+          if (!t.tmem_columns.known() || !here.valid || here.end <= t.tmem_columns.value ||
+              here.end - *here.allocated > t.tmem_columns.value)
+            return std::nullopt;
+          return Over{here.end, t.tmem_columns.value};
+        },
+        [&](TargetSet group, Over over) {
+          c.push(make_diagnostic(DiagId::BadTmem, s.def,
+                                 "tensor memory reaches " + std::to_string(over.total) + " columns with `" +
+                                     std::string(s.name) + "`, over the " + std::to_string(over.max) +
+                                     " columns per CTA of " + target_list(group)),
+                 group);
+        });
+  }
+}
+
+}  // namespace cake

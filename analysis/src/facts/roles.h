@@ -1,0 +1,48 @@
+// The roles of a kernel as the protocol checks see them: which warps each
+// role owns, how many threads run each `elect` variant, and the statements it
+// runs. A kernel without roles has one implicit `all` role.
+#pragma once
+
+#include "cake/model.h"
+#include "semantics/eval.h"
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace cake {
+
+struct RoleView {
+  StmtId stmt = kNone;          // the role statement; kNone for the implicit role
+  std::string_view name;        // "" for the implicit role
+  ByteRange range;              // the role's header, for related spans
+  RoleSpec::Kind kind = RoleSpec::Kind::All;
+  int64_t first_warp = 0, warps = 0;
+  const std::vector<StmtId>* body = nullptr;
+
+  int64_t threads() const { return warps * 32; }
+  /// Warpgroups the role's warps touch.
+  int64_t warpgroups() const {
+    if (warps <= 0) return 0;
+    return (first_warp + warps - 1) / 4 - first_warp / 4 + 1;
+  }
+  /// Units `role.rank` counts: warpgroups of a warpgroup role, else warps.
+  int64_t units() const { return kind == RoleSpec::Kind::Warpgroup ? warpgroups() : warps; }
+};
+
+/// The roles of kernel `k`, or nullopt when a role's warps are not known
+/// constants (E03xx reports that) or the block size is unknown.
+std::optional<std::vector<RoleView>> kernel_roles(const Module& m, const Evaluator& eval, uint32_t k);
+
+/// The symbol an operand names through any indexing: `full` for `full[s]`.
+SymbolId root_symbol(const Module& m, ExprId e);
+
+/// The barrier operand a statement arrives on or completes bytes on
+/// (`arrive`, `arrive.expect_tx`, `tcgen05.commit`, a copy's `, b`), or kNone.
+ExprId arrival_barrier(const Stmt& s);
+
+/// True when `e` reads a per-thread builtin (`lane`, `warp.id`, `role.rank`),
+/// directly or through a `let`.
+bool depends_on_thread(const Module& m, const Evaluator& eval, ExprId e);
+
+}  // namespace cake
