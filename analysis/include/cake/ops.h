@@ -63,6 +63,9 @@ struct OpInfo {
 
 /// The row of `op`.
 const OpInfo& op_info(Op op);
+/// The op of a statement that has one (moves, mma, plain ops, group waits,
+/// arrivals, commits, arg-reductions).
+std::optional<Op> op_of(const Stmt& s);
 /// Every row, in ops.def's order (`all_ops()[i].op == Op(i)`).
 std::span<const OpInfo> all_ops();
 

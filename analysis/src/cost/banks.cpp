@@ -65,16 +65,11 @@ class Reads {
 
   void statement(const Stmt& s) {
     if (const auto* mv = std::get_if<MoveStmt>(&s.node)) {
-      switch (mv->op) {
-        case Op::Ldmatrix: read(mv->src, SmemPattern::Matrix); break;
-        case Op::Load: read(mv->src, owner_pattern(mv->dst)); break;
-        default: break;  // TMA, bulk and tcgen05 copies read through their own engines
-      }
+      read(mv->src, smem_read_pattern(mv->op, typer_.type_of(mv->dst).layout));
     } else if (const auto* mma = std::get_if<MmaStmt>(&s.node)) {
-      if (mma->op == Op::Wgmma || mma->op == Op::Tcgen05Mma) {
-        read(mma->a, SmemPattern::Matrix);
-        read(mma->b, SmemPattern::Matrix);
-      }
+      std::optional<SmemPattern> pattern = smem_read_pattern(mma->op, FragLayout::None);
+      read(mma->a, pattern);
+      read(mma->b, pattern);
     } else if (const auto* a = std::get_if<AssignStmt>(&s.node)) {
       expression(a->value, owner_pattern(a->target));
     } else if (const auto* r = std::get_if<ReduceStmt>(&s.node)) {
@@ -93,6 +88,24 @@ class Reads {
 };
 
 }  // namespace
+
+std::optional<SmemPattern> smem_read_pattern(Op op, FragLayout dst_layout) {
+  switch (op) {
+    case Op::Ldmatrix:
+    case Op::Wgmma:
+    case Op::Tcgen05Mma: return SmemPattern::Matrix;
+    case Op::Load: return reader_pattern(dst_layout);
+    // TMA, bulk and tcgen05 copies read through their own engines; the
+    // others read no shared memory by themselves.
+    case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad: case Op::Stmatrix:
+    case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp: case Op::Mma: case Op::CpAsyncCommit:
+    case Op::WgmmaFence: case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd:
+    case Op::Tcgen05WaitSt: case Op::Syncthreads: case Op::ClusterSync: case Op::FenceProxyAsync:
+    case Op::CpAsyncWait: case Op::WgmmaWait: case Op::TmaStoreWait: case Op::Arrive: case Op::ArriveExpectTx:
+    case Op::Tcgen05Commit: case Op::ArgminRow: case Op::ArgmaxRow: return std::nullopt;
+  }
+  return std::nullopt;
+}
 
 int64_t conflict_degree(const TargetInfo& t, int64_t pitch, int64_t rows, int64_t row_bytes, Swizzle swizzle) {
   int64_t banks = t.smem_banks.value, word = t.smem_bank_bytes.value;

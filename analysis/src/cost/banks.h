@@ -60,6 +60,11 @@ std::optional<SmemRead> smem_read(const Module& m, const Evaluator& eval, const 
 /// tile: Accumulator for the accumulator layouts, else not known.
 std::optional<SmemPattern> reader_pattern(FragLayout layout);
 
+/// The pattern in which `op` reads its shared-memory operands (a `load`:
+/// as the owners of its destination's layout `dst_layout` read), or
+/// nullopt when it reads none through the banks.
+std::optional<SmemPattern> smem_read_pattern(Op op, FragLayout dst_layout);
+
 /// The degree of `read` under another swizzle (the W0703 fix's candidate).
 int64_t degree_with(const TargetInfo& t, const SmemRead& read, Swizzle swizzle);
 

@@ -5,6 +5,7 @@
 // issue of tcgen05 run once per executing thread).
 #include "cost/demand.h"
 
+#include "cake/ops.h"
 #include "cost/banks.h"
 #include "semantics/fragments.h"
 #include "semantics/typing.h"
@@ -29,6 +30,22 @@ Demand Demand::scaled(double k) const {
   return d;
 }
 
+/// The calibrated efficiency of a tensor-core op, null for any other op.
+const DeviceParam* tensor_efficiency(const DeviceInfo& d, Op op) {
+  switch (op) {
+    case Op::Mma: return &d.eff_mma_sync;
+    case Op::Wgmma: return &d.eff_wgmma;
+    case Op::Tcgen05Mma: return &d.eff_tcgen05;
+    case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
+    case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
+    case Op::CpAsyncCommit: case Op::WgmmaFence: case Op::WgmmaCommit: case Op::TmaStoreCommit:
+    case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt: case Op::Syncthreads: case Op::ClusterSync:
+    case Op::FenceProxyAsync: case Op::CpAsyncWait: case Op::WgmmaWait: case Op::TmaStoreWait: case Op::Arrive:
+    case Op::ArriveExpectTx: case Op::Tcgen05Commit: case Op::ArgminRow: case Op::ArgmaxRow: return nullptr;
+  }
+  return nullptr;
+}
+
 double Machine::tensor_rate(Op op, DType dtype, bool achieved_rate) const {
   const DeviceInfo& d = *device;
   const DeviceParam* peak = nullptr;
@@ -46,8 +63,8 @@ double Machine::tensor_rate(Op op, DType dtype, bool achieved_rate) const {
     case DType::U8: peak = &d.tc_tops_i8; break;
     default: return 0;
   }
-  const DeviceParam* eff = op == Op::Wgmma ? &d.eff_wgmma : op == Op::Tcgen05Mma ? &d.eff_tcgen05 : &d.eff_mma_sync;
-  if (!peak->known() || !eff->known()) return 0;
+  const DeviceParam* eff = tensor_efficiency(d, op);
+  if (!eff || !peak->known() || !eff->known()) return 0;
   return peak->value * 1e12 / sms * (achieved_rate ? eff->value : 1.0);
 }
 
@@ -210,7 +227,8 @@ class Walker {
 
   void node(StmtId id, const PlainStmt& p, const Ctx& c) {
     add(id, c, issue_only(c));
-    if (p.op == Op::Syncthreads || p.op == Op::ClusterSync) barrier(c);
+    OpIssue issue = op_info(p.op).issue;
+    if (issue == OpIssue::Block || issue == OpIssue::Cluster) barrier(c);
   }
   void node(StmtId id, const GroupWaitStmt&, const Ctx& c) { add(id, c, issue_only(c)); }
   void node(StmtId id, const ArriveStmt&, const Ctx& c) { add(id, c, issue_only(c)); }
@@ -245,7 +263,7 @@ class Walker {
     auto n = elements(side);
     if (!n) return;
     double units = 1;
-    bool per_thread = mv.op == Op::TmaLoad || mv.op == Op::TmaStore || mv.op == Op::BulkLoad || mv.op == Op::Tcgen05Cp;
+    bool per_thread = op_info(mv.op).issue == OpIssue::PerThread;
     if (per_thread) units = static_cast<double>(c.threads);
     else if (dst.space == Space::Reg) units = owners(dst.layout, c);
     else if (src.space == Space::Reg) units = owners(src.layout, c);
@@ -273,7 +291,15 @@ class Walker {
       case Op::BulkLoad:
         latency(id, c, dev.lat_tma_cycles.known() ? mc_.cycles(dev.lat_tma_cycles.value) : lat_global, true);
         break;
-      default: break;
+      // Writes and on-chip moves: nothing waits on them in the model.
+      case Op::Store: case Op::TmaStore: case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld:
+      case Op::Tcgen05St: case Op::Tcgen05Cp: break;
+      // Not moves.
+      case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::CpAsyncCommit: case Op::WgmmaFence:
+      case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
+      case Op::Syncthreads: case Op::ClusterSync: case Op::FenceProxyAsync: case Op::CpAsyncWait: case Op::WgmmaWait:
+      case Op::TmaStoreWait: case Op::Arrive: case Op::ArriveExpectTx: case Op::Tcgen05Commit: case Op::ArgminRow:
+      case Op::ArgmaxRow: break;
     }
   }
 
@@ -282,9 +308,7 @@ class Walker {
     if (a.dims.size() < 2 || b.dims.size() < 2) return;
     auto M = value(a.dims[a.dims.size() - 2]), K = value(a.dims.back()), N = value(b.dims.back());
     if (!M || !K || !N) return;
-    double units = mma.op == Op::Wgmma        ? std::ceil(static_cast<double>(c.warps) / kWarpsPerWarpgroup)
-                   : mma.op == Op::Tcgen05Mma ? static_cast<double>(c.threads)
-                                              : static_cast<double>(c.warps);
+    double units = instances(op_info(mma.op).issue, c);
     double flops = 2.0 * static_cast<double>(*M) * static_cast<double>(*N) * static_cast<double>(*K) * units;
     Demand d;
     d[Resource::Tensor] = flops;
@@ -297,10 +321,38 @@ class Walker {
       if (shared(*t))
         if (auto n = elements(*t)) d[Resource::Smem] += *n * dtype_bits(t->dtype) / 8.0 * units * degree(e, *t, mma_pattern(mma.op));
     double k_steps = std::max(1.0, static_cast<double>(*K) * dtype_bits(a.dtype) / kMmaK16Bits);
-    d[Resource::Issue] = mma.op == Op::Mma       ? flops / kMmaSyncFlops
-                         : mma.op == Op::Wgmma   ? k_steps * units * kWarpsPerWarpgroup
-                                                 : k_steps * units;
+    d[Resource::Issue] = mma_issue_slots(mma.op, flops, k_steps, units);
     add(id, c, d);
+  }
+
+  /// Instances of an op one CTA's executing threads issue (ops.def's Issue).
+  static double instances(OpIssue issue, const Ctx& c) {
+    switch (issue) {
+      case OpIssue::PerThread: return static_cast<double>(c.threads);
+      case OpIssue::Warp: return static_cast<double>(c.warps);
+      case OpIssue::Warpgroup: return std::ceil(static_cast<double>(c.warps) / kWarpsPerWarpgroup);
+      case OpIssue::Collective:
+      case OpIssue::Block:
+      case OpIssue::Cluster: return 1;
+    }
+    return 1;
+  }
+
+  /// Warp issue slots of a matrix multiply: mma.sync by its FLOPs, wgmma a
+  /// slot per k-step per warp of each warpgroup, tcgen05 one per k-step.
+  static double mma_issue_slots(Op op, double flops, double k_steps, double units) {
+    switch (op) {
+      case Op::Mma: return flops / kMmaSyncFlops;
+      case Op::Wgmma: return k_steps * units * kWarpsPerWarpgroup;
+      case Op::Tcgen05Mma: return k_steps * units;
+      case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
+      case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
+      case Op::CpAsyncCommit: case Op::WgmmaFence: case Op::WgmmaCommit: case Op::TmaStoreCommit:
+      case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt: case Op::Syncthreads: case Op::ClusterSync:
+      case Op::FenceProxyAsync: case Op::CpAsyncWait: case Op::WgmmaWait: case Op::TmaStoreWait: case Op::Arrive:
+      case Op::ArriveExpectTx: case Op::Tcgen05Commit: case Op::ArgminRow: case Op::ArgmaxRow: return 0;
+    }
+    return 0;
   }
 
   /// Operators in an expression (each is one op per element).
@@ -347,13 +399,10 @@ class Walker {
   /// A move's read of shared memory: ldmatrix's rows, or a load into an accumulator layout.
   double read_degree(const MoveStmt& mv, const Typed& src, const Typed& dst) const {
     if (!shared(src)) return 1;
-    if (mv.op == Op::Ldmatrix) return degree(mv.src, src, SmemPattern::Matrix);
-    return mv.op == Op::Load ? degree(mv.src, src, reader_pattern(dst.layout)) : 1;
+    std::optional<SmemPattern> pattern = smem_read_pattern(mv.op, dst.layout);
+    return pattern ? degree(mv.src, src, pattern) : 1;
   }
-  static std::optional<SmemPattern> mma_pattern(Op op) {
-    if (op == Op::Wgmma || op == Op::Tcgen05Mma) return SmemPattern::Matrix;
-    return std::nullopt;
-  }
+  static std::optional<SmemPattern> mma_pattern(Op op) { return smem_read_pattern(op, FragLayout::None); }
 
   void elementwise(StmtId id, ExprId target, double ops_per_element, double smem_bytes, const Ctx& c) {
     Typed t = typer_.type_of(target);

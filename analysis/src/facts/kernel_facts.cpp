@@ -5,6 +5,8 @@
 // (docs/cost-model.md, Occupancy) read them from here only.
 #include "facts/kernel_facts.h"
 
+#include "cake/ops.h"
+
 #include "facts/samples.h"
 #include "facts/walk.h"
 #include "semantics/checked.h"
@@ -252,12 +254,8 @@ RolePartition role_partition(const Module& m, const Evaluator& eval, uint32_t in
         if (sym.kind != SymbolKind::Reg) return;
         auto n = product(eval, sym.type.dims, product(eval, sym.type.stage_dims));
         if (n) r.fragments.push_back({d->symbol, *n, dtype_bits(sym.type.dtype), sym.type.layout});
-      } else if (const auto* mm = std::get_if<MmaStmt>(&s.node)) {
-        if (mm->op == Op::Wgmma && r.first_wgmma == kNone) r.first_wgmma = id;
-      } else if (const auto* p = std::get_if<PlainStmt>(&s.node)) {
-        if ((p->op == Op::WgmmaFence || p->op == Op::WgmmaCommit) && r.first_wgmma == kNone) r.first_wgmma = id;
-      } else if (const auto* g = std::get_if<GroupWaitStmt>(&s.node)) {
-        if (g->op == Op::WgmmaWait && r.first_wgmma == kNone) r.first_wgmma = id;
+      } else if (std::optional<Op> op = op_of(s); op && op_info(*op).issue == OpIssue::Warpgroup) {
+        if (r.first_wgmma == kNone) r.first_wgmma = id;
       } else if (const auto* a = std::get_if<ArriveStmt>(&s.node)) {
         if (a->op == Op::ArriveExpectTx) r.arrivals.push_back(id);
       }

@@ -4,6 +4,8 @@
 #include "cake/ops.h"
 
 #include <array>
+#include <type_traits>
+#include <variant>
 
 namespace cake {
 namespace {
@@ -44,6 +46,17 @@ static_assert(in_enum_order());
 
 const OpInfo& op_info(Op op) { return kOps[static_cast<size_t>(op)]; }
 std::span<const OpInfo> all_ops() { return kOps; }
+
+std::optional<Op> op_of(const Stmt& s) {
+  return std::visit(
+      [](const auto& node) -> std::optional<Op> {
+        if constexpr (requires { node.op; }) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(node.op)>, Op>) return node.op;
+        }
+        return std::nullopt;
+      },
+      s.node);
+}
 
 std::string_view op_spelling(Op op) { return op_info(op).spelling; }
 OpFamily op_family(Op op) { return op_info(op).family; }

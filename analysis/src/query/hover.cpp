@@ -213,13 +213,7 @@ std::optional<HoverInfo> hover_at(const Module& m, std::string_view text, const 
       if (u.contains(offset)) h.range = u;
   } else {
     for (const Stmt& st : m.stmts) {
-      const auto op_of = [](const auto& node) -> std::optional<Op> {
-        if constexpr (requires { node.op; }) {
-          if constexpr (std::is_same_v<std::decay_t<decltype(node.op)>, Op>) return node.op;
-        }
-        return std::nullopt;
-      };
-      std::optional<Op> op = std::visit(op_of, st.node);
+      std::optional<Op> op = op_of(st);
       if (op && st.keyword.contains(offset)) {
         h.markdown = describe.op(*op);
         h.range = st.keyword;
