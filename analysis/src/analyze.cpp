@@ -19,7 +19,7 @@ std::unique_ptr<Analysis> analyze(std::string text, const AnalyzeOptions& option
   a->tree = parse(a->text);
   a->diagnostics = syntax_diagnostics(a->tree.get(), a->text);
   build_model(a->tree.get(), a->text, a->module, a->diagnostics);
-  run_checks(a->module, a->text, options, a->diagnostics);
+  run_checks(a->module, options, a->diagnostics);
   // Suppression comments see every diagnostic the checks made.
   apply_suppressions(a->tree.get(), a->text, a->lines, a->diagnostics);
   finish_diagnostics(a->diagnostics);

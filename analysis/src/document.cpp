@@ -389,7 +389,7 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
       std::vector<Diagnostic> found;
       ItemSelection built = selection();
       build_model(tree_.get(), text, module, found, &built);
-      run_checks(module, text, options_, found);
+      run_checks(module, options_, found);
       for (Diagnostic& d : found)
         if (owns(d)) {
           for_each_range(d, [&](ByteRange range) {

@@ -278,6 +278,21 @@ struct Module {
   std::vector<Stmt> stmts;
   std::vector<Symbol> symbols;
 
+  /// The text the model was built from: every range and name points into
+  /// it. Read it through the three calls below, never by searching it.
+  std::string_view source;
+
+  /// How a node is written (its range's text): for quoting it in a message
+  /// or copying it into a fix.
+  std::string_view written(ByteRange range) const;
+  /// The blanks that open the line of `offset`: the indentation a fix gives
+  /// a line it inserts there.
+  std::string_view indent_at(uint32_t offset) const;
+  /// `range` with its line (the line break included) when nothing but
+  /// blanks and a trailing `//` comment shares it: what a fix deletes to
+  /// remove a construct that stands on a line of its own; else `range`.
+  ByteRange whole_lines(ByteRange range) const;
+
   const Expr& expr(ExprId id) const { return exprs[id]; }
   const Stmt& stmt(StmtId id) const { return stmts[id]; }
   const Symbol& symbol(SymbolId id) const { return symbols[id]; }

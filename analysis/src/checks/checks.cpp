@@ -4,28 +4,26 @@
 
 namespace cake {
 
-void check_items(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_statements(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_target_features(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_resources(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_movement(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_dispatches(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_protocol(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_sync_static(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_performance(const Module& module, std::string_view text, const AnalyzeOptions& options,
-                       std::vector<Diagnostic>& diagnostics);
+void check_items(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_statements(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_target_features(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_resources(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_movement(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_dispatches(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_protocol(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_sync_static(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_performance(const Module& module, const AnalyzeOptions& options, std::vector<Diagnostic>& diagnostics);
 
-void run_checks(const Module& module, std::string_view text, const AnalyzeOptions& options,
-                std::vector<Diagnostic>& diagnostics) {
-  check_items(module, text, diagnostics);
-  check_statements(module, text, diagnostics);
-  check_target_features(module, text, diagnostics);
-  check_resources(module, text, diagnostics);
-  check_movement(module, text, diagnostics);
-  check_dispatches(module, text, diagnostics);
-  check_protocol(module, text, diagnostics);
-  check_sync_static(module, text, diagnostics);
-  check_performance(module, text, options, diagnostics);
+void run_checks(const Module& module, const AnalyzeOptions& options, std::vector<Diagnostic>& diagnostics) {
+  check_items(module, diagnostics);
+  check_statements(module, diagnostics);
+  check_target_features(module, diagnostics);
+  check_resources(module, diagnostics);
+  check_movement(module, diagnostics);
+  check_dispatches(module, diagnostics);
+  check_protocol(module, diagnostics);
+  check_sync_static(module, diagnostics);
+  check_performance(module, options, diagnostics);
 }
 
 }  // namespace cake

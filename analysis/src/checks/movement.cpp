@@ -55,8 +55,8 @@ std::optional<size_t> inner_dim(const ValueType& type) {
 
 class MovementChecker {
  public:
-  MovementChecker(const Module& m, std::string_view text, std::vector<Diagnostic>& diags)
-      : m_(m), text_(text), diags_(diags), eval_(m), listed_(listed_targets(m)) {}
+  MovementChecker(const Module& m, std::vector<Diagnostic>& diags)
+      : m_(m), diags_(diags), eval_(m), listed_(listed_targets(m)) {}
 
   void run() {
     if (listed_.empty()) return;
@@ -85,7 +85,7 @@ class MovementChecker {
     diags_.push_back(std::move(d));
   }
 
-  std::string text(ByteRange r) const { return std::string(slice_text(text_, r)); }
+  std::string text(ByteRange r) const { return std::string(m_.written(r)); }
 
   /// The view of `e` along its buffer's contiguous dim (row-major tiles).
   View view(ExprId e) const {
@@ -454,7 +454,6 @@ class MovementChecker {
   }
 
   const Module& m_;
-  std::string_view text_;
   std::vector<Diagnostic>& diags_;
   Evaluator eval_;
   TargetSet listed_;
@@ -464,8 +463,8 @@ class MovementChecker {
 
 }  // namespace
 
-void check_movement(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics) {
-  MovementChecker(module, text, diagnostics).run();
+void check_movement(const Module& module, std::vector<Diagnostic>& diagnostics) {
+  MovementChecker(module, diagnostics).run();
 }
 
 }  // namespace cake

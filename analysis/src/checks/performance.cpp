@@ -65,9 +65,9 @@ void replace_all(std::string& s, std::string_view from, const std::string& to) {
 
 class PerformanceChecker {
  public:
-  PerformanceChecker(const Module& m, std::string_view text, const AnalyzeOptions& options,
+  PerformanceChecker(const Module& m, const AnalyzeOptions& options,
                      std::vector<Diagnostic>& diags)
-      : m_(m), text_(text), options_(options), diags_(diags), typer_(m, nullptr) {}
+      : m_(m), options_(options), diags_(diags), typer_(m, nullptr) {}
 
   void run() {
     TargetSet listed = listed_targets(m_);
@@ -91,9 +91,9 @@ class PerformanceChecker {
       if (!device) return;
       // Without line attribution the estimator reads no line index.
       static const LineIndex kNoLines{std::string_view{}};
-      std::vector<Estimate> estimates = estimate_kernel(m_, text_, kNoLines, k, t.name, *device, {.lines = false});
+      std::vector<Estimate> estimates = estimate_kernel(m_, m_.source, kNoLines, k, t.name, *device, {.lines = false});
       if (!estimable(estimates)) return;
-      PerfContext c{m_, text_, k, t, *device, estimates, statements_, typer_};
+      PerfContext c{m_, k, t, *device, estimates, statements_, typer_};
       std::vector<PerfFinding> found;
       check_pipeline_depth(c, found);
       check_tail_wave(c, found);
@@ -131,7 +131,6 @@ class PerformanceChecker {
   }
 
   const Module& m_;
-  std::string_view text_;
   const AnalyzeOptions& options_;
   std::vector<Diagnostic>& diags_;
   Typer typer_;
@@ -140,9 +139,8 @@ class PerformanceChecker {
 
 }  // namespace
 
-void check_performance(const Module& module, std::string_view text, const AnalyzeOptions& options,
-                       std::vector<Diagnostic>& diagnostics) {
-  PerformanceChecker(module, text, options, diagnostics).run();
+void check_performance(const Module& module, const AnalyzeOptions& options, std::vector<Diagnostic>& diagnostics) {
+  PerformanceChecker(module, options, diagnostics).run();
 }
 
 }  // namespace cake

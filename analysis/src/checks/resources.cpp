@@ -100,8 +100,8 @@ struct RoleRes {
 
 class ResourceChecker {
  public:
-  ResourceChecker(const Module& m, std::string_view text, std::vector<Diagnostic>& diags)
-      : m_(m), text_(text), diags_(diags), eval_(m), listed_(listed_targets(m)) {}
+  ResourceChecker(const Module& m, std::vector<Diagnostic>& diags)
+      : m_(m), diags_(diags), eval_(m), listed_(listed_targets(m)) {}
 
   void run() {
     if (listed_.empty()) return;
@@ -183,7 +183,7 @@ class ResourceChecker {
       if (auto v = eval_.fold(dim)) {
         if (*v <= 0)
           push(make_diagnostic(DiagId::BadGrid, m_.exprs[dim].range,
-                               "grid dimension `" + std::string(slice_text(text_, m_.exprs[dim].range)) + "` is " +
+                               "grid dimension `" + std::string(m_.written(m_.exprs[dim].range)) + "` is " +
                                    std::to_string(*v) + ": a grid has at least one CTA per dimension"));
         continue;
       }
@@ -191,7 +191,7 @@ class ResourceChecker {
         auto v = eval_.eval(dim, &env);
         if (!v || *v > 0) continue;
         push(make_diagnostic(DiagId::BadGrid, m_.exprs[dim].range,
-                             "grid dimension `" + std::string(slice_text(text_, m_.exprs[dim].range)) + "` is " +
+                             "grid dimension `" + std::string(m_.written(m_.exprs[dim].range)) + "` is " +
                                  std::to_string(*v) + " for " + describe(m_, env, k.shape_symbols) +
                                  ", which the facts allow: state a fact that keeps it positive"));
         break;
@@ -634,7 +634,7 @@ class ResourceChecker {
         }
         if (*end <= *first || *first < 0) {
           push(make_diagnostic(DiagId::RolePartition, e.range,
-                               "`" + std::string(slice_text(text_, e.range)) + "` names no " +
+                               "`" + std::string(m_.written(e.range)) + "` names no " +
                                    (per == 1 ? "warp" : "warpgroup") + ": a range `a .. b` is half-open"));
           res.known = false;
           continue;
@@ -648,7 +648,7 @@ class ResourceChecker {
           res.beyond = true;
           Diagnostic d = make_diagnostic(
               DiagId::RolePartition, e.range,
-              "`" + std::string(slice_text(text_, e.range)) + "` is " + warp_text(warp_range_mask(*lo, *hi)) +
+              "`" + std::string(m_.written(e.range)) + "` is " + warp_text(warp_range_mask(*lo, *hi)) +
                   (*hi > 64 ? "+" : "") + ", but the block has " + std::to_string(warps) + " warps (" +
                   std::to_string(*threads_) + " threads)");
           if (k.block_range.end > 0) d.related.push_back({k.block_range, "block size"});
@@ -926,7 +926,6 @@ class ResourceChecker {
   }
 
   const Module& m_;
-  std::string_view text_;
   std::vector<Diagnostic>& diags_;
   Evaluator eval_;
   TargetSet listed_;
@@ -939,8 +938,8 @@ class ResourceChecker {
 
 }  // namespace
 
-void check_resources(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics) {
-  ResourceChecker(module, text, diagnostics).run();
+void check_resources(const Module& module, std::vector<Diagnostic>& diagnostics) {
+  ResourceChecker(module, diagnostics).run();
 }
 
 }  // namespace cake

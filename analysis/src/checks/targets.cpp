@@ -28,8 +28,8 @@ namespace {
 
 class TargetChecker {
  public:
-  TargetChecker(const Module& m, std::string_view text, std::vector<Diagnostic>& diags)
-      : m_(m), text_(text), diags_(diags), listed_(listed_targets(m)) {}
+  TargetChecker(const Module& m, std::vector<Diagnostic>& diags)
+      : m_(m), diags_(diags), listed_(listed_targets(m)) {}
 
   void run() {
     if (listed_.empty()) return;
@@ -163,15 +163,14 @@ class TargetChecker {
   }
 
   const Module& m_;
-  std::string_view text_;
   std::vector<Diagnostic>& diags_;
   TargetSet listed_;
 };
 
 }  // namespace
 
-void check_target_features(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics) {
-  TargetChecker(module, text, diagnostics).run();
+void check_target_features(const Module& module, std::vector<Diagnostic>& diagnostics) {
+  TargetChecker(module, diagnostics).run();
 }
 
 }  // namespace cake

@@ -1010,6 +1010,7 @@ class Builder {
 
 void build_model(const TSTree* tree, std::string_view text, Module& module, std::vector<Diagnostic>& diagnostics,
                  const ItemSelection* selection) {
+  module.source = text;
   Builder(text, module, diagnostics, selection).build(ts_tree_root_node(tree));
 }
 

@@ -13,6 +13,7 @@
 #include <cctype>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 namespace cake {
 namespace {
@@ -79,17 +80,24 @@ class TokenWalk {
   /// Visits the leaves of `root` that start in the range, in text order
   /// (a pre-order walk: each node starts no earlier than the one before).
   void run(TSNode root) {
+    // The cursor keeps the path: `parents` mirrors it (ts_node_parent
+    // would walk down from the root for every leaf).
     TSTreeCursor cursor = ts_tree_cursor_new(root);
+    std::vector<TSSymbol> parents;
     for (bool more = true; more;) {
       TSNode n = ts_tree_cursor_current_node(&cursor);
       if (ts_node_start_byte(n) >= end_) break;
       bool overlaps = ts_node_end_byte(n) > range_.begin;
       if (overlaps && ts_node_child_count(n) > 0 && !is_token(n)) {
+        parents.push_back(ts_node_symbol(n));
         ts_tree_cursor_goto_first_child(&cursor);
         continue;
       }
-      if (overlaps) leaf(n);
-      while (more && !ts_tree_cursor_goto_next_sibling(&cursor)) more = ts_tree_cursor_goto_parent(&cursor);
+      if (overlaps) leaf(n, parents.empty() ? TSSymbol(0) : parents.back(), ts_tree_cursor_current_field_id(&cursor));
+      while (more && !ts_tree_cursor_goto_next_sibling(&cursor)) {
+        more = ts_tree_cursor_goto_parent(&cursor);
+        if (more) parents.pop_back();
+      }
     }
     ts_tree_cursor_delete(&cursor);
   }
@@ -102,18 +110,17 @@ class TokenWalk {
            s == c_.primitive_type;
   }
 
-  void leaf(TSNode n) {
+  void leaf(TSNode n, TSSymbol ps, TSFieldId field) {
     if (ts_node_is_missing(n)) return;
     ByteRange r = node_range(n);
     if (r.begin < range_.begin || r.begin >= end_ || r.end <= r.begin) return;
-    std::optional<TokenKind> kind = classify(n, r);
+    std::optional<TokenKind> kind = classify(n, r, ps, field);
     if (kind) add_lines(text_, {r.begin, std::min(r.end, end_)}, *kind, out_);
   }
 
-  std::optional<TokenKind> classify(TSNode n, ByteRange r) const {
+  /// The class of leaf `n`, child of a `ps` node in field `field`.
+  std::optional<TokenKind> classify(TSNode n, ByteRange r, TSSymbol ps, TSFieldId field) const {
     TSSymbol s = ts_node_symbol(n);
-    TSNode parent = ts_node_parent(n);
-    TSSymbol ps = ts_node_is_null(parent) ? 0 : ts_node_symbol(parent);
     if (s == c_.comment) return TokenKind::Comment;
     if (s == c_.integer_literal || s == c_.float_literal || s == c_.byte_size || ps == c_.integer_literal ||
         ps == c_.float_literal || ps == c_.byte_size)
@@ -123,7 +130,7 @@ class TokenWalk {
     if (word.empty() || !word_start(word.front())) return std::nullopt;  // punctuation, operators
     if (s == c_.identifier) {
       // A call's function (`bytes(cs[s])`, `exp(x)`): highlights.scm's @function.call.
-      if (ps == c_.call_expression && ts_node_eq(child(parent, c_.f.function), n)) return TokenKind::Function;
+      if (ps == c_.call_expression && field == c_.f.function) return TokenKind::Function;
       return name(r, word);
     }
     if (ps == c_.transpose_expression) return std::nullopt;  // `.T` reads as a field
