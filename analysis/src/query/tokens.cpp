@@ -144,13 +144,33 @@ class TokenWalk {
   std::optional<TokenKind> name(ByteRange r, std::string_view word) const {
     bool target = std::any_of(m_.targets.begin(), m_.targets.end(), [&](const Target& t) { return t.range.begin == r.begin; });
     if (target) return TokenKind::Target;
-    SymbolId id = m_.symbol_at(r.begin);
+    SymbolId id = symbol_at(r.begin);
     if (id != kNone && m_.symbol(id).kind != SymbolKind::Builtin) return symbol_token(m_.symbol(id).kind);
     if (grammar_words().contains(word)) return TokenKind::Keyword;
     return std::nullopt;
   }
 
+  /// The symbol a name at `offset` defines or uses, as Module::symbol_at()
+  /// answers it (the lowest-numbered symbol wins; definitions and uses are
+  /// name ranges, so they start at the name), from an index of every
+  /// definition and use built on first need: a file has thousands of symbols.
+  SymbolId symbol_at(uint32_t offset) const {
+    if (!indexed_) {
+      indexed_ = true;
+      for (SymbolId i = 0; i < m_.symbols.size(); ++i) {
+        const Symbol& s = m_.symbols[i];
+        if (s.def.end > s.def.begin) names_.push_back({s.def.begin, i});
+        for (const ByteRange& u : s.uses) names_.push_back({u.begin, i});
+      }
+      std::sort(names_.begin(), names_.end());
+    }
+    auto it = std::lower_bound(names_.begin(), names_.end(), std::pair<uint32_t, SymbolId>{offset, 0});
+    return it != names_.end() && it->first == offset ? it->second : kNone;
+  }
+
   const Module& m_;
+  mutable bool indexed_ = false;
+  mutable std::vector<std::pair<uint32_t, SymbolId>> names_;  // (name's offset, symbol), sorted
   std::string_view text_;
   const Cst& c_;
   ByteRange range_;
