@@ -50,10 +50,9 @@ class Builder {
     for_each_item(root, [&](TSNode n) { item(n); });
     for (Symbol& s : m_.symbols) {
       std::sort(s.uses.begin(), s.uses.end(), [](const ByteRange& a, const ByteRange& b) { return a.begin < b.begin; });
-      std::sort(s.refs.begin(), s.refs.end(),
-                [&](ExprId a, ExprId b) { return m_.exprs[a].range.begin < m_.exprs[b].range.begin; });
+      auto by_offset = [&](ExprId a, ExprId b) { return m_.exprs[a].range.begin < m_.exprs[b].range.begin; };
+      if (!std::is_sorted(s.refs.begin(), s.refs.end(), by_offset)) std::sort(s.refs.begin(), s.refs.end(), by_offset);
     }
-    link_parents();
   }
 
  private:
@@ -134,21 +133,18 @@ class Builder {
     return s;
   }
 
-  /// Sets every expression's `parent`: operands are built before the
-  /// expression that holds them, so one pass after the build does it.
-  void link_parents() {
-    for (ExprId id = 0; id < m_.exprs.size(); ++id) {
-      const Expr& e = m_.exprs[id];
-      auto adopt = [&](ExprId child) {
-        if (child != kNone && child < m_.exprs.size()) m_.exprs[child].parent = id;
-      };
-      adopt(e.lhs);
-      adopt(e.rhs);
-      for (ExprId a : e.args) adopt(a);
-      for (const IndexItem& item : e.items) {
-        adopt(item.start);
-        adopt(item.extent);
-      }
+  /// Sets the `parent` of `id`'s operands (built before it, still in cache).
+  void adopt_operands(ExprId id) {
+    const Expr& e = m_.exprs[id];
+    auto adopt = [&](ExprId child) {
+      if (child != kNone && child < m_.exprs.size()) m_.exprs[child].parent = id;
+    };
+    adopt(e.lhs);
+    adopt(e.rhs);
+    for (ExprId a : e.args) adopt(a);
+    for (const IndexItem& item : e.items) {
+      adopt(item.start);
+      adopt(item.extent);
     }
   }
 
@@ -838,6 +834,7 @@ class Builder {
       return new_expr(Expr::Kind::Error, node);
     }
     ExprId id = expr_inner(node);
+    if (id != kNone) adopt_operands(id);
     leave();
     return id;
   }
