@@ -424,7 +424,7 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
     auto module = std::make_unique<Module>();
     std::vector<Diagnostic> found;
     build_model(tree_.get(), text, *module, found);
-    run_checks(*module, text, options_, found);
+    run_checks(*module, options_, found);
     UnitResult& global = next[l.global.key];
     global.inputs = l.global.ranges;
     for (const Diagnostic& d : found)
@@ -455,7 +455,7 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
         std::vector<Diagnostic> found;
         ItemSelection built = selection();
         build_model(tree_.get(), text, module, found, &built);
-        run_checks(module, text, options_, found);
+        run_checks(module, options_, found);
         for (const Diagnostic& d : found)
           if (owns(d)) keep(in, r, d);
         cached = units_->results.insert_or_assign(in.key, std::move(r)).first;

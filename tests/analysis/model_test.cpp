@@ -46,6 +46,57 @@ const cake::Symbol& symbol_named(const cake::Module& m, std::string_view name) {
 
 }  // namespace
 
+TEST_CASE("uses carry their expressions, and clauses their ranges") {
+  // Comments and line breaks inside the clauses and the index: the model
+  // answers from the tree, whatever the layout.
+  const std::string source = R"cake(target sm_90a
+kernel k() grid (1) block 128 {
+  smem cs: bf16[2][64, 64] /* rows */ swizzle( 128B )
+  smem plain: bf16[64]
+  mbarrier full[2]
+  role r warp(0) maxnreg( 40 ) {
+    pipeline s in ring /* depth */ ( 2 ) for kt in 0 .. 4 {
+      wait full[
+        s] parity(s.phase)
+    }
+  }
+}
+)cake";
+  auto a = cake::analyze(source);
+  const std::string& text = a->text;
+  const auto& m = a->module;
+  auto spelled = [&](cake::ByteRange r) { return text.substr(r.begin, r.end - r.begin); };
+
+  const cake::Symbol& cs = symbol_named(m, "cs");
+  CHECK(spelled(cs.type.swizzle_clause) == "swizzle( 128B )");
+  CHECK(spelled(cs.type.written) == "bf16[2][64, 64]");
+  CHECK(symbol_named(m, "plain").type.swizzle_clause.end == 0);
+
+  const cake::PipelineStmt* pipeline = nullptr;
+  const cake::RoleStmt* role = nullptr;
+  for (const auto& st : m.stmts) {
+    if (auto* p = std::get_if<cake::PipelineStmt>(&st.node)) pipeline = p;
+    if (auto* r = std::get_if<cake::RoleStmt>(&st.node)) role = r;
+  }
+  REQUIRE(pipeline);
+  REQUIRE(role);
+  CHECK(spelled(pipeline->ring) == "ring /* depth */ ( 2 )");
+  CHECK(spelled(role->maxnreg_clause) == "maxnreg( 40 )");
+
+  // `full[\n s]`: the use of `s` is the first index of an Index whose base is `full`.
+  const cake::Symbol& s = symbol_named(m, "s");
+  REQUIRE(s.refs.size() == 2);  // full[s], s.phase
+  const cake::Expr& use = m.expr(s.refs[0]);
+  CHECK(use.kind == cake::Expr::Kind::Name);
+  REQUIRE(use.parent != cake::kNone);
+  const cake::Expr& index = m.expr(use.parent);
+  REQUIRE(index.kind == cake::Expr::Kind::Index);
+  CHECK(index.items[0].start == s.refs[0]);
+  CHECK(m.symbol(m.expr(index.lhs).symbol).name == "full");
+  CHECK(m.expr(s.refs[1]).parent != cake::kNone);
+  CHECK(m.expr(m.expr(s.refs[1]).parent).kind == cake::Expr::Kind::Field);
+}
+
 TEST_CASE("definitions and uses carry exact byte ranges") {
   auto a = cake::analyze(kKernel);
   // The snippet is a fragment (no producer): only name and type errors matter here.

@@ -103,6 +103,44 @@ bench shallow_const { K = 65536 }
 
 // -----
 
+// W0701 finds a ring's buffers by the model's index expressions, not by the
+// text after each use: `empty` indexed across a line break (and with a
+// comment inside the brackets) is still part of the ring, so the fix deepens
+// `mbarrier empty` too and the fixed file stays consistent.
+target sm_90a
+kernel shallow_split(C: global bf16[K, 64], out: global f32[K]) where K % 128 == 0, K >= 128 grid (132) block 256 {
+  smem cs: bf16[2][64, 64] swizzle(128B)
+  mbarrier full[2]
+  mbarrier empty[2] count(128)
+  tensormap tC = C box [64, 64] swizzle(128B)
+  role producer warpgroup(0) {
+    elect {
+      // expected-warning@+1 [CAKE-W0701] {{4 stages would hide it}} fix {{mbarrier empty[4] count(128)}}
+      pipeline s in ring(2) for kt in 0 .. K / 64 {
+        wait empty[
+          s] parity(s.phase ^ 1)
+        arrive.expect_tx full[s], bytes(cs[s])
+        tma.load cs[s] <- tC[kt * 64, 0], full[s]
+      }
+    }
+  }
+  role consumer warpgroup(1) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    pipeline s in ring(2) for kt in 0 .. K / 64 {
+      wait full[s] parity(s.phase)
+      wgmma.fence
+      wgmma acc += cs[s] @ cs[s].T
+      wgmma.commit
+      wgmma.wait 0
+      arrive empty[ /* the stage */
+        s]
+    }
+  }
+}
+bench shallow_split { K = 65536 }
+
+// -----
+
 // W0702: 139 CTAs are 1.05 waves of 132 CTAs (one per SM): the second wave
 // holds 7 CTAs and costs nearly as long as the first.
 target sm_90a

@@ -94,6 +94,9 @@ struct Expr {
   std::vector<ExprId> args;
   std::vector<IndexItem> items;
   SymbolId symbol = kNone;
+  /// The expression this one is an operand, index, argument or base of;
+  /// kNone for a statement's or declaration's own expression.
+  ExprId parent = kNone;
 };
 
 // Section - Symbols (the def-use side table)
@@ -113,7 +116,11 @@ struct ValueType {
   /// the tile shape ({128, 64}). Each is an expression of the model.
   std::vector<ExprId> stage_dims;
   std::vector<ExprId> dims;
+  /// The written type (`bf16[3][128, 64]`); empty for a type without one.
+  ByteRange written;
   Swizzle swizzle = Swizzle::None;
+  /// The `swizzle(...)` clause as written; empty when there is none.
+  ByteRange swizzle_clause;
   Order order = Order::RowMajor;
   FragLayout layout = FragLayout::None;
 };
@@ -132,18 +139,31 @@ struct Symbol {
   SymbolId tensor = kNone;              // Tensormap: the tensor parameter
   std::vector<ExprId> box;              // Tensormap: box dims
   std::vector<ByteRange> uses;          // every reference, in text order
+  /// The Name expressions among the uses (every use inside an expression),
+  /// in text order: what a check walks to see how the symbol is used
+  /// (`Expr::parent` gives the index, field or call around it).
+  std::vector<ExprId> refs;
 };
 
 // Section - Statements
 
-struct MoveStmt { Op op; ExprId dst = kNone, src = kNone, barrier = kNone, multicast = kNone; bool trans = false; };
+struct MoveStmt {
+  Op op;
+  ExprId dst = kNone, src = kNone, barrier = kNone, multicast = kNone;
+  bool trans = false;
+  ByteRange multicast_clause;  // `multicast(mask)` as written, if given
+};
 struct MmaStmt { Op op; ExprId acc = kNone; bool accumulate_into = false; ExprId a = kNone, b = kNone, accumulate = kNone; };
 struct PlainStmt { Op op; };
 struct GroupWaitStmt { Op op; ExprId pending = kNone; };
 struct ArriveStmt { Op op; ExprId barrier = kNone, bytes = kNone; };
 struct WaitStmt { ExprId barrier = kNone, parity = kNone; };
 struct SyncStmt { ExprId barrier = kNone; };
-struct CommitStmt { Op op; ExprId barrier = kNone, multicast = kNone; };
+struct CommitStmt {
+  Op op;
+  ExprId barrier = kNone, multicast = kNone;
+  ByteRange multicast_clause;  // `multicast(mask)` as written, if given
+};
 struct ReduceStmt { enum class Kind : uint8_t { Max, Min, Sum } kind; ExprId dst = kNone, src = kNone; };
 struct ArgReduceStmt { Op op; ExprId value = kNone, index = kNone, src = kNone, base = kNone; };
 struct AssignStmt { std::string_view op; ExprId target = kNone, value = kNone; };
@@ -155,6 +175,7 @@ struct ForStmt { SymbolId variable = kNone; ExprId start = kNone, end = kNone, s
 struct PipelineStmt {
   SymbolId stage = kNone, variable = kNone;
   ExprId stages = kNone, start = kNone, end = kNone, step = kNone;
+  ByteRange ring;  // the `ring(N)` clause as written
   std::vector<StmtId> body;
 };
 struct IfStmt { ExprId condition = kNone; std::vector<StmtId> then_body, else_body; };
@@ -169,6 +190,7 @@ struct RoleStmt {
   SymbolId symbol = kNone;
   RoleSpec spec;
   ExprId maxnreg = kNone;
+  ByteRange maxnreg_clause;  // `maxnreg(n)` as written, if given
   std::vector<StmtId> body;
 };
 
@@ -256,6 +278,21 @@ struct Module {
   std::vector<Expr> exprs;
   std::vector<Stmt> stmts;
   std::vector<Symbol> symbols;
+
+  /// The text the model was built from: every range and name points into
+  /// it. Read it through the three calls below, never by searching it.
+  std::string_view source;
+
+  /// How a node is written (its range's text): for quoting it in a message
+  /// or copying it into a fix.
+  std::string_view written(ByteRange range) const;
+  /// The blanks that open the line of `offset`: the indentation a fix gives
+  /// a line it inserts there.
+  std::string_view indent_at(uint32_t offset) const;
+  /// `range` with its line (the line break included) when nothing but
+  /// blanks and a trailing `//` comment shares it: what a fix deletes to
+  /// remove a construct that stands on a line of its own; else `range`.
+  ByteRange whole_lines(ByteRange range) const;
 
   const Expr& expr(ExprId id) const { return exprs[id]; }
   const Stmt& stmt(StmtId id) const { return stmts[id]; }

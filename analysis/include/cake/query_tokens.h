@@ -1,11 +1,13 @@
 // Semantic tokens and inlay hints: a classification of the words of a text
 // (keywords, ops, buffers, barriers, roles, types, targets, ...) and the
 // hints shown inline (buffer byte sizes, pipeline stage and phase names).
-// Tokens come from a scan of the text plus the model, so a file with syntax
-// errors is still coloured; each token lies on one line.
+// Tokens are the tree's leaves, classed by node type and, for names, by the
+// model's def-use table; a file with syntax errors is still coloured (the
+// leaves inside ERROR nodes keep their types); each token lies on one line.
 #pragma once
 
 #include "cake/model.h"
+#include "cake/syntax.h"
 
 #include <cstdint>
 #include <string>
@@ -25,8 +27,9 @@ struct SemanticToken {
   TokenKind kind;
 };
 
-/// The tokens that start in `range`, in text order, not overlapping.
-std::vector<SemanticToken> semantic_tokens(const Module& m, std::string_view text, ByteRange range);
+/// The tokens of `tree` (the parse of `text`, which `m` was built from)
+/// that start in `range`, in text order, not overlapping.
+std::vector<SemanticToken> semantic_tokens(const Module& m, const TSTree* tree, std::string_view text, ByteRange range);
 
 struct InlayHintInfo {
   uint32_t offset = 0;

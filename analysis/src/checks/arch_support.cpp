@@ -67,16 +67,4 @@ void offer_target_removal(Diagnostic& d, const Module& m, TargetSet remove) {
 
 std::string bytes_text(int64_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
 
-ByteRange clause_range(std::string_view text, ByteRange within, std::string_view word, uint32_t before,
-                       uint32_t value_end, ByteRange fallback) {
-  if (within.end > text.size() || before > within.end || before < within.begin) return fallback;
-  std::string_view head = text.substr(within.begin, before - within.begin);
-  size_t at = head.rfind(word);
-  if (at == std::string_view::npos) return fallback;
-  uint32_t begin = within.begin + static_cast<uint32_t>(at);
-  size_t close = text.find(')', value_end);
-  uint32_t end = close == std::string_view::npos || close >= within.end ? value_end : static_cast<uint32_t>(close + 1);
-  return {begin, end};
-}
-
 }  // namespace cake

@@ -82,19 +82,7 @@ void group_targets(TargetSet targets, KeyFn&& key, Emit&& emit) {
   for (size_t g = 0; g < n; ++g) emit(groups[g].second, groups[g].first);
 }
 
-/// The text of a range.
-inline std::string_view slice_text(std::string_view text, ByteRange r) {
-  if (r.begin > r.end || r.end > text.size()) return {};
-  return text.substr(r.begin, r.end - r.begin);
-}
-
 /// "12 bytes" / "1 byte".
 std::string bytes_text(int64_t n);
-
-/// The range of the keyword `word` that precedes `before` within `within`
-/// (a clause such as `maxnreg(...)` or `multicast(...)` whose model keeps
-/// only the value), through the `)` after `value_end`; `fallback` if absent.
-ByteRange clause_range(std::string_view text, ByteRange within, std::string_view word, uint32_t before,
-                       uint32_t value_end, ByteRange fallback);
 
 }  // namespace cake

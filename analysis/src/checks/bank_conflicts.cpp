@@ -126,18 +126,13 @@ class BankConflicts {
     for (ExprId d : buffer.type.stage_dims) stages *= c_.typer.evaluator().fold(d).value_or(1);
     const Occupancy& o = c_.estimates.front().occupancy;
     if (!rule || o.smem_buffers + stages * rule->align.value > c_.target.smem_per_block_optin.value) return;
-    std::string_view decl = slice_text(c_.text, buffer.decl);
     std::string text = swizzle_text(swizzle);
     TextEdit edit;
-    if (size_t at = decl.find("swizzle("); at != std::string_view::npos) {
-      size_t close = decl.find(')', at);
-      if (close == std::string_view::npos) return;
-      edit = {{buffer.decl.begin + static_cast<uint32_t>(at), buffer.decl.begin + static_cast<uint32_t>(close + 1)}, text};
+    if (buffer.type.swizzle_clause.end > buffer.type.swizzle_clause.begin) {
+      edit = {buffer.type.swizzle_clause, text};
     } else {
-      if (buffer.type.dims.empty()) return;
-      size_t close = c_.text.find(']', m_.exprs[buffer.type.dims.back()].range.end);
-      if (close == std::string_view::npos || close >= buffer.decl.end) return;
-      auto after = static_cast<uint32_t>(close + 1);
+      if (buffer.type.dims.empty() || buffer.type.written.end <= buffer.type.written.begin) return;
+      uint32_t after = buffer.type.written.end;
       edit = {{after, after}, " " + text};
     }
     f.fixes.push_back({"use " + text + " for `" + std::string(buffer.name) + "`", {std::move(edit)}, true});

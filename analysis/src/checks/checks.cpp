@@ -7,33 +7,32 @@
 
 namespace cake {
 
-void check_items(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_statements(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_target_features(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_resources(const Module& module, std::string_view text, const FactsCache& facts,
-                     std::vector<Diagnostic>& diagnostics);
-void check_movement(const Module& module, std::string_view text, const FactsCache& facts,
+void check_items(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_statements(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_target_features(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_resources(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics);
+void check_movement(const Module& module, const FactsCache& facts,
                     std::vector<Diagnostic>& diagnostics);
-void check_dispatches(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_protocol(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_sync_static(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics);
-void check_performance(const Module& module, std::string_view text, const FactsCache& facts,
+void check_dispatches(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_protocol(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_sync_static(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_performance(const Module& module, const FactsCache& facts,
                        const AnalyzeOptions& options, std::vector<Diagnostic>& diagnostics);
 
-void run_checks(const Module& module, std::string_view text, const AnalyzeOptions& options,
+void run_checks(const Module& module, const AnalyzeOptions& options,
                 std::vector<Diagnostic>& diagnostics) {
   // Each kernel's facts (roles, layouts, plans, samples), computed once for
   // every check and the cost model that need them.
   FactsCache facts(module);
-  check_items(module, text, diagnostics);
-  check_statements(module, text, diagnostics);
-  check_target_features(module, text, diagnostics);
-  check_resources(module, text, facts, diagnostics);
-  check_movement(module, text, facts, diagnostics);
-  check_dispatches(module, text, diagnostics);
-  check_protocol(module, text, diagnostics);
-  check_sync_static(module, text, diagnostics);
-  check_performance(module, text, facts, options, diagnostics);
+  check_items(module, diagnostics);
+  check_statements(module, diagnostics);
+  check_target_features(module, diagnostics);
+  check_resources(module, facts, diagnostics);
+  check_movement(module, facts, diagnostics);
+  check_dispatches(module, diagnostics);
+  check_protocol(module, diagnostics);
+  check_sync_static(module, diagnostics);
+  check_performance(module, facts, options, diagnostics);
 }
 
 }  // namespace cake

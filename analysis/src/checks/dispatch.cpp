@@ -34,27 +34,7 @@ using logic::Formula;
 using logic::Rel;
 using logic::Verdict;
 
-std::string_view slice(std::string_view text, ByteRange r) {
-  if (r.begin > text.size() || r.end > text.size() || r.end < r.begin) return {};
-  return text.substr(r.begin, r.end - r.begin);
-}
-
 std::string quoted(std::string_view s) { return "`" + std::string(s) + "`"; }
-
-/// The bytes to delete to remove `r` with its line, when it is alone on it
-/// (a trailing `//` comment goes with it); otherwise `r` itself.
-ByteRange line_removal(std::string_view text, ByteRange r) {
-  uint32_t b = r.begin, e = r.end;
-  while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t')) --b;
-  if (b > 0 && text[b - 1] != '\n') return r;
-  while (e < text.size() && (text[e] == ' ' || text[e] == '\t')) ++e;
-  if (text.substr(e).starts_with("//"))
-    while (e < text.size() && text[e] != '\n') ++e;
-  if (e < text.size() && text[e] == '\r') ++e;
-  if (e < text.size() && text[e] == '\n') return {b, e + 1};
-  if (e == text.size()) return {b, e};
-  return r;
-}
 
 /// A dim of a tensor parameter: a shape symbol, a constant, or neither.
 struct Dim {
@@ -75,8 +55,8 @@ struct Requirement {
 
 class DispatchCheck {
  public:
-  DispatchCheck(const Module& m, std::string_view text, const Dispatch& d, std::vector<Diagnostic>& diags)
-      : m_(m), text_(text), d_(d), diags_(diags), eval_(m) {}
+  DispatchCheck(const Module& m, const Dispatch& d, std::vector<Diagnostic>& diags)
+      : m_(m), d_(d), diags_(diags), eval_(m) {}
 
   void run() {
     cases_ok_.assign(d_.cases.size(), false);
@@ -327,7 +307,7 @@ class DispatchCheck {
         Requirement r;
         r.formula = logic::to_formula(m_, eval_, f, symbol_var_);
         r.range = m_.exprs[f].range;
-        r.what = quoted(slice(text_, r.range));
+        r.what = quoted(m_.written(r.range));
         r.note = "fact declared here";
         r.fact = f;
         reqs.push_back(std::move(r));
@@ -434,7 +414,7 @@ class DispatchCheck {
     }
     Diagnostic d = make_diagnostic(DiagId::UnreachableCase, case_span(c), message);
     d.related = std::move(related);
-    d.fixes.push_back({"remove the unreachable case", {{line_removal(text_, c.range), ""}}, true});
+    d.fixes.push_back({"remove the unreachable case", {{m_.whole_lines(c.range), ""}}, true});
     diags_.push_back(std::move(d));
   }
 
@@ -470,10 +450,10 @@ class DispatchCheck {
       std::string added, title;
       for (const Requirement* req : broken) {
         const Expr& f = m_.exprs[req->fact];
-        std::string t(slice(text_, f.range));
+        std::string t(m_.written(f.range));
         if (f.kind == Expr::Kind::Binary && f.text == "||") t = "(" + t + ")";
         added += " && " + t;
-        title += (title.empty() ? "" : ", ") + quoted(slice(text_, f.range));
+        title += (title.empty() ? "" : ", ") + quoted(m_.written(f.range));
       }
       Fix fix{"add " + title + " to the guard", {}, false};
       if (wrap) fix.edits.push_back({{g.range.begin, g.range.begin}, "("});
@@ -484,7 +464,6 @@ class DispatchCheck {
   }
 
   const Module& m_;
-  std::string_view text_;
   const Dispatch& d_;
   std::vector<Diagnostic>& diags_;
   Evaluator eval_;
@@ -502,8 +481,8 @@ class DispatchCheck {
 
 }  // namespace
 
-void check_dispatches(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics) {
-  for (const Dispatch& d : module.dispatches) DispatchCheck(module, text, d, diagnostics).run();
+void check_dispatches(const Module& module, std::vector<Diagnostic>& diagnostics) {
+  for (const Dispatch& d : module.dispatches) DispatchCheck(module, d, diagnostics).run();
 }
 
 }  // namespace cake

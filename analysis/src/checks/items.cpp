@@ -63,7 +63,7 @@ void check_targets(const Module& m, std::vector<Diagnostic>& diags) {
   }
 }
 
-void check_benches(const Module& m, std::string_view text, std::vector<Diagnostic>& diags) {
+void check_benches(const Module& m, std::vector<Diagnostic>& diags) {
   Evaluator eval(m);
   for (const Bench& b : m.benches) {
     if (b.kernel_symbol == kNone) continue;
@@ -121,7 +121,7 @@ void check_benches(const Module& m, std::string_view text, std::vector<Diagnosti
         std::vector<SymbolId> syms = kernel.shape_symbols;
         Diagnostic d = make_diagnostic(DiagId::BadBench, b.range,
                                        "bench shape (" + describe(m, env, syms) + ") violates the fact `" +
-                                           std::string(text.substr(m.exprs[f].range.begin, m.exprs[f].range.end - m.exprs[f].range.begin)) + "` of `" + std::string(b.kernel) + "`");
+                                           std::string(m.written(m.exprs[f].range)) + "` of `" + std::string(b.kernel) + "`");
         d.related.push_back({m.exprs[f].range, "fact declared here"});
         diags.push_back(std::move(d));
         break;
@@ -132,9 +132,9 @@ void check_benches(const Module& m, std::string_view text, std::vector<Diagnosti
 
 }  // namespace
 
-void check_items(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics) {
+void check_items(const Module& module, std::vector<Diagnostic>& diagnostics) {
   check_targets(module, diagnostics);
-  check_benches(module, text, diagnostics);
+  check_benches(module, diagnostics);
 }
 
 }  // namespace cake

@@ -57,7 +57,7 @@ void grid(const ResourceContext& c, const Kernel& k) {
     if (auto v = c.eval().fold(dim)) {
       if (*v <= 0)
         c.push(make_diagnostic(DiagId::BadGrid, c.m.exprs[dim].range,
-                               "grid dimension `" + std::string(slice_text(c.text, c.m.exprs[dim].range)) + "` is " +
+                               "grid dimension `" + std::string(c.m.written(c.m.exprs[dim].range)) + "` is " +
                                    std::to_string(*v) + ": a grid has at least one CTA per dimension"));
       continue;
     }
@@ -65,7 +65,7 @@ void grid(const ResourceContext& c, const Kernel& k) {
       auto v = c.eval().eval(dim, &env);
       if (!v || *v > 0) continue;
       c.push(make_diagnostic(DiagId::BadGrid, c.m.exprs[dim].range,
-                             "grid dimension `" + std::string(slice_text(c.text, c.m.exprs[dim].range)) + "` is " +
+                             "grid dimension `" + std::string(c.m.written(c.m.exprs[dim].range)) + "` is " +
                                  std::to_string(*v) + " for " + describe(c.m, env, k.shape_symbols) +
                                  ", which the facts allow: state a fact that keeps it positive"));
       break;

@@ -56,8 +56,8 @@ std::optional<size_t> inner_dim(const ValueType& type) {
 
 class MovementChecker {
  public:
-  MovementChecker(const Module& m, std::string_view text, const FactsCache& facts, std::vector<Diagnostic>& diags)
-      : m_(m), text_(text), facts_(facts), diags_(diags), eval_(m), listed_(listed_targets(m)) {}
+  MovementChecker(const Module& m, const FactsCache& facts, std::vector<Diagnostic>& diags)
+      : m_(m), facts_(facts), diags_(diags), eval_(m), listed_(listed_targets(m)) {}
 
   void run() {
     if (listed_.empty()) return;
@@ -82,7 +82,7 @@ class MovementChecker {
     diags_.push_back(std::move(d));
   }
 
-  std::string text(ByteRange r) const { return std::string(slice_text(text_, r)); }
+  std::string text(ByteRange r) const { return std::string(m_.written(r)); }
 
   /// The view of `e` along its buffer's contiguous dim (row-major tiles).
   View view(ExprId e) const {
@@ -451,7 +451,6 @@ class MovementChecker {
   }
 
   const Module& m_;
-  std::string_view text_;
   const FactsCache& facts_;
   std::vector<Diagnostic>& diags_;
   Evaluator eval_;
@@ -461,9 +460,8 @@ class MovementChecker {
 
 }  // namespace
 
-void check_movement(const Module& module, std::string_view text, const FactsCache& facts,
-                    std::vector<Diagnostic>& diagnostics) {
-  MovementChecker(module, text, facts, diagnostics).run();
+void check_movement(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics) {
+  MovementChecker(module, facts, diagnostics).run();
 }
 
 }  // namespace cake

@@ -67,9 +67,9 @@ void replace_all(std::string& s, std::string_view from, const std::string& to) {
 
 class PerformanceChecker {
  public:
-  PerformanceChecker(const Module& m, std::string_view text, const FactsCache& facts, const AnalyzeOptions& options,
+  PerformanceChecker(const Module& m, const FactsCache& facts, const AnalyzeOptions& options,
                      std::vector<Diagnostic>& diags)
-      : m_(m), text_(text), facts_(facts), options_(options), diags_(diags), typer_(m, nullptr) {}
+      : m_(m), facts_(facts), options_(options), diags_(diags), typer_(m, nullptr) {}
 
   void run() {
     TargetSet listed = listed_targets(m_);
@@ -94,9 +94,9 @@ class PerformanceChecker {
       // Without line attribution the estimator reads no line index.
       static const LineIndex kNoLines{std::string_view{}};
       const KernelFacts& facts = facts_.kernel(k);
-      std::vector<Estimate> estimates = estimate_kernel(facts, text_, kNoLines, t, *device, {.lines = false});
+      std::vector<Estimate> estimates = estimate_kernel(facts, m_.source, kNoLines, t, *device, {.lines = false});
       if (!estimable(estimates)) return;
-      PerfContext c{m_, text_, k, t, *device, estimates, statements_, typer_, facts};
+      PerfContext c{m_, k, t, *device, estimates, statements_, typer_, facts};
       std::vector<PerfFinding> found;
       check_pipeline_depth(c, found);
       check_tail_wave(c, found);
@@ -134,7 +134,6 @@ class PerformanceChecker {
   }
 
   const Module& m_;
-  std::string_view text_;
   const FactsCache& facts_;
   const AnalyzeOptions& options_;
   std::vector<Diagnostic>& diags_;
@@ -144,9 +143,9 @@ class PerformanceChecker {
 
 }  // namespace
 
-void check_performance(const Module& module, std::string_view text, const FactsCache& facts,
-                       const AnalyzeOptions& options, std::vector<Diagnostic>& diagnostics) {
-  PerformanceChecker(module, text, facts, options, diagnostics).run();
+void check_performance(const Module& module, const FactsCache& facts, const AnalyzeOptions& options,
+                       std::vector<Diagnostic>& diagnostics) {
+  PerformanceChecker(module, facts, options, diagnostics).run();
 }
 
 }  // namespace cake

@@ -32,7 +32,6 @@ struct PerfFinding {
 /// One kernel on one target: what every rule reads.
 struct PerfContext {
   const Module& m;
-  std::string_view text;
   uint32_t kernel = 0;
   const TargetInfo& target;
   const DeviceInfo& device;

@@ -89,7 +89,7 @@ class PipelineDepth {
     PerfFinding f;
     f.id = DiagId::ShallowPipeline;
     ByteRange stages = m_.exprs[p->stages].range;
-    f.range = clause_range(c_.text, m_.stmts[r.stmt].range, "ring", stages.begin, stages.end, stages);
+    f.range = p->ring.end > p->ring.begin ? p->ring : stages;
     f.message = "pipeline `" + var + "` exposes " + micros(exposed) + " of load latency per iteration on " +
                 std::string(kWhere) + ": an iteration's work takes " + micros(r.resource_us) + ", and with " +
                 plural(r.stages, "stage") + " the work of the others in flight covers " + micros(covered) +
@@ -141,41 +141,27 @@ class PipelineDepth {
   }
 
   /// The smem buffers and mbarrier arrays that pipeline `id` indexes with
-  /// its stage variable (`cs[s]`, `full[s]`): the uses, inside the
-  /// pipeline, of the kernel's declarations that are followed by `[s`.
+  /// its stage variable (`cs[s]`, `full[s, i]`): the Index expressions
+  /// whose first index is a reference to the stage, in declaration order.
   std::vector<SymbolId> indexed_by_stage(StmtId id) const {
-    const Stmt& s = m_.stmts[id];
     std::vector<SymbolId> out;
-    SymbolId var = std::get<PipelineStmt>(s.node).stage;
+    SymbolId var = std::get<PipelineStmt>(m_.stmts[id].node).stage;
     if (var == kNone) return out;
-    std::string_view stage = m_.symbols[var].name;
-    for (StmtId d : c_.statements) {
-      const auto* decl = std::get_if<DeclStmt>(&m_.stmts[d].node);
-      if (!decl || decl->symbol == kNone) continue;
-      const Symbol& sym = m_.symbols[decl->symbol];
-      if (sym.kind != SymbolKind::Smem && sym.kind != SymbolKind::Mbarrier) continue;
-      bool indexed = std::any_of(sym.uses.begin(), sym.uses.end(), [&](ByteRange u) {
-        return s.range.begin <= u.begin && u.end <= s.range.end && indexed_at(u.end, stage);
-      });
-      if (indexed) out.push_back(decl->symbol);
+    for (ExprId ref : m_.symbols[var].refs) {
+      ExprId at = m_.exprs[ref].parent;
+      if (at == kNone) continue;
+      const Expr& index = m_.exprs[at];
+      if (index.kind != Expr::Kind::Index || index.items.empty() || index.items[0].kind != IndexItem::Kind::Scalar ||
+          index.items[0].start != ref || index.lhs == kNone)
+        continue;
+      const Expr& base = m_.exprs[index.lhs];
+      if (base.kind != Expr::Kind::Name || base.symbol == kNone) continue;
+      SymbolKind kind = m_.symbols[base.symbol].kind;
+      if (kind != SymbolKind::Smem && kind != SymbolKind::Mbarrier) continue;
+      if (std::find(out.begin(), out.end(), base.symbol) == out.end()) out.push_back(base.symbol);
     }
+    std::sort(out.begin(), out.end());  // symbols are numbered in declaration order
     return out;
-  }
-
-  /// Whether the text at `at` reads `[stage]` or `[stage,` (spaces allowed).
-  bool indexed_at(uint32_t at, std::string_view stage) const {
-    std::string_view t = c_.text.substr(std::min<size_t>(at, c_.text.size()));
-    auto skip = [&] {
-      while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-    };
-    skip();
-    if (!t.starts_with('[')) return false;
-    t.remove_prefix(1);
-    skip();
-    if (!t.starts_with(stage)) return false;
-    t.remove_prefix(stage.size());
-    skip();
-    return t.starts_with(']') || t.starts_with(',');
   }
 
   /// Shared memory one more stage of the ring takes: a stage of each buffer

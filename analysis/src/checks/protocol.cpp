@@ -128,9 +128,9 @@ struct Actor {
 
 class Simulator {
  public:
-  Simulator(const Module& m, std::string_view text, std::vector<Diagnostic>& diags, uint32_t kernel,
+  Simulator(const Module& m, std::vector<Diagnostic>& diags, uint32_t kernel,
             std::vector<RoleView> roles, Env env)
-      : m_(m), text_(text), diags_(diags), eval_(m), typer_(m, nullptr), kernel_(kernel) {
+      : m_(m), diags_(diags), eval_(m), typer_(m, nullptr), kernel_(kernel) {
     for (size_t i = 0; i < roles.size(); ++i) {
       Actor a;
       a.index = static_cast<int>(i);
@@ -872,13 +872,7 @@ class Simulator {
     return Result::Next;
   }
 
-  std::string indent(uint32_t at) const {
-    size_t ls = text_.rfind('\n', at == 0 ? 0 : at - 1);
-    ls = ls == std::string_view::npos ? 0 : ls + 1;
-    std::string ind;
-    for (size_t i = ls; i < at && (text_[i] == ' ' || text_[i] == '\t'); ++i) ind += text_[i];
-    return ind;
-  }
+  std::string indent(uint32_t at) const { return std::string(m_.indent_at(at)); }
 
   Result step(Actor& a, StmtId id, const Stmt&, const ReduceStmt& r) {
     reads_in(a, id, r.src);
@@ -1060,13 +1054,12 @@ class Simulator {
     const auto* elect = std::get_if<ElectStmt>(&m_.stmts[parent].node);
     if (!elect || elect->body.size() != 1) return;
     if (a->role.threads() != count) return;
-    std::string arrive(text_.substr(m_.stmts[stmt].range.begin, m_.stmts[stmt].range.end - m_.stmts[stmt].range.begin));
+    std::string arrive(m_.written(m_.stmts[stmt].range));
     d.fixes.push_back({"arrive from every thread of the role: `" + arrive + "`",
                        {{m_.stmts[parent].range, arrive}}, true});
   }
 
   const Module& m_;
-  std::string_view text_;
   std::vector<Diagnostic>& diags_;
   Evaluator eval_;
   Typer typer_;
@@ -1152,7 +1145,7 @@ std::optional<Env> simulation_env(const Module& m, const Evaluator& eval, uint32
 
 }  // namespace
 
-void check_protocol(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics) {
+void check_protocol(const Module& module, std::vector<Diagnostic>& diagnostics) {
   Evaluator eval(module);
   for (uint32_t k = 0; k < module.kernels.size(); ++k) {
     auto roles = kernel_roles(module, eval, k);
@@ -1160,7 +1153,7 @@ void check_protocol(const Module& module, std::string_view text, std::vector<Dia
     auto env = simulation_env(module, eval, k);
     if (!env) continue;
     std::vector<Diagnostic> found;
-    Simulator sim(module, text, found, k, std::move(*roles), std::move(*env));
+    Simulator sim(module, found, k, std::move(*roles), std::move(*env));
     sim.run();
     diagnostics.insert(diagnostics.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
   }

@@ -5,14 +5,13 @@
 
 namespace cake {
 
-void check_resources(const Module& module, std::string_view text, const FactsCache& facts,
-                     std::vector<Diagnostic>& diagnostics) {
+void check_resources(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics) {
   TargetSet listed = listed_targets(module);
   if (listed.empty()) return;
   // The warp size splits the block into warps; every table says 32.
   if (target_at(std::countr_zero(listed.bits)).warp_size.value <= 0) return;
   for (uint32_t k = 0; k < module.kernels.size(); ++k) {
-    ResourceContext c{module, text, diagnostics, facts.kernel(k), listed};
+    ResourceContext c{module, diagnostics, facts.kernel(k), listed};
     check_launch_shape(c);
     check_smem_limit(c);
     check_tmem_alloc(c);

@@ -27,7 +27,6 @@ namespace cake {
 /// listed targets; push() adds a diagnostic for a group of targets.
 struct ResourceContext {
   const Module& m;
-  std::string_view text;
   std::vector<Diagnostic>& diags;
   const KernelFacts& facts;
   TargetSet listed;

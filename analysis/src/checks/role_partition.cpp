@@ -39,13 +39,13 @@ void partition_problem(const ResourceContext& c, const RolePartition& p, const P
   switch (problem.kind) {
     case Kind::NoWarps:
       c.push(make_diagnostic(DiagId::RolePartition, problem.at,
-                             "`" + std::string(slice_text(c.text, problem.at)) + "` names no " +
+                             "`" + std::string(c.m.written(problem.at)) + "` names no " +
                                  (problem.warpgroups ? "warpgroup" : "warp") + ": a range `a .. b` is half-open"));
       return;
     case Kind::Beyond: {
       Diagnostic d =
           make_diagnostic(DiagId::RolePartition, problem.at,
-                          "`" + std::string(slice_text(c.text, problem.at)) + "` is " +
+                          "`" + std::string(c.m.written(problem.at)) + "` is " +
                               warp_text(warp_range_mask(problem.lo, problem.hi)) + (problem.hi > 64 ? "+" : "") +
                               ", but the block has " + std::to_string(p.warps) + " warps (" +
                               std::to_string(c.facts.threads().value_or(0)) + " threads)");

@@ -62,8 +62,8 @@ struct RoleInfo {
 
 class StatementChecker {
  public:
-  StatementChecker(const Module& m, std::string_view text, std::vector<Diagnostic>& diags)
-      : m_(m), text_(text), diags_(diags), typer_(m, &diags), eval_(m) {}
+  StatementChecker(const Module& m, std::vector<Diagnostic>& diags)
+      : m_(m), diags_(diags), typer_(m, &diags), eval_(m) {}
 
   void run() {
     for (uint32_t k = 0; k < m_.kernels.size(); ++k) kernel(k);
@@ -141,7 +141,7 @@ class StatementChecker {
   static bool is_resource(const Stmt& s) { return false || std::holds_alternative<DeclStmt>(s.node); }
 
   std::string keyword(const Stmt& s) const {
-    return std::string(text_.substr(s.keyword.begin, s.keyword.end - s.keyword.begin));
+    return std::string(m_.written(s.keyword));
   }
 
   void misplaced(const Stmt& s, std::string message) {
@@ -689,7 +689,7 @@ class StatementChecker {
   }
 
   void report_bounds(const Expr& x, const IndexItem& item, const std::string& what, const std::string&) {
-    std::string item_text(text_.substr(item.range.begin, item.range.end - item.range.begin));
+    std::string item_text(m_.written(item.range));
     Diagnostic d = make_diagnostic(DiagId::SliceOutOfBounds, item.range,
                                    "`" + item_text + "` is out of bounds: " + what);
     Typed base = Typer(m_, nullptr).type_of(x.lhs);
@@ -789,7 +789,6 @@ class StatementChecker {
   }
 
   const Module& m_;
-  std::string_view text_;
   std::vector<Diagnostic>& diags_;
   Typer typer_;
   Evaluator eval_;
@@ -804,8 +803,8 @@ class StatementChecker {
 
 }  // namespace
 
-void check_statements(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics) {
-  StatementChecker(module, text, diagnostics).run();
+void check_statements(const Module& module, std::vector<Diagnostic>& diagnostics) {
+  StatementChecker(module, diagnostics).run();
 }
 
 }  // namespace cake

@@ -141,8 +141,7 @@ class SyncChecker {
 
 }  // namespace
 
-void check_sync_static(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics) {
-  (void)text;
+void check_sync_static(const Module& module, std::vector<Diagnostic>& diagnostics) {
   SyncChecker(module, diagnostics).run();
 }
 

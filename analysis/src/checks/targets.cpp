@@ -28,8 +28,8 @@ namespace {
 
 class TargetChecker {
  public:
-  TargetChecker(const Module& m, std::string_view text, std::vector<Diagnostic>& diags)
-      : m_(m), text_(text), diags_(diags), listed_(listed_targets(m)) {}
+  TargetChecker(const Module& m, std::vector<Diagnostic>& diags)
+      : m_(m), diags_(diags), listed_(listed_targets(m)) {}
 
   void run() {
     if (listed_.empty()) return;
@@ -38,7 +38,7 @@ class TargetChecker {
       if (k.cluster_range.end > 0) gate(DiagId::ClauseNotOnTarget, Feature::Clusters, k.cluster_range, "`cluster (...)`");
     for (const Symbol& s : m_.symbols)
       if (s.kind == SymbolKind::Builtin && s.name == "cluster")
-        for (ByteRange use : s.uses) gate(DiagId::ClauseNotOnTarget, Feature::Clusters, field_range(use), "`cluster.rank`");
+        for (ExprId ref : s.refs) gate(DiagId::ClauseNotOnTarget, Feature::Clusters, field_range(ref), "`cluster.rank`");
   }
 
  private:
@@ -52,28 +52,23 @@ class TargetChecker {
     }
     if (const auto* r = std::get_if<RoleStmt>(&s.node)) {
       if (r->maxnreg == kNone) return;
-      ByteRange value = m_.exprs[r->maxnreg].range;
-      gate(DiagId::ClauseNotOnTarget, Feature::Setmaxnreg,
-           clause_range(text_, s.range, "maxnreg", value.begin, value.end, value), "`maxnreg(...)`");
+      gate(DiagId::ClauseNotOnTarget, Feature::Setmaxnreg, r->maxnreg_clause, "`maxnreg(...)`");
       return;
     }
     std::optional<Op> op;
     ExprId multicast = kNone;
-    if (const auto* mv = std::get_if<MoveStmt>(&s.node)) op = mv->op, multicast = mv->multicast;
+    ByteRange clause;
+    if (const auto* mv = std::get_if<MoveStmt>(&s.node)) op = mv->op, multicast = mv->multicast, clause = mv->multicast_clause;
     else if (const auto* mm = std::get_if<MmaStmt>(&s.node)) op = mm->op;
     else if (const auto* p = std::get_if<PlainStmt>(&s.node)) op = p->op;
     else if (const auto* g = std::get_if<GroupWaitStmt>(&s.node)) op = g->op;
     else if (const auto* a = std::get_if<ArriveStmt>(&s.node)) op = a->op;
-    else if (const auto* c = std::get_if<CommitStmt>(&s.node)) op = c->op, multicast = c->multicast;
+    else if (const auto* c = std::get_if<CommitStmt>(&s.node)) op = c->op, multicast = c->multicast, clause = c->multicast_clause;
     if (!op) return;
     std::optional<Feature> f = op_feature(*op);
     TargetSet have = listed_;
     if (f) have = gate(DiagId::OpNotOnTarget, *f, s.keyword, "`" + std::string(op_spelling(*op)) + "`");
-    if (multicast != kNone) {
-      ByteRange value = m_.exprs[multicast].range;
-      gate(DiagId::ClauseNotOnTarget, Feature::Multicast,
-           clause_range(text_, s.range, "multicast", value.begin, value.end, value), "`multicast(...)`", have);
-    }
+    if (multicast != kNone) gate(DiagId::ClauseNotOnTarget, Feature::Multicast, clause, "`multicast(...)`", have);
     if (const auto* mm = std::get_if<MmaStmt>(&s.node)) mma_dtype(*mm, have);
   }
 
@@ -121,18 +116,12 @@ class TargetChecker {
     }
   }
 
-  /// `cluster` as written, widened to `cluster.rank` when a field follows.
-  ByteRange field_range(ByteRange use) const {
-    uint32_t end = use.end;
-    while (end < text_.size() && (text_[end] == ' ' || text_[end] == '\t')) ++end;
-    if (end < text_.size() && text_[end] == '.') {
-      ++end;
-      while (end < text_.size() && (text_[end] == ' ' || text_[end] == '\t')) ++end;
-      uint32_t word = end;
-      while (end < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[end])) || text_[end] == '_')) ++end;
-      if (end > word) return {use.begin, end};
-    }
-    return use;
+  /// `cluster` as written, widened to `cluster.rank` when it is a field's base.
+  ByteRange field_range(ExprId ref) const {
+    const Expr& name = m_.exprs[ref];
+    if (name.parent != kNone && m_.exprs[name.parent].kind == Expr::Kind::Field && m_.exprs[name.parent].lhs == ref)
+      return m_.exprs[name.parent].range;
+    return name.range;
   }
 
   void mma_dtype(const MmaStmt& mm, TargetSet have) {
@@ -174,15 +163,14 @@ class TargetChecker {
   }
 
   const Module& m_;
-  std::string_view text_;
   std::vector<Diagnostic>& diags_;
   TargetSet listed_;
 };
 
 }  // namespace
 
-void check_target_features(const Module& module, std::string_view text, std::vector<Diagnostic>& diagnostics) {
-  TargetChecker(module, text, diagnostics).run();
+void check_target_features(const Module& module, std::vector<Diagnostic>& diagnostics) {
+  TargetChecker(module, diagnostics).run();
 }
 
 }  // namespace cake

@@ -48,8 +48,11 @@ class Builder {
     }
     collect_globals(root);
     for_each_item(root, [&](TSNode n) { item(n); });
-    for (Symbol& s : m_.symbols)
+    for (Symbol& s : m_.symbols) {
       std::sort(s.uses.begin(), s.uses.end(), [](const ByteRange& a, const ByteRange& b) { return a.begin < b.begin; });
+      auto by_offset = [&](ExprId a, ExprId b) { return m_.exprs[a].range.begin < m_.exprs[b].range.begin; };
+      if (!std::is_sorted(s.refs.begin(), s.refs.end(), by_offset)) std::sort(s.refs.begin(), s.refs.end(), by_offset);
+    }
   }
 
  private:
@@ -128,6 +131,26 @@ class Builder {
     s.decl = node_range(decl);
     s.kernel = kernel_;
     return s;
+  }
+
+  /// Sets the `parent` of `id`'s operands (built before it, still in cache).
+  void adopt_operands(ExprId id) {
+    const Expr& e = m_.exprs[id];
+    auto adopt = [&](ExprId child) {
+      if (child != kNone && child < m_.exprs.size()) m_.exprs[child].parent = id;
+    };
+    adopt(e.lhs);
+    adopt(e.rhs);
+    for (ExprId a : e.args) adopt(a);
+    for (const IndexItem& item : e.items) {
+      adopt(item.start);
+      adopt(item.extent);
+    }
+  }
+
+  /// The bytes from the start of `from` to the end of `to`.
+  static ByteRange span(TSNode from, TSNode to) {
+    return {ts_node_start_byte(from), ts_node_end_byte(to)};
   }
 
   void use(SymbolId id, ByteRange range) {
@@ -320,6 +343,7 @@ class Builder {
       return;
     }
     if (auto dt = parse_dtype(text(field(node, c_.f.dtype)))) type.dtype = *dt;
+    type.written = node_range(node);
     std::vector<std::vector<ExprId>> shapes;
     each_field(node, c_.f.shape, [&](TSNode shape) {
       std::vector<ExprId> dims;
@@ -334,6 +358,8 @@ class Builder {
           // The defining occurrence is not a use (a MISSING name records none).
           std::vector<ByteRange>& uses = m_.symbols[id].uses;
           if (!uses.empty() && uses.back() == node_range(d)) uses.pop_back();
+          std::vector<ExprId>& refs = m_.symbols[id].refs;
+          if (!refs.empty() && refs.back() == dims.back()) refs.pop_back();
           return;
         }
         dims.push_back(expr(d));
@@ -354,6 +380,7 @@ class Builder {
         if (kind != SymbolKind::TensorParam && kind != SymbolKind::Smem)
           bad_attribute(r, "`" + std::string(text(a)) + "` applies only to tensor parameters and smem buffers");
       } else if (is(a, c_.swizzle_attribute)) {
+        type.swizzle_clause = r;
         std::string_view mode = text(field(a, c_.f.mode));
         if (mode == "32B") type.swizzle = Swizzle::B32;
         else if (mode == "64B") type.swizzle = Swizzle::B64;
@@ -510,6 +537,7 @@ class Builder {
     } else if (sym == c_.pipeline_statement) {
       PipelineStmt s;
       s.stages = expr(field(node, f.stages));
+      s.ring = ring_clause(field(node, f.stages));
       TSNode range = field(node, f.range);
       s.start = expr(field(range, f.start));
       s.end = expr(field(range, f.end));
@@ -532,13 +560,16 @@ class Builder {
       }
       set(std::move(s));
     } else if (sym == c_.move_statement) {
-      MoveStmt s{op_of(node)};
+      MoveStmt s{.op = op_of(node)};
       s.dst = expr(field(node, f.destination));
       s.src = expr(field(node, f.source));
       s.barrier = expr_opt(field(node, f.barrier));
       each_field(node, f.modifier, [&](TSNode mod) {
         if (is(mod, c_.trans_modifier)) s.trans = true;
-        else if (is(mod, c_.multicast_modifier)) s.multicast = expr(field(mod, f.mask));
+        else if (is(mod, c_.multicast_modifier)) {
+          s.multicast = expr(field(mod, f.mask));
+          s.multicast_clause = node_range(mod);
+        }
       });
       set(s);
     } else if (sym == c_.mma_statement) {
@@ -561,9 +592,12 @@ class Builder {
     } else if (sym == c_.sync_statement) {
       set(SyncStmt{expr(field(node, f.barrier))});
     } else if (sym == c_.commit_statement) {
-      CommitStmt s{op_of(node), expr(field(node, f.barrier))};
+      CommitStmt s{.op = op_of(node), .barrier = expr(field(node, f.barrier))};
       TSNode mod = field(node, f.modifier);
-      if (!ts_node_is_null(mod)) s.multicast = expr(field(mod, f.mask));
+      if (!ts_node_is_null(mod)) {
+        s.multicast = expr(field(mod, f.mask));
+        s.multicast_clause = node_range(mod);
+      }
       set(s);
     } else if (sym == c_.reduce_statement) {
       std::string_view kind = text(field(node, f.kind));
@@ -584,6 +618,23 @@ class Builder {
       return kNone;
     }
     return id;
+  }
+
+  /// `ring(N)` of a pipeline, from its `stages` field: the `ring` token
+  /// before it and the `)` after it, stepping over comments between them.
+  ByteRange ring_clause(TSNode stages) const {
+    if (ts_node_is_null(stages)) return {};
+    auto token = [&](TSNode n, bool forward) {
+      do n = forward ? ts_node_next_sibling(n) : ts_node_prev_sibling(n);
+      while (!ts_node_is_null(n) && is(n, c_.comment));
+      return n;
+    };
+    TSNode open = token(stages, false);
+    TSNode ring = ts_node_is_null(open) ? open : token(open, false);
+    TSNode close = token(stages, true);
+    if (ts_node_is_null(ring)) return node_range(stages);
+    if (ts_node_is_null(close) || ts_node_is_missing(close)) return span(ring, stages);
+    return span(ring, close);
   }
 
   SymbolId loop_symbol(SymbolKind kind, TSNode name, TSNode decl, StmtId stmt) {
@@ -673,7 +724,10 @@ class Builder {
       });
     }
     TSNode maxnreg = field(node, f.maxnreg);
-    if (!ts_node_is_null(maxnreg)) r.maxnreg = expr(field(maxnreg, f.value));
+    if (!ts_node_is_null(maxnreg)) {
+      r.maxnreg = expr(field(maxnreg, f.value));
+      r.maxnreg_clause = node_range(maxnreg);
+    }
     TSNode name = field(node, f.name);
     if (!ts_node_is_null(name) && !ts_node_is_missing(name)) {
       Symbol s = make_symbol(SymbolKind::Role, name, node);
@@ -794,6 +848,7 @@ class Builder {
       return new_expr(Expr::Kind::Error, node);
     }
     ExprId id = expr_inner(node);
+    if (id != kNone) adopt_operands(id);
     leave();
     return id;
   }
@@ -814,6 +869,7 @@ class Builder {
       m_.exprs[id].text = name;
       SymbolId s = resolve(name, node_range(node));
       m_.exprs[id].symbol = s;
+      if (s != kNone) m_.symbols[s].refs.push_back(id);
       return id;
     }
     if (sym == c_.integer_literal) {
@@ -965,6 +1021,7 @@ class Builder {
 
 void build_model(const TSTree* tree, std::string_view text, Module& module, std::vector<Diagnostic>& diagnostics,
                  const ItemSelection* selection) {
+  module.source = text;
   Builder(text, module, diagnostics, selection).build(ts_tree_root_node(tree));
 }
 

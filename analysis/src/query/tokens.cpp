@@ -1,20 +1,22 @@
-// Semantic tokens and inlay hints (cake/query_tokens.h). A small scanner
-// finds comments, numbers and words; the model says what a word names (its
-// symbol, or the op keyword of a statement).
+// Semantic tokens and inlay hints (cake/query_tokens.h). Tokens are the
+// leaves of the tree-sitter tree, classed by their node type (the classes of
+// grammar/queries/highlights.scm: comments, numbers, types, the grammar's
+// keywords and op tokens) and, for identifiers, by the model's def-use table
+// (what the name is a definition or use of). There is no second lexer and
+// no keyword list: the grammar's own anonymous word tokens are the keywords.
 #include "cake/query_tokens.h"
 
-#include "cake/arch.h"
-#include "cake/query_ops.h"
+#include "model/cst.h"
 #include "semantics/eval.h"
 
 #include <algorithm>
 #include <cctype>
+#include <string>
+#include <unordered_set>
+#include <vector>
 
 namespace cake {
 namespace {
-
-bool word_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 TokenKind symbol_token(SymbolKind k) {
   switch (k) {
@@ -40,6 +42,24 @@ TokenKind symbol_token(SymbolKind k) {
   return TokenKind::Variable;
 }
 
+bool word_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+
+/// The grammar's keywords: its anonymous tokens that are words (`kernel`,
+/// `elect.warp`, `tma.load`), read from the language once.
+const std::unordered_set<std::string_view>& grammar_words() {
+  static const std::unordered_set<std::string_view> words = [] {
+    std::unordered_set<std::string_view> out;
+    const TSLanguage* lang = tree_sitter_cake();
+    for (TSSymbol s = 0; s < ts_language_symbol_count(lang); ++s) {
+      if (ts_language_symbol_type(lang, s) != TSSymbolTypeAnonymous) continue;
+      std::string_view name = ts_language_symbol_name(lang, s);
+      if (!name.empty() && word_start(name.front())) out.insert(name);
+    }
+    return out;
+  }();
+  return words;
+}
+
 /// Emits a token per line of a range that may span lines (block comments).
 void add_lines(std::string_view text, ByteRange r, TokenKind kind, std::vector<SemanticToken>& out) {
   uint32_t b = r.begin;
@@ -51,62 +71,118 @@ void add_lines(std::string_view text, ByteRange r, TokenKind kind, std::vector<S
   if (r.end > b) out.push_back({{b, r.end}, kind});
 }
 
-}  // namespace
+class TokenWalk {
+ public:
+  TokenWalk(const Module& m, std::string_view text, ByteRange range, std::vector<SemanticToken>& out)
+      : m_(m), text_(text), c_(Cst::get()), range_(range), end_(std::min<uint32_t>(range.end, static_cast<uint32_t>(text.size()))),
+        out_(out) {}
 
-std::vector<SemanticToken> semantic_tokens(const Module& m, std::string_view text, ByteRange range) {
-  std::vector<ByteRange> ops;
-  for (const Stmt& s : m.stmts)
-    if (s.keyword.end > s.keyword.begin && parse_op(text.substr(s.keyword.begin, s.keyword.end - s.keyword.begin)))
-      ops.push_back(s.keyword);
-  std::sort(ops.begin(), ops.end(), [](ByteRange a, ByteRange b) { return a.begin < b.begin; });
-  const std::span<const std::string_view> kw = keywords();
-
-  std::vector<SemanticToken> out;
-  uint32_t end = std::min<uint32_t>(range.end, static_cast<uint32_t>(text.size()));
-  auto op_index = ops.begin();
-  for (uint32_t i = 0; i < end;) {
-    char c = text[i];
-    uint32_t j = i + 1;
-    std::optional<TokenKind> kind;
-    if (c == '/' && j < text.size() && (text[j] == '/' || text[j] == '*')) {
-      bool line = text[j] == '/';
-      size_t close = line ? text.find('\n', i) : text.find("*/", i + 2);
-      j = close == std::string_view::npos ? static_cast<uint32_t>(text.size())
-                                          : static_cast<uint32_t>(close + (line ? 0 : 2));
-      kind = TokenKind::Comment;
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      while (j < text.size() && (word_char(text[j]) || (text[j] == '.' && j + 1 < text.size() &&
-                                                        std::isdigit(static_cast<unsigned char>(text[j + 1])))))
-        ++j;
-      kind = TokenKind::Number;
-    } else if (word_start(c)) {
-      while (op_index != ops.end() && op_index->end <= i) ++op_index;
-      if (op_index != ops.end() && op_index->begin == i) {
-        j = op_index->end;
-        kind = TokenKind::Op;
-      } else {
-        while (j < text.size() && word_char(text[j])) ++j;
-        std::string_view w = text.substr(i, j - i);
-        // Dotted keywords (`elect.warp`, `reduce.row`) are one token.
-        uint32_t k = j;
-        while (k + 1 < text.size() && text[k] == '.' && word_start(text[k + 1])) {
-          uint32_t e = k + 1;
-          while (e < text.size() && word_char(text[e])) ++e;
-          if (std::find(kw.begin(), kw.end(), text.substr(i, e - i)) == kw.end()) break;
-          k = j = e;
-          w = text.substr(i, e - i);
-        }
-        SymbolId id = m.symbol_at(i);
-        bool target = std::any_of(m.targets.begin(), m.targets.end(), [&](const Target& t) { return t.range.begin == i; });
-        if (target) kind = TokenKind::Target;
-        else if (id != kNone && m.symbol(id).kind != SymbolKind::Builtin) kind = symbol_token(m.symbol(id).kind);
-        else if (parse_dtype(w)) kind = TokenKind::Type;
-        else if (std::find(kw.begin(), kw.end(), w) != kw.end()) kind = TokenKind::Keyword;
+  /// Visits the leaves of `root` that start in the range, in text order
+  /// (a pre-order walk: each node starts no earlier than the one before).
+  void run(TSNode root) {
+    // The cursor keeps the path: `parents` mirrors it (ts_node_parent
+    // would walk down from the root for every leaf).
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    std::vector<TSSymbol> parents;
+    for (bool more = true; more;) {
+      TSNode n = ts_tree_cursor_current_node(&cursor);
+      if (ts_node_start_byte(n) >= end_) break;
+      bool overlaps = ts_node_end_byte(n) > range_.begin;
+      if (overlaps && ts_node_child_count(n) > 0 && !is_token(n)) {
+        parents.push_back(ts_node_symbol(n));
+        ts_tree_cursor_goto_first_child(&cursor);
+        continue;
+      }
+      if (overlaps) leaf(n, parents.empty() ? TSSymbol(0) : parents.back(), ts_tree_cursor_current_field_id(&cursor));
+      while (more && !ts_tree_cursor_goto_next_sibling(&cursor)) {
+        more = ts_tree_cursor_goto_parent(&cursor);
+        if (more) parents.pop_back();
       }
     }
-    if (kind && j > range.begin && i >= range.begin) add_lines(text, {i, std::min<uint32_t>(j, end)}, *kind, out);
-    i = j;
+    ts_tree_cursor_delete(&cursor);
   }
+
+  /// Nodes whose children are parts of one token to the user: a comment's
+  /// and a literal's (none today, but a grammar may give them some).
+  bool is_token(TSNode n) const {
+    TSSymbol s = ts_node_symbol(n);
+    return s == c_.comment || s == c_.integer_literal || s == c_.float_literal || s == c_.byte_size ||
+           s == c_.primitive_type;
+  }
+
+  void leaf(TSNode n, TSSymbol ps, TSFieldId field) {
+    if (ts_node_is_missing(n)) return;
+    ByteRange r = node_range(n);
+    if (r.begin < range_.begin || r.begin >= end_ || r.end <= r.begin) return;
+    std::optional<TokenKind> kind = classify(n, r, ps, field);
+    if (kind) add_lines(text_, {r.begin, std::min(r.end, end_)}, *kind, out_);
+  }
+
+  /// The class of leaf `n`, child of a `ps` node in field `field`.
+  std::optional<TokenKind> classify(TSNode n, ByteRange r, TSSymbol ps, TSFieldId field) const {
+    TSSymbol s = ts_node_symbol(n);
+    if (s == c_.comment) return TokenKind::Comment;
+    if (s == c_.integer_literal || s == c_.float_literal || s == c_.byte_size || ps == c_.integer_literal ||
+        ps == c_.float_literal || ps == c_.byte_size)
+      return TokenKind::Number;
+    if (s == c_.primitive_type || ps == c_.primitive_type) return TokenKind::Type;
+    std::string_view word = node_text(n, text_);
+    if (word.empty() || !word_start(word.front())) return std::nullopt;  // punctuation, operators
+    if (s == c_.identifier) {
+      // A call's function (`bytes(cs[s])`, `exp(x)`): highlights.scm's @function.call.
+      if (ps == c_.call_expression && field == c_.f.function) return TokenKind::Function;
+      return name(r, word);
+    }
+    if (ps == c_.transpose_expression) return std::nullopt;  // `.T` reads as a field
+    if (parse_op(word)) return TokenKind::Op;
+    return TokenKind::Keyword;
+  }
+
+  /// An identifier: a target, else what the model resolves it to; a
+  /// builtin or unresolved name that the grammar also uses as a keyword
+  /// (`block.x`, `cluster.rank`, `bytes(...)`) reads as the keyword.
+  std::optional<TokenKind> name(ByteRange r, std::string_view word) const {
+    bool target = std::any_of(m_.targets.begin(), m_.targets.end(), [&](const Target& t) { return t.range.begin == r.begin; });
+    if (target) return TokenKind::Target;
+    SymbolId id = symbol_at(r.begin);
+    if (id != kNone && m_.symbol(id).kind != SymbolKind::Builtin) return symbol_token(m_.symbol(id).kind);
+    if (grammar_words().contains(word)) return TokenKind::Keyword;
+    return std::nullopt;
+  }
+
+  /// The symbol a name at `offset` defines or uses, as Module::symbol_at()
+  /// answers it (the lowest-numbered symbol wins; definitions and uses are
+  /// name ranges, so they start at the name), from an index of every
+  /// definition and use built on first need: a file has thousands of symbols.
+  SymbolId symbol_at(uint32_t offset) const {
+    if (!indexed_) {
+      indexed_ = true;
+      for (SymbolId i = 0; i < m_.symbols.size(); ++i) {
+        const Symbol& s = m_.symbols[i];
+        if (s.def.end > s.def.begin) names_.push_back({s.def.begin, i});
+        for (const ByteRange& u : s.uses) names_.push_back({u.begin, i});
+      }
+      std::sort(names_.begin(), names_.end());
+    }
+    auto it = std::lower_bound(names_.begin(), names_.end(), std::pair<uint32_t, SymbolId>{offset, 0});
+    return it != names_.end() && it->first == offset ? it->second : kNone;
+  }
+
+  const Module& m_;
+  mutable bool indexed_ = false;
+  mutable std::vector<std::pair<uint32_t, SymbolId>> names_;  // (name's offset, symbol), sorted
+  std::string_view text_;
+  const Cst& c_;
+  ByteRange range_;
+  uint32_t end_;
+  std::vector<SemanticToken>& out_;
+};
+
+}  // namespace
+
+std::vector<SemanticToken> semantic_tokens(const Module& m, const TSTree* tree, std::string_view text, ByteRange range) {
+  std::vector<SemanticToken> out;
+  if (tree) TokenWalk(m, text, range, out).run(ts_tree_root_node(tree));
   return out;
 }
 

@@ -39,7 +39,7 @@ namespace {
 json tokens(Context& context, const json& params, ByteRange range) {
   OpenDocument& d = context.document(params);
   PositionConverter positions = context.positions(d);
-  std::vector<SemanticToken> found = semantic_tokens(d.doc->model(), d.doc->text(), range);
+  std::vector<SemanticToken> found = semantic_tokens(d.doc->model(), d.doc->tree(), d.doc->text(), range);
   return {{"data", encode_semantic_tokens(found, d.doc->text(), positions)}};
 }
 
