@@ -180,6 +180,27 @@ kernel expect_too_little(A: global f32[N]) where N % 128 == 0 grid (N / 128) blo
 
 // -----
 
+// The expect_tx covers the first copy only: the phase completes when it
+// lands, so the second copy's bytes arrive late. The message counts every
+// copy of the expect_tx (512 + 1024) and the late ones (hopper_gemm's bug).
+target sm_90a
+kernel expect_first_copy_only(A: global f32[N], B: global f32[N]) where N % 256 == 0 grid (N / 256) block 128 {
+  smem buf: f32[128]
+  smem wide: f32[256]
+  mbarrier full
+  role all_threads all {
+    elect {
+      // expected-error@+1 [CAKE-E0402] {{`full` expects 512 bytes per phase but its copies deliver 1536: the phase completes before the last 1024 bytes land (readers race them)}}
+      arrive.expect_tx full, bytes(buf)
+      bulk.load buf <- A[block.x * 128 : 128], full
+      bulk.load wide <- B[block.x * 256 : 256], full
+    }
+    wait full parity(0)
+  }
+}
+
+// -----
+
 target sm_90a
 kernel expect_exact(A: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
   smem buf: f32[128]
