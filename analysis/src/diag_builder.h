@@ -39,6 +39,36 @@ inline constexpr DiagFormInfo kDiagForms[] = {
 #undef CAKE_DIAG
 };
 
+/// A size in bits as messages show it: "24 bytes", "1 byte", or "12 bits"
+/// when it is not whole bytes.
+struct BitSize {
+  int64_t bits = 0;
+};
+
+/// A size in bytes as messages show it: "16 bytes", "1 byte".
+struct ByteSize {
+  int64_t bytes = 0;
+};
+
+}  // namespace cake
+
+template <>
+struct llvm::format_provider<cake::ByteSize> {
+  static void format(const cake::ByteSize& v, llvm::raw_ostream& os, llvm::StringRef) {
+    os << v.bytes << (v.bytes == 1 ? " byte" : " bytes");
+  }
+};
+
+template <>
+struct llvm::format_provider<cake::BitSize> {
+  static void format(const cake::BitSize& v, llvm::raw_ostream& os, llvm::StringRef style) {
+    if (v.bits % 8 == 0) llvm::format_provider<cake::ByteSize>::format(cake::ByteSize{v.bits / 8}, os, style);
+    else os << v.bits << " bits";
+  }
+};
+
+namespace cake {
+
 namespace detail {
 
 /// formatv knows StringRef, not std::string_view.
