@@ -52,7 +52,6 @@ class StatementChecker {
   WarpSpan role_info(const RoleStmt& role);
   static bool is_resource(const Stmt& s);
   std::string keyword(const Stmt& s) const;
-  void misplaced(const Stmt& s, std::string message);
   void constant(ExprId e, std::string_view what);
   void statements(const std::vector<StmtId>& body);
   void statement(StmtId id);

@@ -29,17 +29,12 @@ bool StatementChecker::operand(const Typed& t, ExprId e, SpaceSet spaces, const 
   }
   if (t.stage_dims > 0) {
     const Expr& x = m_.exprs[e];
-    Diagnostic d = make_diagnostic(DiagId::RankMismatch, x.range, root_name(t), t.dims.size(), 0);
-    d.message = "`" + std::string(root_name(t)) + "` is a ring of " + typer_.dim_text(t.dims[0]) +
-                " stages: select one with `" + std::string(root_name(t)) + "[s]`";
-    diags_.push_back(std::move(d));
+    diags_.push_back(make_diagnostic(DiagForm::RingNotSelected, x.range, root_name(t), typer_.dim_text(t.dims[0])));
     return false;
   }
   if (!spaces.empty() && !spaces.has(t.space)) {
-    Diagnostic d = make_diagnostic(DiagId::WrongSpace, m_.exprs[e].range,
-                                   "the " + std::string(role) + " of `" + op + "` must be in " + spaces_text(spaces) +
-                                       " memory; `" + std::string(root_name(t)) + "` is in " +
-                                       std::string(space_name(t.space)));
+    Diagnostic d = make_diagnostic(DiagForm::WrongSpaceOperand, m_.exprs[e].range, role, op, spaces_text(spaces),
+                                   root_name(t), space_name(t.space));
     if (t.root != kNone) d.related.push_back({m_.symbols[t.root].decl, "declared here"});
     diags_.push_back(std::move(d));
     return false;
@@ -77,10 +72,7 @@ void StatementChecker::barrier_operand(ExprId e, const std::string& op) {
   Typed t = typer_.type_of(e);
   if (t.kind == Typed::Kind::Unknown || t.kind == Typed::Kind::Barrier) return;
   if (t.kind == Typed::Kind::BarrierArray) {
-    Diagnostic d = make_diagnostic(DiagId::RankMismatch, m_.exprs[e].range, root_name(t), 1, 0);
-    d.message = "`" + std::string(root_name(t)) + "` is an array of mbarriers: `" + op + "` needs one, e.g. `" +
-                std::string(root_name(t)) + "[s]`";
-    diags_.push_back(std::move(d));
+    diags_.push_back(make_diagnostic(DiagForm::BarrierArrayNotSelected, m_.exprs[e].range, root_name(t), op));
     return;
   }
   wrong_kind(e, t, "an mbarrier (`" + op + "` takes an mbarrier)");

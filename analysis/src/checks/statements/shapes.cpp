@@ -18,9 +18,7 @@ void StatementChecker::check(const Stmt& s, const AssignStmt& a) {
   if (!target.is_buffer() || target.space != Space::Reg) {
     std::string_view name = t.kind == Expr::Kind::Name ? t.text : "target";
     if (target.is_buffer())
-      diags_.push_back(make_diagnostic(DiagId::WrongSpace, t.range,
-                                       "assignment writes register fragments; `" + std::string(name) + "` is in " +
-                                           std::string(space_name(target.space)) + " memory (use `store`)"));
+      diags_.push_back(make_diagnostic(DiagForm::WrongSpaceAssign, t.range, name, space_name(target.space)));
     else
       diags_.push_back(make_diagnostic(DiagId::WrongKind, t.range, name,
                                        target.root != kNone ? symbol_kind_name(m_.symbols[target.root].kind) : "not a fragment",
@@ -30,9 +28,8 @@ void StatementChecker::check(const Stmt& s, const AssignStmt& a) {
   if (value.is_buffer() && !value.literal && value.dtype != target.dtype && value.dtype != DType::Unknown &&
       target.dtype != DType::Unknown) {
     const Expr& v = m_.exprs[a.value];
-    Diagnostic d = make_diagnostic(DiagId::DtypeMismatch, v.range,
-                                   "assigning " + std::string(dtype_name(value.dtype)) + " to " +
-                                       std::string(dtype_name(target.dtype)) + " fragment without a conversion");
+    Diagnostic d =
+        make_diagnostic(DiagForm::AssignDtype, v.range, dtype_name(value.dtype), dtype_name(target.dtype));
     std::string cvt = "cvt<" + std::string(dtype_name(target.dtype)) + ">(";
     d.fixes.push_back({"convert with " + cvt + "...)",
                        {{{v.range.begin, v.range.begin}, cvt}, {{v.range.end, v.range.end}, ")"}}, true});
@@ -41,10 +38,8 @@ void StatementChecker::check(const Stmt& s, const AssignStmt& a) {
   }
   if (value.is_buffer() && !value.dims.empty() && !same_shape(target.dims, value.dims) &&
       !broadcasts(value, target.dims))
-    diags_.push_back(make_diagnostic(DiagId::ShapeMismatch, m_.exprs[a.value].range,
-                                     "value of shape " + typer_.shape_text(value.dims) + " assigned to `" +
-                                         std::string(t.kind == Expr::Kind::Name ? t.text : "target") + "` of shape " +
-                                         typer_.shape_text(target.dims)));
+    diags_.push_back(make_diagnostic(DiagForm::AssignShape, m_.exprs[a.value].range, typer_.shape_text(value.dims),
+                                     t.kind == Expr::Kind::Name ? t.text : "target", typer_.shape_text(target.dims)));
   (void)s;
 }
 
@@ -108,13 +103,11 @@ void StatementChecker::check(const Stmt& s, const MoveStmt& mv) {
   }
   if (!ok || dst.kind == Typed::Kind::Unknown || src.kind == Typed::Kind::Unknown) return;
   if (dst.dtype != src.dtype && dst.dtype != DType::Unknown && src.dtype != DType::Unknown)
-    diags_.push_back(make_diagnostic(DiagId::DtypeMismatch, m_.exprs[mv.src].range,
-                                     "`" + op + "` moves " + std::string(dtype_name(src.dtype)) + " into a " +
-                                         std::string(dtype_name(dst.dtype)) + " destination (movement never converts)"));
+    diags_.push_back(make_diagnostic(DiagForm::MoveDtype, m_.exprs[mv.src].range, op, dtype_name(src.dtype),
+                                     dtype_name(dst.dtype)));
   else if (!same_elements(dst.dims, src.dims))
-    diags_.push_back(make_diagnostic(DiagId::ShapeMismatch, m_.exprs[mv.src].range,
-                                     "`" + op + "` moves a " + typer_.shape_text(src.dims) + " tile into a " +
-                                         typer_.shape_text(dst.dims) + " destination"));
+    diags_.push_back(make_diagnostic(DiagForm::MoveShape, m_.exprs[mv.src].range, op, typer_.shape_text(src.dims),
+                                     typer_.shape_text(dst.dims)));
 }
 
 void StatementChecker::check(const Stmt&, const MmaStmt& mm) {
@@ -134,24 +127,19 @@ void StatementChecker::check(const Stmt&, const MmaStmt& mm) {
     return;
   const Expr& ea = m_.exprs[mm.a];
   if (a.dtype != b.dtype && a.dtype != DType::Unknown && b.dtype != DType::Unknown && !(is_fp8(a.dtype) && is_fp8(b.dtype))) {
-    diags_.push_back(make_diagnostic(DiagId::DtypeMismatch, ByteRange{ea.range.begin, m_.exprs[mm.b].range.end},
-                                     "`" + op + "` operands differ in dtype: A is " + std::string(dtype_name(a.dtype)) +
-                                         ", B is " + std::string(dtype_name(b.dtype))));
+    diags_.push_back(make_diagnostic(DiagForm::MmaOperandDtypes, ByteRange{ea.range.begin, m_.exprs[mm.b].range.end},
+                                     op, dtype_name(a.dtype), dtype_name(b.dtype)));
     return;
   }
   if (!accumulator_dtype_ok(mm.op, a.dtype, acc.dtype)) {
-    diags_.push_back(make_diagnostic(DiagId::DtypeMismatch, m_.exprs[mm.acc].range,
-                                     "a " + std::string(dtype_name(acc.dtype)) + " accumulator cannot take " +
-                                         std::string(dtype_name(a.dtype)) + " products (" +
-                                         accumulator_hint(a.dtype) + ")"));
+    diags_.push_back(make_diagnostic(DiagForm::AccumulatorDtype, m_.exprs[mm.acc].range, dtype_name(acc.dtype),
+                                     dtype_name(a.dtype), accumulator_hint(a.dtype)));
     return;
   }
   auto tile = [](const Typed& t) { return t.dims.size() - t.stage_dims; };
   if (tile(acc) != 2 || tile(a) != 2 || tile(b) != 2) {
-    diags_.push_back(make_diagnostic(DiagId::MmaShapeMismatch, m_.stmts.empty() ? ea.range : ea.range,
-                                     "`" + op + "` multiplies 2-D tiles: A is " + typer_.shape_text(a.dims) + ", B is " +
-                                         typer_.shape_text(b.dims) + ", the accumulator " +
-                                         typer_.shape_text(acc.dims)));
+    diags_.push_back(make_diagnostic(DiagForm::MmaNot2D, ea.range, op, typer_.shape_text(a.dims),
+                                     typer_.shape_text(b.dims), typer_.shape_text(acc.dims)));
     return;
   }
   size_t an = a.dims.size(), bn = b.dims.size(), cn = acc.dims.size();
@@ -159,12 +147,12 @@ void StatementChecker::check(const Stmt&, const MmaStmt& mm) {
   bool m_ok = typer_.dims_may_equal(a.dims[an - 2], acc.dims[cn - 2]);
   bool n_ok = typer_.dims_may_equal(b.dims[bn - 1], acc.dims[cn - 1]);
   if (!k_ok || !m_ok || !n_ok) {
-    std::string why = !k_ok ? "A's K does not match B's K" : !m_ok ? "A's M does not match the accumulator's rows"
-                                                                    : "B's N does not match the accumulator's columns";
-    diags_.push_back(make_diagnostic(DiagId::MmaShapeMismatch, ByteRange{ea.range.begin, m_.exprs[mm.b].range.end},
-                                     "`" + op + "`: " + typer_.shape_text(a.dims, a.stage_dims) + " @ " +
-                                         typer_.shape_text(b.dims, b.stage_dims) + " into " +
-                                         typer_.shape_text(acc.dims, acc.stage_dims) + ": " + why));
+    ByteRange at{ea.range.begin, m_.exprs[mm.b].range.end};
+    std::string as = typer_.shape_text(a.dims, a.stage_dims), bs = typer_.shape_text(b.dims, b.stage_dims),
+                cs = typer_.shape_text(acc.dims, acc.stage_dims);
+    diags_.push_back(!k_ok   ? make_diagnostic(DiagId::MmaShapeMismatch, at, op, as, bs, cs)
+                     : !m_ok ? make_diagnostic(DiagForm::MmaShapeRows, at, op, as, bs, cs)
+                             : make_diagnostic(DiagForm::MmaShapeColumns, at, op, as, bs, cs));
   }
 }
 
@@ -186,25 +174,21 @@ void StatementChecker::check(const Stmt&, const ArgReduceStmt& r) {
   ok &= operand(src, r.src, {Space::Reg}, op, "source");
   if (!ok) return;
   if (index.kind == Typed::Kind::Buffer && is_float(index.dtype))
-    diags_.push_back(make_diagnostic(DiagId::DtypeMismatch, m_.exprs[r.index].range,
-                                     "`" + op + "` writes integer indices; `" +
-                                         std::string(m_.exprs[r.index].text) + "` is " +
-                                         std::string(dtype_name(index.dtype))));
+    diags_.push_back(make_diagnostic(DiagForm::ArgIndexDtype, m_.exprs[r.index].range, op, m_.exprs[r.index].text,
+                                     dtype_name(index.dtype)));
   row_result(value, src, r.value, op);
   row_result(index, src, r.index, op, /*check_dtype=*/false);
 }
 
 void StatementChecker::row_result(const Typed& dst, const Typed& src, ExprId dst_expr, const std::string& op, bool check_dtype) {
   if (src.dims.size() != 2 || dst.dims.size() != 1 || !typer_.dims_may_equal(dst.dims[0], src.dims[0])) {
-    diags_.push_back(make_diagnostic(DiagId::ShapeMismatch, m_.exprs[dst_expr].range,
-                                     "`" + op + "` reduces each row of a 2-D fragment into a 1-D one of its rows: " +
-                                         typer_.shape_text(src.dims) + " into " + typer_.shape_text(dst.dims)));
+    diags_.push_back(make_diagnostic(DiagForm::RowReduceShape, m_.exprs[dst_expr].range, op,
+                                     typer_.shape_text(src.dims), typer_.shape_text(dst.dims)));
     return;
   }
   if (check_dtype && dst.dtype != src.dtype && dst.dtype != DType::Unknown && src.dtype != DType::Unknown)
-    diags_.push_back(make_diagnostic(DiagId::DtypeMismatch, m_.exprs[dst_expr].range,
-                                     "`" + op + "` of " + std::string(dtype_name(src.dtype)) + " values into a " +
-                                         std::string(dtype_name(dst.dtype)) + " fragment"));
+    diags_.push_back(make_diagnostic(DiagForm::RowReduceDtype, m_.exprs[dst_expr].range, op, dtype_name(src.dtype),
+                                     dtype_name(dst.dtype)));
 }
 
 bool StatementChecker::is_fp8(DType d) { return d == DType::F8E4M3 || d == DType::F8E5M2; }

@@ -37,12 +37,12 @@ void StatementChecker::kernel(uint32_t index) {
     }
     if (is_resource(s)) {
       if (seen_role)
-        misplaced(s, "declare resources before the roles: `" + keyword(s) + "` follows a role");
+        diags_.push_back(make_diagnostic(DiagId::MisplacedItem, s.keyword, keyword(s)));
       statement(id);
       continue;
     }
     if (has_roles && !std::holds_alternative<LetStmt>(s.node)) {
-      misplaced(s, "a kernel with roles runs statements only inside its roles; move this into a role");
+      diags_.push_back(make_diagnostic(DiagForm::StatementOutsideRoles, s.keyword));
       continue;
     }
     role_ = implicit_role();
@@ -88,10 +88,6 @@ std::string StatementChecker::keyword(const Stmt& s) const {
   return std::string(text_.substr(s.keyword.begin, s.keyword.end - s.keyword.begin));
 }
 
-void StatementChecker::misplaced(const Stmt& s, std::string message) {
-  diags_.push_back(make_diagnostic(DiagId::MisplacedItem, s.keyword, std::move(message)));
-}
-
 void StatementChecker::constant(ExprId e, std::string_view what) {
   if (e == kNone) return;
   const Expr& x = m_.exprs[e];
@@ -113,7 +109,7 @@ void StatementChecker::check(const Stmt& s, const DeclStmt& d) {
   const Symbol& sym = m_.symbols[d.symbol];
   bool at_kernel_scope = s.parent == kNone;
   if (sym.kind != SymbolKind::Reg && !at_kernel_scope)
-    misplaced(s, "`" + keyword(s) + "` declarations belong at kernel scope, before the roles");
+    diags_.push_back(make_diagnostic(DiagForm::DeclarationInBody, s.keyword, keyword(s)));
   for (ExprId dim : sym.type.stage_dims) constant(dim, "a ring size");
   for (ExprId dim : sym.type.dims) constant(dim, "a buffer dimension");
   for (ExprId dim : sym.box) constant(dim, "a box dimension");
@@ -128,13 +124,12 @@ void StatementChecker::check(const Stmt& s, const DeclStmt& d) {
   if (sym.kind == SymbolKind::Reg && sym.value != kNone) {
     Typed init = typer_.type_of(sym.value);
     if (init.kind != Typed::Kind::Unknown && !init.is_scalar())
-      diags_.push_back(make_diagnostic(DiagId::ShapeMismatch, m_.exprs[sym.value].range,
-                                       std::string("a fragment is initialised with a scalar")));
+        diags_.push_back(make_diagnostic(DiagForm::FragmentInitShape, m_.exprs[sym.value].range));
   }
 }
 
 void StatementChecker::check(const Stmt& s, const RoleStmt& r) {
-  if (s.parent != kNone) misplaced(s, "roles cannot nest: declare every role at kernel scope");
+  if (s.parent != kNone) diags_.push_back(make_diagnostic(DiagForm::NestedRole, s.keyword));
   for (const RoleSpec::Entry& e : r.spec.entries) {
     constant(e.first, "a role's warp or warpgroup index");
     constant(e.end, "a role's warp range");
