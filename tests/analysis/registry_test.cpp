@@ -7,12 +7,15 @@
 
 #include "cake/analyze.h"
 #include "cake/registry.h"
+#include "diag_builder.h"
 
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -84,4 +87,71 @@ TEST_CASE("E0005: nesting deeper than the limit") {
   shallow += "}\n";
   CHECK(draws(deep, cake::DiagId::NestingTooDeep));
   CHECK_FALSE(draws(shallow, cake::DiagId::NestingTooDeep));
+}
+
+// Section - message templates (diagnostic_kinds.def, diag_builder.h)
+
+namespace {
+
+/// The placeholder indices {N} of a formatv template ({{ is a literal brace).
+std::set<int> placeholders(std::string_view t) {
+  std::set<int> out;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t[i] != '{') continue;
+    if (i + 1 < t.size() && t[i + 1] == '{') { ++i; continue; }
+    size_t close = t.find('}', i);
+    REQUIRE(close != std::string_view::npos);
+    out.insert(std::stoi(std::string(t.substr(i + 1, close - i - 1))));
+    i = close;
+  }
+  return out;
+}
+
+bool contiguous(const std::set<int>& s) { return s.empty() || (*s.begin() == 0 && *s.rbegin() == int(s.size()) - 1); }
+
+}  // namespace
+
+TEST_CASE("message templates number their placeholders from {0} without gaps") {
+  for (const cake::RuleInfo& r : cake::all_rules()) {
+    INFO(r.code << ": " << r.message_template);
+    CHECK(contiguous(placeholders(r.message_template)));
+  }
+  for (const cake::DiagFormInfo& f : cake::kDiagForms) {
+    INFO(cake::rule_info(f.id).code << " form: " << f.message_template);
+    CHECK(contiguous(placeholders(f.message_template)));
+  }
+}
+
+TEST_CASE("make_diagnostic fills a form's template with typed arguments") {
+  cake::Diagnostic d = cake::make_diagnostic(cake::DiagForm::ExpectTxLate, cake::ByteRange{}, std::string_view("full[0]"),
+                                             int64_t(16384), int64_t(49152), int64_t(32768));
+  CHECK(d.id == cake::DiagId::ExpectTxBytes);
+  CHECK(d.message ==
+        "`full[0]` expects 16384 bytes per phase but its copies deliver 49152: the phase completes before the last "
+        "32768 bytes land (readers race them)");
+  cake::Diagnostic b = cake::make_diagnostic(cake::DiagId::BulkCopySize, cake::ByteRange{}, cake::BitSize{40 * 8},
+                                             int64_t(16), "ptx91");
+  CHECK(b.message == "`bulk.load` copies 40 bytes, not a multiple of 16 bytes (ptx91)");
+  cake::Diagnostic c = cake::make_diagnostic(cake::DiagId::BulkCopySize, cake::ByteRange{}, cake::BitSize{12},
+                                             int64_t(16), "ptx91");
+  CHECK(c.message == "`bulk.load` copies 12 bits, not a multiple of 16 bytes (ptx91)");
+}
+
+// The case: hopper_gemm with its expect_tx cut to the A tile. The
+// copies of one phase deliver sA (16384 B) and sB (32768 B); the phase
+// completes after sA, so the last 32768 bytes land late.
+TEST_CASE("E0402 counts every copy of the expect_tx in hopper_gemm") {
+  std::string text = read(fs::path(CAKE_DOCS_DIR) / "examples" / "hopper_gemm.cake");
+  std::string from = "bytes(sA[s]) + bytes(sB[s])";
+  size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), "bytes(sA[s])");
+  auto a = cake::analyze(text);
+  std::vector<std::string> messages;
+  for (const auto& d : a->diagnostics)
+    if (d.id == cake::DiagId::ExpectTxBytes) messages.push_back(d.message);
+  REQUIRE(messages.size() == 1);
+  CHECK(messages[0] ==
+        "`full[0]` expects 16384 bytes per phase but its copies deliver 49152: the phase completes before the last "
+        "32768 bytes land (readers race them)");
 }

@@ -200,7 +200,7 @@ dispatch d(X) {
 // E0122: no `else`, and N = 129 matches no guard.
 target sm_90a
 kernel a(X: global f32[N]) grid (1) block 128 { }
-// expected-error@+1 [CAKE-E0122] {{no case takes N = 129}}
+// expected-error@+1 [CAKE-E0122] {{no case takes N = 129: add an `else` case or widen a guard}}
 dispatch d(X) {
   when N % 128 == 0 -> a
   when N < 128 -> a
@@ -211,7 +211,7 @@ dispatch d(X) {
 // E0122 over two symbols: M == N falls between the guards.
 target sm_90a
 kernel a(A: global f32[M, N]) grid (1) block 128 { }
-// expected-error@+1 [CAKE-E0122] {{no case takes M = 1, N = 1}}
+// expected-error@+1 [CAKE-E0122] {{no case takes M = 1, N = 1: add an `else` case or widen a guard}}
 dispatch d(A) {
   when M < N -> a
   when M > N -> a
@@ -262,7 +262,7 @@ dispatch d(X) {
   when N >= 128 -> a
   // expected-error@+1 [CAKE-E0123] {{`X` is f16 in `b` but bf16 in `a`}}
   when N >= 64 -> b
-  // expected-error@+1 [CAKE-E0123] {{dim 2 of `X` is 128 in `c` but 64 in `a`}}
+  // expected-error@+1 [CAKE-E0123] {{dim 2 of `X` is 128 in `c` but 64 in `a`: every case kernel must take the same arguments}}
   else -> c
 }
 
@@ -274,7 +274,7 @@ kernel a(X: global f32[N], C: global f32[K]) grid (1) block 128 { }
 kernel b(X: global f32[K], C: global f32[N]) grid (1) block 128 { }
 dispatch d(X, C) {
   when K >= 128 -> a
-  // expected-error@+1 [CAKE-E0123] {{`K` is dim 1 of `X` in `b` but dim 1 of `C` in `a`: a guard's `K` names one dim}}
+  // expected-error@+1 [CAKE-E0123] {{`K` is dim 1 of `X` in `b` but dim 1 of `C` in `a`: a guard's `K` names one dim, so the case kernels must agree}}
   else -> b
 }
 

@@ -4,7 +4,7 @@
 
 target sm_90a
 kernel box_rank(X: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
-  // expected-error@+1 [CAKE-E0501] {{box [8192] has 1 dim(s) but `X` has 2}}
+  // expected-error@+1 [CAKE-E0501] {{box [8192] has 1 dim(s) but `X` has 2: a tensor map's box has one dim per tensor dim}}
   tensormap tX = X box [8192]
 }
 
@@ -12,7 +12,7 @@ kernel box_rank(X: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) block 1
 
 target sm_90a
 kernel box_too_big(X: global bf16[N, 64]) where N % 512 == 0 grid (N / 512) block 128 {
-  // expected-error@+1 [CAKE-E0501] {{box dim 512 is outside 1..256}}
+  // expected-error@+1 [CAKE-E0501] {{box dim 512 is outside 1..256 (cuda_h): load bigger tiles as several boxes}}
   tensormap tX = X box [512, 64]
 }
 
@@ -20,7 +20,7 @@ kernel box_too_big(X: global bf16[N, 64]) where N % 512 == 0 grid (N / 512) bloc
 
 target sm_90a
 kernel inner_not_16(X: global f32[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
-  // expected-error@+1 [CAKE-E0502] {{inner box dim 6 f32 = 24 bytes is not a multiple of 16 bytes}}
+  // expected-error@+1 [CAKE-E0502] {{inner box dim 6 f32 = 24 bytes is not a multiple of 16 bytes (cuda_h)}}
   tensormap tX = X box [128, 6]
 }
 
@@ -28,7 +28,7 @@ kernel inner_not_16(X: global f32[N, 64]) where N % 128 == 0 grid (N / 128) bloc
 
 target sm_90a
 kernel inner_over_span(X: global f32[N, 128]) where N % 128 == 0 grid (N / 128) block 128 {
-  // expected-error@+1 [CAKE-E0502] {{inner box dim 64 f32 = 256 bytes is wider than the 128-byte span of swizzle(128B)}}
+  // expected-error@+1 [CAKE-E0502] {{inner box dim 64 f32 = 256 bytes is wider than the 128-byte span of swizzle(128B) (cuda_h): at most 32 f32 per box row; load wider tiles as several boxes}}
   tensormap tX = X box [128, 64] swizzle(128B)
 }
 
@@ -51,7 +51,7 @@ kernel swizzle_mismatch(X: global bf16[N, 64]) where N % 128 == 0 grid (N / 128)
   role load all {
     elect {
       arrive.expect_tx full, bytes(xs)
-      // expected-error@+1 [CAKE-E0503] {{the destination `xs` has swizzle(64B) but tensor map `tX` has swizzle(128B)}}
+      // expected-error@+1 [CAKE-E0503] {{the destination `xs` has swizzle(64B) but tensor map `tX` has swizzle(128B): TMA would lay the tile out in another order than its readers expect}}
       tma.load xs <- tX[block.x * 128, 0], full
     }
     wait full parity(0)
@@ -68,7 +68,7 @@ kernel box_tile_mismatch(X: global bf16[N, 128]) where N % 128 == 0 grid (N / 12
   role load all {
     elect {
       arrive.expect_tx full, bytes(xs)
-      // expected-error@+1 [CAKE-E0504] {{the destination tile is [128, 64] but the box of `tX` is [64, 128]}}
+      // expected-error@+1 [CAKE-E0504] {{the destination tile is [128, 64] but the box of `tX` is [64, 128]: TMA writes the box row by row, so the tile's rows would not be the box's}}
       tma.load xs <- tX[block.x * 128, 0], full
     }
     wait full parity(0)
@@ -102,7 +102,7 @@ kernel tma_matches(X: global bf16[N, 64], Y: global bf16[N, 64]) where N % 128 =
 
 // K bf16 per row: a row pitch of 2 bytes when K = 1, which nothing rules out.
 target sm_90a
-// expected-error@+1 [CAKE-E0505] {{rows of `X` are K × bf16 apart (2 bytes for N = 128, K = 1); TMA needs global strides that are multiples of 16 bytes}}
+// expected-error@+1 [CAKE-E0505] {{rows of `X` are K × bf16 apart (2 bytes for N = 128, K = 1); TMA needs global strides that are multiples of 16 bytes (cuda_h)}}
 kernel tma_pitch(X: global bf16[N, K]) where N % 128 == 0 grid (N / 128) block 128 {
   tensormap tX = X box [128, 8]
 }
@@ -117,7 +117,7 @@ kernel tma_pitch_ok(X: global bf16[N, K]) where N % 128 == 0, K % 8 == 0 grid (N
 // -----
 
 target sm_90a
-// expected-error@+1 [CAKE-E0505] {{rows of `X` are 3 × f32 = 12 bytes apart}}
+// expected-error@+1 [CAKE-E0505] {{rows of `X` are 3 × f32 = 12 bytes apart; TMA needs global strides that are multiples of 16 bytes (cuda_h)}}
 kernel tma_pitch_literal(X: global f32[N, 3]) where N % 128 == 0 grid (N / 128) block 128 {
   tensormap tX = X box [128, 4]
 }
@@ -127,7 +127,7 @@ kernel tma_pitch_literal(X: global f32[N, 3]) where N % 128 == 0 grid (N / 128) 
 target sm_80
 kernel cp_async_rows(A: global bf16[M, 64]) where M % 128 == 0 grid (M / 128) block 128 {
   smem sa: bf16[128, 3]
-  // expected-error@+1 [CAKE-E0506] {{`cp.async` copies rows of 3 bf16 = 6 bytes, which do not split into 4, 8 or 16-byte pieces}}
+  // expected-error@+1 [CAKE-E0506] {{`cp.async` copies rows of 3 bf16 = 6 bytes, which do not split into 4, 8 or 16-byte pieces (ptx91, ptxas13); copy a multiple of 4 bytes per row, or use `load`/`store`}}
   cp.async sa <- A[block.x * 128 : 128, 0 : 3]
   cp.async.commit
   cp.async.wait 0
@@ -139,7 +139,7 @@ kernel cp_async_rows(A: global bf16[M, 64]) where M % 128 == 0 grid (M / 128) bl
 target sm_80
 kernel cp_async_offset(A: global bf16[M, 64]) where M % 128 == 0 grid (M / 128) block 128 {
   smem sa: bf16[128, 32]
-  // expected-error@+1 [CAKE-E0506] {{`cp.async` starts 1 bf16 into each row of `A`, not at a multiple of 4 bytes}}
+  // expected-error@+1 [CAKE-E0506] {{`cp.async` starts 1 bf16 into each row of `A`, not at a multiple of 4 bytes: its pieces would be misaligned}}
   cp.async sa <- A[block.x * 128 : 128, 1 : 32]
   cp.async.commit
   cp.async.wait 0
@@ -151,7 +151,7 @@ kernel cp_async_offset(A: global bf16[M, 64]) where M % 128 == 0 grid (M / 128) 
 target sm_80
 kernel cp_async_pitch(A: global bf16[M, K]) where M % 128 == 0, K >= 32 grid (M / 128) block 128 {
   smem sa: bf16[128, 32]
-  // expected-error@+1 [CAKE-E0506] {{rows of `A` are K × bf16 apart (33 bf16 for}}
+  // expected-error@+1 [CAKE-E0506] {{rows of `A` are K × bf16 apart (33 bf16 for M = 256, K = 33), not a multiple of 4 bytes: `cp.async` pieces of later rows would be misaligned}}
   cp.async sa <- A[block.x * 128 : 128, 0 : 32]
   cp.async.commit
   cp.async.wait 0
@@ -180,7 +180,7 @@ kernel bulk_size(V: global f32[N]) where N % 128 == 0 grid (N / 128) block 32 {
   role load all {
     elect {
       arrive.expect_tx full, bytes(vs)
-      // expected-error@+1 [CAKE-E0507] {{`bulk.load` copies 40 bytes, not a multiple of 16 bytes}}
+      // expected-error@+1 [CAKE-E0507] {{`bulk.load` copies 40 bytes, not a multiple of 16 bytes (ptx91, ptxas13)}}
       bulk.load vs <- V[block.x * 128 : 10], full
     }
     wait full parity(0)
@@ -196,7 +196,7 @@ kernel bulk_offset(V: global f32[N]) where N >= 130 grid (1) block 32 {
   role load all {
     elect {
       arrive.expect_tx full, bytes(vs)
-      // expected-error@+1 [CAKE-E0507] {{`bulk.load` starts 2 f32 into `V`, not at a multiple of 16 bytes}}
+      // expected-error@+1 [CAKE-E0507] {{`bulk.load` starts 2 f32 into `V`, not at a multiple of 16 bytes (ptx91)}}
       bulk.load vs <- V[2 : 128], full
     }
     wait full parity(0)
@@ -227,11 +227,11 @@ kernel ldmatrix_rows(A: global bf16[64, 64]) grid (1) block 32 {
   smem sp: bf16[16, 36]
   reg a: bf16[16, 4] layout(mma_acc)
   reg b: bf16[16, 16] layout(mma_acc)
-  // expected-error@+1 [CAKE-E0508] {{`ldmatrix` addresses rows of 4 bf16 = 8 bytes; its 8x8 matrices are made of 16-byte rows}}
+  // expected-error@+1 [CAKE-E0508] {{`ldmatrix` addresses rows of 4 bf16 = 8 bytes; its 8x8 matrices are made of 16-byte rows (ptx91)}}
   ldmatrix a <- sa[0 : 16, 0 : 4]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `sa`}}
-  // expected-error@+1 [CAKE-E0508] {{`ldmatrix` starts 4 bf16 into each row of `sa`}}
+  // expected-error@+1 [CAKE-E0508] {{`ldmatrix` starts 4 bf16 into each row of `sa`: its rows must start at 16-byte aligned addresses (ptx91)}}
   ldmatrix b <- sa[0 : 16, 4 : 16]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `sa`}}
-  // expected-error@+1 [CAKE-E0508] {{rows of `sp` are 36 bf16 = 72 bytes apart}}
+  // expected-error@+1 [CAKE-E0508] {{rows of `sp` are 36 bf16 = 72 bytes apart, so `ldmatrix` rows after the first are not 16-byte aligned (ptx91)}}
   ldmatrix b <- sp[0 : 16, 0 : 16]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `sp`}}
   ldmatrix b <- sa[16 : 16, 8 : 16]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `sa`}}
 }
@@ -243,6 +243,6 @@ kernel stmatrix_rows(C: global bf16[16, 16]) grid (1) block 32 {
   smem cs: bf16[16, 24]
   reg c: bf16[16, 16] layout(mma_acc) = 0
   stmatrix cs[:, 8 : 16] <- c
-  // expected-error@+1 [CAKE-E0508] {{`stmatrix` starts 4 bf16 into each row of `cs`}}
+  // expected-error@+1 [CAKE-E0508] {{`stmatrix` starts 4 bf16 into each row of `cs`: its rows must start at 16-byte aligned addresses (ptx91)}}
   stmatrix cs[:, 4 : 16] <- c
 }

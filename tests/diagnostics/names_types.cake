@@ -110,7 +110,7 @@ kernel good_mma(A: global bf16[64, 64]) grid (1) block 128 {
 target sm_90a
 kernel out_of_bounds(X: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
   reg r: f32[200]
-  // expected-error@+1 [CAKE-E0104] {{out of bounds: slice ends at}}
+  // expected-error@+1 [CAKE-E0104] {{`block.x * 128 : 200` is out of bounds: slice ends at 200 but dim 0 of `X` is 128 (for N = 128, block.x = 0, block.y = 0, block.z = 0)}}
   load r <- X[block.x * 128 : 200]
 }
 
@@ -124,7 +124,7 @@ kernel ring_too_short(X: global f32[K]) where K % 128 == 0, K >= 128 grid (1) bl
     elect {
       pipeline s in ring(3) for kt in 0 .. K / 128 {
         arrive.expect_tx full[s], bytes(cn[0])
-        // expected-error@+1 [CAKE-E0104] {{`s` is out of bounds: index is 2 but dim 0 of `cn` is 2}}
+        // expected-error@+1 [CAKE-E0104] {{`s` is out of bounds: index is 2 but dim 0 of `cn` is 2 (for K = 1048576, s = 2, s.phase = 0)}}
         bulk.load cn[s] <- X[kt * 128 : 128], full[s]
       }
     }
@@ -199,7 +199,7 @@ kernel mma_shapes(A: global bf16[64, 64]) grid (1) block 128 {
   role mma warpgroup(0) {
     reg acc: f32[64, 64] layout(wgmma_acc) = 0
     wgmma.fence
-    // expected-error@+1 [CAKE-E0106] {{A's K does not match B's K}}
+    // expected-error@+1 [CAKE-E0106] {{`wgmma`: [64, 16] @ [32, 64] into [64, 64]: A's K does not match B's K}}
     wgmma acc += a @ b  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
   }
 }
@@ -219,7 +219,7 @@ target sm_90a
 kernel ring_not_selected(A: global f32[N]) where N >= 128 grid (1) block 128 {
   smem cn: f32[3][128]
   reg r: f32[128]
-  // expected-error@+1 [CAKE-E0107] {{is a ring of 3 stages: select one}}
+  // expected-error@+1 [CAKE-E0107] {{`cn` is a ring of 3 stages: select one with `cn[s]`}}
   load r <- cn
 }
 
@@ -243,7 +243,7 @@ kernel broadcast(A: global f32[N]) grid (1) block 128 {
     reg col: f32[128]
     acc = acc - row
     acc = acc * col
-    // expected-error@+1 [CAKE-E0109] {{do not broadcast}}
+    // expected-error@+1 [CAKE-E0109] {{element-wise shapes [64, 128] and [32] do not broadcast (a 1-D operand of length N spreads over the rows of [M, N]; a `.row` vector of length M across its columns)}}
     acc = acc + v
   }
 }

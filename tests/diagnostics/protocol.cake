@@ -21,7 +21,7 @@ kernel release_per_warp(X: global bf16[N, 64], C: global bf16[K, 64], Cnorm: glo
       arrive.expect_tx x_full, bytes(xs)
       tma.load xs <- tX[block.x * 128, 0], x_full
       pipeline s in ring(3) for kt in 0 .. K / 128 {
-        // expected-error@+1 [CAKE-E0403] {{deadlock: this wait for parity 0 can never complete}}
+        // expected-error@+1 [CAKE-E0403] {{deadlock: this wait for parity 0 can never complete; `empty[0]` is in phase 0 with 8 of 256 arrivals (at kt = 3, s = 0, s.phase = 1)}}
         wait empty[s] parity(s.phase ^ 1)
         arrive.expect_tx full[s], bytes(cs[s]) + bytes(cn[s])
         tma.load cs[s] <- tC[kt * 128, 0], full[s]
@@ -43,7 +43,7 @@ kernel release_per_warp(X: global bf16[N, 64], C: global bf16[K, 64], Cnorm: glo
       wgmma.wait 0
       acc = cn[s] - 2.0 * acc
       argmin.row best, arg <- acc, base(kt * 128)
-      // expected-error@+1 [CAKE-E0401] {{`empty[0]` gets 8 arrival(s) per phase (`elect.warp`: one per warp, 8 warps) but was declared count(256)}}
+      // expected-error@+1 [CAKE-E0401] {{`empty[0]` gets 8 arrival(s) per phase (`elect.warp`: one per warp, 8 warps) but was declared count(256): its phase never completes}}
       elect.warp { arrive empty[s] }
     }
     store out[block.x * 128 + wg * 64 : 64] <- arg
@@ -76,7 +76,7 @@ kernel release_race(X: global bf16[N, 64], C: global bf16[K, 64], Cnorm: global 
         wait empty[s] parity(s.phase ^ 1)
         arrive.expect_tx full[s], bytes(cs[s]) + bytes(cn[s])
         tma.load cs[s] <- tC[kt * 128, 0], full[s]
-        // expected-error@+1 [CAKE-E0602] {{`cn[0]` is overwritten before its readers by role `consumer` release it}}
+        // expected-error@+1 [CAKE-E0602] {{`cn[0]` is overwritten before its readers by role `consumer` release it: their reads are not ordered before this write}}
         bulk.load cn[s] <- Cnorm[kt * 128 : 128], full[s]
       }
     }
@@ -142,7 +142,7 @@ bench release_after_sync { K = 1024 }
 target sm_90a
 kernel overflow(A: global f32[N]) where N >= 128 grid (1) block 128 {
   mbarrier b count(1)
-  // expected-error@+1 [CAKE-E0401] {{receives 128 arrivals in one phase but was declared count(1)}}
+  // expected-error@+1 [CAKE-E0401] {{`b` receives 128 arrivals in one phase but was declared count(1): 128 thread(s) of the kernel's threads arrive here}}
   arrive b
   wait b parity(0)
 }
@@ -155,7 +155,7 @@ kernel expect_too_much(A: global f32[N]) where N % 128 == 0 grid (N / 128) block
   mbarrier full
   role all_threads all {
     elect {
-      // expected-error@+1 [CAKE-E0402] {{expects 1024 bytes per phase but its copies deliver 512: the phase never completes}}
+      // expected-error@+1 [CAKE-E0402] {{`full` expects 1024 bytes per phase but its copies deliver 512: the phase never completes (a hang)}}
       arrive.expect_tx full, 1024
       bulk.load buf <- A[block.x * 128 : 128], full
     }
@@ -170,9 +170,30 @@ kernel expect_too_little(A: global f32[N]) where N % 128 == 0 grid (N / 128) blo
   mbarrier full
   role all_threads all {
     elect {
-      // expected-error@+1 [CAKE-E0402] {{expects 256 bytes per phase but its copies deliver 512: the phase completes before the last 256 bytes land}}
+      // expected-error@+1 [CAKE-E0402] {{`full` expects 256 bytes per phase but its copies deliver 512: the phase completes before the last 256 bytes land (readers race them)}}
       arrive.expect_tx full, 256
       bulk.load buf <- A[block.x * 128 : 128], full
+    }
+    wait full parity(0)
+  }
+}
+
+// -----
+
+// The expect_tx covers the first copy only: the phase completes when it
+// lands, so the second copy's bytes arrive late. The message counts every
+// copy of the expect_tx (512 + 1024) and the late ones (hopper_gemm's bug).
+target sm_90a
+kernel expect_first_copy_only(A: global f32[N], B: global f32[N]) where N % 256 == 0 grid (N / 256) block 128 {
+  smem buf: f32[128]
+  smem wide: f32[256]
+  mbarrier full
+  role all_threads all {
+    elect {
+      // expected-error@+1 [CAKE-E0402] {{`full` expects 512 bytes per phase but its copies deliver 1536: the phase completes before the last 1024 bytes land (readers race them)}}
+      arrive.expect_tx full, bytes(buf)
+      bulk.load buf <- A[block.x * 128 : 128], full
+      bulk.load wide <- B[block.x * 256 : 256], full
     }
     wait full parity(0)
   }
@@ -239,7 +260,7 @@ kernel named_count(A: global f32[N]) grid (1) block 256 {
   namedbarrier epi id(1) threads(256)
   namedbarrier ok id(2) threads(128)
   role a warpgroup(0) {
-    // expected-error@+1 [CAKE-E0406] {{`epi` is declared threads(256) but 128 threads reach it}}
+    // expected-error@+1 [CAKE-E0406] {{`epi` is declared threads(256) but 128 threads reach it: the barrier never releases (a hang)}}
     sync epi
     sync ok
   }
@@ -274,7 +295,7 @@ kernel no_wait(A: global bf16[64, 64]) grid (1) block 128 {
   wgmma.fence
   wgmma acc += a @ b.T  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
   wgmma.commit
-  // expected-error@+1 [CAKE-E0408] {{`acc` is used while a wgmma that writes it is in flight}}
+  // expected-error@+1 [CAKE-E0408] {{`acc` is used while a wgmma that writes it is in flight: add `wgmma.wait 0` before this line}}
   acc = acc * 2.0
 }
 
@@ -327,8 +348,8 @@ kernel commit_elsewhere(A: global bf16[M, 64]) where M % 128 == 0 grid (M / 128)
   elect {
     tcgen05.mma acc += sA @ sB.T, accumulate(false)
   }
-  // expected-error@+2 [CAKE-E0410] {{must run on the thread that issued the MMAs}}
-  // expected-error@+1 [CAKE-E0401] {{`done` receives 128 arrivals in one phase but was declared count(1)}}
+  // expected-error@+2 [CAKE-E0410] {{`tcgen05.commit` must run on the thread that issued the MMAs it covers; this one runs on 128 thread(s)}}
+  // expected-error@+1 [CAKE-E0401] {{`done` receives 128 arrivals in one phase but was declared count(1): 128 thread(s) of the kernel's threads arrive here}}
   tcgen05.commit done
 }
 
@@ -391,7 +412,7 @@ kernel tmem_lanes(C: global f32[M, 256]) where M % 128 == 0 grid (M / 128) block
   role epilogue warpgroup(1) {
     reg r: f32[32, 32] layout(tcgen05_acc)
     wait done parity(0)
-    // expected-error@+1 [CAKE-E0413] {{warp 5 touches TMEM lanes 0 .. 31, but a warp may reach only lanes 32 .. 63}}
+    // expected-error@+1 [CAKE-E0413] {{warp 5 touches TMEM lanes 0 .. 31, but a warp may reach only lanes 32 .. 63 (32 × (warp % 4)); index the lanes with `(warp.id % 4) * 32`}}
     tcgen05.ld r <- acc[0 : 32, 0 : 32]
     tcgen05.ld r <- acc[(warp.id % 4) * 32 : 32, 32 : 32]
     tcgen05.wait.ld
@@ -409,7 +430,7 @@ kernel read_unpublished(C: global bf16[K, 64]) where K % 128 == 0, K >= 128 grid
   role producer warpgroup(0) {
     elect {
       pipeline s in ring(2) for kt in 0 .. K / 128 {  // expected-warning [CAKE-W0701] {{pipeline `s` exposes}}
-        // expected-error@+1 [CAKE-E0403] {{deadlock}}
+        // expected-error@+1 [CAKE-E0403] {{deadlock: this wait for parity 0 can never complete; `empty[0]` is in phase 2 with 0 of 128 arrivals (at kt = 2, s = 0, s.phase = 1)}}
         wait empty[s] parity(s.phase ^ 1)
         arrive.expect_tx full[s], bytes(cs[s])
         tma.load cs[s] <- tC[kt * 128, 0], full[s]
@@ -422,7 +443,7 @@ kernel read_unpublished(C: global bf16[K, 64]) where K % 128 == 0, K >= 128 grid
       // waits on the wrong stage's barrier
       wait full[0] parity(0)
       wgmma.fence
-      // expected-error@+1 [CAKE-E0601] {{`cs[1]` is read before the barrier that publishes its write}}
+      // expected-error@+1 [CAKE-E0601] {{`cs[1]` is read before the barrier that publishes its write: this role never waits on the phase that carries it to every thread}}
       wgmma acc += cs[s][0 : 64, :] @ cs[s].T
       wgmma.commit
       wgmma.wait 0

@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -386,33 +387,32 @@ class DispatchCheck {
     ByteRange at = d_.symbol != kNone ? m_.symbols[d_.symbol].def
                                       : ByteRange{d_.range.begin, std::min<uint32_t>(d_.range.begin + 8, d_.range.end)};
     std::string shape = describe(gap);
-    std::string message = d_.cases.empty() ? dispatch_name() + " has no case: no shape reaches a kernel"
-                                           : "no case takes " + (shape.empty() ? std::string("some shapes") : shape) +
-                                                 ": add an `else` case or widen a guard";
-    diags_.push_back(make_diagnostic(DiagId::DispatchGap, at, message));
+    diags_.push_back(d_.cases.empty() ? make_diagnostic(DiagForm::DispatchEmpty, at, dispatch_name())
+                                      : make_diagnostic(DiagId::DispatchGap, at,
+                                                        shape.empty() ? std::string("some shapes") : shape));
   }
 
   void unreachable(size_t i, const std::vector<std::optional<Formula>>& guards) {
     const DispatchCase& c = d_.cases[i];
-    std::string message;
+    std::optional<Diagnostic> found;
     std::vector<RelatedSpan> related;
     if (solve(*guards[i]).verdict == Verdict::Unsat) {
-      message = "this guard never holds: no shape reaches " + quoted(c.kernel);
+      found = make_diagnostic(DiagId::UnreachableCase, case_span(c), quoted(c.kernel));
     } else {
-      for (size_t j = 0; j < i && message.empty(); ++j)
+      for (size_t j = 0; j < i && !found; ++j)
         if (solve(Formula::negation(*guards[j])).verdict == Verdict::Unsat) {
-          message = "unreachable: an earlier case takes every shape";
+          found = make_diagnostic(DiagForm::UnreachableEarlierCase, case_span(c));
           related.push_back({d_.cases[j].range, "this case takes every shape"});
         }
-      if (message.empty()) {
-        message = c.guard == kNone ? "unreachable `else`: the cases above take every shape"
-                                   : "unreachable: the earlier cases take every shape this guard admits";
+      if (!found) {
+        found = c.guard == kNone ? make_diagnostic(DiagForm::UnreachableElse, case_span(c))
+                                 : make_diagnostic(DiagForm::UnreachableGuard, case_span(c));
         for (size_t j = 0; j < i; ++j)
           if (solve(Formula::all({*guards[i], *guards[j]})).verdict == Verdict::Sat)
             related.push_back({d_.cases[j].range, "takes some of its shapes first"});
       }
     }
-    Diagnostic d = make_diagnostic(DiagId::UnreachableCase, case_span(c), message);
+    Diagnostic d = std::move(*found);
     d.related = std::move(related);
     d.fixes.push_back({"remove the unreachable case", {{m_.whole_lines(c.range), ""}}, true});
     diags_.push_back(std::move(d));
@@ -436,10 +436,10 @@ class DispatchCheck {
     }
     if (!first) return;
     std::string shape = describe(witness);
-    std::string passes = c.guard == kNone ? " reaches `else`" : " passes this guard";
-    std::string message = (shape.empty() ? std::string("a shape") : shape) + passes + " but breaks " + first->what +
-                          " of " + quoted(c.kernel);
-    Diagnostic d = make_diagnostic(DiagId::DispatchCaseRejects, case_span(c), message);
+    std::string who = shape.empty() ? std::string("a shape") : shape;
+    Diagnostic d = c.guard == kNone
+                       ? make_diagnostic(DiagForm::CaseElseRejects, case_span(c), who, first->what, quoted(c.kernel))
+                       : make_diagnostic(DiagId::DispatchCaseRejects, case_span(c), who, first->what, quoted(c.kernel));
     for (const Requirement* req : broken)
       d.related.push_back({req->range, req == first ? req->note : req->what + " is not implied either"});
     // Adding the broken facts to the guard makes the case sound.

@@ -179,19 +179,14 @@ class MovementChecker {
     ByteRange box{m_.exprs[map.box.front()].range.begin, m_.exprs[map.box.back()].range.end};
     size_t rank = tt.dims.size();
     if (map.box.size() != rank) {
-      Diagnostic d = make_diagnostic(DiagId::TmaBoxShape, box,
-                                     "box [" + text(box) + "] has " + std::to_string(map.box.size()) + " dim(s) but `" +
-                                         std::string(tensor.name) + "` has " + std::to_string(rank) +
-                                         ": a tensor map's box has one dim per tensor dim");
+      Diagnostic d = make_diagnostic(DiagId::TmaBoxShape, box, text(box), map.box.size(), tensor.name, rank);
       d.related.push_back({tensor.decl, "tensor declared here"});
       push(std::move(d), tma);
       return;
     }
     if (t.tma_max_rank.known() && static_cast<int64_t>(rank) > t.tma_max_rank.value) {
-      Diagnostic d = make_diagnostic(DiagId::TmaBoxShape, box,
-                                     "`" + std::string(tensor.name) + "` has " + std::to_string(rank) +
-                                         " dims; TMA handles at most " + std::to_string(t.tma_max_rank.value) + " (" +
-                                         std::string(t.tma_max_rank.src) + ")");
+      Diagnostic d = make_diagnostic(DiagForm::TmaRankOverLimit, box, tensor.name, rank, t.tma_max_rank.value,
+                                     t.tma_max_rank.src);
       d.related.push_back({tensor.decl, "tensor declared here"});
       push(std::move(d), tma);
       return;
@@ -199,9 +194,8 @@ class MovementChecker {
     for (ExprId dim : map.box) {
       auto v = eval_.fold(dim);
       if (!v || !t.tma_max_box_dim.known() || (*v >= 1 && *v <= t.tma_max_box_dim.value)) continue;
-      push(make_diagnostic(DiagId::TmaBoxShape, m_.exprs[dim].range,
-                           "box dim " + std::to_string(*v) + " is outside 1.." + std::to_string(t.tma_max_box_dim.value) +
-                               " (" + std::string(t.tma_max_box_dim.src) + "): load bigger tiles as several boxes"),
+      push(make_diagnostic(DiagForm::TmaBoxDimRange, m_.exprs[dim].range, *v, t.tma_max_box_dim.value,
+                           t.tma_max_box_dim.src),
            tma);
     }
     auto inner = inner_dim(tt);
@@ -211,21 +205,15 @@ class MovementChecker {
     if (auto v = eval_.fold(inner_box); v && *v >= 1) {
       auto ib = checked_mul(*v, bits);
       int64_t multiple = t.tma_inner_box_bytes_multiple.value;
-      std::string width = std::to_string(*v) + " " + std::string(dtype_name(tt.dtype)) + " = " +
-                          (ib && *ib % 8 == 0 ? bytes_text(*ib / 8) : std::to_string(*ib) + " bits");
+      std::string_view dtype = dtype_name(tt.dtype);
       if (ib && multiple > 0 && *ib % (multiple * 8) != 0) {
-        push(make_diagnostic(DiagId::TmaInnerBox, m_.exprs[inner_box].range,
-                             "inner box dim " + width + " is not a multiple of " + std::to_string(multiple) +
-                                 " bytes (" + std::string(t.tma_inner_box_bytes_multiple.src) + ")"),
+        push(make_diagnostic(DiagId::TmaInnerBox, m_.exprs[inner_box].range, *v, dtype, BitSize{*ib}, multiple,
+                             t.tma_inner_box_bytes_multiple.src),
              tma);
       } else if (const SwizzleRule* rule = t.swizzle(map.type.swizzle); rule && ib && *ib > rule->span.value * 8) {
         int64_t fit = rule->span.value * 8 / bits;
-        Diagnostic d = make_diagnostic(DiagId::TmaInnerBox, m_.exprs[inner_box].range,
-                                       "inner box dim " + width + " is wider than the " +
-                                           std::to_string(rule->span.value) + "-byte span of swizzle(" +
-                                           std::to_string(rule->span.value) + "B) (" + std::string(rule->span.src) +
-                                           "): at most " + std::to_string(fit) + " " + std::string(dtype_name(tt.dtype)) +
-                                           " per box row; load wider tiles as several boxes");
+        Diagnostic d = make_diagnostic(DiagForm::TmaInnerBoxSwizzle, m_.exprs[inner_box].range, *v, dtype,
+                                       BitSize{*ib}, rule->span.value, rule->span.src, fit);
         push(std::move(d), tma);
       }
     }
@@ -240,12 +228,13 @@ class MovementChecker {
     auto row_bits = checked_mul(bad->first, bits);
     std::string row = row_bits && *row_bits % 8 == 0 ? bytes_text(*row_bits / 8)
                                                      : std::to_string(bad->first) + " " + std::string(dtype_name(tt.dtype));
-    std::string apart = text(m_.exprs[pitch].range) + " × " + std::string(dtype_name(tt.dtype)) +
-                        (bad->second.empty() ? " = " + row + " apart" : " apart (" + row + bad->second + ")");
-    Diagnostic d = make_diagnostic(DiagId::TmaGlobalAlignment, m_.exprs[pitch].range,
-                                   "rows of `" + std::string(tensor.name) + "` are " + apart +
-                                       "; TMA needs global strides that are multiples of " + std::to_string(multiple) +
-                                       " bytes (" + std::string(t.tma_global_stride_multiple.src) + ")");
+    std::string pitch_text = text(m_.exprs[pitch].range);
+    std::string_view dtype = dtype_name(tt.dtype);
+    Diagnostic d = bad->second.empty()
+                       ? make_diagnostic(DiagId::TmaGlobalAlignment, m_.exprs[pitch].range, tensor.name, pitch_text,
+                                         dtype, row, multiple, t.tma_global_stride_multiple.src)
+                       : make_diagnostic(DiagForm::TmaStrideSymbolic, m_.exprs[pitch].range, tensor.name, pitch_text,
+                                         dtype, row, bad->second, multiple, t.tma_global_stride_multiple.src);
     d.related.push_back({map.decl, "tensor map `" + std::string(map.name) + "` over it"});
     offer_fact(d, tensor.kernel, pitch, bits, multiple);
     push(std::move(d), tma);
@@ -278,11 +267,8 @@ class MovementChecker {
       auto name = [](Swizzle s) {
         return s == Swizzle::None ? std::string("no swizzle") : "swizzle(" + std::to_string(swizzle_bytes(s)) + "B)";
       };
-      Diagnostic d = make_diagnostic(DiagId::SwizzleMismatch, at.range,
-                                     "the " + std::string(role) + " `" + std::string(buf.name) + "` has " +
-                                         name(buf.type.swizzle) + " but tensor map `" + std::string(tm.name) + "` has " +
-                                         name(tm.type.swizzle) +
-                                         ": TMA would lay the tile out in another order than its readers expect");
+      Diagnostic d = make_diagnostic(DiagId::SwizzleMismatch, at.range, role, buf.name, name(buf.type.swizzle), tm.name,
+                                     name(tm.type.swizzle));
       d.related.push_back({buf.decl, "`" + std::string(buf.name) + "` declared here"});
       d.related.push_back({tm.decl, "`" + std::string(tm.name) + "` declared here"});
       push(std::move(d), tma);
@@ -296,10 +282,8 @@ class MovementChecker {
       differ |= *a != *b;
     }
     if (!differ) return;
-    Diagnostic d = make_diagnostic(DiagId::BoxTileMismatch, at.range,
-                                   "the " + std::string(role) + " tile is " + typer.shape_text(tile.dims) +
-                                       " but the box of `" + std::string(tm.name) + "` is " + typer.shape_text(map.dims) +
-                                       ": TMA writes the box row by row, so the tile's rows would not be the box's");
+    Diagnostic d = make_diagnostic(DiagId::BoxTileMismatch, at.range, role, typer.shape_text(tile.dims), tm.name,
+                                   typer.shape_text(map.dims));
     d.related.push_back({tm.decl, "box declared here"});
     push(std::move(d), tma);
   }
@@ -322,11 +306,8 @@ class MovementChecker {
     if (extent && *extent > 0) {
       auto b = checked_mul(*extent, bits);
       if (b && *b % (piece * 8) != 0) {
-        push(make_diagnostic(DiagId::CpAsyncGranularity, v.inner,
-                             "`cp.async` copies rows of " + std::to_string(*extent) + " " + dtype + " = " +
-                                 (*b % 8 == 0 ? bytes_text(*b / 8) : std::to_string(*b) + " bits") +
-                                 ", which do not split into " + sizes + "-byte pieces (" + std::string(t.cp_async_src) +
-                                 "); copy a multiple of " + bytes_text(piece) + " per row, or use `load`/`store`"),
+        push(make_diagnostic(DiagId::CpAsyncGranularity, v.inner, *extent, dtype, BitSize{*b}, sizes, t.cp_async_src,
+                             ByteSize{piece}),
              cp);
         return;
       }
@@ -335,11 +316,7 @@ class MovementChecker {
       if (auto start = eval_.fold(v.start)) {
         auto b = checked_mul(*start, bits);
         if (b && *b % (piece * 8) != 0) {
-          push(make_diagnostic(DiagId::CpAsyncGranularity, v.inner,
-                               "`cp.async` starts " + std::to_string(*start) + " " + dtype + " into each row of `" +
-                                   std::string(root.name) + "`, not at a multiple of " + bytes_text(piece) +
-                                   ": its pieces would be misaligned"),
-               cp);
+          push(make_diagnostic(DiagForm::CpAsyncStart, v.inner, *start, dtype, root.name, ByteSize{piece}), cp);
           return;
         }
       }
@@ -351,11 +328,8 @@ class MovementChecker {
     auto bad = misaligned_dim(root.kernel, pitch, bits, piece);
     if (!bad) return;
     reported_[v.root] = true;
-    Diagnostic d = make_diagnostic(DiagId::CpAsyncGranularity, m_.exprs[mv.src].range,
-                                   "rows of `" + std::string(root.name) + "` are " + text(m_.exprs[pitch].range) + " × " +
-                                       dtype + " apart (" + std::to_string(bad->first) + " " + dtype + bad->second +
-                                       "), not a multiple of " + bytes_text(piece) +
-                                       ": `cp.async` pieces of later rows would be misaligned");
+    Diagnostic d = make_diagnostic(DiagForm::CpAsyncPitch, m_.exprs[mv.src].range, root.name,
+                                   text(m_.exprs[pitch].range), dtype, bad->first, bad->second, ByteSize{piece});
     d.related.push_back({m_.exprs[pitch].range, "row length of `" + std::string(root.name) + "`"});
     offer_fact(d, root.kernel, pitch, bits, piece);
     push(std::move(d), cp);
@@ -377,11 +351,8 @@ class MovementChecker {
     }
     std::string name(m_.symbols[src.root].name);
     if (bits_total && *bits_total % (multiple * 8) != 0) {
-      push(make_diagnostic(DiagId::BulkCopySize, m_.exprs[mv.src].range,
-                           "`bulk.load` copies " +
-                               (*bits_total % 8 == 0 ? bytes_text(*bits_total / 8) : std::to_string(*bits_total) + " bits") +
-                               ", not a multiple of " + std::to_string(multiple) + " bytes (" +
-                               std::string(t.bulk_copy_size_multiple.src) + ")"),
+      push(make_diagnostic(DiagId::BulkCopySize, m_.exprs[mv.src].range, BitSize{*bits_total}, multiple,
+                           t.bulk_copy_size_multiple.src),
            bulk);
       return;
     }
@@ -391,10 +362,8 @@ class MovementChecker {
     if (auto start = eval_.fold(v.start)) {
       auto b = checked_mul(*start, bits);
       if (b && *b % (align * 8) != 0)
-        push(make_diagnostic(DiagId::BulkCopySize, v.inner,
-                             "`bulk.load` starts " + std::to_string(*start) + " " + std::string(dtype_name(src.dtype)) +
-                                 " into `" + name + "`, not at a multiple of " + std::to_string(align) + " bytes (" +
-                                 std::string(t.bulk_copy_align.src) + ")"),
+        push(make_diagnostic(DiagForm::BulkCopyStart, v.inner, *start, dtype_name(src.dtype), name, align,
+                             t.bulk_copy_align.src),
              bulk);
     }
   }
@@ -409,16 +378,12 @@ class MovementChecker {
     unsigned bits = dtype_bits(root.type.dtype);
     if (row <= 0 || bits == 0) return;
     std::string dtype(dtype_name(root.type.dtype));
-    std::string src = " (" + std::string(t.ldmatrix_row_bytes.src) + ")";
+    std::string_view src = t.ldmatrix_row_bytes.src;
     auto extent = v.extent == kNone ? std::optional<int64_t>(1) : eval_.fold(v.extent);
     if (extent && *extent > 0) {
       auto b = checked_mul(*extent, bits);
       if (b && *b % (row * 8) != 0) {
-        push(make_diagnostic(DiagId::MatrixRowAlignment, v.inner,
-                             "`" + std::string(op) + "` addresses rows of " + std::to_string(*extent) + " " + dtype +
-                                 " = " + (*b % 8 == 0 ? bytes_text(*b / 8) : std::to_string(*b) + " bits") +
-                                 "; its 8x8 matrices are made of " + std::to_string(row) + "-byte rows" + src),
-             targets);
+        push(make_diagnostic(DiagId::MatrixRowAlignment, v.inner, op, *extent, dtype, BitSize{*b}, row, src), targets);
         return;
       }
     }
@@ -426,11 +391,7 @@ class MovementChecker {
       if (auto start = eval_.fold(v.start)) {
         auto b = checked_mul(*start, bits);
         if (b && *b % (row * 8) != 0) {
-          push(make_diagnostic(DiagId::MatrixRowAlignment, v.inner,
-                               "`" + std::string(op) + "` starts " + std::to_string(*start) + " " + dtype +
-                                   " into each row of `" + std::string(root.name) + "`: its rows must start at " +
-                                   std::to_string(row) + "-byte aligned addresses" + src),
-               targets);
+          push(make_diagnostic(DiagForm::MatrixRowStart, v.inner, op, *start, dtype, root.name, row, src), targets);
           return;
         }
       }
@@ -441,11 +402,8 @@ class MovementChecker {
     if (!pitch) return;
     auto b = checked_mul(*pitch, bits);
     if (!b || *b % (row * 8) == 0) return;
-    Diagnostic d = make_diagnostic(DiagId::MatrixRowAlignment, m_.exprs[smem].range,
-                                   "rows of `" + std::string(root.name) + "` are " + std::to_string(*pitch) + " " + dtype +
-                                       " = " + (*b % 8 == 0 ? bytes_text(*b / 8) : std::to_string(*b) + " bits") +
-                                       " apart, so `" + std::string(op) + "` rows after the first are not " +
-                                       std::to_string(row) + "-byte aligned" + src);
+    Diagnostic d = make_diagnostic(DiagForm::MatrixRowPitch, m_.exprs[smem].range, root.name, *pitch, dtype,
+                                   BitSize{*b}, op, row, src);
     d.related.push_back({root.decl, "`" + std::string(root.name) + "` declared here"});
     push(std::move(d), targets);
   }

@@ -42,10 +42,7 @@ class SyncChecker {
     for (const RoleView& r : *roles) walk(*r.body, Context{&r});
     for (const auto& [stmt, barrier] : waits_)
       if (!arrived_.count(barrier)) {
-        Diagnostic d = make_diagnostic(DiagId::NoArrivals, m_.stmts[stmt].range,
-                                       "nothing ever arrives on `" + std::string(m_.symbols[barrier].name) +
-                                           "`: no arrive, tcgen05.commit or copy completes its phases, so this wait "
-                                           "blocks forever");
+        Diagnostic d = make_diagnostic(DiagId::NoArrivals, m_.stmts[stmt].range, m_.symbols[barrier].name);
         d.related.push_back({m_.symbols[barrier].decl, "declared here"});
         diags_.push_back(std::move(d));
       }
@@ -59,11 +56,8 @@ class SyncChecker {
         if (seen.insert(role).second) reach += role->threads();
       if (reach != *t) {
         const auto& [stmt, role] = uses.front();
-        Diagnostic d = make_diagnostic(
-            DiagId::NamedBarrierThreads, m_.stmts[stmt].range,
-            "`" + std::string(s.name) + "` is declared threads(" + std::to_string(*t) + ") but " +
-                std::to_string(reach) + " threads reach it: the barrier " +
-                (reach < *t ? "never releases (a hang)" : "releases before every thread arrives"));
+        Diagnostic d = reach < *t ? make_diagnostic(DiagId::NamedBarrierThreads, m_.stmts[stmt].range, s.name, *t, reach)
+                                  : make_diagnostic(DiagForm::NamedBarrierEarly, m_.stmts[stmt].range, s.name, *t, reach);
         d.related.push_back({s.decl, "declared here"});
         if (role->stmt != kNone) d.related.push_back({role->range, "the role that reaches it"});
         diags_.push_back(std::move(d));
@@ -98,33 +92,28 @@ class SyncChecker {
     } else if (const auto* sy = std::get_if<SyncStmt>(&s.node)) {
       SymbolId b = root_symbol(m_, sy->barrier);
       if (b != kNone && m_.symbols[b].kind == SymbolKind::NamedBarrier) named_[b].push_back({id, ctx.role});
-      partial(id, ctx, "`sync`");
+      partial(id, ctx, "sync");
     } else if (const auto* pl = std::get_if<PlainStmt>(&s.node)) {
       if (pl->op == Op::Syncthreads || pl->op == Op::ClusterSync) {
-        std::string op(op_spelling(pl->op));
+        std::string_view op = op_spelling(pl->op);
         if (roles_count_ > 1 && ctx.role->stmt != kNone) {
-          Diagnostic d = make_diagnostic(
-              DiagId::PartialSync, s.range,
-              "`" + op + "` inside role `" + std::string(ctx.role->name) +
-                  "` of a kernel with several roles: the other roles' warps never reach it (a hang); use a "
-                  "`namedbarrier` with the role's thread count and `sync` it");
+          Diagnostic d = make_diagnostic(DiagId::PartialSync, s.range, op, ctx.role->name);
           d.related.push_back({ctx.role->range, "the role"});
           diags_.push_back(std::move(d));
         } else {
-          partial(id, ctx, "`" + op + "`");
+          partial(id, ctx, op);
         }
       }
     }
   }
 
-  void partial(StmtId id, const Context& ctx, const std::string& what) {
+  /// `op` (a spelling: "sync", "syncthreads") reached by only some threads.
+  void partial(StmtId id, const Context& ctx, std::string_view op) {
     const Stmt& s = m_.stmts[id];
     if (ctx.in_elect) {
-      diags_.push_back(make_diagnostic(DiagId::PartialSync, s.range,
-                                       what + " inside `elect`: only the elected threads reach it (a hang)"));
+      diags_.push_back(make_diagnostic(DiagForm::PartialSyncElect, s.range, op));
     } else if (ctx.nonuniform != kNone) {
-      Diagnostic d = make_diagnostic(DiagId::PartialSync, s.range,
-                                     what + " under a condition that differs between threads: only some warps reach it");
+      Diagnostic d = make_diagnostic(DiagForm::PartialSyncCondition, s.range, op);
       d.related.push_back({m_.exprs[ctx.nonuniform].range, "this condition depends on the thread"});
       diags_.push_back(std::move(d));
     }

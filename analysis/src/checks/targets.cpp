@@ -72,6 +72,13 @@ class TargetChecker {
     if (const auto* mm = std::get_if<MmaStmt>(&s.node)) mma_dtype(*mm, have);
   }
 
+  /// The wording of gate()'s rule `id` when no target has the feature.
+  static DiagForm nowhere_form(DiagId id) {
+    if (id == DiagId::ResourceNotOnTarget) return DiagForm::ResourceNowhere;
+    if (id == DiagId::ClauseNotOnTarget) return DiagForm::ClauseNowhere;
+    return DiagForm::OpNowhere;  // DiagId::OpNotOnTarget, the only other rule gate() reports
+  }
+
   /// Reports `what` on the targets of `among` (default: all listed) that
   /// lack `f`; returns those that have it.
   TargetSet gate(DiagId id, Feature f, ByteRange at, const std::string& what) { return gate(id, f, at, what, listed_); }
@@ -81,10 +88,9 @@ class TargetChecker {
     TargetSet lack = among.minus(have);
     if (lack.empty()) return have;
     TargetSet anywhere = targets_with(f);
-    std::string message = what + " is not available on " + target_list(lack) + "; " +
-                          (anywhere.empty() ? "no target has " + std::string(feature_name(f))
-                                            : "targets with " + std::string(feature_name(f)) + ": " + target_list(anywhere));
-    Diagnostic d = make_diagnostic(id, at, message);
+    Diagnostic d = anywhere.empty() ? make_diagnostic(nowhere_form(id), at, what, target_list(lack), feature_name(f))
+                                    : make_diagnostic(id, at, what, target_list(lack), feature_name(f),
+                                                      target_list(anywhere));
     set_targets(d, lack);
     relate_target_items(d, lack, f);
     offer_target_removal(d, m_, lack);
@@ -151,10 +157,11 @@ class TargetChecker {
         anywhere.add(i);
     std::string op(op_spelling(mm.op));
     std::string dtype(dtype_name(dt));
-    std::string message = "`" + op + "` on " + dtype + " operands is not available on " + target_list(lack) + "; ";
-    if (anywhere.empty()) message += "no target has a " + dtype + " shape of `" + op + "`";
-    else message += "targets with " + dtype + " shapes of `" + op + "`: " + target_list(anywhere);
-    Diagnostic d = make_diagnostic(DiagId::MmaDtypeNotOnTarget, m_.exprs[mm.a].range, message);
+    ByteRange at = m_.exprs[mm.a].range;
+    Diagnostic d = anywhere.empty()
+                       ? make_diagnostic(DiagForm::MmaDtypeNowhere, at, op, dtype, target_list(lack))
+                       : make_diagnostic(DiagId::MmaDtypeNotOnTarget, at, op, dtype, target_list(lack),
+                                         target_list(anywhere));
     set_targets(d, lack);
     if (a.root != kNone && m_.symbols[a.root].decl.end > 0)
       d.related.push_back({m_.symbols[a.root].decl, "declared " + dtype + " here"});

@@ -1,0 +1,146 @@
+// The asynchronous-group rules, replayed per role over the trace's
+// AsyncEvents in program order:
+//   E0407  a wgmma with no `wgmma.fence` since its registers were touched;
+//   E0408  a register fragment used while a wgmma that writes it is in flight;
+//   E0409  smem read while the cp.async that fills it is in flight, or after
+//          `cp.async.wait` but before a barrier orders the other threads';
+//   E0410  `tcgen05.commit` on other threads than the MMAs it covers;
+//   E0412  a tcgen05.ld result used before `tcgen05.wait.ld`.
+#include "checks/protocol/protocol_checks.h"
+#include "diag_builder.h"
+
+#include <algorithm>
+#include <deque>
+#include <set>
+
+namespace cake {
+namespace {
+
+class Replay {
+ public:
+  Replay(const ProtocolContext& cx) : cx_(cx), m_(cx.module) {}
+
+  void run(const std::vector<AsyncEvent>& events) {
+    for (const AsyncEvent& e : events) event(e);
+  }
+
+ private:
+  void event(const AsyncEvent& e) {
+    switch (e.kind) {
+      case AsyncEventKind::WgmmaFence:
+        fenced_ = true;
+        touched_since_fence_.clear();
+        break;
+      case AsyncEventKind::WgmmaCommit:
+        wgmma_groups_.push_back(std::move(wgmma_uncommitted_));
+        wgmma_uncommitted_.clear();
+        break;
+      case AsyncEventKind::WgmmaWait:
+        while (static_cast<int64_t>(wgmma_groups_.size()) > e.count) wgmma_groups_.pop_front();
+        break;
+      case AsyncEventKind::Wgmma: wgmma(e); break;
+      case AsyncEventKind::FragmentUse: fragment_use(e); break;
+      case AsyncEventKind::CpAsyncCopy: cp_uncommitted_.insert(e.slot); break;
+      case AsyncEventKind::CpAsyncCommit:
+        cp_groups_.push_back(std::move(cp_uncommitted_));
+        cp_uncommitted_.clear();
+        break;
+      case AsyncEventKind::CpAsyncWait:
+        while (static_cast<int64_t>(cp_groups_.size()) > e.count) {
+          cp_unsynced_.insert(cp_groups_.front().begin(), cp_groups_.front().end());
+          cp_groups_.pop_front();
+        }
+        break;
+      case AsyncEventKind::RoleSync: cp_unsynced_.clear(); break;
+      case AsyncEventKind::SmemRead: smem_read(e); break;
+      case AsyncEventKind::Tcgen05Mma:
+        mma_scope_ = e.scope;
+        mma_stmt_ = e.stmt;
+        break;
+      case AsyncEventKind::Tcgen05Commit: commit(e); break;
+      case AsyncEventKind::Tcgen05Ld: ld_pending_.insert(e.fragment); break;
+      case AsyncEventKind::Tcgen05WaitLd: ld_pending_.clear(); break;
+      case AsyncEventKind::TmemLanes: break;  // tmem_lanes.cpp
+    }
+  }
+
+  bool once(DiagId code, StmtId stmt) { return reported_.insert({code, stmt}).second; }
+
+  std::string indent(uint32_t at) const { return std::string(cx_.module.indent_at(at)); }
+
+  void wgmma(const AsyncEvent& e) {
+    SymbolId acc = e.fragment, areg = e.other;
+    bool stale = !fenced_ || (acc != kNone && touched_since_fence_.count(acc)) ||
+                 (areg != kNone && touched_since_fence_.count(areg));
+    if (stale && once(DiagId::MissingWgmmaFence, e.stmt)) {
+      const Stmt& s = m_.stmts[e.stmt];
+      Diagnostic d = fenced_ ? make_diagnostic(DiagForm::WgmmaFenceStale, s.keyword)
+                             : make_diagnostic(DiagId::MissingWgmmaFence, s.keyword);
+      d.fixes.push_back({"insert `wgmma.fence`",
+                         {{ByteRange{s.range.begin, s.range.begin}, "wgmma.fence\n" + indent(s.range.begin)}},
+                         true});
+      cx_.diagnostics.push_back(std::move(d));
+    }
+    if (acc != kNone) wgmma_uncommitted_.insert(acc);
+  }
+
+  void fragment_use(const AsyncEvent& e) {
+    SymbolId f = e.fragment;
+    ByteRange at = m_.exprs[e.operand].range;
+    std::string_view name = m_.symbols[f].name;
+    bool uncommitted = wgmma_uncommitted_.count(f) > 0;
+    bool in_flight = uncommitted || std::any_of(wgmma_groups_.begin(), wgmma_groups_.end(),
+                                                [&](const auto& g) { return g.count(f) > 0; });
+    if (in_flight && once(DiagId::MissingWgmmaWait, e.stmt))
+      cx_.diagnostics.push_back(uncommitted ? make_diagnostic(DiagForm::WgmmaUncommitted, at, name)
+                                            : make_diagnostic(DiagId::MissingWgmmaWait, at, name));
+    if (ld_pending_.count(f) && once(DiagId::Tcgen05LdWait, e.stmt))
+      cx_.diagnostics.push_back(make_diagnostic(DiagId::Tcgen05LdWait, at, name));
+    touched_since_fence_.insert(f);
+  }
+
+  void smem_read(const AsyncEvent& e) {
+    ByteRange at = m_.exprs[e.operand].range;
+    bool in_flight = cp_uncommitted_.count(e.slot) || std::any_of(cp_groups_.begin(), cp_groups_.end(), [&](const auto& g) {
+                       return g.count(e.slot) > 0;
+                     });
+    if (in_flight) {
+      if (once(DiagId::MissingCpAsyncWait, e.stmt))
+        cx_.diagnostics.push_back(make_diagnostic(DiagId::MissingCpAsyncWait, at, slot_text(m_, e.slot)));
+    } else if (cp_unsynced_.count(e.slot) && e.scope != ThreadScope::One) {
+      if (once(DiagId::MissingCpAsyncWait, e.stmt))
+        cx_.diagnostics.push_back(make_diagnostic(DiagForm::CpAsyncUnsynced, at, slot_text(m_, e.slot)));
+    }
+  }
+
+  void commit(const AsyncEvent& e) {
+    if (mma_stmt_ == kNone || e.scope == mma_scope_ || !once(DiagId::Tcgen05CommitThread, e.stmt)) return;
+    Diagnostic d = make_diagnostic(DiagId::Tcgen05CommitThread, m_.stmts[e.stmt].keyword, e.threads);
+    d.related.push_back({m_.stmts[mma_stmt_].range, "the MMAs are issued here"});
+    cx_.diagnostics.push_back(std::move(d));
+  }
+
+  const ProtocolContext& cx_;
+  const Module& m_;
+  std::set<std::pair<DiagId, StmtId>> reported_;
+  // wgmma
+  bool fenced_ = false;
+  std::set<SymbolId> touched_since_fence_, wgmma_uncommitted_;
+  std::deque<std::set<SymbolId>> wgmma_groups_;
+  // cp.async
+  std::set<SlotKey> cp_uncommitted_;
+  std::deque<std::set<SlotKey>> cp_groups_;
+  std::set<SlotKey> cp_unsynced_;
+  // tcgen05
+  ThreadScope mma_scope_ = ThreadScope::One;
+  StmtId mma_stmt_ = kNone;
+  std::set<SymbolId> ld_pending_;
+};
+
+}  // namespace
+
+void check_async_groups(const ProtocolContext& cx) {
+  for (const std::vector<AsyncEvent>& events : cx.trace.async) Replay(cx).run(events);
+}
+
+}  // namespace cake

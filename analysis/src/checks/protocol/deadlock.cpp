@@ -1,0 +1,73 @@
+// E0403: a wait that can never complete. Read from where the trace's roles
+// stopped: when no role can move, the first blocked role's wait is reported
+// with its barrier's open phase (arrivals, bytes), where every other role
+// waits, who arrived in the phase and which roles finished. A barrier no
+// statement ever arrives on is E0404's (checks/sync_static.cpp).
+#include "checks/protocol/protocol_checks.h"
+#include "checks/roles.h"
+#include "diag_builder.h"
+
+#include <algorithm>
+
+namespace cake {
+namespace {
+
+bool statically_arrived(const Module& m, SymbolId barrier) {
+  return std::any_of(m.stmts.begin(), m.stmts.end(), [&](const Stmt& st) {
+    ExprId b = arrival_barrier(st);
+    return b != kNone && root_symbol(m, b) == barrier;
+  });
+}
+
+/// " (at kt = 3, s = 1, s.phase = 1)": the loop position a role stopped at.
+std::string loop_where(const Module& m, const RoleTrace& r) {
+  std::string s;
+  for (const LoopPosition& f : r.loops) {
+    s += (s.empty() ? " (at " : ", ") + std::string(m.symbols[f.variable].name) + " = " + std::to_string(f.value);
+    if (f.stage != kNone && f.stages > 0)
+      s += ", " + std::string(m.symbols[f.stage].name) + " = " + std::to_string(f.value % f.stages) + ", " +
+           std::string(m.symbols[f.stage].name) + ".phase = " + std::to_string((f.value / f.stages) % 2);
+  }
+  return s.empty() ? s : s + ")";
+}
+
+}  // namespace
+
+void check_deadlock(const ProtocolContext& cx) {
+  const Module& m = cx.module;
+  const ProtocolTrace& t = cx.trace;
+  if (t.aborted || !t.deadlocked) return;
+  std::vector<const RoleTrace*> blocked;
+  for (const RoleTrace& r : t.roles)
+    if (!r.finished && r.blocked_at != kNone) blocked.push_back(&r);
+  if (blocked.empty()) return;
+  const RoleTrace& first = *blocked.front();
+  if (!statically_arrived(m, first.blocked_on.symbol)) return;
+  auto it = std::find_if(t.barriers.begin(), t.barriers.end(),
+                         [&](const BarrierEnd& b) { return b.key == first.blocked_on; });
+  if (it == t.barriers.end()) return;
+  const BarrierEnd& b = *it;
+  ByteRange at = m.stmts[first.blocked_at].range;
+  std::string name = barrier_text(m, first.blocked_on);
+  Diagnostic d = b.expected || b.delivered
+                     ? make_diagnostic(DiagForm::DeadlockTx, at, first.blocked_parity, name, b.phase, b.arrivals,
+                                       b.count, b.delivered, b.expected, loop_where(m, first))
+                     : make_diagnostic(DiagId::Deadlock, at, first.blocked_parity, name, b.phase, b.arrivals, b.count,
+                                       loop_where(m, first));
+  for (const RoleTrace* r : blocked) {
+    if (r == &first) continue;
+    std::string who = r->role.name.empty() ? std::string("the kernel") : "role `" + std::string(r->role.name) + "`";
+    d.related.push_back({m.stmts[r->blocked_at].range, who + " waits here for `" + barrier_text(m, r->blocked_on) +
+                                                           "` parity " + std::to_string(r->blocked_parity) +
+                                                           loop_where(m, *r)});
+  }
+  for (const auto& [stmt, n] : b.contributors)
+    d.related.push_back({m.stmts[stmt].range, "arrives with " + std::to_string(n) + " thread(s) in this phase"});
+  add_decl_note(m, d, first.blocked_on.symbol);
+  for (const RoleTrace& r : t.roles)
+    if (r.finished && !r.role.name.empty())
+      d.related.push_back({r.role.range, "role `" + std::string(r.role.name) + "` has finished"});
+  cx.diagnostics.push_back(std::move(d));
+}
+
+}  // namespace cake

@@ -1,0 +1,43 @@
+// The rules that read a protocol trace (sync/trace.h), one file each:
+//   arrivals.cpp      E0401  arrivals per phase differ from the count
+//   tx_bytes.cpp      E0402  expect_tx bytes differ from the bytes delivered
+//   deadlock.cpp      E0403  a wait that can never complete
+//   races.cpp         E0411, E0601, E0602, E0603  happens-before hazards
+//   async_groups.cpp  E0407, E0408, E0409, E0410, E0412  async groups
+//   tmem_lanes.cpp    E0413  TMEM lanes outside a warp's quarter
+// check_protocol() (protocol.cpp) simulates each kernel and runs them all.
+#pragma once
+
+#include "cake/diagnostic.h"
+#include "cake/model.h"
+#include "sync/trace.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cake {
+
+struct ProtocolContext {
+  const Module& module;
+  const ProtocolTrace& trace;
+  std::vector<Diagnostic>& diagnostics;
+};
+
+void check_arrivals(const ProtocolContext& cx);
+void check_tx_bytes(const ProtocolContext& cx);
+void check_deadlock(const ProtocolContext& cx);
+void check_races(const ProtocolContext& cx);
+void check_async_groups(const ProtocolContext& cx);
+void check_tmem_lanes(const ProtocolContext& cx);
+
+// Shared wording helpers.
+
+/// `full[2]` for an element of an mbarrier array, `full` for a scalar.
+std::string barrier_text(const Module& m, BarrierKey key);
+/// `cs[1]` for a stage, `cs` for a buffer without stages.
+std::string slot_text(const Module& m, SlotKey slot);
+/// The "declared here" note on a symbol.
+void add_decl_note(const Module& m, Diagnostic& d, SymbolId symbol);
+
+}  // namespace cake

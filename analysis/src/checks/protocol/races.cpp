@@ -1,0 +1,58 @@
+// E0601, E0602, E0603 and E0411: accesses the trace's happens-before
+// tracking found unordered (Hazard). A read before the phase that publishes
+// its write is E0601 (E0411 for tensor memory, whose writer is an MMA that
+// `tcgen05.commit` completes); a write over another role's unreleased reads
+// is E0602; two roles' unordered writes are E0603.
+#include "checks/protocol/protocol_checks.h"
+#include "diag_builder.h"
+
+#include <set>
+#include <utility>
+
+namespace cake {
+
+void check_races(const ProtocolContext& cx) {
+  const Module& m = cx.module;
+  const ProtocolTrace& t = cx.trace;
+  auto by_role = [&](int role) {
+    const RoleView& r = t.roles[role].role;
+    return r.name.empty() ? std::string() : " by role `" + std::string(r.name) + "`";
+  };
+  std::set<std::pair<DiagId, StmtId>> reported;
+  for (const Hazard& h : t.hazards) {
+    ByteRange at = m.exprs[h.operand].range;
+    std::string slot = slot_text(m, h.slot);
+    switch (h.kind) {
+      case HazardKind::UnorderedRead: {
+        bool tmem = m.symbols[h.slot.symbol].kind == SymbolKind::Tmem;
+        DiagId code = tmem ? DiagId::TmemReadBeforeCommit : DiagId::ReadBeforePublish;
+        if (!reported.insert({code, h.stmt}).second) break;
+        Diagnostic d = tmem ? make_diagnostic(DiagId::TmemReadBeforeCommit, at, slot)
+                       : h.scope == ThreadScope::All && h.other_role != h.role
+                           ? make_diagnostic(DiagForm::ReadNeverAcquired, at, slot)
+                           : make_diagnostic(DiagId::ReadBeforePublish, at, slot);
+        d.related.push_back({m.stmts[h.other_stmt].range, "written here" + by_role(h.other_role)});
+        cx.diagnostics.push_back(std::move(d));
+        break;
+      }
+      case HazardKind::UnorderedOverwrite: {
+        if (!reported.insert({DiagId::OverwriteBeforeRelease, h.stmt}).second) break;
+        const RoleView& reader = t.roles[h.other_role].role;
+        Diagnostic d = reader.name.empty() ? make_diagnostic(DiagForm::OverwriteBeforeReleaseKernel, at, slot)
+                                           : make_diagnostic(DiagId::OverwriteBeforeRelease, at, slot, reader.name);
+        d.related.push_back({m.stmts[h.other_stmt].range, "read here" + by_role(h.other_role)});
+        cx.diagnostics.push_back(std::move(d));
+        break;
+      }
+      case HazardKind::UnorderedWrite: {
+        if (!reported.insert({DiagId::UnorderedWrites, h.stmt}).second) break;
+        Diagnostic d = make_diagnostic(DiagId::UnorderedWrites, at, slot);
+        d.related.push_back({m.stmts[h.other_stmt].range, "also written here" + by_role(h.other_role)});
+        cx.diagnostics.push_back(std::move(d));
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace cake

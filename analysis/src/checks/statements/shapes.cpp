@@ -1,0 +1,248 @@
+// Shape and dtype rules of the ops (checker.h): movement never converts
+// (E0103) and keeps the element count (E0109); matrix multiplies take 2-D
+// tiles whose K, M and N agree (E0106) and accumulators of a dtype that can
+// take their products (E0103); assignments and row reductions keep shapes
+// (E0109) and dtypes (E0103).
+#include "checks/statements/checker.h"
+#include "diag_builder.h"
+
+namespace cake {
+
+void StatementChecker::check(const Stmt& s, const AssignStmt& a) {
+  Typed target = typer_.type_of(a.target);
+  Typed value = typer_.type_of(a.value);
+  bounds_in(a.target);
+  bounds_in(a.value);
+  if (target.kind == Typed::Kind::Unknown || value.kind == Typed::Kind::Unknown) return;
+  const Expr& t = m_.exprs[a.target];
+  if (!target.is_buffer() || target.space != Space::Reg) {
+    std::string_view name = t.kind == Expr::Kind::Name ? t.text : "target";
+    if (target.is_buffer())
+      diags_.push_back(make_diagnostic(DiagForm::WrongSpaceAssign, t.range, name, space_name(target.space)));
+    else
+      diags_.push_back(make_diagnostic(DiagId::WrongKind, t.range, name,
+                                       target.root != kNone ? symbol_kind_name(m_.symbols[target.root].kind) : "not a fragment",
+                                       "a register fragment"));
+    return;
+  }
+  if (value.is_buffer() && !value.literal && value.dtype != target.dtype && value.dtype != DType::Unknown &&
+      target.dtype != DType::Unknown) {
+    const Expr& v = m_.exprs[a.value];
+    Diagnostic d =
+        make_diagnostic(DiagForm::AssignDtype, v.range, dtype_name(value.dtype), dtype_name(target.dtype));
+    std::string cvt = "cvt<" + std::string(dtype_name(target.dtype)) + ">(";
+    d.fixes.push_back({"convert with " + cvt + "...)",
+                       {{{v.range.begin, v.range.begin}, cvt}, {{v.range.end, v.range.end}, ")"}}, true});
+    diags_.push_back(std::move(d));
+    return;
+  }
+  if (value.is_buffer() && !value.dims.empty() && !same_shape(target.dims, value.dims) &&
+      !broadcasts(value, target.dims))
+    diags_.push_back(make_diagnostic(DiagForm::AssignShape, m_.exprs[a.value].range, typer_.shape_text(value.dims),
+                                     t.kind == Expr::Kind::Name ? t.text : "target", typer_.shape_text(target.dims)));
+  (void)s;
+}
+
+void StatementChecker::check(const Stmt& s, const MoveStmt& mv) {
+  struct Rule {
+    SpaceSet dst, src;
+  };
+  Rule rule = [&]() -> Rule {
+    switch (mv.op) {
+      case Op::Load: return {{Space::Reg}, {Space::Smem, Space::Global, Space::Const}};
+      case Op::Store: return {{Space::Smem, Space::Global}, {Space::Reg}};
+      case Op::CpAsync: return {{Space::Smem}, {Space::Global, Space::Const}};
+      case Op::TmaLoad: return {{Space::Smem}, {}};
+      case Op::TmaStore: return {{}, {Space::Smem}};
+      case Op::BulkLoad: return {{Space::Smem}, {Space::Global, Space::Const}};
+      case Op::Ldmatrix: return {{Space::Reg}, {Space::Smem}};
+      case Op::Stmatrix: return {{Space::Smem}, {Space::Reg}};
+      case Op::Tcgen05Ld: return {{Space::Reg}, {Space::Tmem}};
+      case Op::Tcgen05St: return {{Space::Tmem}, {Space::Reg}};
+      case Op::Tcgen05Cp: return {{Space::Tmem}, {Space::Smem}};
+      // Not moves: the builder gives a MoveStmt only the ops above.
+      case Op::Mma:
+      case Op::Wgmma:
+      case Op::Tcgen05Mma:
+      case Op::CpAsyncCommit:
+      case Op::WgmmaFence:
+      case Op::WgmmaCommit:
+      case Op::TmaStoreCommit:
+      case Op::Tcgen05WaitLd:
+      case Op::Tcgen05WaitSt:
+      case Op::Syncthreads:
+      case Op::ClusterSync:
+      case Op::FenceProxyAsync:
+      case Op::CpAsyncWait:
+      case Op::WgmmaWait:
+      case Op::TmaStoreWait:
+      case Op::Arrive:
+      case Op::ArriveExpectTx:
+      case Op::Tcgen05Commit:
+      case Op::ArgminRow:
+      case Op::ArgmaxRow:
+        return {{}, {}};
+    }
+  }();
+  Typed dst = typer_.type_of(mv.dst);
+  Typed src = typer_.type_of(mv.src);
+  bounds_in(mv.dst);
+  bounds_in(mv.src);
+  std::string op(op_spelling(mv.op));
+  bool ok = true;
+  if (mv.op == Op::TmaLoad) ok &= tensormap_operand(src, mv.src, op, "source");
+  else ok &= operand(src, mv.src, rule.src, op, "source");
+  if (mv.op == Op::TmaStore) ok &= tensormap_operand(dst, mv.dst, op, "destination");
+  else ok &= operand(dst, mv.dst, rule.dst, op, "destination");
+  if (mv.barrier != kNone) {
+    barrier_operand(mv.barrier, op);
+    bounds_in(mv.barrier);
+  } else if (mv.op == Op::TmaLoad || mv.op == Op::BulkLoad) {
+    diags_.push_back(make_diagnostic(DiagId::MissingToken, s.range, "a barrier",
+                                     " after `, `: `" + op + "` completes its bytes on an mbarrier"));
+  }
+  if (!ok || dst.kind == Typed::Kind::Unknown || src.kind == Typed::Kind::Unknown) return;
+  if (dst.dtype != src.dtype && dst.dtype != DType::Unknown && src.dtype != DType::Unknown)
+    diags_.push_back(make_diagnostic(DiagForm::MoveDtype, m_.exprs[mv.src].range, op, dtype_name(src.dtype),
+                                     dtype_name(dst.dtype)));
+  else if (!same_elements(dst.dims, src.dims))
+    diags_.push_back(make_diagnostic(DiagForm::MoveShape, m_.exprs[mv.src].range, op, typer_.shape_text(src.dims),
+                                     typer_.shape_text(dst.dims)));
+}
+
+void StatementChecker::check(const Stmt&, const MmaStmt& mm) {
+  std::string op(op_spelling(mm.op));
+  SpaceSet acc_spaces = mm.op == Op::Tcgen05Mma ? SpaceSet{Space::Tmem} : SpaceSet{Space::Reg};
+  SpaceSet a_spaces = mm.op == Op::Mma         ? SpaceSet{Space::Reg}
+                      : mm.op == Op::Wgmma     ? SpaceSet{Space::Smem, Space::Reg}
+                                               : SpaceSet{Space::Smem, Space::Tmem};
+  SpaceSet b_spaces = mm.op == Op::Mma ? SpaceSet{Space::Reg} : SpaceSet{Space::Smem};
+  Typed acc = typer_.type_of(mm.acc), a = typer_.type_of(mm.a), b = typer_.type_of(mm.b);
+  for (ExprId e : {mm.acc, mm.a, mm.b}) bounds_in(e);
+  if (mm.accumulate != kNone) typer_.type_of(mm.accumulate);
+  bool ok = operand(acc, mm.acc, acc_spaces, op, "accumulator");
+  ok &= operand(a, mm.a, a_spaces, op, "A operand");
+  ok &= operand(b, mm.b, b_spaces, op, "B operand");
+  if (!ok || acc.kind == Typed::Kind::Unknown || a.kind == Typed::Kind::Unknown || b.kind == Typed::Kind::Unknown)
+    return;
+  const Expr& ea = m_.exprs[mm.a];
+  if (a.dtype != b.dtype && a.dtype != DType::Unknown && b.dtype != DType::Unknown && !(is_fp8(a.dtype) && is_fp8(b.dtype))) {
+    diags_.push_back(make_diagnostic(DiagForm::MmaOperandDtypes, ByteRange{ea.range.begin, m_.exprs[mm.b].range.end},
+                                     op, dtype_name(a.dtype), dtype_name(b.dtype)));
+    return;
+  }
+  if (!accumulator_dtype_ok(mm.op, a.dtype, acc.dtype)) {
+    diags_.push_back(make_diagnostic(DiagForm::AccumulatorDtype, m_.exprs[mm.acc].range, dtype_name(acc.dtype),
+                                     dtype_name(a.dtype), accumulator_hint(a.dtype)));
+    return;
+  }
+  auto tile = [](const Typed& t) { return t.dims.size() - t.stage_dims; };
+  if (tile(acc) != 2 || tile(a) != 2 || tile(b) != 2) {
+    diags_.push_back(make_diagnostic(DiagForm::MmaNot2D, ea.range, op, typer_.shape_text(a.dims),
+                                     typer_.shape_text(b.dims), typer_.shape_text(acc.dims)));
+    return;
+  }
+  size_t an = a.dims.size(), bn = b.dims.size(), cn = acc.dims.size();
+  bool k_ok = typer_.dims_may_equal(a.dims[an - 1], b.dims[bn - 2]);
+  bool m_ok = typer_.dims_may_equal(a.dims[an - 2], acc.dims[cn - 2]);
+  bool n_ok = typer_.dims_may_equal(b.dims[bn - 1], acc.dims[cn - 1]);
+  if (!k_ok || !m_ok || !n_ok) {
+    ByteRange at{ea.range.begin, m_.exprs[mm.b].range.end};
+    std::string as = typer_.shape_text(a.dims, a.stage_dims), bs = typer_.shape_text(b.dims, b.stage_dims),
+                cs = typer_.shape_text(acc.dims, acc.stage_dims);
+    diags_.push_back(!k_ok   ? make_diagnostic(DiagId::MmaShapeMismatch, at, op, as, bs, cs)
+                     : !m_ok ? make_diagnostic(DiagForm::MmaShapeRows, at, op, as, bs, cs)
+                             : make_diagnostic(DiagForm::MmaShapeColumns, at, op, as, bs, cs));
+  }
+}
+
+void StatementChecker::check(const Stmt&, const ReduceStmt& r) {
+  Typed dst = typer_.type_of(r.dst), src = typer_.type_of(r.src);
+  bounds_in(r.dst);
+  bounds_in(r.src);
+  bool ok = operand(dst, r.dst, {Space::Reg}, "reduce.row", "destination");
+  ok &= operand(src, r.src, {Space::Reg}, "reduce.row", "source");
+  if (ok) row_result(dst, src, r.dst, "reduce.row");
+}
+
+void StatementChecker::check(const Stmt&, const ArgReduceStmt& r) {
+  std::string op(op_spelling(r.op));
+  Typed value = typer_.type_of(r.value), index = typer_.type_of(r.index), src = typer_.type_of(r.src);
+  if (r.base != kNone) typer_.type_of(r.base);
+  bool ok = operand(value, r.value, {Space::Reg}, op, "value");
+  ok &= operand(index, r.index, {Space::Reg}, op, "index");
+  ok &= operand(src, r.src, {Space::Reg}, op, "source");
+  if (!ok) return;
+  if (index.kind == Typed::Kind::Buffer && is_float(index.dtype))
+    diags_.push_back(make_diagnostic(DiagForm::ArgIndexDtype, m_.exprs[r.index].range, op, m_.exprs[r.index].text,
+                                     dtype_name(index.dtype)));
+  row_result(value, src, r.value, op);
+  row_result(index, src, r.index, op, /*check_dtype=*/false);
+}
+
+void StatementChecker::row_result(const Typed& dst, const Typed& src, ExprId dst_expr, const std::string& op, bool check_dtype) {
+  if (src.dims.size() != 2 || dst.dims.size() != 1 || !typer_.dims_may_equal(dst.dims[0], src.dims[0])) {
+    diags_.push_back(make_diagnostic(DiagForm::RowReduceShape, m_.exprs[dst_expr].range, op,
+                                     typer_.shape_text(src.dims), typer_.shape_text(dst.dims)));
+    return;
+  }
+  if (check_dtype && dst.dtype != src.dtype && dst.dtype != DType::Unknown && src.dtype != DType::Unknown)
+    diags_.push_back(make_diagnostic(DiagForm::RowReduceDtype, m_.exprs[dst_expr].range, op, dtype_name(src.dtype),
+                                     dtype_name(dst.dtype)));
+}
+
+bool StatementChecker::is_fp8(DType d) { return d == DType::F8E4M3 || d == DType::F8E5M2; }
+
+/// Accumulator dtypes per input dtype (gpu-arch.md §4: bf16 accumulates in
+/// f32 only on mma.sync and wgmma; tcgen05 also takes f16; e4m3 and e5m2
+/// may be mixed).
+bool StatementChecker::accumulator_dtype_ok(Op op, DType in, DType acc) {
+  switch (in) {
+    case DType::F16: return acc == DType::F32 || acc == DType::F16;
+    case DType::BF16: return acc == DType::F32 || (op == Op::Tcgen05Mma && acc == DType::F16);
+    case DType::TF32: return acc == DType::F32;
+    case DType::F8E4M3: case DType::F8E5M2: case DType::F6E3M2: case DType::F6E2M3: case DType::F4E2M1:
+      return acc == DType::F32 || acc == DType::F16;
+    case DType::I8: case DType::U8: return acc == DType::I32;
+    case DType::F64: return acc == DType::F64;
+    default: return true;
+  }
+}
+
+std::string StatementChecker::accumulator_hint(DType in) {
+  switch (in) {
+    case DType::BF16: return "bf16 accumulates into f32 (tcgen05 also f16)";
+    case DType::TF32: return "tf32 accumulates into f32";
+    case DType::I8: case DType::U8: return "8-bit integers accumulate into i32";
+    case DType::F64: return "f64 accumulates into f64";
+    default: return "use an f32 or f16 accumulator";
+  }
+}
+
+bool StatementChecker::same_shape(const std::vector<ExprId>& a, const std::vector<ExprId>& b) const {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!typer_.dims_may_equal(a[i], b[i])) return false;
+  return true;
+}
+
+bool StatementChecker::broadcasts(const Typed& value, const std::vector<ExprId>& target) const {
+  if (value.dims.size() != 1 || target.size() != 2) return false;
+  bool row = value.layout == FragLayout::MmaAccRow || value.layout == FragLayout::WgmmaAccRow;
+  return typer_.dims_may_equal(value.dims[0], target[1]) || (row && typer_.dims_may_equal(value.dims[0], target[0]));
+}
+
+/// Element counts agree, when both are known (movement may reshape a tile).
+bool StatementChecker::same_elements(const std::vector<ExprId>& a, const std::vector<ExprId>& b) const {
+  auto count = [&](const std::vector<ExprId>& dims) -> std::optional<int64_t> {
+    int64_t n = 1;
+    for (ExprId d : dims) {
+      auto v = eval_.fold(d);
+      if (!v || __builtin_mul_overflow(n, *v, &n)) return std::nullopt;
+    }
+    return n;
+  };
+  auto ca = count(a), cb = count(b);
+  return !ca || !cb || *ca == *cb;
+}
+}  // namespace cake

@@ -1,0 +1,24 @@
+// The barrier-traffic simulator: runs the roles of one kernel over concrete
+// trip counts and records what happens in a ProtocolTrace (sync/trace.h).
+// It judges nothing; the rules in checks/protocol/ read the trace.
+#pragma once
+
+#include "semantics/eval.h"
+#include "sync/trace.h"
+
+#include <optional>
+#include <vector>
+
+namespace cake {
+
+/// Simulates kernel `kernel` with `roles` under `env` (the shape; see
+/// simulation_env()). When a value cannot be evaluated or the step budget
+/// runs out the trace stops there and is marked `aborted`.
+ProtocolTrace simulate_protocol(const Module& m, uint32_t kernel, std::vector<RoleView> roles, Env env);
+
+/// The shape to simulate kernel `k` with: a bench shape, else the smallest the
+/// kernel's facts allow that gives every pipeline two turns of its ring.
+/// Nullopt when no shape keeps the trip counts within the budget.
+std::optional<Env> simulation_env(const Module& m, const Evaluator& eval, uint32_t k);
+
+}  // namespace cake

@@ -1,0 +1,202 @@
+// The protocol trace: what the barrier-traffic simulator (sync/simulate.cpp)
+// observed while it ran one kernel's roles to the end or to a standstill. It
+// holds facts, never verdicts: the E04xx and E06xx rules
+// (checks/protocol/*.cpp) read it and decide what is wrong and how to say it.
+//
+// Vocabulary.
+//   role     one actor of the simulation: a `role` of the kernel, or the whole
+//            block for a kernel without roles. Roles are numbered by their
+//            place in RoleView order; `ProtocolTrace::roles[i]` is role i.
+//   barrier  one mbarrier element (`full[2]`), a BarrierKey. Its phase
+//            counter starts at 0; a phase completes when its arrivals reach
+//            the declared count and its delivered bytes reach the expected.
+//   scope    how many threads of a role run a statement: the whole role, one
+//            per warpgroup or warp (`elect.warpgroup`, `elect.warp`), one
+//            (`elect`), or some threads (a per-thread `if`).
+//   slot     one stage of an smem or tmem buffer (`cs[1]`; stage -1 for a
+//            buffer without stages): the unit the race rules track.
+//
+// What each part means.
+//   events      the barrier traffic, in simulation order (SyncEvent below):
+//               arrivals, expect_tx bytes, the bytes each copy's complete_tx
+//               delivers with its statement, passing waits, and every phase
+//               completion with that phase's totals.
+//   barriers    the state each barrier element was left in: the open phase's
+//               arrivals, expected and delivered bytes and who arrived in it.
+//   roles       per role: whether it ran to its end, and if not, the wait it
+//               is blocked on and the loop position there (where progress
+//               stopped).
+//   hazards     happens-before findings: an access to a slot whose previous
+//               conflicting access (another role's, or an async one) is not
+//               ordered before it by any acquired barrier phase. Only the
+//               first hazard of each kind at each statement on each buffer
+//               is kept.
+//   async       per role, in program order, the events of its asynchronous
+//               groups (wgmma fence/commit/wait, cp.async commit/wait, tcgen05
+//               mma/commit/ld/wait.ld, TMEM lane ranges, register-fragment
+//               and smem uses) for the rules that replay them.
+//
+// A simulation that cannot evaluate a value (an unknown loop bound or
+// condition) or runs past its step budget stops there: its trace is marked
+// `aborted`, holds what happened until then, and says nothing about where
+// progress stopped (rules about the end state skip it: no diagnostic is
+// better than a guess).
+//
+// The cluster/multicast and interleaving work builds on this structure: new
+// traffic is a new SyncEventKind, documented here.
+#pragma once
+
+#include "cake/model.h"
+#include "checks/roles.h"
+
+#include <cstdint>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace cake {
+
+/// The threads of a role that run a statement.
+enum class ThreadScope : uint8_t { All, PerWarpgroup, PerWarp, One, Partial };
+
+/// One mbarrier element: `symbol[index]` (index 0 for a scalar mbarrier).
+struct BarrierKey {
+  SymbolId symbol = kNone;
+  int64_t index = 0;
+  bool operator<(const BarrierKey& o) const { return std::tie(symbol, index) < std::tie(o.symbol, o.index); }
+  bool operator==(const BarrierKey& o) const { return symbol == o.symbol && index == o.index; }
+};
+
+/// One stage of an smem or tmem buffer; stage -1 when it has no stages.
+struct SlotKey {
+  SymbolId symbol = kNone;
+  int64_t stage = -1;
+  bool operator<(const SlotKey& o) const { return std::tie(symbol, stage) < std::tie(o.symbol, o.stage); }
+};
+
+enum class SyncEventKind : uint8_t {
+  /// `threads` threads of `role` arrive at `stmt` (`arrive`,
+  /// `arrive.expect_tx`, `tcgen05.commit`); `arrivals` is the phase's count
+  /// after them, before the simulator clamps it to the declared count.
+  Arrive,
+  /// `arrive.expect_tx` adds `bytes` (already times the threads) to the
+  /// phase's expected bytes; the Arrive of the same statement follows.
+  ExpectTx,
+  /// A copy (`tma.load`, `bulk.load`) at `stmt` delivers `bytes` to the
+  /// barrier: the complete_tx of its transaction.
+  CompleteTx,
+  /// A wait at `stmt` passed and acquired what the completed phases carry.
+  Wait,
+  /// Phase `phase` of the barrier completed: it had `expected` and
+  /// `delivered` bytes (delivered > expected: it completed as the last copy
+  /// overshot). `stmt` is the statement whose arrival or copy completed it.
+  PhaseComplete,
+};
+
+/// One event of the barrier traffic. Fields a kind does not name are zero.
+struct SyncEvent {
+  SyncEventKind kind = SyncEventKind::Arrive;
+  ThreadScope scope = ThreadScope::All;  // of the statement's threads
+  int role = -1;
+  StmtId stmt = kNone;
+  BarrierKey barrier;
+  int64_t phase = 0;      // the barrier's phase the event belongs to
+  int64_t threads = 0;    // Arrive
+  int64_t arrivals = 0;   // Arrive
+  int64_t bytes = 0;      // ExpectTx, CompleteTx
+  int64_t expected = 0;   // PhaseComplete
+  int64_t delivered = 0;  // PhaseComplete
+};
+
+/// The open (incomplete) phase a barrier element was left in.
+struct BarrierEnd {
+  BarrierKey key;
+  int64_t count = 1;   // declared arrivals per phase
+  int64_t phase = 0;   // phases completed
+  int64_t arrivals = 0, expected = 0, delivered = 0;
+  StmtId expect_stmt = kNone;                            // the open phase's last expect_tx
+  std::vector<std::pair<StmtId, int64_t>> contributors;  // the open phase's arrivals: statement, threads
+};
+
+/// A loop enclosing the statement a role stopped at.
+struct LoopPosition {
+  SymbolId variable = kNone;
+  int64_t value = 0;
+  SymbolId stage = kNone;  // a pipeline's stage variable, or kNone
+  int64_t stages = 0;
+};
+
+struct RoleTrace {
+  RoleView role;
+  bool finished = false;         // ran to its end
+  StmtId blocked_at = kNone;     // else the wait it is blocked on
+  BarrierKey blocked_on;
+  int64_t blocked_parity = 0;
+  std::vector<LoopPosition> loops;  // outermost first, at blocked_at
+};
+
+enum class HazardKind : uint8_t {
+  /// A read whose slot's last write (another role's, or async) is not ordered
+  /// before it.
+  UnorderedRead,
+  /// A write over a read by another role that is not ordered before it.
+  UnorderedOverwrite,
+  /// A write over another role's write that is not ordered before it.
+  UnorderedWrite,
+};
+
+struct Hazard {
+  HazardKind kind = HazardKind::UnorderedRead;
+  ThreadScope scope = ThreadScope::All;  // of the access
+  int role = -1;
+  StmtId stmt = kNone;
+  ExprId operand = kNone;
+  SlotKey slot;
+  int other_role = -1;  // the earlier, unordered access
+  StmtId other_stmt = kNone;
+};
+
+enum class AsyncEventKind : uint8_t {
+  WgmmaFence,     // `wgmma.fence`
+  WgmmaCommit,    // `wgmma.commit`
+  WgmmaWait,      // `wgmma.wait count`
+  Wgmma,          // a wgmma writing fragment `fragment` (kNone: none) reading A fragment `other`
+  FragmentUse,    // a register fragment read or written outside wgmma, at `operand`
+  CpAsyncCopy,    // a cp.async writing `slot`
+  CpAsyncCommit,  // `cp.async.commit`
+  CpAsyncWait,    // `cp.async.wait count`
+  RoleSync,       // `syncthreads`, `cluster.sync` or `sync NAME` of the role
+  SmemRead,       // a read of `slot` at `operand`
+  Tcgen05Mma,     // a tcgen05.mma
+  Tcgen05Commit,  // a tcgen05.commit run by `threads` threads
+  Tcgen05Ld,      // a tcgen05.ld filling `fragment`
+  Tcgen05WaitLd,  // `tcgen05.wait.ld`
+  TmemLanes,      // warp `warp` reaches TMEM lanes [start, start + count) at `operand`
+};
+
+/// One event of a role's asynchronous groups, in program order.
+struct AsyncEvent {
+  AsyncEventKind kind = AsyncEventKind::WgmmaFence;
+  ThreadScope scope = ThreadScope::All;
+  StmtId stmt = kNone;
+  ExprId operand = kNone;  // FragmentUse, SmemRead: the operand expression
+  ByteRange range;         // TmemLanes: the lane index
+  SymbolId fragment = kNone, other = kNone;
+  SlotKey slot;
+  int64_t count = 0;    // WgmmaWait, CpAsyncWait: groups left pending; TmemLanes: lanes
+  int64_t threads = 0;  // Tcgen05Commit
+  int64_t warp = 0, start = 0;  // TmemLanes
+};
+
+struct ProtocolTrace {
+  uint32_t kernel = 0;
+  std::vector<RoleTrace> roles;
+  std::vector<SyncEvent> events;
+  std::vector<BarrierEnd> barriers;  // by key
+  std::vector<Hazard> hazards;
+  std::vector<std::vector<AsyncEvent>> async;  // by role
+  bool deadlocked = false;  // some role is blocked and none can move
+  bool aborted = false;     // stopped early: events are a prefix, the end state is unknown
+};
+
+}  // namespace cake
