@@ -10,6 +10,7 @@
 #include "cake/query_tokens.h"
 #include "cake/registry.h"
 #include "features/semantic_tokens.h"
+#include "render/render.h"
 
 #include <algorithm>
 #include <string>
@@ -48,7 +49,7 @@ Annotated annotate(std::string_view source) {
 
 std::string hover_text(Document& doc, uint32_t offset) {
   std::optional<HoverInfo> h = hover_at(doc.model(), doc.text(), *doc.diagnostics(), offset);
-  return h ? h->markdown : std::string();
+  return h ? render::hover_markdown(*h) : std::string();
 }
 
 bool has_label(const std::vector<CompletionCandidate>& items, std::string_view label,
@@ -135,7 +136,9 @@ TEST_CASE("hover on a diagnostic's range gives its code and rule summary", "[hov
   CHECK_THAT(text, Catch::Contains(std::string(rule_info(it->id).summary)));
   std::optional<HoverInfo> h = hover_at(doc.model(), doc.text(), diags, a.points[0]);
   REQUIRE(h);
-  CHECK(h->rules == std::vector<std::string_view>{rule_info(it->id).code});
+  REQUIRE(h->diagnostics.size() == 1);
+  CHECK(h->diagnostics[0].code == rule_info(it->id).code);
+  CHECK(h->diagnostics[0].message == it->message);
 }
 
 // Section - Completion and signature help
