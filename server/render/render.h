@@ -1,9 +1,11 @@
 // What editors show, as text: the structured hovers, code lenses and inlay
 // hints of analysis/ (cake/query_hover.h, cake/query_cost.h) rendered as
-// markdown and labels. One surface per file (hover.cpp, cost_hover.cpp,
-// code_lens.cpp, inlay_hint.cpp); numbers go through units.h.
+// markdown and labels, and completion details (cake/query_completion.h).
+// One surface per file (hover.cpp, cost_hover.cpp, code_lens.cpp,
+// inlay_hint.cpp, completion.cpp); numbers go through units.h.
 #pragma once
 
+#include "cake/query_completion.h"
 #include "cake/query_cost.h"
 #include "cake/query_hover.h"
 
@@ -26,5 +28,9 @@ std::string lens_title(const KernelCosts::Lens& lens);
 /// An inlay hint label on a costly line, "≈ 12.5 µs tensor · 31 %", or on a
 /// pipeline without shapes, "≈ 0.412 µs/iteration · latency".
 std::string hint_label(const KernelCosts::Hint& hint);
+
+/// A completion item's detail: the candidate's own, or for a buffer's dim
+/// "stage dim 0 of `sA`".
+std::string completion_detail(const CompletionCandidate& candidate);
 
 }  // namespace cake::render

@@ -186,6 +186,14 @@ kernel k() grid (1) block 128 {
   CHECK(has_label(items, "2", CompletionCandidate::Kind::Dim));
   CHECK(has_label(items, "64", CompletionCandidate::Kind::Dim));
   CHECK(has_label(items, "32", CompletionCandidate::Kind::Dim));
+  auto dim = std::find_if(items.begin(), items.end(), [](const CompletionCandidate& c) {
+    return c.kind == CompletionCandidate::Kind::Dim && c.label == "2";
+  });
+  REQUIRE(dim != items.end());
+  CHECK(dim->stage_dim);
+  CHECK(dim->dim == 0);
+  CHECK(dim->buffer == "buf");
+  CHECK(render::completion_detail(*dim) == "stage dim 0 of `buf`");
   CHECK(has_label(items, "i", CompletionCandidate::Kind::Name));
   CHECK_FALSE(has_label(items, "buf"));
   CHECK_FALSE(has_label(items, "kernel"));
