@@ -125,6 +125,20 @@ TEST_CASE("hover names targets that lack an op", "[hover]") {
   CHECK_THAT(hover_text(doc, a.points[0]), Catch::Contains("**Not supported** on `sm_80`"));
 }
 
+TEST_CASE("a role whose warps do not fold still lists its facts", "[hover]") {
+  Annotated a = annotate(
+      "target sm_90a\nkernel k(A: global f32[N] row_major) grid (1) block 128 {\n  role ^r warp(0 .. N) maxnreg(40) {\n  }\n}\n");
+  Document doc(a.text);
+  std::optional<HoverInfo> h = hover_at(doc.model(), doc.text(), *doc.diagnostics(), a.points[0]);
+  REQUIRE(h);
+  REQUIRE(h->subject);
+  REQUIRE(h->subject->facts.size() == 1);  // no warps or threads: only maxnreg
+  CHECK(h->subject->facts[0].label == "maxnreg");
+  CHECK(h->subject->facts[0].kind == HoverFact::Kind::Expr);
+  CHECK(h->subject->facts[0].text == "40");
+  CHECK_THAT(hover_text(doc, a.points[0]), Catch::StartsWith("**r**: a role\n\n- maxnreg: `40`"));
+}
+
 TEST_CASE("hover on a diagnostic's range gives its code and rule summary", "[hover]") {
   Annotated a = annotate("target sm_90a\nkernel k() grid (1) block 128 {\n  let x = [[undefined_nam^e]] + 1\n}\n");
   Document doc(a.text);
