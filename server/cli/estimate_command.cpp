@@ -13,6 +13,7 @@
 #include "cake/analyze.h"
 #include "cake/cost.h"
 #include "cake/query_cost.h"
+#include "render/units.h"
 
 #include <nlohmann/json.hpp>
 
@@ -126,29 +127,31 @@ json estimate_json(const std::string& path, const Analysis& a, const Estimate& e
 }
 
 std::string estimate_text(const Analysis& a, const Estimate& e) {
+  using render::Units;
+  auto ring_text = [](const RingCost& r) {
+    return render::micros(r.iteration_us, 3, Units::Terminal) + " per iteration, " +
+           std::string(render::ring_bound(r.latency_bound(), r.bound)) + "-bound\n";
+  };
   std::string s = "  ";
-  s += e.bench >= 0 ? "bench " + shape_text(e, " ") : std::string("no bench");
+  s += e.bench >= 0 ? "bench " + render::shape_text(bench_shape(e), " ") : std::string("no bench");
   if (!e.ok) {
     s += ": " + e.problem + "\n";
     for (const RingCost& r : e.rings)
-      s += "    ring at line " + std::to_string(r.line) + " (" + std::to_string(r.stages) + " stages): " +
-           fixed_number(r.iteration_us, 3) + " us per iteration, " +
-           (r.latency_bound() ? std::string("latency") : std::string(resource_name(r.bound))) + "-bound\n";
+      s += "    ring at line " + std::to_string(r.line) + " (" + std::to_string(r.stages) + " stages): " + ring_text(r);
     return s;
   }
-  s += ": " + fixed_number(e.time_us, 1) + " us, " + std::string(bound_name(e.bound)) + "-bound; " + std::to_string(e.ctas) +
-       " CTAs, " + std::to_string(e.occupancy.ctas_per_sm) + "/SM (" + std::string(e.occupancy.limiter) + "), " +
-       fixed_number(e.waves, 2) + " waves\n    roofs:";
+  s += ": " + render::micros(e.time_us, 1, Units::Terminal) + ", " + std::string(bound_name(e.bound)) + "-bound; " +
+       std::to_string(e.ctas) + " CTAs, " + std::to_string(e.occupancy.ctas_per_sm) + "/SM (" +
+       std::string(e.occupancy.limiter) + "), " + render::fixed_number(e.waves, 2) + " waves\n    roofs:";
   for (size_t i = 0; i < kResourceCount; ++i) {
     const ResourceUse& u = e.resources[i];
     if (u.demand <= 0) continue;
-    s += " " + std::string(resource_name(static_cast<Resource>(i))) + " " + fixed_number(100 * u.utilisation, 0) + "%";
+    s += " " + std::string(resource_name(static_cast<Resource>(i))) + " " + render::percent(100 * u.utilisation, Units::Terminal);
   }
   s += "\n";
   for (const RingCost& r : e.rings)
     s += "    ring at line " + std::to_string(r.line) + " (" + std::to_string(r.stages) + " stages, " +
-         std::to_string(r.trips) + " trips): " + fixed_number(r.iteration_us, 3) + " us per iteration, " +
-         (r.latency_bound() ? std::string("latency") : std::string(resource_name(r.bound))) + "-bound\n";
+         std::to_string(r.trips) + " trips): " + ring_text(r);
   // The costliest lines, each alone on the whole device.
   std::vector<const LineCost*> top;
   for (const LineCost& l : e.lines) top.push_back(&l);
@@ -157,7 +160,7 @@ std::string estimate_text(const Analysis& a, const Estimate& e) {
   if (!top.empty()) s += "    costliest lines:";
   for (size_t i = 0; i < top.size(); ++i)
     s += std::string(i ? "," : "") + " " + std::to_string(top[i]->line) + " " + std::string(top[i]->op) + " " +
-         fixed_number(top[i]->time_us, 1) + " us " + std::string(resource_name(top[i]->resource));
+         render::micros(top[i]->time_us, 1, Units::Terminal) + " " + std::string(resource_name(top[i]->resource));
   if (!top.empty()) s += "\n";
   return s;
 }

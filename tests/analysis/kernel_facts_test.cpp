@@ -66,15 +66,10 @@ int64_t hover_bytes(const Analysis& a, std::string_view target) {
   REQUIRE(k.symbol != kNone);
   auto h = hover_at(a.module, a.text, a.diagnostics, a.module.symbols[k.symbol].def.begin);
   REQUIRE(h);
-  std::string text = h->markdown;
-  for (size_t at = 0, end; at < text.size(); at = end + 1) {
-    end = text.find('\n', at);
-    if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(at, end - at);
-    if (line.find("shared memory: ") != std::string::npos &&
-        line.find("`" + std::string(target) + "`") != std::string::npos)
-      return number_after(line, "shared memory: (\\d+) B");
-  }
+  REQUIRE(h->subject);
+  for (const HoverFact& f : h->subject->facts)
+    if (f.kind == HoverFact::Kind::LayoutTotal && std::find(f.targets.begin(), f.targets.end(), target) != f.targets.end())
+      return f.number.value_or(-1);
   return -1;
 }
 

@@ -2,7 +2,8 @@
 // caches per kernel unit equal fresh ones after edits anywhere in the file
 // (a differential test over the examples), hovers on a kernel's name, a
 // pipeline and an op carry the model's numbers, and costly lines get hints
-// at their ends.
+// at their ends. All on the structured summaries; their text is
+// tests/server/render_test.cpp's.
 #include <catch2/catch.hpp>
 
 #include "cake/analyze.h"
@@ -31,17 +32,15 @@ std::vector<std::filesystem::path> examples() {
   return out;
 }
 
-struct Flat {
-  std::vector<std::string> lens;
-  std::vector<std::pair<uint32_t, std::string>> hints;  // absolute offsets
-  bool operator==(const Flat&) const = default;
-};
-
-Flat flatten(const std::vector<DocumentCosts::Entry>& entries) {
-  Flat f;
+/// Every kernel's summary with its hints at absolute offsets.
+KernelCosts flatten(const std::vector<DocumentCosts::Entry>& entries) {
+  KernelCosts f;
   for (const DocumentCosts::Entry& e : entries) {
     f.lens.insert(f.lens.end(), e.costs->lens.begin(), e.costs->lens.end());
-    for (const KernelCosts::Hint& h : e.costs->hints) f.hints.push_back({e.unit->piece.begin + h.offset, h.label});
+    for (KernelCosts::Hint h : e.costs->hints) {
+      h.offset += e.unit->piece.begin;
+      f.hints.push_back(h);
+    }
   }
   return f;
 }
@@ -56,7 +55,7 @@ struct Costed {
 };
 
 /// What a fresh document of the same text gives.
-Flat fresh(const std::string& text) { return flatten(Costed(text).kernels()); }
+KernelCosts fresh(const std::string& text) { return flatten(Costed(text).kernels()); }
 
 uint32_t offset_of(const std::string& text, const std::string& needle, size_t skip = 0) {
   size_t at = text.find(needle);
@@ -75,7 +74,7 @@ TEST_CASE("every example's kernels have a lens per bench, naming the device") {
     REQUIRE(kernels.size() == c.doc.kernel_units().size());
     for (const auto& k : kernels) {
       REQUIRE(!k.costs->lens.empty());
-      for (const std::string& title : k.costs->lens) CHECK(title.find(c.at.device->id) != std::string::npos);
+      for (const KernelCosts::Lens& lens : k.costs->lens) CHECK(lens.device == c.at.device->id);
     }
   }
 }
@@ -131,26 +130,40 @@ TEST_CASE("hovers carry the model's numbers") {
 
   auto kernel = hover("hopper_gemm(", 2);
   REQUIRE(kernel);
-  CHECK(kernel->markdown.find("Estimated cost") != std::string::npos);
-  CHECK(kernel->markdown.find(fixed_number(e.front().time_us, 1) + " µs") != std::string::npos);
-  CHECK(kernel->markdown.find("H100-SXM5-80GB") != std::string::npos);
-  CHECK(kernel->markdown.find("Roofline") != std::string::npos);
+  const auto* table = std::get_if<KernelCostHover>(&kernel->what);
+  REQUIRE(table);
+  REQUIRE(!table->estimates.empty());
+  CHECK(table->estimates.front().time_us == e.front().time_us);
+  CHECK(table->estimates.front().device->id == std::string_view("H100-SXM5-80GB"));
+  CHECK(table->table_version == e.front().device->version);
+  REQUIRE(table->roofline);
+  CHECK(table->roofline->target == "sm_90a");
+  CHECK(table->roofline->has_ratio);
+  CHECK(!table->roofline->achieved.empty());
 
   auto pipeline = hover("pipeline s in ring(4)", 2);
   REQUIRE(pipeline);
-  CHECK(pipeline->markdown.find("Per iteration") != std::string::npos);
-  CHECK(pipeline->markdown.find(fixed_number(e.front().rings.front().iteration_us, 3) + " µs") != std::string::npos);
+  const auto* ring = std::get_if<PipelineCostHover>(&pipeline->what);
+  REQUIRE(ring);
+  CHECK(ring->ring.iteration_us == e.front().rings.front().iteration_us);
+  CHECK(ring->ring.stages == 4);
 
   auto op = hover("wgmma acc +=", 1);
   REQUIRE(op);
-  CHECK(op->markdown.find("tensor") != std::string::npos);
-  CHECK(op->markdown.find("Cost of line") != std::string::npos);
+  const auto* line = std::get_if<LineCostHover>(&op->what);
+  REQUIRE(line);
+  CHECK(line->line.resource == Resource::Tensor);
+  CHECK(line->op == "wgmma");
+  CHECK(line->line.line == a->lines.position(offset_of(text, "wgmma acc +=")).line + 1);
 
   CHECK(!hover("target", 1));  // outside every kernel
   // Another device when asked for one that runs the target.
   auto h200 = cost_hover(a->module, a->text, a->lines, offset_of(text, "hopper_gemm(", 2), "h200");
   REQUIRE(h200);
-  CHECK(h200->markdown.find("H200-SXM-141GB") != std::string::npos);
+  const auto* h200_table = std::get_if<KernelCostHover>(&h200->what);
+  REQUIRE(h200_table);
+  REQUIRE(!h200_table->estimates.empty());
+  CHECK(h200_table->estimates.front().device->id == std::string_view("H200-SXM-141GB"));
 }
 
 TEST_CASE("costly lines get a hint at their end with their share") {
@@ -165,8 +178,9 @@ TEST_CASE("costly lines get a hint at their end with their share") {
     uint32_t at = kernels[0].unit->piece.begin + h.offset;
     LineCol pos = doc.lines().position(at);
     CHECK(pos.column == doc.lines().line_text(pos.line).size());  // at the end of its line
-    CHECK(h.label.find(" %") != std::string::npos);
-    if (pos.line == wgmma_line) found = h.label.find("tensor") != std::string::npos;
+    CHECK(!h.per_iteration);  // a share of the kernel's time
+    CHECK(h.time_us >= kCostlyLineShare * h.kernel_us);
+    if (pos.line == wgmma_line) found = h.resource == Resource::Tensor;
   }
   CHECK(found);
 }

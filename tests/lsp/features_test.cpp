@@ -10,6 +10,7 @@
 #include "cake/query_tokens.h"
 #include "cake/registry.h"
 #include "features/semantic_tokens.h"
+#include "render/render.h"
 
 #include <algorithm>
 #include <string>
@@ -48,7 +49,7 @@ Annotated annotate(std::string_view source) {
 
 std::string hover_text(Document& doc, uint32_t offset) {
   std::optional<HoverInfo> h = hover_at(doc.model(), doc.text(), *doc.diagnostics(), offset);
-  return h ? h->markdown : std::string();
+  return h ? render::hover_markdown(*h) : std::string();
 }
 
 bool has_label(const std::vector<CompletionCandidate>& items, std::string_view label,
@@ -124,6 +125,20 @@ TEST_CASE("hover names targets that lack an op", "[hover]") {
   CHECK_THAT(hover_text(doc, a.points[0]), Catch::Contains("**Not supported** on `sm_80`"));
 }
 
+TEST_CASE("a role whose warps do not fold still lists its facts", "[hover]") {
+  Annotated a = annotate(
+      "target sm_90a\nkernel k(A: global f32[N] row_major) grid (1) block 128 {\n  role ^r warp(0 .. N) maxnreg(40) {\n  }\n}\n");
+  Document doc(a.text);
+  std::optional<HoverInfo> h = hover_at(doc.model(), doc.text(), *doc.diagnostics(), a.points[0]);
+  REQUIRE(h);
+  REQUIRE(h->subject);
+  REQUIRE(h->subject->facts.size() == 1);  // no warps or threads: only maxnreg
+  CHECK(h->subject->facts[0].label == "maxnreg");
+  CHECK(h->subject->facts[0].kind == HoverFact::Kind::Expr);
+  CHECK(h->subject->facts[0].text == "40");
+  CHECK_THAT(hover_text(doc, a.points[0]), Catch::StartsWith("**r**: a role\n\n- maxnreg: `40`"));
+}
+
 TEST_CASE("hover on a diagnostic's range gives its code and rule summary", "[hover]") {
   Annotated a = annotate("target sm_90a\nkernel k() grid (1) block 128 {\n  let x = [[undefined_nam^e]] + 1\n}\n");
   Document doc(a.text);
@@ -135,7 +150,9 @@ TEST_CASE("hover on a diagnostic's range gives its code and rule summary", "[hov
   CHECK_THAT(text, Catch::Contains(std::string(rule_info(it->id).summary)));
   std::optional<HoverInfo> h = hover_at(doc.model(), doc.text(), diags, a.points[0]);
   REQUIRE(h);
-  CHECK(h->rules == std::vector<std::string_view>{rule_info(it->id).code});
+  REQUIRE(h->diagnostics.size() == 1);
+  CHECK(h->diagnostics[0].code == rule_info(it->id).code);
+  CHECK(h->diagnostics[0].message == it->message);
 }
 
 // Section - Completion and signature help
@@ -183,6 +200,14 @@ kernel k() grid (1) block 128 {
   CHECK(has_label(items, "2", CompletionCandidate::Kind::Dim));
   CHECK(has_label(items, "64", CompletionCandidate::Kind::Dim));
   CHECK(has_label(items, "32", CompletionCandidate::Kind::Dim));
+  auto dim = std::find_if(items.begin(), items.end(), [](const CompletionCandidate& c) {
+    return c.kind == CompletionCandidate::Kind::Dim && c.label == "2";
+  });
+  REQUIRE(dim != items.end());
+  CHECK(dim->stage_dim);
+  CHECK(dim->dim == 0);
+  CHECK(dim->buffer == "buf");
+  CHECK(render::completion_detail(*dim) == "stage dim 0 of `buf`");
   CHECK(has_label(items, "i", CompletionCandidate::Kind::Name));
   CHECK_FALSE(has_label(items, "buf"));
   CHECK_FALSE(has_label(items, "kernel"));

@@ -17,9 +17,14 @@ struct CompletionCandidate {
   enum class Kind : uint8_t { Keyword, Op, Type, Name, Dim, Snippet };
   Kind kind = Kind::Name;
   std::string label;
-  std::string detail;       // "shared-memory buffer", "dim 0 = 128"
+  std::string detail;       // "shared-memory buffer", "keyword"; empty for Kind::Dim
   std::string insert_text;  // empty: the label; for snippets, `${1:name}` placeholders
   SymbolKind symbol_kind = SymbolKind::Builtin;  // Kind::Name only
+  /// Kind::Dim only: which dim of which buffer (stage dims first; the
+  /// server words it, server/render/completion.cpp).
+  uint32_t dim = 0;
+  bool stage_dim = false;
+  std::string buffer;
 };
 
 /// Candidates at `offset`. After `buf[` (inside an unclosed index of a

@@ -80,10 +80,11 @@ std::vector<CompletionCandidate> completions_at(const Module& m, std::string_vie
       dims.insert(dims.end(), s.type.dims.begin(), s.type.dims.end());
       Typer typer(m, nullptr);
       for (size_t i = 0; i < dims.size(); ++i) {
-        std::string dim = typer.dim_text(dims[i]);
-        std::string what = i < s.type.stage_dims.size() ? "stage dim " : "dim ";
-        out.push_back(candidate(CompletionCandidate::Kind::Dim, dim,
-                                what + std::to_string(i) + " of `" + std::string(s.name) + "`"));
+        CompletionCandidate c = candidate(CompletionCandidate::Kind::Dim, typer.dim_text(dims[i]), {});
+        c.dim = static_cast<uint32_t>(i);
+        c.stage_dim = i < s.type.stage_dims.size();
+        c.buffer = std::string(s.name);
+        out.push_back(std::move(c));
       }
       add_names(m, offset, true, out);
       return out;

@@ -1,4 +1,4 @@
-// Hover descriptions (cake/query_hover.h): buffers with dtype, shape,
+// Hover descriptions (cake/query_hover.h), as labelled facts: buffers with dtype, shape,
 // space, swizzle or layout and byte size, and shared-memory buffers and
 // mbarriers where the kernel's layout places them (KernelFacts, the layout
 // E0301 checks and the occupancy fits); kernels with that layout's total;
@@ -23,36 +23,48 @@
 namespace cake {
 namespace {
 
-std::string bytes_text(int64_t bytes) {
-  std::string s = std::to_string(bytes) + " B";
-  if (bytes >= 1024 && bytes % 1024 == 0) s += " (" + std::to_string(bytes / 1024) + " KB)";
-  return s;
+HoverFact fact(std::string_view label, HoverFact::Kind kind, std::string text = {}, std::optional<int64_t> number = {}) {
+  HoverFact f;
+  f.label = label;
+  f.kind = kind;
+  f.text = std::move(text);
+  f.number = number;
+  return f;
 }
 
 class Describer {
  public:
   Describer(const Module& m, std::string_view text) : m_(m), text_(text), typer_(m, nullptr) {}
 
-  std::string symbol(const Symbol& s) {
-    std::string out = "**" + std::string(s.name) + "**: " + std::string(symbol_kind_name(s.kind));
+  HoverSubject symbol(const Symbol& s) {
+    HoverSubject out;
+    out.kind = HoverSubject::Kind::Symbol;
+    out.name = std::string(s.name);
+    out.what = symbol_kind_name(s.kind);
+    std::vector<HoverFact>& facts = out.facts;
     switch (s.kind) {
       case SymbolKind::Smem:
       case SymbolKind::Tmem:
       case SymbolKind::Reg:
-      case SymbolKind::TensorParam: out += buffer(s.type); break;
-      case SymbolKind::Mbarrier: out += mbarrier(s); break;
+      case SymbolKind::TensorParam: buffer(s.type, facts); break;
+      case SymbolKind::Mbarrier: mbarrier(s, facts); break;
       case SymbolKind::Kernel: break;
       case SymbolKind::NamedBarrier:
-        out += "\n\n- threads: " + value(s.count) + "\n- id: " + value(s.id);
+        facts.push_back(value("threads", s.count));
+        facts.push_back(value("id", s.id));
         break;
-      case SymbolKind::Role: out += role(s); break;
+      case SymbolKind::Role: role(s, facts); break;
       case SymbolKind::Tensormap:
-        out += "\n\n- box: " + typer_.shape_text(s.box) + "\n- dtype: `" + std::string(dtype_name(s.type.dtype)) + "`";
-        if (s.type.swizzle != Swizzle::None) out += "\n- swizzle: " + std::to_string(swizzle_bytes(s.type.swizzle)) + "B";
+        facts.push_back(fact("box", HoverFact::Kind::Shape, typer_.shape_text(s.box)));
+        facts.push_back(fact("dtype", HoverFact::Kind::Code, std::string(dtype_name(s.type.dtype))));
+        if (s.type.swizzle != Swizzle::None)
+          facts.push_back(fact("swizzle", HoverFact::Kind::Swizzle, {}, swizzle_bytes(s.type.swizzle)));
         break;
       case SymbolKind::Const:
-      case SymbolKind::Let: out += "\n\n- value: " + value(s.value); break;
-      case SymbolKind::ScalarParam: out += "\n\n- type: `" + std::string(dtype_name(s.type.dtype)) + "`"; break;
+      case SymbolKind::Let: facts.push_back(value("value", s.value)); break;
+      case SymbolKind::ScalarParam:
+        facts.push_back(fact("type", HoverFact::Kind::Code, std::string(dtype_name(s.type.dtype))));
+        break;
       case SymbolKind::ShapeSymbol:
       case SymbolKind::LoopVar:
       case SymbolKind::StageVar:
@@ -61,66 +73,61 @@ class Describer {
       case SymbolKind::Builtin: break;
     }
     if (s.kind == SymbolKind::Smem || s.kind == SymbolKind::Mbarrier || s.kind == SymbolKind::Kernel)
-      out += placement(static_cast<SymbolId>(&s - m_.symbols.data()), s.kind == SymbolKind::Kernel);
+      placement(static_cast<SymbolId>(&s - m_.symbols.data()), s.kind == SymbolKind::Kernel, facts);
     return out;
   }
 
-  std::string op(Op op) {
-    std::string out = "**" + std::string(op_spelling(op)) + "**";
-    if (!op_form(op).empty()) out += " `" + std::string(op_form(op)) + "`";
-    out += "\n\n" + std::string(op_info(op).summary);
+  HoverSubject op(Op op) {
+    HoverSubject out;
+    out.kind = HoverSubject::Kind::Op;
+    out.name = std::string(op_spelling(op));
+    out.form = op_form(op);
+    out.summary = op_info(op).summary;
     std::optional<Feature> f = op_feature(op);
-    if (!f) return out + "\n\nAvailable on every target.";
-    std::string yes, no;
+    if (!f) return out;
+    out.feature = feature_name(*f);
     for (const Target& t : m_.targets) {
       const TargetInfo* info = find_target(t.name);
       if (!info) continue;
-      std::string& list = info->has(*f) ? yes : no;
-      list += (list.empty() ? "`" : ", `") + std::string(t.name) + "`";
+      (info->has(*f) ? out.supported : out.unsupported).push_back(t.name);
     }
-    out += "\n\nNeeds " + std::string(feature_name(*f)) + ".";
-    if (!yes.empty()) out += " Supported on " + yes + ".";
-    if (!no.empty()) out += " **Not supported** on " + no + ".";
     return out;
   }
 
  private:
-  std::string value(ExprId e) {
-    if (e == kNone) return "-";
-    std::optional<int64_t> v = typer_.evaluator().fold(e);
+  /// An expression as written with its folded value; "-" when absent.
+  HoverFact value(std::string_view label, ExprId e) {
+    if (e == kNone) return fact(label, HoverFact::Kind::Text, "-");
     std::string written(text_.substr(m_.expr(e).range.begin, m_.expr(e).range.end - m_.expr(e).range.begin));
-    if (!v) return "`" + written + "`";
-    return std::to_string(*v) == written ? "`" + written + "`" : "`" + written + "` = " + std::to_string(*v);
+    std::optional<int64_t> v = typer_.evaluator().fold(e);
+    if (v && std::to_string(*v) == written) v.reset();
+    return fact(label, HoverFact::Kind::Expr, std::move(written), v);
   }
 
-  std::string buffer(const ValueType& t) {
-    std::vector<ExprId> all = t.stage_dims;
-    all.insert(all.end(), t.dims.begin(), t.dims.end());
-    std::string out = "\n\n- type: `" + std::string(dtype_name(t.dtype)) + "`";
-    out += "\n- shape: " + (t.stage_dims.empty() ? "" : typer_.shape_text(t.stage_dims) + " stages of ") +
-           typer_.shape_text(t.dims);
-    out += "\n- space: " + std::string(space_name(t.space));
-    if (t.swizzle != Swizzle::None) out += "\n- swizzle: " + std::to_string(swizzle_bytes(t.swizzle)) + "B";
-    if (t.layout != FragLayout::None) out += "\n- layout: " + std::string(frag_layout_name(t.layout));
+  void buffer(const ValueType& t, std::vector<HoverFact>& out) {
+    out.push_back(fact("type", HoverFact::Kind::Code, std::string(dtype_name(t.dtype))));
+    HoverFact shape = fact("shape", HoverFact::Kind::Shape, typer_.shape_text(t.dims));
+    if (!t.stage_dims.empty()) shape.stages = typer_.shape_text(t.stage_dims);
+    out.push_back(std::move(shape));
+    out.push_back(fact("space", HoverFact::Kind::Text, std::string(space_name(t.space))));
+    if (t.swizzle != Swizzle::None) out.push_back(fact("swizzle", HoverFact::Kind::Swizzle, {}, swizzle_bytes(t.swizzle)));
+    if (t.layout != FragLayout::None) out.push_back(fact("layout", HoverFact::Kind::Text, std::string(frag_layout_name(t.layout))));
     if (std::optional<int64_t> b = typer_.evaluator().bytes_of(t)) {
-      out += "\n- size: " + bytes_text(*b);
-      if (!t.stage_dims.empty())
-        if (std::optional<int64_t> one = typer_.evaluator().bytes_of(t, t.stage_dims.size()))
-          out += ", " + bytes_text(*one) + " per stage";
+      HoverFact size = fact("size", HoverFact::Kind::Bytes, {}, *b);
+      if (!t.stage_dims.empty()) size.per_stage = typer_.evaluator().bytes_of(t, t.stage_dims.size());
+      out.push_back(std::move(size));
     }
-    return out;
   }
 
-  std::string mbarrier(const Symbol& s) {
-    std::string out = "\n\n- arrival count: " + (s.count == kNone ? std::string("1") : value(s.count));
-    if (s.value != kNone) out += "\n- stages (array size): " + value(s.value);
-    return out;
+  void mbarrier(const Symbol& s, std::vector<HoverFact>& out) {
+    out.push_back(s.count == kNone ? fact("arrival count", HoverFact::Kind::Count, {}, 1) : value("arrival count", s.count));
+    if (s.value != kNone) out.push_back(value("stages (array size)", s.value));
   }
 
-  std::string role(const Symbol& s) {
-    if (s.stmt == kNone) return "";
+  void role(const Symbol& s, std::vector<HoverFact>& out) {
+    if (s.stmt == kNone) return;
     const auto* r = std::get_if<RoleStmt>(&m_.stmt(s.stmt).node);
-    if (!r) return "";
+    if (!r) return;
     std::optional<int64_t> warps = 0;
     unsigned per_unit = r->spec.kind == RoleSpec::Kind::Warpgroup ? 4 : 1;
     for (const RoleSpec::Entry& e : r->spec.entries) {
@@ -130,57 +137,59 @@ class Describer {
       if (!warps || !first || !end) warps = std::nullopt;
       else *warps += (*end - *first) * per_unit;
     }
-    std::string out;
     if (r->spec.kind == RoleSpec::Kind::All) {
-      out += "\n\n- warps: all of the block";
+      out.push_back(fact("warps", HoverFact::Kind::Text, "all of the block"));
     } else if (warps) {
-      out += "\n\n- warps: " + std::to_string(*warps) + "\n- threads: " + std::to_string(*warps * 32);
+      out.push_back(fact("warps", HoverFact::Kind::Count, {}, *warps));
+      out.push_back(fact("threads", HoverFact::Kind::Count, {}, *warps * 32));
     }
-    if (r->maxnreg == kNone) return out + "\n- maxnreg: not set";
-    out += "\n- maxnreg: " + value(r->maxnreg);
+    if (r->maxnreg == kNone) {
+      out.push_back(fact("maxnreg", HoverFact::Kind::Text, "not set"));
+      return;
+    }
+    out.push_back(value("maxnreg", r->maxnreg));
     std::optional<int64_t> regs = typer_.evaluator().fold(r->maxnreg);
     if (regs && warps && r->spec.kind != RoleSpec::Kind::All)
-      out += "\n- register budget: " + std::to_string(*regs * *warps * 32) + " registers";
-    return out;
+      out.push_back(fact("register budget", HoverFact::Kind::Count, "registers", *regs * *warps * 32));
   }
 
   /// Where the kernel's shared-memory layout places `id` (a buffer or an
   /// mbarrier array), or the layout's total for a kernel, per listed target
-  /// (targets with the same numbers share a line).
-  std::string placement(SymbolId id, bool kernel) {
+  /// (targets with the same numbers share a fact).
+  void placement(SymbolId id, bool kernel, std::vector<HoverFact>& out) {
     uint32_t k = 0;
     for (; k < m_.kernels.size(); ++k) {
       const Kernel& kk = m_.kernels[k];
       if (kernel ? kk.symbol == id : kk.range.contains(m_.symbols[id].def.begin)) break;
     }
-    if (k == m_.kernels.size()) return "";
+    if (k == m_.kernels.size()) return;
     KernelFacts facts(m_, k);
-    std::vector<std::pair<std::string, std::string>> lines;  // text, targets
+    size_t first = out.size();
     for (const Target& t : m_.targets) {
       const TargetInfo* info = find_target(t.name);
       if (!info) continue;
       const SmemLayout& layout = facts.on(*info).smem;
-      std::string line;
+      HoverFact f;
       if (kernel) {
         if (layout.slots.empty() || !layout.complete) continue;
-        line = "shared memory: " + bytes_text(layout.total) + " of buffers and mbarriers, aligned";
+        f = fact("shared memory", HoverFact::Kind::LayoutTotal, {}, layout.total);
       } else if (const SmemSlot* slot = layout.find(id)) {
-        line = "placed: " + bytes_text(slot->bytes);
-        if (slot->count > 1)
-          line += " (" + std::to_string(slot->count) + (slot->barrier ? " barriers" : " stages") + " of " +
-                  std::to_string(slot->stride) + " B)";
-        line += ", " + std::to_string(slot->align) + "-byte aligned, at offset " + std::to_string(slot->offset) +
-                " of the kernel's " + std::to_string(layout.total) + " B";
+        f = fact("placed", HoverFact::Kind::Placement);
+        f.slot = {slot->bytes, slot->count, slot->stride, slot->align, slot->offset, slot->barrier};
+        f.total = layout.total;
       } else {
         continue;
       }
-      auto same = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == line; });
-      if (same == lines.end()) lines.push_back({line, "`" + std::string(t.name) + "`"});
-      else same->second += ", `" + std::string(t.name) + "`";
+      auto same = std::find_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [&](const HoverFact& o) {
+        return o.kind == f.kind && o.number == f.number && o.slot == f.slot && o.total == f.total;
+      });
+      if (same == out.end()) {
+        f.targets.push_back(t.name);
+        out.push_back(std::move(f));
+      } else {
+        same->targets.push_back(t.name);
+      }
     }
-    std::string out = kernel && !lines.empty() ? "\n" : "";
-    for (const auto& [line, targets] : lines) out += "\n- " + line + " on " + targets;
-    return out;
   }
 
   const Module& m_;
@@ -207,7 +216,7 @@ std::optional<HoverInfo> hover_at(const Module& m, std::string_view text, const 
   SymbolId id = m.symbol_at(offset);
   if (id != kNone) {
     const Symbol& s = m.symbol(id);
-    h.markdown = describe.symbol(s);
+    h.subject = describe.symbol(s);
     h.range = s.def.contains(offset) ? s.def : word_at(text, offset);
     for (ByteRange u : s.uses)
       if (u.contains(offset)) h.range = u;
@@ -215,32 +224,36 @@ std::optional<HoverInfo> hover_at(const Module& m, std::string_view text, const 
     for (const Stmt& st : m.stmts) {
       std::optional<Op> op = op_of(st);
       if (op && st.keyword.contains(offset)) {
-        h.markdown = describe.op(*op);
+        h.subject = describe.op(*op);
         h.range = st.keyword;
         break;
       }
     }
   }
-  if (h.markdown.empty()) {
+  if (!h.subject) {
     ByteRange w = word_at(text, offset);
     std::string_view word = text.substr(w.begin, w.end - w.begin);
     if (std::optional<DType> d = parse_dtype(word)) {
-      h.markdown = "**" + std::string(word) + "**: element type, " + std::to_string(dtype_bits(*d)) + " bits";
+      h.subject.emplace();
+      h.subject->kind = HoverSubject::Kind::DType;
+      h.subject->name = std::string(word);
+      h.subject->bits = dtype_bits(*d);
       h.range = w;
     } else if (const TargetInfo* t = find_target(word)) {
-      h.markdown = "**" + std::string(word) + "**: " + std::string(t->family);
+      h.subject.emplace();
+      h.subject->kind = HoverSubject::Kind::Target;
+      h.subject->name = std::string(word);
+      h.subject->what = t->family;
       h.range = w;
     }
   }
   for (const Diagnostic& d : diagnostics) {
     if (!(d.range.contains(offset) || (d.range.begin == d.range.end && d.range.begin == offset))) continue;
     const RuleInfo& rule = rule_info(d.id);
-    if (!h.markdown.empty()) h.markdown += "\n\n---\n\n";
-    else h.range = d.range;
-    h.markdown += "**" + std::string(rule.code) + "** (" + std::string(rule.summary) + "): " + d.message;
-    h.rules.push_back(rule.code);
+    if (!h.subject && h.diagnostics.empty()) h.range = d.range;
+    h.diagnostics.push_back({rule.code, rule.summary, d.message});
   }
-  if (h.markdown.empty()) return std::nullopt;
+  if (!h.subject && h.diagnostics.empty()) return std::nullopt;
   return h;
 }
 

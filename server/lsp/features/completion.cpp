@@ -3,6 +3,7 @@
 // insertTextFormat 2.
 #include "cake/query_completion.h"
 #include "feature.h"
+#include "render/render.h"
 
 namespace cake::lsp {
 namespace {
@@ -32,7 +33,7 @@ json completion(Context& context, const json& params) {
   uint32_t offset = context.offset(d, params.value("position", json::object()));
   json items = json::array();
   for (const CompletionCandidate& c : completions_at(d.doc->model_at(offset), d.doc->text(), offset)) {
-    json item = {{"label", c.label}, {"kind", item_kind(c)}, {"detail", c.detail}};
+    json item = {{"label", c.label}, {"kind", item_kind(c)}, {"detail", render::completion_detail(c)}};
     if (c.kind == CompletionCandidate::Kind::Snippet) {
       item["insertText"] = c.insert_text;
       item["insertTextFormat"] = 2;

@@ -1,10 +1,12 @@
-// textDocument/hover: the markdown of cake::hover_at (cake/query_hover.h),
-// and for each diagnostic under the cursor the "What it means" section of
-// its rule page (docs/rules/<code>.md) with a link to the page; on a
-// kernel's name, a pipeline or an op, its estimated cost (cake/query_cost.h).
+// textDocument/hover: cake::hover_at (cake/query_hover.h) rendered as
+// markdown (render/hover.cpp), and for each diagnostic under the cursor the
+// "What it means" section of its rule page (docs/rules/<code>.md) with a
+// link to the page; on a kernel's name, a pipeline or an op, its estimated
+// cost (cake/query_cost.h, render/cost_hover.cpp).
 #include "cake/query_hover.h"
 #include "diagnostic_json.h"
 #include "feature.h"
+#include "render/render.h"
 
 #include <fstream>
 #include <map>
@@ -40,21 +42,24 @@ json hover(Context& context, const json& params) {
   if (!diagnostics) throw RequestError{error_code::ContentModified, "the document changed; ask again"};
   const Module& model = d.doc->model_at(offset);
   std::optional<HoverInfo> h = hover_at(model, d.doc->text(), *diagnostics, offset);
+  std::string markdown = h ? render::hover_markdown(*h) : std::string();
+  ByteRange range = h ? h->range : ByteRange{};
   // The cost of the kernel, pipeline or op under the cursor, after the description.
-  if (std::optional<HoverInfo> cost = cost_hover(model, d.doc->text(), d.doc->lines(), offset,
+  if (std::optional<CostHover> cost = cost_hover(model, d.doc->text(), d.doc->lines(), offset,
                                                  context.analyze_options().device)) {
-    if (h) h->markdown += "\n\n---\n\n" + cost->markdown;
-    else h = std::move(cost);
+    if (!h) range = cost->range;
+    markdown += (h ? "\n\n---\n\n" : "") + render::cost_hover_markdown(*cost);
+  } else if (!h) {
+    return nullptr;
   }
-  if (!h) return nullptr;
-  std::string markdown = h->markdown;
-  if (!context.docs_root().empty())
-    for (std::string_view code : h->rules) {
+  if (h && !context.docs_root().empty())
+    for (const HoverDiagnostic& diagnostic : h->diagnostics) {
+      std::string_view code = diagnostic.code;
       const std::string& meaning = rule_meaning(context.docs_root(), code);
       if (!meaning.empty()) markdown += "\n\n" + meaning;
       markdown += "\n\n[" + std::string(code) + "](" + rule_docs_uri(context.docs_root(), code) + ")";
     }
-  return {{"contents", {{"kind", "markdown"}, {"value", markdown}}}, {"range", context.range(d, h->range)}};
+  return {{"contents", {{"kind", "markdown"}, {"value", markdown}}}, {"range", context.range(d, range)}};
 }
 
 }  // namespace

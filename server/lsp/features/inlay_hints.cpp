@@ -1,8 +1,10 @@
 // textDocument/inlayHint: cake::inlay_hints (buffer byte sizes, pipeline
 // stage and phase names) and, at the end of each costly line, its share of
-// the kernel's estimated time (cake/query_cost.h), as InlayHints.
+// the kernel's estimated time (cake/query_cost.h, labelled by
+// render/inlay_hint.cpp), as InlayHints.
 #include "cake/query_tokens.h"
 #include "feature.h"
+#include "render/render.h"
 
 namespace cake::lsp {
 namespace {
@@ -18,7 +20,7 @@ json inlay_hint(Context& context, const json& params) {
       uint32_t offset = k.unit->piece.begin + h.offset;
       if (offset < range.begin || offset > range.end) continue;
       hints.push_back({{"position", context.position(d, offset)},
-                       {"label", h.label},
+                       {"label", render::hint_label(h)},
                        {"paddingLeft", true},
                        {"tooltip", "estimated by the cost model (docs/cost-model.md)"}});
     }

@@ -1,0 +1,36 @@
+// What editors show, as text: the structured hovers, code lenses and inlay
+// hints of analysis/ (cake/query_hover.h, cake/query_cost.h) rendered as
+// markdown and labels, and completion details (cake/query_completion.h).
+// One surface per file (hover.cpp, cost_hover.cpp, code_lens.cpp,
+// inlay_hint.cpp, completion.cpp); numbers go through units.h.
+#pragma once
+
+#include "cake/query_completion.h"
+#include "cake/query_cost.h"
+#include "cake/query_hover.h"
+
+#include <string>
+
+namespace cake::render {
+
+/// The hover's markdown: "**name**: kind", then its facts as a list, or an
+/// op's form, summary and target support; then each diagnostic's code, rule
+/// summary and message, after a rule. Paragraphs are separated by blank lines.
+std::string hover_markdown(const HoverInfo& hover);
+
+/// The cost hover's markdown: a kernel's estimate table and roofline, a
+/// pipeline's per-iteration breakdown or a line's demand and time.
+std::string cost_hover_markdown(const CostHover& hover);
+
+/// A code lens title, "≈ 41.2 µs · hbm-bound 78 % · H100-SXM5-80GB · N=4096".
+std::string lens_title(const KernelCosts::Lens& lens);
+
+/// An inlay hint label on a costly line, "≈ 12.5 µs tensor · 31 %", or on a
+/// pipeline without shapes, "≈ 0.412 µs/iteration · latency".
+std::string hint_label(const KernelCosts::Hint& hint);
+
+/// A completion item's detail: the candidate's own, or for a buffer's dim
+/// "stage dim 0 of `sA`".
+std::string completion_detail(const CompletionCandidate& candidate);
+
+}  // namespace cake::render
