@@ -19,7 +19,7 @@ namespace cake {
 
 /// A further wording of a rule (CAKE_DIAG_FORM in diagnostic_kinds.def).
 enum class DiagForm : uint16_t {
-#define CAKE_DIAG(ID, CODE, SEVERITY, SUMMARY, TEMPLATE)
+#define CAKE_DIAG(ID, CODE, SEVERITY, SCOPE, SUMMARY, TEMPLATE)
 #define CAKE_DIAG_FORM(FORM, ID, TEMPLATE) FORM,
 #include "cake/diagnostic_kinds.def"
 #undef CAKE_DIAG_FORM
@@ -32,7 +32,7 @@ struct DiagFormInfo {
 };
 
 inline constexpr DiagFormInfo kDiagForms[] = {
-#define CAKE_DIAG(ID, CODE, SEVERITY, SUMMARY, TEMPLATE)
+#define CAKE_DIAG(ID, CODE, SEVERITY, SCOPE, SUMMARY, TEMPLATE)
 #define CAKE_DIAG_FORM(FORM, ID, TEMPLATE) {DiagId::ID, TEMPLATE},
 #include "cake/diagnostic_kinds.def"
 #undef CAKE_DIAG_FORM

@@ -15,6 +15,8 @@
 // the whole file on every call; both are cheap.
 #include "cake/document.h"
 
+#include "cake/registry.h"
+
 #include "checks/checks.h"
 #include "finish.h"
 #include "model/build.h"
@@ -396,14 +398,25 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
       if (item.symbol == c.kernel_item && item.piece.begin <= offset && offset < item.piece.end) return true;
     return false;
   };
-  // Which unit owns a diagnostic: the global unit those outside kernels and
-  // the file-wide ones, a kernel unit those inside its item.
+  // Which unit owns a diagnostic is its rule's Scope (diagnostic_kinds.def):
+  // the unit of the item it lies in, the global unit wherever it lies, or both.
   auto global_owns = [&](const Diagnostic& d) {
-    return d.id == DiagId::DuplicateName || d.id == DiagId::MissingTarget || !in_kernel(d.range.begin);
+    switch (rule_info(d.id).scope) {
+      case DiagScope::Unit: return !in_kernel(d.range.begin);
+      case DiagScope::Global:
+      case DiagScope::UnitAndGlobal: return true;
+    }
+    return true;
   };
   auto kernel_owns = [&](const Layout::KernelInputs& k, const Diagnostic& d) {
     ByteRange own = items[k.item].piece;
-    return d.id != DiagId::MissingTarget && own.begin <= d.range.begin && d.range.begin < own.end;
+    bool inside = own.begin <= d.range.begin && d.range.begin < own.end;
+    switch (rule_info(d.id).scope) {
+      case DiagScope::Unit:
+      case DiagScope::UnitAndGlobal: return inside;
+      case DiagScope::Global: return false;
+    }
+    return false;
   };
   // Keeps a unit's own diagnostics as its result.
   auto keep = [&](const Inputs& in, UnitResult& r, const Diagnostic& d) {

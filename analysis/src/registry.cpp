@@ -8,8 +8,8 @@ namespace cake {
 namespace {
 
 constexpr RuleInfo kRules[] = {
-#define CAKE_DIAG(ID, CODE, SEVERITY, SUMMARY, TEMPLATE) \
-  {DiagId::ID, CODE, Severity::SEVERITY, SUMMARY, TEMPLATE},
+#define CAKE_DIAG(ID, CODE, SEVERITY, SCOPE, SUMMARY, TEMPLATE) \
+  {DiagId::ID, CODE, Severity::SEVERITY, DiagScope::SCOPE, SUMMARY, TEMPLATE},
 #include "cake/diagnostic_kinds.def"
 #undef CAKE_DIAG
 };

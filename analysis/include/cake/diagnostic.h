@@ -20,9 +20,14 @@ struct ByteRange {
 
 enum class Severity : uint8_t { Error = 1, Warning = 2, Information = 3, Hint = 4 };
 
+/// Which unit of a Document owns a diagnostic (diagnostic_kinds.def's Scope
+/// column; document.cpp): the unit of the item it lies in; the global unit
+/// wherever it lies; or both of those.
+enum class DiagScope : uint8_t { Unit, Global, UnitAndGlobal };
+
 /// Identifies a rule of the registry (diagnostic_kinds.def).
 enum class DiagId : uint16_t {
-#define CAKE_DIAG(ID, CODE, SEVERITY, SUMMARY, TEMPLATE) ID,
+#define CAKE_DIAG(ID, CODE, SEVERITY, SCOPE, SUMMARY, TEMPLATE) ID,
 #include "cake/diagnostic_kinds.def"
 #undef CAKE_DIAG
 };

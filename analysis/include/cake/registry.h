@@ -13,6 +13,7 @@ struct RuleInfo {
   DiagId id;
   std::string_view code;      // "CAKE-E0101"
   Severity severity;
+  DiagScope scope;            // which unit of a Document owns it
   std::string_view summary;   // "undefined name"
   std::string_view message_template;
 };
