@@ -243,13 +243,22 @@ class MovementChecker {
   // Section - ops
 
   void move(const MoveStmt& mv) {
-    if (mv.op == Op::TmaLoad) tma_op(mv.dst, mv.src, "destination");
-    else if (mv.op == Op::TmaStore) tma_op(mv.src, mv.dst, "source");
-    else if (mv.op == Op::CpAsync) cp_async(mv);
-    else if (mv.op == Op::BulkLoad) bulk(mv);
-    else if (mv.op == Op::Ldmatrix) matrix_rows(mv.src, "ldmatrix", with_feature(listed_, Feature::Ldmatrix));
-    else if (mv.op == Op::Stmatrix) matrix_rows(mv.dst, "stmatrix", with_feature(listed_, Feature::Stmatrix));
-    // load/store choose their vector width; tcgen05.ld/st/cp move whole TMEM cells.
+    switch (mv.op) {
+      case Op::TmaLoad: tma_op(mv.dst, mv.src, "destination"); break;
+      case Op::TmaStore: tma_op(mv.src, mv.dst, "source"); break;
+      case Op::CpAsync: cp_async(mv); break;
+      case Op::BulkLoad: bulk(mv); break;
+      case Op::Ldmatrix: matrix_rows(mv.src, "ldmatrix", with_feature(listed_, Feature::Ldmatrix)); break;
+      case Op::Stmatrix: matrix_rows(mv.dst, "stmatrix", with_feature(listed_, Feature::Stmatrix)); break;
+      // load/store choose their vector width; tcgen05.ld/st/cp move whole TMEM cells.
+      case Op::Load: case Op::Store: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp: break;
+      // Not moves: the builder gives a MoveStmt only the ops above.
+      case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::CpAsyncCommit: case Op::WgmmaFence:
+      case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
+      case Op::Syncthreads: case Op::ClusterSync: case Op::FenceProxyAsync: case Op::CpAsyncWait: case Op::WgmmaWait:
+      case Op::TmaStoreWait: case Op::Arrive: case Op::ArriveExpectTx: case Op::Tcgen05Commit: case Op::ArgminRow:
+      case Op::ArgmaxRow: break;
+    }
   }
 
   void tma_op(ExprId smem, ExprId map_expr, std::string_view role) {

@@ -6,6 +6,7 @@
 //          that differs between the threads of the role;
 //   E0406  `sync NAME` whose `threads(t)` differs from the threads of the
 //          roles that reach it.
+#include "cake/ops.h"
 #include "checks/checks.h"
 #include "checks/roles.h"
 #include "diag_builder.h"
@@ -94,7 +95,7 @@ class SyncChecker {
       if (b != kNone && m_.symbols[b].kind == SymbolKind::NamedBarrier) named_[b].push_back({id, ctx.role});
       partial(id, ctx, "sync");
     } else if (const auto* pl = std::get_if<PlainStmt>(&s.node)) {
-      if (pl->op == Op::Syncthreads || pl->op == Op::ClusterSync) {
+      if (OpIssue issue = op_info(pl->op).issue; issue == OpIssue::Block || issue == OpIssue::Cluster) {
         std::string_view op = op_spelling(pl->op);
         if (roles_count_ > 1 && ctx.role->stmt != kNone) {
           Diagnostic d = make_diagnostic(DiagId::PartialSync, s.range, op, ctx.role->name);

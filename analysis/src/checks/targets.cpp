@@ -16,6 +16,7 @@
 // lane test elsewhere. A target the file does not list, or an unknown one
 // (E0110), is never checked. One pass over the statements; no allocation
 // unless a diagnostic is made.
+#include "cake/ops.h"
 #include "checks/arch_support.h"
 #include "checks/checks.h"
 #include "diag_builder.h"
@@ -137,13 +138,23 @@ class TargetChecker {
     if (dt == DType::Unknown) return;
     // The shape tables of the MMA ops (the Mma family: mma, wgmma, tcgen05.mma).
     auto supports = [&](const TargetInfo& t) {
-      if (mm.op == Op::Mma)
-        return std::any_of(t.mma_sync.begin(), t.mma_sync.end(), [&](const MmaSyncShape& s) { return s.dtype == dt; });
-      if (mm.op == Op::Wgmma)
-        return std::any_of(t.wgmma.begin(), t.wgmma.end(), [&](const WgmmaShape& s) { return s.dtype == dt; });
-      return std::any_of(t.tcgen05_mma.begin(), t.tcgen05_mma.end(), [&](const Tcgen05Shape& s) {
-        return std::find(s.dtypes.begin(), s.dtypes.end(), dt) != s.dtypes.end();
-      });
+      switch (mm.op) {
+        case Op::Mma:
+          return std::any_of(t.mma_sync.begin(), t.mma_sync.end(), [&](const MmaSyncShape& s) { return s.dtype == dt; });
+        case Op::Wgmma:
+          return std::any_of(t.wgmma.begin(), t.wgmma.end(), [&](const WgmmaShape& s) { return s.dtype == dt; });
+        case Op::Tcgen05Mma:
+          return std::any_of(t.tcgen05_mma.begin(), t.tcgen05_mma.end(), [&](const Tcgen05Shape& s) {
+            return std::find(s.dtypes.begin(), s.dtypes.end(), dt) != s.dtypes.end();
+          });
+      case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
+      case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
+      case Op::CpAsyncCommit: case Op::WgmmaFence: case Op::WgmmaCommit: case Op::TmaStoreCommit:
+      case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt: case Op::Syncthreads: case Op::ClusterSync:
+      case Op::FenceProxyAsync: case Op::CpAsyncWait: case Op::WgmmaWait: case Op::TmaStoreWait: case Op::Arrive:
+      case Op::ArriveExpectTx: case Op::Tcgen05Commit: case Op::ArgminRow: case Op::ArgmaxRow: return false;
+      }
+      return false;
     };
     TargetSet lack, anywhere;
     have.for_each([&](size_t i) {
@@ -152,8 +163,7 @@ class TargetChecker {
     if (lack.empty()) return;
     std::span<const TargetInfo> all = all_targets();
     for (size_t i = 0; i < all.size(); ++i)
-      if (all[i].has(mm.op == Op::Mma ? Feature::MmaSync : mm.op == Op::Wgmma ? Feature::Wgmma : Feature::Tcgen05) &&
-          supports(all[i]))
+      if ((!op_feature(mm.op) || all[i].has(*op_feature(mm.op))) && supports(all[i]))
         anywhere.add(i);
     std::string op(op_spelling(mm.op));
     std::string dtype(dtype_name(dt));

@@ -13,6 +13,7 @@
 // (E02xx..E06xx).
 #pragma once
 
+#include "cake/ops.h"
 #include "cake/diagnostic.h"
 #include "cake/model.h"
 #include "checks/statements/bounds.h"
@@ -25,17 +26,6 @@
 #include <vector>
 
 namespace cake {
-
-/// A set of memory spaces, by value (safe to store, unlike initializer_list).
-struct SpaceSet {
-  uint32_t bits = 0;
-  SpaceSet() = default;
-  SpaceSet(std::initializer_list<Space> spaces) {
-    for (Space s : spaces) bits |= 1u << static_cast<unsigned>(s);
-  }
-  bool has(Space s) const { return bits & (1u << static_cast<unsigned>(s)); }
-  bool empty() const { return bits == 0; }
-};
 
 class StatementChecker {
  public:

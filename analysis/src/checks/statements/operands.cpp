@@ -5,22 +5,6 @@
 #include "diag_builder.h"
 
 namespace cake {
-namespace {
-
-std::string spaces_text(SpaceSet set) {
-  std::vector<std::string_view> names;
-  for (unsigned i = 0; i <= static_cast<unsigned>(Space::None); ++i)
-    if (set.has(static_cast<Space>(i))) names.push_back(space_name(static_cast<Space>(i)));
-  std::string s;
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (i) s += i + 1 == names.size() ? " or " : ", ";
-    s += names[i];
-  }
-  return s;
-}
-
-}  // namespace
-
 bool StatementChecker::operand(const Typed& t, ExprId e, SpaceSet spaces, const std::string& op, std::string_view role) {
   if (t.kind == Typed::Kind::Unknown || e == kNone) return false;
   if (!t.is_buffer()) {

@@ -44,60 +44,25 @@ void StatementChecker::check(const Stmt& s, const AssignStmt& a) {
 }
 
 void StatementChecker::check(const Stmt& s, const MoveStmt& mv) {
-  struct Rule {
-    SpaceSet dst, src;
-  };
-  Rule rule = [&]() -> Rule {
-    switch (mv.op) {
-      case Op::Load: return {{Space::Reg}, {Space::Smem, Space::Global, Space::Const}};
-      case Op::Store: return {{Space::Smem, Space::Global}, {Space::Reg}};
-      case Op::CpAsync: return {{Space::Smem}, {Space::Global, Space::Const}};
-      case Op::TmaLoad: return {{Space::Smem}, {}};
-      case Op::TmaStore: return {{}, {Space::Smem}};
-      case Op::BulkLoad: return {{Space::Smem}, {Space::Global, Space::Const}};
-      case Op::Ldmatrix: return {{Space::Reg}, {Space::Smem}};
-      case Op::Stmatrix: return {{Space::Smem}, {Space::Reg}};
-      case Op::Tcgen05Ld: return {{Space::Reg}, {Space::Tmem}};
-      case Op::Tcgen05St: return {{Space::Tmem}, {Space::Reg}};
-      case Op::Tcgen05Cp: return {{Space::Tmem}, {Space::Smem}};
-      // Not moves: the builder gives a MoveStmt only the ops above.
-      case Op::Mma:
-      case Op::Wgmma:
-      case Op::Tcgen05Mma:
-      case Op::CpAsyncCommit:
-      case Op::WgmmaFence:
-      case Op::WgmmaCommit:
-      case Op::TmaStoreCommit:
-      case Op::Tcgen05WaitLd:
-      case Op::Tcgen05WaitSt:
-      case Op::Syncthreads:
-      case Op::ClusterSync:
-      case Op::FenceProxyAsync:
-      case Op::CpAsyncWait:
-      case Op::WgmmaWait:
-      case Op::TmaStoreWait:
-      case Op::Arrive:
-      case Op::ArriveExpectTx:
-      case Op::Tcgen05Commit:
-      case Op::ArgminRow:
-      case Op::ArgmaxRow:
-        return {{}, {}};
-    }
-  }();
+  // The operands' spaces are the op's ops.def columns; an empty one is the
+  // tensormap box of a TMA copy.
+  const OpInfo& info = op_info(mv.op);
+  const SpaceSet& dst_spaces = info.operands[0];
+  const SpaceSet& src_spaces = info.operands[1];
   Typed dst = typer_.type_of(mv.dst);
   Typed src = typer_.type_of(mv.src);
   bounds_in(mv.dst);
   bounds_in(mv.src);
   std::string op(op_spelling(mv.op));
   bool ok = true;
-  if (mv.op == Op::TmaLoad) ok &= tensormap_operand(src, mv.src, op, "source");
-  else ok &= operand(src, mv.src, rule.src, op, "source");
-  if (mv.op == Op::TmaStore) ok &= tensormap_operand(dst, mv.dst, op, "destination");
-  else ok &= operand(dst, mv.dst, rule.dst, op, "destination");
+  if (src_spaces.empty()) ok &= tensormap_operand(src, mv.src, op, "source");
+  else ok &= operand(src, mv.src, src_spaces, op, "source");
+  if (dst_spaces.empty()) ok &= tensormap_operand(dst, mv.dst, op, "destination");
+  else ok &= operand(dst, mv.dst, dst_spaces, op, "destination");
   if (mv.barrier != kNone) {
     barrier_operand(mv.barrier, op);
     bounds_in(mv.barrier);
-  } else if (mv.op == Op::TmaLoad || mv.op == Op::BulkLoad) {
+  } else if (info.completion == OpCompletion::Mbarrier) {
     diags_.push_back(make_diagnostic(DiagId::MissingToken, s.range, "a barrier",
                                      " after `, `: `" + op + "` completes its bytes on an mbarrier"));
   }
@@ -112,11 +77,8 @@ void StatementChecker::check(const Stmt& s, const MoveStmt& mv) {
 
 void StatementChecker::check(const Stmt&, const MmaStmt& mm) {
   std::string op(op_spelling(mm.op));
-  SpaceSet acc_spaces = mm.op == Op::Tcgen05Mma ? SpaceSet{Space::Tmem} : SpaceSet{Space::Reg};
-  SpaceSet a_spaces = mm.op == Op::Mma         ? SpaceSet{Space::Reg}
-                      : mm.op == Op::Wgmma     ? SpaceSet{Space::Smem, Space::Reg}
-                                               : SpaceSet{Space::Smem, Space::Tmem};
-  SpaceSet b_spaces = mm.op == Op::Mma ? SpaceSet{Space::Reg} : SpaceSet{Space::Smem};
+  const SpaceSet* spaces = op_info(mm.op).operands;  // acc, A, B (ops.def)
+  const SpaceSet &acc_spaces = spaces[0], &a_spaces = spaces[1], &b_spaces = spaces[2];
   Typed acc = typer_.type_of(mm.acc), a = typer_.type_of(mm.a), b = typer_.type_of(mm.b);
   for (ExprId e : {mm.acc, mm.a, mm.b}) bounds_in(e);
   if (mm.accumulate != kNone) typer_.type_of(mm.accumulate);
