@@ -139,8 +139,9 @@ struct EstimateOptions {
 /// problem "no bench") that still has the rings' per-iteration costs.
 std::vector<Estimate> estimate_kernel(const Analysis& analysis, uint32_t kernel, std::string_view target,
                                       const DeviceInfo& device, const EstimateOptions& options = {});
-/// The same over a model of `text` (say, Document::model() in the server).
-std::vector<Estimate> estimate_kernel(const Module& module, std::string_view text, const LineIndex& lines,
+/// The same over a model (say, Document::model() in the server); `lines`
+/// indexes the text the model was built from.
+std::vector<Estimate> estimate_kernel(const Module& module, const LineIndex& lines,
                                       uint32_t kernel, std::string_view target, const DeviceInfo& device,
                                       const EstimateOptions& options = {});
 /// One estimate: kernel `kernel` at bench `bench` (an index into

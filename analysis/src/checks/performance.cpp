@@ -94,7 +94,7 @@ class PerformanceChecker {
       // Without line attribution the estimator reads no line index.
       static const LineIndex kNoLines{std::string_view{}};
       const KernelFacts& facts = facts_.kernel(k);
-      std::vector<Estimate> estimates = estimate_kernel(facts, m_.source, kNoLines, t, *device, {.lines = false});
+      std::vector<Estimate> estimates = estimate_kernel(facts, kNoLines, t, *device, {.lines = false});
       if (!estimable(estimates)) return;
       PerfContext c{m_, k, t, *device, estimates, statements_, typer_, facts};
       std::vector<PerfFinding> found;

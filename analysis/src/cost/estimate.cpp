@@ -90,9 +90,9 @@ struct WaveTime {
 
 class Estimator {
  public:
-  Estimator(const KernelFacts& facts, std::string_view text, const LineIndex& lines, const TargetInfo* target,
+  Estimator(const KernelFacts& facts, const LineIndex& lines, const TargetInfo* target,
             std::string_view target_name, const DeviceInfo& device, const EstimateOptions& options = {})
-      : text_(text), lines_(lines), facts_(facts), m_(facts.module()), k_(facts.kernel()), info_(target),
+      : lines_(lines), facts_(facts), m_(facts.module()), k_(facts.kernel()), info_(target),
         target_(target_name), mc_(machine_of(device)), eval_(facts.evaluator()), options_(options) {}
 
   Estimate run(int32_t bench) {
@@ -292,7 +292,7 @@ class Estimator {
   }
 
   std::string_view op_text(const Stmt& s) const {
-    std::string_view text = text_.substr(s.keyword.begin, s.keyword.end - s.keyword.begin);
+    std::string_view text = m_.written(s.keyword);
     return text.empty() ? std::string_view("statement") : text;
   }
 
@@ -306,7 +306,6 @@ class Estimator {
     return true;
   }
 
-  std::string_view text_;
   const LineIndex& lines_;
   const KernelFacts& facts_;
   const Module& m_;
@@ -320,7 +319,7 @@ class Estimator {
 };
 
 /// One estimate per bench of the kernel, or one without a bench.
-std::vector<Estimate> estimate_benches(const KernelFacts& facts, std::string_view text, const LineIndex& lines,
+std::vector<Estimate> estimate_benches(const KernelFacts& facts, const LineIndex& lines,
                                        const TargetInfo* target, std::string_view target_name,
                                        const DeviceInfo& device, const EstimateOptions& options) {
   std::vector<Estimate> out;
@@ -328,8 +327,8 @@ std::vector<Estimate> estimate_benches(const KernelFacts& facts, std::string_vie
   SymbolId sym = module.kernels[facts.kernel()].symbol;
   for (size_t b = 0; b < module.benches.size(); ++b)
     if (module.benches[b].kernel_symbol == sym && sym != kNone)
-      out.push_back(Estimator(facts, text, lines, target, target_name, device, options).run(static_cast<int32_t>(b)));
-  if (out.empty()) out.push_back(Estimator(facts, text, lines, target, target_name, device, options).run(-1));
+      out.push_back(Estimator(facts, lines, target, target_name, device, options).run(static_cast<int32_t>(b)));
+  if (out.empty()) out.push_back(Estimator(facts, lines, target, target_name, device, options).run(-1));
   return out;
 }
 
@@ -357,18 +356,18 @@ Occupancy fit_ctas(const TargetInfo& t, int64_t smem_buffers, int64_t regs, int6
   return o;
 }
 
-std::vector<Estimate> estimate_kernel(const KernelFacts& facts, std::string_view text, const LineIndex& lines,
+std::vector<Estimate> estimate_kernel(const KernelFacts& facts, const LineIndex& lines,
                                       const TargetInfo& target, const DeviceInfo& device,
                                       const EstimateOptions& options) {
-  return estimate_benches(facts, text, lines, &target, target.name, device, options);
+  return estimate_benches(facts, lines, &target, target.name, device, options);
 }
 
-std::vector<Estimate> estimate_kernel(const Module& module, std::string_view text, const LineIndex& lines,
+std::vector<Estimate> estimate_kernel(const Module& module, const LineIndex& lines,
                                       uint32_t kernel, std::string_view target, const DeviceInfo& device,
                                       const EstimateOptions& options) {
   if (kernel >= module.kernels.size()) return {};
   KernelFacts facts(module, kernel);
-  return estimate_benches(facts, text, lines, find_target(target), target, device, options);
+  return estimate_benches(facts, lines, find_target(target), target, device, options);
 }
 
 Estimate estimate_bench(const Analysis& analysis, uint32_t kernel, int32_t bench, std::string_view target,
@@ -386,13 +385,13 @@ Estimate estimate_bench(const Analysis& analysis, uint32_t kernel, int32_t bench
     return e;
   }
   KernelFacts facts(m, kernel);
-  return Estimator(facts, analysis.text, analysis.lines, find_target(target), target, device, EstimateOptions{})
+  return Estimator(facts, analysis.lines, find_target(target), target, device, EstimateOptions{})
       .run(bench);
 }
 
 std::vector<Estimate> estimate_kernel(const Analysis& analysis, uint32_t kernel, std::string_view target,
                                       const DeviceInfo& device, const EstimateOptions& options) {
-  return estimate_kernel(analysis.module, analysis.text, analysis.lines, kernel, target, device, options);
+  return estimate_kernel(analysis.module, analysis.lines, kernel, target, device, options);
 }
 
 }  // namespace cake

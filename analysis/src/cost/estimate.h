@@ -11,7 +11,7 @@
 namespace cake {
 
 /// estimate_kernel() of cake/cost.h for the kernel of `facts` on `target`.
-std::vector<Estimate> estimate_kernel(const KernelFacts& facts, std::string_view text, const LineIndex& lines,
+std::vector<Estimate> estimate_kernel(const KernelFacts& facts, const LineIndex& lines,
                                       const TargetInfo& target, const DeviceInfo& device,
                                       const EstimateOptions& options = {});
 

@@ -68,7 +68,7 @@ KernelCosts kernel_costs(const Module& m, std::string_view text, const LineIndex
   KernelCosts out;
   auto k = at.device ? kernel_in(m, piece) : std::nullopt;
   if (!k) return out;
-  std::vector<Estimate> estimates = estimate_kernel(m, text, lines, *k, at.target, *at.device);
+  std::vector<Estimate> estimates = estimate_kernel(m, lines, *k, at.target, *at.device);
   for (const Estimate& e : estimates) out.lens.push_back(lens_of(e));
   auto add_hint = [&](uint32_t line, KernelCosts::Hint hint) {
     uint32_t end = line_end(lines, line);
@@ -129,7 +129,7 @@ std::optional<KernelCostHover> kernel_hover(const Module& m, std::string_view te
     const TargetInfo* info = find_target(t.name);
     if (!device || !info) continue;
     out.table_version = device->version;
-    for (Estimate& e : estimate_kernel(facts, text, lines, *info, *device)) {
+    for (Estimate& e : estimate_kernel(facts, lines, *info, *device)) {
       if (e.ok && !out.roofline) {
         // The roofline position of the first estimate: FLOPs per DRAM byte
         // against the ridge (peak compute ÷ peak DRAM bandwidth).
@@ -169,7 +169,7 @@ std::optional<Estimate> primary_estimate(const Module& m, std::string_view text,
   std::string_view target = at.target;
   for (const Target& t : m.targets)
     if (t.name == at.target) target = t.name;
-  std::vector<Estimate> estimates = estimate_kernel(m, text, lines, k, target, *at.device);
+  std::vector<Estimate> estimates = estimate_kernel(m, lines, k, target, *at.device);
   if (const Estimate* e = first_with_shapes(estimates)) return *e;
   if (estimates.empty()) return std::nullopt;
   return std::move(estimates.front());
