@@ -14,7 +14,7 @@
 // over the target's per-block limit.
 #include "checks/arch_support.h"
 #include "checks/performance.h"
-#include "checks/roles.h"
+#include "facts/roles.h"
 #include "cost/banks.h"
 
 #include <algorithm>

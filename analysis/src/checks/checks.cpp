@@ -8,14 +8,14 @@
 namespace cake {
 
 void check_items(const Module& module, std::vector<Diagnostic>& diagnostics);
-void check_statements(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_statements(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics);
 void check_target_features(const Module& module, std::vector<Diagnostic>& diagnostics);
 void check_resources(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics);
 void check_movement(const Module& module, const FactsCache& facts,
                     std::vector<Diagnostic>& diagnostics);
 void check_dispatches(const Module& module, std::vector<Diagnostic>& diagnostics);
-void check_protocol(const Module& module, std::vector<Diagnostic>& diagnostics);
-void check_sync_static(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_protocol(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics);
+void check_sync_static(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics);
 void check_performance(const Module& module, const FactsCache& facts,
                        const AnalyzeOptions& options, std::vector<Diagnostic>& diagnostics);
 
@@ -25,13 +25,13 @@ void run_checks(const Module& module, const AnalyzeOptions& options,
   // every check and the cost model that need them.
   FactsCache facts(module);
   check_items(module, diagnostics);
-  check_statements(module, diagnostics);
+  check_statements(module, facts, diagnostics);
   check_target_features(module, diagnostics);
   check_resources(module, facts, diagnostics);
   check_movement(module, facts, diagnostics);
   check_dispatches(module, diagnostics);
-  check_protocol(module, diagnostics);
-  check_sync_static(module, diagnostics);
+  check_protocol(module, facts, diagnostics);
+  check_sync_static(module, facts, diagnostics);
   check_performance(module, facts, options, diagnostics);
 }
 

@@ -8,8 +8,8 @@
 //          roles that reach it.
 #include "cake/ops.h"
 #include "checks/checks.h"
-#include "checks/roles.h"
 #include "diag_builder.h"
+#include "facts/kernel_facts.h"
 
 #include <map>
 #include <set>
@@ -20,7 +20,8 @@ namespace {
 
 class SyncChecker {
  public:
-  SyncChecker(const Module& m, std::vector<Diagnostic>& diags) : m_(m), diags_(diags), eval_(m) {}
+  SyncChecker(const Module& m, const FactsCache& facts, std::vector<Diagnostic>& diags)
+      : m_(m), facts_(facts), diags_(diags), eval_(m) {}
 
   void run() {
     for (uint32_t k = 0; k < m_.kernels.size(); ++k) kernel(k);
@@ -34,7 +35,7 @@ class SyncChecker {
   };
 
   void kernel(uint32_t k) {
-    auto roles = kernel_roles(m_, eval_, k);
+    const auto& roles = facts_.kernel(k).roles();
     arrived_.clear();
     waits_.clear();
     named_.clear();
@@ -121,6 +122,7 @@ class SyncChecker {
   }
 
   const Module& m_;
+  const FactsCache& facts_;
   std::vector<Diagnostic>& diags_;
   Evaluator eval_;
   size_t roles_count_ = 0;
@@ -131,8 +133,8 @@ class SyncChecker {
 
 }  // namespace
 
-void check_sync_static(const Module& module, std::vector<Diagnostic>& diagnostics) {
-  SyncChecker(module, diagnostics).run();
+void check_sync_static(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics) {
+  SyncChecker(module, facts, diagnostics).run();
 }
 
 }  // namespace cake

@@ -27,7 +27,7 @@
 // is recorded as AsyncEvents for the rules to replay.
 #include "sync/simulate.h"
 
-#include "checks/samples.h"
+#include "facts/kernel_facts.h"
 #include "semantics/checked.h"
 #include "semantics/typing.h"
 
@@ -962,8 +962,11 @@ ProtocolTrace simulate_protocol(const Module& m, uint32_t kernel, std::vector<Ro
   return trace;
 }
 
-std::optional<Env> simulation_env(const Module& m, const Evaluator& eval, uint32_t k) {
-  std::vector<Env> samples = shape_samples(m, eval, k);
+std::optional<Env> simulation_env(const KernelFacts& facts) {
+  const Module& m = facts.module();
+  const Evaluator& eval = facts.evaluator();
+  const uint32_t k = facts.kernel();
+  const std::vector<Env>& samples = facts.samples();
   const Kernel& kernel = m.kernels[k];
   auto fits = [&](const Env& env, bool need_two_turns) {
     int64_t trips = 0;

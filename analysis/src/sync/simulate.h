@@ -11,14 +11,17 @@
 
 namespace cake {
 
+class KernelFacts;
+
 /// Simulates kernel `kernel` with `roles` under `env` (the shape; see
 /// simulation_env()). When a value cannot be evaluated or the step budget
 /// runs out the trace stops there and is marked `aborted`.
 ProtocolTrace simulate_protocol(const Module& m, uint32_t kernel, std::vector<RoleView> roles, Env env);
 
-/// The shape to simulate kernel `k` with: a bench shape, else the smallest the
-/// kernel's facts allow that gives every pipeline two turns of its ring.
+/// The shape to simulate a kernel with, chosen among its facts' shape samples
+/// (KernelFacts::samples()): a bench shape, else the smallest the kernel's
+/// `where` facts allow that gives every pipeline two turns of its ring.
 /// Nullopt when no shape keeps the trip counts within the budget.
-std::optional<Env> simulation_env(const Module& m, const Evaluator& eval, uint32_t k);
+std::optional<Env> simulation_env(const KernelFacts& facts);
 
 }  // namespace cake

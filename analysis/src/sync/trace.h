@@ -47,7 +47,7 @@
 #pragma once
 
 #include "cake/model.h"
-#include "checks/roles.h"
+#include "facts/roles.h"
 
 #include <cstdint>
 #include <tuple>

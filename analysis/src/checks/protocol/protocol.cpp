@@ -1,11 +1,11 @@
 // check_protocol(): the E04xx protocol and E06xx race rules that need a
-// simulation. For each kernel it chooses a shape (simulation_env), runs the
+// simulation. For each kernel it chooses a shape among its facts' samples (simulation_env), runs the
 // simulator (sync/simulate.cpp) to get a ProtocolTrace and hands the trace to
 // each rule of protocol_checks.h. A kernel whose roles or shape are unknown
 // gets no verdict; an aborted simulation only verdicts on what it saw.
 #include "checks/checks.h"
 #include "checks/protocol/protocol_checks.h"
-#include "checks/roles.h"
+#include "facts/kernel_facts.h"
 #include "sync/simulate.h"
 
 namespace cake {
@@ -27,14 +27,14 @@ void add_decl_note(const Module& m, Diagnostic& d, SymbolId symbol) {
   d.related.push_back({m.symbols[symbol].decl, "declared here"});
 }
 
-void check_protocol(const Module& module, std::vector<Diagnostic>& diagnostics) {
-  Evaluator eval(module);
+void check_protocol(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics) {
   for (uint32_t k = 0; k < module.kernels.size(); ++k) {
-    auto roles = kernel_roles(module, eval, k);
+    const KernelFacts& kf = facts.kernel(k);
+    const auto& roles = kf.roles();
     if (!roles) continue;
-    auto env = simulation_env(module, eval, k);
+    auto env = simulation_env(kf);
     if (!env) continue;
-    ProtocolTrace trace = simulate_protocol(module, k, std::move(*roles), std::move(*env));
+    ProtocolTrace trace = simulate_protocol(module, k, *roles, std::move(*env));
     ProtocolContext cx{module, trace, diagnostics};
     check_arrivals(cx);
     check_tx_bytes(cx);

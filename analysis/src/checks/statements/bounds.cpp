@@ -2,7 +2,7 @@
 // slices over shape samples, loops and builtins.
 #include "checks/statements/bounds.h"
 
-#include "checks/samples.h"
+#include "facts/samples.h"
 #include "semantics/checked.h"
 
 #include <algorithm>

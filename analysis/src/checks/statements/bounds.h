@@ -2,7 +2,7 @@
 // reach outside its dim, by evaluating it at the corner points of the loop
 // variables and builtins around it (the first and last trip of each loop,
 // every stage of a ring, the largest and smallest block, warp and lane), for
-// each shape sample the kernel's facts allow (checks/samples.h). Guards on
+// each shape sample the kernel's facts allow (KernelFacts::samples(), facts/kernel_facts.h). Guards on
 // the way (`if` conditions) exclude the points they do not admit. A finding
 // always comes with the concrete point that shows it. The E0104 rule
 // (out_of_bounds.cpp) turns findings into messages.

@@ -27,10 +27,12 @@
 
 namespace cake {
 
+class FactsCache;
+
 class StatementChecker {
  public:
-  StatementChecker(const Module& m, std::vector<Diagnostic>& diags)
-      : m_(m), diags_(diags), typer_(m, &diags), eval_(m), prover_(m, eval_) {}
+  StatementChecker(const Module& m, const FactsCache& facts, std::vector<Diagnostic>& diags)
+      : m_(m), facts_(facts), diags_(diags), typer_(m, &diags), eval_(m), prover_(m, eval_) {}
 
   void run();
 
@@ -95,12 +97,13 @@ class StatementChecker {
   void report_bounds(const Expr& x, const IndexItem& item, const Typed& base, const OutOfBounds& found);
 
   const Module& m_;
+  const FactsCache& facts_;
   std::vector<Diagnostic>& diags_;
   Typer typer_;
   Evaluator eval_;
   BoundsProver prover_;
   uint32_t kernel_ = kNone;
-  std::vector<Env> samples_;
+  const std::vector<Env>* samples_ = nullptr;  // the kernel's shape samples (KernelFacts::samples())
   std::optional<int64_t> block_threads_;
   WarpSpan role_;
   std::vector<LoopBounds> loops_;

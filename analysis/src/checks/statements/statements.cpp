@@ -5,7 +5,7 @@
 #include "checks/statements/checker.h"
 #include "diag_builder.h"
 #include "checks/checks.h"
-#include "checks/samples.h"
+#include "facts/kernel_facts.h"
 #include "semantics/checked.h"
 
 #include <algorithm>
@@ -19,7 +19,7 @@ void StatementChecker::run() {
 void StatementChecker::kernel(uint32_t index) {
   const Kernel& k = m_.kernels[index];
   kernel_ = index;
-  samples_ = shape_samples(m_, eval_, index);
+  samples_ = &facts_.kernel(index).samples();
   bool has_roles = std::any_of(k.body.begin(), k.body.end(), [&](StmtId s) {
     return std::holds_alternative<RoleStmt>(m_.stmts[s].node);
   });
@@ -203,8 +203,8 @@ void StatementChecker::check(const Stmt&, const CommitStmt& c) {
   barrier_operand(c.barrier, std::string(op_spelling(c.op)));
   bounds_in(c.barrier);
 }
-void check_statements(const Module& module, std::vector<Diagnostic>& diagnostics) {
-  StatementChecker(module, diagnostics).run();
+void check_statements(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics) {
+  StatementChecker(module, facts, diagnostics).run();
 }
 
 }  // namespace cake
