@@ -537,7 +537,7 @@ class Builder {
     } else if (sym == c_.pipeline_statement) {
       PipelineStmt s;
       s.stages = expr(field(node, f.stages));
-      s.ring = ring_clause(field(node, f.stages));
+      s.ring = ring_clause(node, field(node, f.stages));
       TSNode range = field(node, f.range);
       s.start = expr(field(range, f.start));
       s.end = expr(field(range, f.end));
@@ -622,16 +622,25 @@ class Builder {
 
   /// `ring(N)` of a pipeline, from its `stages` field: the `ring` token
   /// before it and the `)` after it, stepping over comments between them.
-  ByteRange ring_clause(TSNode stages) const {
+  /// One walk over the pipeline's children (a sibling step of tree-sitter
+  /// goes through the parent, thousands of instructions each).
+  ByteRange ring_clause(TSNode pipeline, TSNode stages) const {
     if (ts_node_is_null(stages)) return {};
-    auto token = [&](TSNode n, bool forward) {
-      do n = forward ? ts_node_next_sibling(n) : ts_node_prev_sibling(n);
-      while (!ts_node_is_null(n) && is(n, c_.comment));
-      return n;
-    };
-    TSNode open = token(stages, false);
-    TSNode ring = ts_node_is_null(open) ? open : token(open, false);
-    TSNode close = token(stages, true);
+    TSNode ring{}, open{}, close{};
+    bool after = false, done = false;
+    uint32_t at = ts_node_start_byte(stages);
+    for_each_child(pipeline, [&](TSNode c, TSFieldId) {
+      if (done || is(c, c_.comment)) return;
+      if (after) {
+        close = c;
+        done = true;
+      } else if (ts_node_start_byte(c) == at && ts_node_eq(c, stages)) {
+        after = true;
+      } else {
+        ring = open;
+        open = c;
+      }
+    });
     if (ts_node_is_null(ring)) return node_range(stages);
     if (ts_node_is_null(close) || ts_node_is_missing(close)) return span(ring, stages);
     return span(ring, close);
