@@ -298,14 +298,14 @@ kernel misplaced(A: global f32[N]) grid (1) block 128 {
 
 // -----
 
-// expected-error@+1 [CAKE-E0114] {{missing `target`}}
+// expected-error@+1 [CAKE-E0114] {{missing `target`: a file starts with the targets it is written for, e.g. `target sm_90a`}}
 kernel no_target(A: global f32[N]) grid (1) block 128 { }
 
 // -----
 
 target sm_90a
 kernel benched(A: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 { }
-// expected-error@+1 [CAKE-E0115] {{violates the fact `N % 128 == 0`}}
+// expected-error@+1 [CAKE-E0115] {{bench shape (N = 1000) violates the fact `N % 128 == 0` of `benched`}}
 bench benched { N = 1000 }
 bench benched { N = 1024 }
 
@@ -313,8 +313,18 @@ bench benched { N = 1024 }
 
 target sm_90a
 kernel benched2(A: global f32[N]) grid (cdiv(N, 128)) block 128 { }
-// expected-error@+1 [CAKE-E0115] {{`M` is not a shape symbol of `benched2`}}
+// expected-error@+1 [CAKE-E0115] {{`M` is not a shape symbol of `benched2` (its shape symbols: N)}}
 bench benched2 { N = 1024, M = 3 }
+
+// -----
+
+// E0115's other wordings: a size that is not positive, a symbol left unbound.
+target sm_90a
+kernel benched3(A: global f32[M, N]) grid (1) block 128 { }
+// expected-error@+1 [CAKE-E0115] {{`N` = 0 is not a positive size}}
+bench benched3 { M = 64, N = 0 }
+// expected-error@+1 [CAKE-E0115] {{bench of `benched3` leaves N unbound}}
+bench benched3 { M = 64 }
 
 // -----
 
