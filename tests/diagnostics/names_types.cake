@@ -263,9 +263,9 @@ target sm90a
 target sm_90a
 // expected-error@+1 [CAKE-E0111] {{`swizzle` applies only to smem buffers and tensormaps}}
 kernel attributes(A: global f32[N] swizzle(128B)) grid (1) block 128 {
-  // expected-error@+1 [CAKE-E0111] {{unknown swizzle mode `96B`}}
+  // expected-error@+1 [CAKE-E0111] {{unknown swizzle mode `96B`: use 32B, 64B or 128B}}
   smem s: f32[16] swizzle(96B)
-  // expected-error@+1 [CAKE-E0111] {{unknown layout `wgmma_accc`}}
+  // expected-error@+1 [CAKE-E0111] {{unknown layout `wgmma_accc`: use mma_acc, mma_acc.row, wgmma_acc, wgmma_acc.row or tcgen05_acc}}
   reg r: f32[16] layout(wgmma_accc)
 }
 
@@ -339,7 +339,7 @@ kernel calls(A: global f32[N]) grid (1) block 128 {
 // -----
 
 target sm_90a
-// expected-error@+1 [CAKE-E0117] {{kernel `no_block` has no `block THREADS` clause}}
+// expected-error@+1 [CAKE-E0117] {{kernel `no_block` has no `block THREADS` clause: a kernel states its launch shape}}
 kernel no_block(A: global f32[N]) grid (1) { }
 
 // -----
