@@ -331,9 +331,11 @@ bench benched3 { M = 64 }
 target sm_90a
 kernel calls(A: global f32[N]) grid (1) block 128 {
   reg r: f32[16]
-  // expected-error@+1 [CAKE-E0116] {{unknown function `exp3`}}
+  // expected-error@+1 [CAKE-E0116] {{unknown function `exp3`; the builtins are bytes, cdiv, max, min, exp2, log2, exp, log, rsqrt, sqrt, abs and cvt<T>}}
   r = exp3(r)
   r = exp2(r)
+  // expected-error@+1 [CAKE-E0116] {{`exp2` takes 1 argument(s), not 2}}
+  r = exp2(r, r)
 }
 
 // -----
