@@ -91,6 +91,18 @@ std::string format_message(std::string_view message_template, Args&&... args) {
 
 }  // namespace detail
 
+/// A rule's message alone, its template filled with `args`, for rules that
+/// build the Diagnostic later (the W07xx findings, merged across targets).
+template <typename... Args>
+std::string diag_message(DiagId id, Args&&... args) {
+  return detail::format_message(rule_info(id).message_template, std::forward<Args>(args)...);
+}
+
+template <typename... Args>
+std::string diag_message(DiagForm form, Args&&... args) {
+  return detail::format_message(kDiagForms[static_cast<size_t>(form)].message_template, std::forward<Args>(args)...);
+}
+
 template <typename... Args>
 Diagnostic make_diagnostic(DiagId id, ByteRange range, Args&&... args) {
   const RuleInfo& info = rule_info(id);

@@ -260,10 +260,22 @@ kernel b(X: global f16[N, 64]) grid (1) block 128 { }
 kernel c(X: global bf16[N, 128]) grid (1) block 128 { }
 dispatch d(X) {
   when N >= 128 -> a
-  // expected-error@+1 [CAKE-E0123] {{`X` is f16 in `b` but bf16 in `a`}}
+  // expected-error@+1 [CAKE-E0123] {{`X` is f16 in `b` but bf16 in `a`: every case kernel must take the same arguments}}
   when N >= 64 -> b
   // expected-error@+1 [CAKE-E0123] {{dim 2 of `X` is 128 in `c` but 64 in `a`: every case kernel must take the same arguments}}
   else -> c
+}
+
+// -----
+
+// E0123: the same name with another number of dims.
+target sm_90a
+kernel a(X: global bf16[N, 64]) grid (1) block 128 { }
+kernel b(X: global bf16[N]) grid (1) block 128 { }
+dispatch d(X) {
+  when N >= 128 -> a
+  // expected-error@+1 [CAKE-E0123] {{`X` has 1 dim(s) in `b` but 2 in `a`: every case kernel must take the same arguments}}
+  else -> b
 }
 
 // -----

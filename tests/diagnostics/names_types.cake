@@ -263,9 +263,9 @@ target sm90a
 target sm_90a
 // expected-error@+1 [CAKE-E0111] {{`swizzle` applies only to smem buffers and tensormaps}}
 kernel attributes(A: global f32[N] swizzle(128B)) grid (1) block 128 {
-  // expected-error@+1 [CAKE-E0111] {{unknown swizzle mode `96B`}}
+  // expected-error@+1 [CAKE-E0111] {{unknown swizzle mode `96B`: use 32B, 64B or 128B}}
   smem s: f32[16] swizzle(96B)
-  // expected-error@+1 [CAKE-E0111] {{unknown layout `wgmma_accc`}}
+  // expected-error@+1 [CAKE-E0111] {{unknown layout `wgmma_accc`: use mma_acc, mma_acc.row, wgmma_acc, wgmma_acc.row or tcgen05_acc}}
   reg r: f32[16] layout(wgmma_accc)
 }
 
@@ -298,14 +298,14 @@ kernel misplaced(A: global f32[N]) grid (1) block 128 {
 
 // -----
 
-// expected-error@+1 [CAKE-E0114] {{missing `target`}}
+// expected-error@+1 [CAKE-E0114] {{missing `target`: a file starts with the targets it is written for, e.g. `target sm_90a`}}
 kernel no_target(A: global f32[N]) grid (1) block 128 { }
 
 // -----
 
 target sm_90a
 kernel benched(A: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 { }
-// expected-error@+1 [CAKE-E0115] {{violates the fact `N % 128 == 0`}}
+// expected-error@+1 [CAKE-E0115] {{bench shape (N = 1000) violates the fact `N % 128 == 0` of `benched`}}
 bench benched { N = 1000 }
 bench benched { N = 1024 }
 
@@ -313,23 +313,35 @@ bench benched { N = 1024 }
 
 target sm_90a
 kernel benched2(A: global f32[N]) grid (cdiv(N, 128)) block 128 { }
-// expected-error@+1 [CAKE-E0115] {{`M` is not a shape symbol of `benched2`}}
+// expected-error@+1 [CAKE-E0115] {{`M` is not a shape symbol of `benched2` (its shape symbols: N)}}
 bench benched2 { N = 1024, M = 3 }
+
+// -----
+
+// E0115's other wordings: a size that is not positive, a symbol left unbound.
+target sm_90a
+kernel benched3(A: global f32[M, N]) grid (1) block 128 { }
+// expected-error@+1 [CAKE-E0115] {{`N` = 0 is not a positive size}}
+bench benched3 { M = 64, N = 0 }
+// expected-error@+1 [CAKE-E0115] {{bench of `benched3` leaves N unbound}}
+bench benched3 { M = 64 }
 
 // -----
 
 target sm_90a
 kernel calls(A: global f32[N]) grid (1) block 128 {
   reg r: f32[16]
-  // expected-error@+1 [CAKE-E0116] {{unknown function `exp3`}}
+  // expected-error@+1 [CAKE-E0116] {{unknown function `exp3`; the builtins are bytes, cdiv, max, min, exp2, log2, exp, log, rsqrt, sqrt, abs and cvt<T>}}
   r = exp3(r)
   r = exp2(r)
+  // expected-error@+1 [CAKE-E0116] {{`exp2` takes 1 argument(s), not 2}}
+  r = exp2(r, r)
 }
 
 // -----
 
 target sm_90a
-// expected-error@+1 [CAKE-E0117] {{kernel `no_block` has no `block THREADS` clause}}
+// expected-error@+1 [CAKE-E0117] {{kernel `no_block` has no `block THREADS` clause: a kernel states its launch shape}}
 kernel no_block(A: global f32[N]) grid (1) { }
 
 // -----

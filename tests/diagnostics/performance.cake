@@ -79,7 +79,7 @@ kernel shallow_const(C: global bf16[K, 64], out: global f32[K]) where K % 128 ==
   tensormap tC = C box [64, 64] swizzle(128B)
   role producer warpgroup(0) {
     elect {
-      // expected-warning@+1 [CAKE-W0701] {{4 stages would hide it}} nofix
+      // expected-warning@+1 [CAKE-W0701] {{pipeline `s` exposes 0.0854 µs of load latency per iteration on H100-SXM5-80GB (sm_90a): an iteration's work takes 0.154 µs, and with 2 stages the work of the others in flight covers 0.154 µs of the 0.325 µs load round trip; 4 stages would hide it}} nofix
       pipeline s in ring(STAGES) for kt in 0 .. K / 64 {
         wait empty[s] parity(s.phase ^ 1)
         arrive.expect_tx full[s], bytes(cs[s])
@@ -115,7 +115,7 @@ kernel shallow_split(C: global bf16[K, 64], out: global f32[K]) where K % 128 ==
   tensormap tC = C box [64, 64] swizzle(128B)
   role producer warpgroup(0) {
     elect {
-      // expected-warning@+1 [CAKE-W0701] {{4 stages would hide it}} fix {{mbarrier empty[4] count(128)}}
+      // expected-warning@+1 [CAKE-W0701] {{pipeline `s` exposes 0.0854 µs of load latency per iteration on H100-SXM5-80GB (sm_90a): an iteration's work takes 0.154 µs, and with 2 stages the work of the others in flight covers 0.154 µs of the 0.325 µs load round trip; 4 stages would hide it}} fix {{mbarrier empty[4] count(128)}}
       pipeline s in ring(2) for kt in 0 .. K / 64 {
         wait empty[
           s] parity(s.phase ^ 1)
@@ -145,7 +145,7 @@ bench shallow_split { K = 65536 }
 // holds 7 CTAs and costs nearly as long as the first.
 target sm_90a
 kernel tail(C: global bf16[K, 64], out: global f32[M]) where M % 64 == 0, K % 64 == 0, K >= 64
-  // expected-warning@+1 [CAKE-W0702] {{the grid's 139 CTAs for M = 8896, K = 65536 run in 1.05 waves of 132 CTAs (1 per SM) on H100-SXM5-80GB (sm_90a): the last wave holds 7 CTAs (5 % full) and adds 99.6 µs, 37 % of the kernel's 268 µs}}
+  // expected-warning@+1 [CAKE-W0702] {{the grid's 139 CTAs for M = 8896, K = 65536 run in 1.05 waves of 132 CTAs (1 per SM) on H100-SXM5-80GB (sm_90a): the last wave holds 7 CTAs (5 % full) and adds 99.6 µs, 37 % of the kernel's 268 µs; a tile size that makes the CTA count a multiple of the wave, or fills the last wave, avoids it}}
   grid (M / 64)
   block 256
 {
@@ -226,7 +226,7 @@ kernel conflicted(A: global bf16[M, 64]) where M % 64 == 0 grid (M / 64) block 1
     cp.async.commit
     cp.async.wait 0
     syncthreads
-    // expected-warning@+1 [CAKE-W0703] {{`ldmatrix` reads `sA` with 8-way bank conflicts on sm_80}} fix {{swizzle(128B)}}
+    // expected-warning@+1 [CAKE-W0703] {{`ldmatrix` reads `sA` with 8-way bank conflicts on sm_80: its rows are 128 B apart with no swizzle, so the 8 rows of 16 B that one request reads ask one bank for 8 words; swizzle(128B) makes it conflict-free}} fix {{swizzle(128B)}}
     ldmatrix a <- sA[0 : 64, :]
   }
 }
@@ -260,7 +260,7 @@ kernel weak_swizzle(A: global bf16[M, 64]) where M % 64 == 0 grid (M / 64) block
     cp.async.commit
     cp.async.wait 0
     syncthreads
-    // expected-warning@+1 [CAKE-W0703] {{4-way bank conflicts on sm_80: its rows are 128 B apart with swizzle(32B)}} fix {{smem sA: bf16[64, 64] swizzle(128B)}}
+    // expected-warning@+1 [CAKE-W0703] {{`ldmatrix` reads `sA` with 4-way bank conflicts on sm_80: its rows are 128 B apart with swizzle(32B), so the 8 rows of 16 B that one request reads ask one bank for 4 words; swizzle(128B) makes it conflict-free}} fix {{smem sA: bf16[64, 64] swizzle(128B)}}
     ldmatrix a <- sA[0 : 64, :]
   }
 }
@@ -281,9 +281,9 @@ kernel acc_reads(A: global f32[64, 32]) grid (1) block 128 {
     cp.async.commit
     cp.async.wait 0
     syncthreads
-    // expected-warning@+1 [CAKE-W0703] {{`load` reads `sA` with 4-way bank conflicts on sm_80: its rows are 128 B apart with no swizzle, so the 4 rows of 32 B}} nofix
+    // expected-warning@+1 [CAKE-W0703] {{`load` reads `sA` with 4-way bank conflicts on sm_80: its rows are 128 B apart with no swizzle, so the 4 rows of 32 B that one request reads ask one bank for 4 words; no swizzle removes it: pad each row to 160 B (an odd multiple of 32 B)}} nofix
     load acc <- sA[0 : 64, :]
-    // expected-warning@+1 [CAKE-W0703] {{an element-wise op reads `sA` with 4-way bank conflicts on sm_80}} nofix
+    // expected-warning@+1 [CAKE-W0703] {{an element-wise op reads `sA` with 4-way bank conflicts on sm_80: its rows are 128 B apart with no swizzle, so the 4 rows of 32 B that one request reads ask one bank for 4 words; no swizzle removes it: pad each row to 160 B (an odd multiple of 32 B)}} nofix
     acc = acc + sA[0 : 64, :]
   }
 }
@@ -321,8 +321,8 @@ kernel tma_unswizzled(X: global bf16[N, 64]) where N % 64 == 0 grid (N / 64) blo
     }
     wait full parity(0)
     wgmma.fence
-    // expected-warning@+2 [CAKE-W0703] {{tensor map `tX` fills the buffer}} nofix
-    // expected-warning@+1 [CAKE-W0703] {{tensor map `tX` fills the buffer}} nofix
+    // expected-warning@+2 [CAKE-W0703] {{`wgmma` reads `xs` with 8-way bank conflicts on sm_90a: its rows are 128 B apart with no swizzle, so the 8 rows of 16 B that one request reads ask one bank for 8 words; swizzle(128B) would remove it, but tensor map `tX` fills the buffer and must then change too (E0503)}} nofix
+    // expected-warning@+1 [CAKE-W0703] {{`wgmma` reads `xs` with 8-way bank conflicts on sm_90a: its rows are 128 B apart with no swizzle, so the 8 rows of 16 B that one request reads ask one bank for 8 words; swizzle(128B) would remove it, but tensor map `tX` fills the buffer and must then change too (E0503)}} nofix
     wgmma acc += xs @ xs.T
     wgmma.commit
     wgmma.wait 0
@@ -340,7 +340,7 @@ kernel narrow(X: global bf16[64, 64]) grid (1) block 128 {
   role mma warpgroup(0) {
     reg acc: f32[64, 32] layout(wgmma_acc) = 0
     wgmma.fence
-    // expected-warning@+1 [CAKE-W0704] {{wgmma with N = 32 on H100-SXM5-80GB (sm_90a): it reads 12 KB of shared-memory operands for 262144 FLOPs, and those reads take 1.33× its tensor-core time, so it runs at most at 75 % of the wgmma peak}}
+    // expected-warning@+1 [CAKE-W0704] {{wgmma with N = 32 on H100-SXM5-80GB (sm_90a): it reads 12 KB of shared-memory operands for 262144 FLOPs, and those reads take 1.33× its tensor-core time, so it runs at most at 75 % of the wgmma peak; with N >= 64 each A tile it reads serves enough columns to keep the tensor cores busy}}
     wgmma acc += a @ b.T
     wgmma.commit
     wgmma.wait 0
@@ -373,7 +373,7 @@ kernel wide(X: global bf16[64, 64]) grid (1) block 128 {
 // W0705: 150 KB of shared memory leave room for one CTA per SM, and one role
 // both loads and computes.
 target sm_90a
-// expected-warning@+1 [CAKE-W0705] {{kernel `fat` runs one CTA per SM on H100-SXM5-80GB (sm_90a), limited by shared memory (153600 bytes of buffers and mbarriers, 151 KB with the per-block reservation, of the SM's 228 KB), and has a single role}}
+// expected-warning@+1 [CAKE-W0705] {{kernel `fat` runs one CTA per SM on H100-SXM5-80GB (sm_90a), limited by shared memory (153600 bytes of buffers and mbarriers, 151 KB with the per-block reservation, of the SM's 228 KB), and has a single role: while its warps wait for memory no other CTA or role keeps the SM busy; split it into producer and consumer roles, or use less shared memory so that 2 CTAs fit}}
 kernel fat(X: global f32[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
   smem big: f32[600, 64]
   role all_in_one all {

@@ -14,6 +14,7 @@
 // over the target's per-block limit.
 #include "checks/arch_support.h"
 #include "checks/performance.h"
+#include "diag_builder.h"
 #include "facts/roles.h"
 #include "cost/banks.h"
 
@@ -49,22 +50,23 @@ class BankConflicts {
     PerfFinding f;
     f.id = DiagId::BankConflict;
     f.range = m_.exprs[r.operand].range;
-    f.message = reader(id) + " reads `" + std::string(buffer.name) + "` with " + std::to_string(r.degree) +
-                "-way bank conflicts on " + std::string(kTargets) + ": its rows are " + std::to_string(r.pitch) +
-                " B apart with " + swizzle_text(buffer.type.swizzle) + ", so the " + plural(r.rows, "row") + " of " +
-                std::to_string(r.row_bytes) + " B that one request reads ask one bank for " +
-                std::to_string(r.degree) + " words; ";
+    std::string who = reader(id), swizzle = swizzle_text(buffer.type.swizzle), rows = plural(r.rows, "row");
     f.related.push_back({buffer.decl, "`" + std::string(buffer.name) + "` is declared here"});
     Swizzle fix = remedy(r.buffer);
     SymbolId map = fix == Swizzle::None ? kNone : tensormap_of(r.buffer);
     if (fix == Swizzle::None) {
-      f.message += padding_advice(r);
+      std::optional<int64_t> padded = padding(r);
+      f.message = padded ? diag_message(DiagForm::BankConflictPad, who, buffer.name, r.degree, kTargets, r.pitch,
+                                        swizzle, rows, r.row_bytes, *padded)
+                         : diag_message(DiagForm::BankConflictNoFix, who, buffer.name, r.degree, kTargets, r.pitch,
+                                        swizzle, rows, r.row_bytes);
     } else if (map != kNone) {
-      f.message += swizzle_text(fix) + " would remove it, but tensor map `" + std::string(m_.symbols[map].name) +
-                   "` fills the buffer and must then change too (E0503)";
+      f.message = diag_message(DiagForm::BankConflictTensorMap, who, buffer.name, r.degree, kTargets, r.pitch,
+                               swizzle, rows, r.row_bytes, swizzle_text(fix), m_.symbols[map].name);
       f.related.push_back({m_.symbols[map].decl, "TMA copies the buffer with this tensor map's swizzle"});
     } else {
-      f.message += swizzle_text(fix) + " makes it conflict-free";
+      f.message = diag_message(DiagId::BankConflict, who, buffer.name, r.degree, kTargets, r.pitch, swizzle, rows,
+                               r.row_bytes, swizzle_text(fix));
       offer(f, buffer, fix);
     }
     out_.push_back(std::move(f));
@@ -80,13 +82,13 @@ class BankConflicts {
   }
 
   /// Rows `pitch` apart whose pitch is an odd multiple of the bytes each
-  /// row is read in fall on distinct banks: the padding that does it.
-  std::string padding_advice(const SmemRead& r) const {
+  /// row is read in fall on distinct banks: the padded pitch that does it,
+  /// or none when that still conflicts.
+  std::optional<int64_t> padding(const SmemRead& r) const {
     int64_t padded = (r.pitch + r.row_bytes - 1) / r.row_bytes;
     padded = (padded + (padded % 2 == 0)) * r.row_bytes;
-    if (conflict_degree(c_.target, padded, r.rows, r.row_bytes, Swizzle::None) > 1) return "no swizzle removes it";
-    return "no swizzle removes it: pad each row to " + std::to_string(padded) + " B (an odd multiple of " +
-           std::to_string(r.row_bytes) + " B)";
+    if (conflict_degree(c_.target, padded, r.rows, r.row_bytes, Swizzle::None) > 1) return std::nullopt;
+    return padded;
   }
 
   std::string reader(StmtId id) const {

@@ -31,18 +31,14 @@ void named_barriers(const ResourceContext& c, const Kernel& k) {
             return key;
           },
           [&](TargetSet group, Key key) {
-            std::string why = v == 0 ? " (0 is the barrier `syncthreads` uses)" : "";
-            c.push(make_diagnostic(DiagId::BadNamedBarrier, c.expr_range(s.id),
-                                   "named barrier id " + std::to_string(v) + " is outside " +
-                                       std::to_string(key.first) + ".." + std::to_string(key.last) + why),
+            c.push(v == 0 ? make_diagnostic(DiagForm::NamedBarrierZero, c.expr_range(s.id), v, key.first, key.last)
+                          : make_diagnostic(DiagId::BadNamedBarrier, c.expr_range(s.id), v, key.first, key.last),
                    group);
           });
       for (auto& [other, sym] : ids)
         if (other == v) {
           Diagnostic d =
-              make_diagnostic(DiagId::BadNamedBarrier, c.expr_range(s.id),
-                              "named barrier id " + std::to_string(v) + " is already used by `" +
-                                  std::string(c.m.symbols[sym].name) + "`: two names would share one hardware barrier");
+              make_diagnostic(DiagForm::NamedBarrierShared, c.expr_range(s.id), v, c.m.symbols[sym].name);
           d.related.push_back({c.m.symbols[sym].decl, "id " + std::to_string(v) + " declared here"});
           c.push(std::move(d));
           break;
@@ -65,14 +61,9 @@ void named_barriers(const ResourceContext& c, const Kernel& k) {
           return key;
         },
         [&](TargetSet group, Key key) {
-          std::string message;
-          if (n <= 0 || n % key.multiple != 0)
-            message = "named barrier thread count " + std::to_string(n) + " is not a positive multiple of " +
-                      std::to_string(key.multiple) + " (whole warps)";
-          else
-            message = "named barrier thread count " + std::to_string(n) + " is more than the block's " +
-                      std::to_string(key.block) + " threads: the barrier would never complete";
-          Diagnostic d = make_diagnostic(DiagId::BadNamedBarrier, c.expr_range(s.count), message);
+          Diagnostic d = n <= 0 || n % key.multiple != 0
+                             ? make_diagnostic(DiagForm::NamedBarrierThreads, c.expr_range(s.count), n, key.multiple)
+                             : make_diagnostic(DiagForm::NamedBarrierOverBlock, c.expr_range(s.count), n, key.block);
           if (n > key.block && k.block_range.end > 0) d.related.push_back({k.block_range, "block size"});
           c.push(std::move(d), group);
         });
@@ -86,8 +77,7 @@ void mbarriers(const ResourceContext& c, const Kernel& k) {
     const Symbol& s = c.m.symbols[d->symbol];
     if (s.value != kNone)
       if (auto n = c.eval().fold(s.value); n && *n < 1)
-        c.push(make_diagnostic(DiagId::MbarrierRange, c.expr_range(s.value),
-                               "an mbarrier array of " + std::to_string(*n) + " barriers: declare at least one"));
+        c.push(make_diagnostic(DiagForm::MbarrierEmpty, c.expr_range(s.value), *n));
     auto count = s.count == kNone ? std::nullopt : c.eval().fold(s.count);
     if (!count) continue;
     int64_t n = *count;
@@ -98,10 +88,9 @@ void mbarriers(const ResourceContext& c, const Kernel& k) {
           return t.mbarrier_max_arrivals.value;
         },
         [&](TargetSet group, int64_t max) {
-          c.push(make_diagnostic(DiagId::MbarrierRange, c.expr_range(s.count),
-                                 "arrival count " + std::to_string(n) + " is outside 1.." + std::to_string(max) + " (" +
-                                     std::string(target_at(std::countr_zero(group.bits)).mbarrier_max_arrivals.src) +
-                                     ")" + (n < 1 ? ": a phase needs at least one arrival" : "")),
+          std::string_view src = target_at(std::countr_zero(group.bits)).mbarrier_max_arrivals.src;
+          c.push(n < 1 ? make_diagnostic(DiagForm::MbarrierNoArrival, c.expr_range(s.count), n, max, src)
+                       : make_diagnostic(DiagId::MbarrierRange, c.expr_range(s.count), n, max, src),
                  group);
         });
   }
@@ -119,11 +108,7 @@ void expect_tx(const ResourceContext& c, const ArriveStmt& a) {
         return t.mbarrier_max_tx_bytes.value;
       },
       [&](TargetSet group, int64_t max) {
-        c.push(
-            make_diagnostic(DiagId::MbarrierRange, c.expr_range(a.bytes),
-                            "a phase expecting " + std::to_string(b) + " bytes is outside the transaction count 0.." +
-                                std::to_string(max) + " of an mbarrier: split the copy over more phases or barriers"),
-            group);
+        c.push(make_diagnostic(DiagForm::MbarrierTxBytes, c.expr_range(a.bytes), b, max), group);
       });
 }
 

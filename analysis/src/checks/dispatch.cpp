@@ -92,8 +92,9 @@ class DispatchCheck {
     return out;
   }
 
-  void signature_error(const DispatchCase& c, std::string message, std::vector<RelatedSpan> related) {
-    Diagnostic d = make_diagnostic(DiagId::DispatchSignature, c.kernel_range, std::move(message));
+  template <typename Rule, typename... Args>
+  void signature_error(const DispatchCase& c, std::vector<RelatedSpan> related, Rule rule, Args&&... args) {
+    Diagnostic d = make_diagnostic(rule, c.kernel_range, std::forward<Args>(args)...);
     d.related = std::move(related);
     diags_.push_back(std::move(d));
   }
@@ -110,10 +111,8 @@ class DispatchCheck {
       std::string name = quoted(c.kernel);
       const Symbol& ksym = m_.symbols[kernel.symbol];
       if (kernel.params.size() != d_.params.size()) {
-        signature_error(c,
-                        name + " takes " + std::to_string(kernel.params.size()) + " parameter(s) but " +
-                            dispatch_name() + " passes " + std::to_string(d_.params.size()),
-                        {{ksym.def, "kernel declared here"}});
+        signature_error(c, {{ksym.def, "kernel declared here"}}, DiagId::DispatchSignature, name,
+                        kernel.params.size(), dispatch_name(), d_.params.size());
         continue;
       }
       if (std::find(participating_.begin(), participating_.end(), k) == participating_.end())
@@ -123,10 +122,8 @@ class DispatchCheck {
         const Symbol& kp = m_.symbols[kernel.params[p]];
         const Symbol& dp = m_.symbols[d_.params[p]];
         if (kp.name == dp.name) continue;
-        signature_error(c,
-                        "parameter " + std::to_string(p + 1) + " of " + name + " is " + quoted(kp.name) + ", but " +
-                            dispatch_name() + " passes " + quoted(dp.name) + " there",
-                        {{kp.def, "the kernel's parameter"}, {dp.def, "the dispatch's parameter"}});
+        signature_error(c, {{kp.def, "the kernel's parameter"}, {dp.def, "the dispatch's parameter"}},
+                        DiagForm::DispatchParamName, p + 1, name, kp.name, dispatch_name(), dp.name);
         bad = true;
       }
       if (bad) continue;
@@ -141,27 +138,23 @@ class DispatchCheck {
         const Symbol& a = m_.symbols[rk.params[p]];
         const Symbol& b = m_.symbols[kernel.params[p]];
         std::vector<RelatedSpan> related = {{b.decl, "in " + name}, {a.decl, "in " + rname}};
-        auto fail = [&](std::string message) {
-          signature_error(c, std::move(message) + ": every case kernel must take the same arguments", related);
+        auto fail = [&](DiagForm form, auto&&... args) {
+          signature_error(c, related, form, args...);
           bad = true;
         };
-        std::string pname = quoted(b.name);
         if (a.kind != b.kind) {
           auto what = [](const Symbol& s) { return s.kind == SymbolKind::ScalarParam ? "a scalar" : "a tensor"; };
-          fail(pname + " is " + what(b) + " in " + name + " but " + what(a) + " in " + rname);
+          fail(DiagForm::DispatchParamDiffers, b.name, what(b), name, what(a), rname);
         } else if (a.type.dtype != b.type.dtype && a.type.dtype != DType::Unknown && b.type.dtype != DType::Unknown) {
-          fail(pname + " is " + std::string(dtype_name(b.type.dtype)) + " in " + name + " but " +
-               std::string(dtype_name(a.type.dtype)) + " in " + rname);
+          fail(DiagForm::DispatchParamDiffers, b.name, dtype_name(b.type.dtype), name, dtype_name(a.type.dtype), rname);
         } else if (a.kind == SymbolKind::TensorParam && a.type.dims.size() != b.type.dims.size()) {
-          fail(pname + " has " + std::to_string(b.type.dims.size()) + " dim(s) in " + name + " but " +
-               std::to_string(a.type.dims.size()) + " in " + rname);
+          fail(DiagForm::DispatchParamRank, b.name, b.type.dims.size(), name, a.type.dims.size(), rname);
         } else if (a.kind == SymbolKind::TensorParam) {
           for (size_t j = 0; j < a.type.dims.size() && !bad; ++j) {
             Dim x = dim(a.type.dims[j]), y = dim(b.type.dims[j]);
             if (x.kind == Dim::Kind::Constant && y.kind == Dim::Kind::Constant && x.value != y.value) {
               related = {{y.range, "in " + name}, {x.range, "in " + rname}};
-              fail("dim " + std::to_string(j + 1) + " of " + pname + " is " + std::to_string(y.value) + " in " +
-                   name + " but " + std::to_string(x.value) + " in " + rname);
+              fail(DiagForm::DispatchDim, j + 1, b.name, y.value, name, x.value, rname);
             }
           }
         }
@@ -328,11 +321,8 @@ class DispatchCheck {
     for (size_t i = 0; i < d_.cases.size(); ++i) {
       if (kernel_of(d_.cases[i]) != k) continue;
       if (cases_ok_[i])
-        signature_error(d_.cases[i],
-                        quoted(name) + " is " + where(var) + " in " + kname + " but " + where(it->second.first) +
-                            " in " + aname + ": a guard's " + quoted(name) +
-                            " names one dim, so the case kernels must agree",
-                        {{m_.symbols[a.symbol].def, "kernel declared here"}});
+        signature_error(d_.cases[i], {{m_.symbols[a.symbol].def, "kernel declared here"}},
+                        DiagForm::DispatchGuardDim, name, where(var), kname, where(it->second.first), aname);
       cases_ok_[i] = false;
     }
   }

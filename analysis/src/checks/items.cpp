@@ -16,22 +16,18 @@ void check_targets(const Module& m, std::vector<Diagnostic>& diags) {
   if (m.targets.empty() && m.target_range.end == 0) {
     ByteRange at = m.first_item_range.end > 0 ? ByteRange{m.first_item_range.begin, m.first_item_range.begin}
                                               : ByteRange{0, 0};
-    Diagnostic d = make_diagnostic(DiagId::MissingTarget, at,
-                                   std::string("missing `target`: a file starts with the targets it is written for, "
-                                               "e.g. `target sm_90a`"));
+    Diagnostic d = make_diagnostic(DiagId::MissingTarget, at);
     d.fixes.push_back({"insert `target sm_90a`", {{at, "target sm_90a\n"}}, false});
     diags.push_back(std::move(d));
     return;
   }
   if (m.items_before_target) {
-    Diagnostic d = make_diagnostic(DiagId::MissingTarget, m.target_range,
-                                   std::string("`target` must be the first item of the file"));
+    Diagnostic d = make_diagnostic(DiagForm::TargetNotFirst, m.target_range);
     d.related.push_back({m.first_item_range, "this item comes before it"});
     diags.push_back(std::move(d));
   }
   for (ByteRange r : m.extra_target_items) {
-    Diagnostic d = make_diagnostic(DiagId::MissingTarget, r,
-                                   std::string("a file has one `target` item; list several targets on it, separated by commas"));
+    Diagnostic d = make_diagnostic(DiagForm::TargetTwice, r);
     d.related.push_back({m.target_range, "the first `target`"});
     diags.push_back(std::move(d));
   }
@@ -77,16 +73,14 @@ void check_benches(const Module& m, std::vector<Diagnostic>& diags) {
       if (bb.symbol == kNone) {
         std::string names;
         for (SymbolId s : kernel.shape_symbols) names += (names.empty() ? "" : ", ") + std::string(m.symbols[s].name);
-        diags.push_back(make_diagnostic(DiagId::BadBench, bb.name_range,
-                                        "`" + std::string(bb.name) + "` is not a shape symbol of `" +
-                                            std::string(b.kernel) + "`" +
-                                            (names.empty() ? std::string(" (it has none)") : " (its shape symbols: " + names + ")")));
+        diags.push_back(names.empty() ? make_diagnostic(DiagForm::BenchNoShapes, bb.name_range, bb.name, b.kernel)
+                                      : make_diagnostic(DiagForm::BenchNotShape, bb.name_range, bb.name, b.kernel, names));
         complete = false;
         continue;
       }
       for (size_t j = 0; j < i; ++j)
         if (b.bindings[j].name == bb.name) {
-          Diagnostic d = make_diagnostic(DiagId::BadBench, bb.name_range, "`" + std::string(bb.name) + "` is bound twice");
+          Diagnostic d = make_diagnostic(DiagForm::BenchBoundTwice, bb.name_range, bb.name);
           d.related.push_back({b.bindings[j].name_range, "first bound here"});
           diags.push_back(std::move(d));
         }
@@ -97,8 +91,7 @@ void check_benches(const Module& m, std::vector<Diagnostic>& diags) {
         continue;
       }
       if (*v <= 0) {
-        diags.push_back(make_diagnostic(DiagId::BadBench, m.exprs[bb.value].range,
-                                        "`" + std::string(bb.name) + "` = " + std::to_string(*v) + " is not a positive size"));
+        diags.push_back(make_diagnostic(DiagForm::BenchNotPositive, m.exprs[bb.value].range, bb.name, *v));
         complete = false;
         continue;
       }
@@ -110,8 +103,7 @@ void check_benches(const Module& m, std::vector<Diagnostic>& diags) {
           std::none_of(b.bindings.begin(), b.bindings.end(), [&](const BenchBinding& bb) { return bb.symbol == s; }))
         missing += (missing.empty() ? "" : ", ") + std::string(m.symbols[s].name);
     if (!missing.empty()) {
-      diags.push_back(make_diagnostic(DiagId::BadBench, b.kernel_range,
-                                      "bench of `" + std::string(b.kernel) + "` leaves " + missing + " unbound"));
+      diags.push_back(make_diagnostic(DiagForm::BenchUnbound, b.kernel_range, b.kernel, missing));
       continue;
     }
     if (!complete) continue;
@@ -119,9 +111,8 @@ void check_benches(const Module& m, std::vector<Diagnostic>& diags) {
       auto v = eval.eval(f, &env);
       if (v && *v == 0) {
         std::vector<SymbolId> syms = kernel.shape_symbols;
-        Diagnostic d = make_diagnostic(DiagId::BadBench, b.range,
-                                       "bench shape (" + describe(m, env, syms) + ") violates the fact `" +
-                                           std::string(m.written(m.exprs[f].range)) + "` of `" + std::string(b.kernel) + "`");
+        Diagnostic d = make_diagnostic(DiagId::BadBench, b.range, describe(m, env, syms), m.written(m.exprs[f].range),
+                                       b.kernel);
         d.related.push_back({m.exprs[f].range, "fact declared here"});
         diags.push_back(std::move(d));
         break;

@@ -34,16 +34,9 @@ void block_size(const ResourceContext& c, const Kernel& k) {
         return Key{max, warp};
       },
       [&](TargetSet group, Key key) {
-        std::string message;
-        if (t <= 0)
-          message = "a block of " + std::to_string(t) + " threads: a block has at least one warp";
-        else if (t > key.max)
-          message = "a block of " + std::to_string(t) + " threads is over the " + std::to_string(key.max) +
-                    " threads per block of " + target_list(group);
-        else
-          message = "a block of " + std::to_string(t) + " threads is not a multiple of the warp size (" +
-                    std::to_string(key.warp) + "): the last warp would be partial";
-        Diagnostic d = make_diagnostic(DiagId::BadBlockSize, at, message);
+        Diagnostic d = t <= 0        ? make_diagnostic(DiagForm::BlockSizeEmpty, at, t)
+                       : t > key.max ? make_diagnostic(DiagId::BadBlockSize, at, t, key.max, target_list(group))
+                                     : make_diagnostic(DiagForm::BlockSizeWarp, at, t, key.warp);
         if (t > 0 && key.warp > 0 && t % key.warp != 0)
           if (auto up = round_up(t, key.warp); up && *up <= key.max)
             d.fixes.push_back({"use " + std::to_string(*up) + " threads", {{at, std::to_string(*up)}}, false});
@@ -56,18 +49,14 @@ void grid(const ResourceContext& c, const Kernel& k) {
     if (dim == kNone || c.m.exprs[dim].kind == Expr::Kind::Error) continue;
     if (auto v = c.eval().fold(dim)) {
       if (*v <= 0)
-        c.push(make_diagnostic(DiagId::BadGrid, c.m.exprs[dim].range,
-                               "grid dimension `" + std::string(c.m.written(c.m.exprs[dim].range)) + "` is " +
-                                   std::to_string(*v) + ": a grid has at least one CTA per dimension"));
+        c.push(make_diagnostic(DiagId::BadGrid, c.m.exprs[dim].range, c.m.written(c.m.exprs[dim].range), *v));
       continue;
     }
     for (const Env& env : c.facts.samples()) {
       auto v = c.eval().eval(dim, &env);
       if (!v || *v > 0) continue;
-      c.push(make_diagnostic(DiagId::BadGrid, c.m.exprs[dim].range,
-                             "grid dimension `" + std::string(c.m.written(c.m.exprs[dim].range)) + "` is " +
-                                 std::to_string(*v) + " for " + describe(c.m, env, k.shape_symbols) +
-                                 ", which the facts allow: state a fact that keeps it positive"));
+      c.push(make_diagnostic(DiagForm::GridSample, c.m.exprs[dim].range, c.m.written(c.m.exprs[dim].range), *v,
+                             describe(c.m, env, k.shape_symbols)));
       break;
     }
   }
@@ -83,10 +72,7 @@ void cluster(const ResourceContext& c, const Kernel& k) {
     auto v = c.eval().fold(d);
     dims.push_back(v);
     if (v && *v <= 0) {
-      c.push(
-          make_diagnostic(DiagId::BadCluster, c.expr_range(d),
-                          "cluster dimension " + std::to_string(*v) + ": a cluster has at least one CTA per dimension"),
-          clustered);
+      c.push(make_diagnostic(DiagForm::ClusterDim, c.expr_range(d), *v), clustered);
       return;
     }
     product = v && product ? checked_mul(*product, *v) : std::nullopt;
@@ -107,17 +93,11 @@ void cluster(const ResourceContext& c, const Kernel& k) {
         },
         [&](TargetSet group, Key key) {
           const TargetInfo& first = target_at(std::countr_zero(group.bits));
-          std::string message;
-          if (p > key.nonportable)
-            message = "a cluster of " + std::to_string(p) + " CTAs is over the " + std::to_string(key.nonportable) +
-                      " that " + target_list(group) + " allows even with `nonportable` (" +
-                      std::string(first.cluster_max_nonportable.src) + ")";
-          else
-            message = "a cluster of " + std::to_string(p) + " CTAs is over the portable size " +
-                      std::to_string(key.portable) + " of " + target_list(group) + " (" +
-                      std::string(first.cluster_max_portable.src) + "); sizes up to " +
-                      std::to_string(key.nonportable) + " need `nonportable`";
-          Diagnostic d = make_diagnostic(DiagId::BadCluster, k.cluster_range, message);
+          Diagnostic d = p > key.nonportable
+                             ? make_diagnostic(DiagForm::ClusterNonportable, k.cluster_range, p, key.nonportable,
+                                               target_list(group), first.cluster_max_nonportable.src)
+                             : make_diagnostic(DiagId::BadCluster, k.cluster_range, p, key.portable,
+                                               target_list(group), first.cluster_max_portable.src, key.nonportable);
           if (p <= key.nonportable)
             d.fixes.push_back(
                 {"add `nonportable`", {{{k.cluster_range.end, k.cluster_range.end}, " nonportable"}}, true});
@@ -137,17 +117,18 @@ void cluster(const ResourceContext& c, const Kernel& k) {
       for (const Env& env : c.facts.samples()) {
         auto v = c.eval().eval(g, &env);
         if (v && *v > 0 && *v % *dims[i] != 0) {
-          bad = std::pair<int64_t, std::string>{*v, " for " + describe(c.m, env, k.shape_symbols)};
+          bad = std::pair<int64_t, std::string>{*v, describe(c.m, env, k.shape_symbols)};
           break;
         }
       }
     }
     if (!bad) continue;
     static constexpr const char* kAxis[] = {"x", "y", "z"};
-    Diagnostic d = make_diagnostic(DiagId::BadCluster, g == kNone ? k.grid_range : c.expr_range(g),
-                                   "grid " + std::string(kAxis[std::min<size_t>(i, 2)]) + " is " +
-                                       std::to_string(bad->first) + bad->second + ", not a multiple of the cluster's " +
-                                       std::to_string(*dims[i]) + ": the launch would fail");
+    ByteRange where = g == kNone ? k.grid_range : c.expr_range(g);
+    std::string_view axis = kAxis[std::min<size_t>(i, 2)];
+    Diagnostic d = bad->second.empty()
+                       ? make_diagnostic(DiagForm::ClusterGrid, where, axis, bad->first, *dims[i])
+                       : make_diagnostic(DiagForm::ClusterGridSample, where, axis, bad->first, bad->second, *dims[i]);
     d.related.push_back({c.expr_range(k.cluster[i]), "cluster dimension"});
     c.push(std::move(d), clustered);
   }

@@ -7,6 +7,7 @@
 // The numbers are the cost model's (cake/cost.h, docs/cost-model.md).
 #include "checks/arch_support.h"
 #include "checks/performance.h"
+#include "diag_builder.h"
 #include "cost/demand.h"
 
 #include <algorithm>
@@ -85,13 +86,9 @@ void check_tail_wave(const PerfContext& c, std::vector<PerfFinding>& out) {
     PerfFinding f;
     f.id = DiagId::TailWave;
     f.range = k.grid_range;
-    f.message = "the grid's " + std::to_string(e.ctas) + " CTAs for " + shape_text(e) + " run in " + waves +
-                " waves of " + std::to_string(static_cast<int64_t>(full)) + " CTAs (" +
-                std::to_string(e.occupancy.ctas_per_sm) + " per SM) on " + std::string(kWhere) +
-                ": the last wave holds " + std::to_string(rest) +
-                " CTAs (" + percent(e.tail_fill) + " full) and adds " + micros(e.tail_us) + ", " +
-                percent(e.tail_us / e.time_us) + " of the kernel's " + micros(e.time_us) +
-                "; a tile size that makes the CTA count a multiple of the wave, or fills the last wave, avoids it";
+    f.message = diag_message(DiagId::TailWave, e.ctas, shape_text(e), std::string(waves), static_cast<int64_t>(full),
+                             e.occupancy.ctas_per_sm, kWhere, rest, percent(e.tail_fill), micros(e.tail_us),
+                             percent(e.tail_us / e.time_us), micros(e.time_us));
     f.related.push_back({bench_span(c.m, k, c.m.benches[static_cast<size_t>(e.bench)]), "the bench shape"});
     out.push_back(std::move(f));
   }
@@ -126,11 +123,8 @@ void check_wgmma_width(const PerfContext& c, std::vector<PerfFinding>& out) {
     PerfFinding f;
     f.id = DiagId::NarrowWgmma;
     f.range = c.m.stmts[id].keyword;
-    f.message = "wgmma with N = " + std::to_string(*N) + " on " + std::string(kWhere) + ": it reads " +
-                size_text(bytes) + " of shared-memory operands for " + std::to_string(static_cast<int64_t>(flops)) +
-                " FLOPs, and those reads take " + times + "× its tensor-core time, so it runs at most at " +
-                percent(1 / ratio) + " of the wgmma peak; with N >= " + std::to_string(kWgmmaFullN) +
-                " each A tile it reads serves enough columns to keep the tensor cores busy";
+    f.message = diag_message(DiagId::NarrowWgmma, *N, kWhere, size_text(bytes), static_cast<int64_t>(flops),
+                             std::string(times), percent(1 / ratio), kWgmmaFullN);
     if (b.root != kNone && c.m.symbols[b.root].kind == SymbolKind::Smem)
       f.related.push_back({c.m.symbols[b.root].decl, "B operand: N = " + std::to_string(*N) + " columns"});
     out.push_back(std::move(f));
@@ -152,31 +146,26 @@ void check_single_cta(const PerfContext& c, std::vector<PerfFinding>& out) {
     return from == Space::Global || from == Space::Const;
   });
   if (!reads_global) return;
-  std::string limit;
   RelatedSpan related{k.block_range, "the block size"};
   const TargetInfo& t = c.target;
+  std::string_view name = c.m.symbols[k.symbol].name;
+  PerfFinding f;
   if (o.limiter == "smem") {
     // The layout's bytes (KernelFacts: the number E0301 checks), then what
     // the SM sets aside for the CTA with its per-block reservation.
-    limit = "shared memory (" + std::to_string(o.smem_buffers) + " bytes of buffers and mbarriers, " +
-            size_text(static_cast<double>(o.smem_per_cta)) + " with the per-block reservation, of the SM's " +
-            size_text(static_cast<double>(t.smem_per_sm.value)) + ")";
+    f.message = diag_message(DiagId::SingleCtaPerSm, name, kWhere, o.smem_buffers,
+                             size_text(static_cast<double>(o.smem_per_cta)),
+                             size_text(static_cast<double>(t.smem_per_sm.value)));
     related = largest_buffer(c, related);
   } else if (o.limiter == "registers") {
-    limit = "registers (" + std::to_string(o.regs_per_cta) + " of the SM's " + std::to_string(t.regs_per_sm.value) + ")";
+    f.message = diag_message(DiagForm::SingleCtaRegisters, name, kWhere, o.regs_per_cta, t.regs_per_sm.value);
     related = largest_fragment(c, related);
   } else {
-    limit = std::string(o.limiter) + " (" + std::to_string(o.threads) + " threads of the SM's " +
-            std::to_string(t.max_threads_per_sm.value) + ")";
+    f.message = diag_message(DiagForm::SingleCtaThreads, name, kWhere, o.limiter, o.threads,
+                             t.max_threads_per_sm.value);
   }
-  PerfFinding f;
   f.id = DiagId::SingleCtaPerSm;
   f.range = c.m.symbols[k.symbol].def;
-  f.message = "kernel `" + std::string(c.m.symbols[k.symbol].name) + "` runs one CTA per SM on " + std::string(kWhere) +
-              ", limited by " + limit +
-              ", and has a single role: while its warps wait for memory no other CTA or role keeps the SM busy; "
-              "split it into producer and consumer roles, or use less " +
-              std::string(o.limiter == "smem" ? "shared memory" : o.limiter) + " so that 2 CTAs fit";
   f.related.push_back(std::move(related));
   out.push_back(std::move(f));
 }

@@ -126,7 +126,8 @@ class PerformanceChecker {
     std::string targets = target_list(g.targets);
     replace_all(g.finding.message, kWhere, std::string(g.device) + " (" + targets + ")");
     replace_all(g.finding.message, kTargets, targets);
-    Diagnostic d = make_diagnostic(g.finding.id, g.finding.range, std::move(g.finding.message));
+    Diagnostic d = make_diagnostic(g.finding.id, g.finding.range);
+    d.message = std::move(g.finding.message);  // the rule's template, filled (diag_message)
     d.related = std::move(g.finding.related);
     d.fixes = std::move(g.finding.fixes);
     set_targets(d, g.targets);

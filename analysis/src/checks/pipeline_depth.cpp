@@ -20,6 +20,7 @@
 // rings carry their depth in a prologue and in `cp.async.wait` counts too.
 #include "checks/arch_support.h"
 #include "checks/performance.h"
+#include "diag_builder.h"
 
 #include <algorithm>
 #include <cmath>
@@ -90,18 +91,18 @@ class PipelineDepth {
     f.id = DiagId::ShallowPipeline;
     ByteRange stages = m_.exprs[p->stages].range;
     f.range = p->ring.end > p->ring.begin ? p->ring : stages;
-    f.message = "pipeline `" + var + "` exposes " + micros(exposed) + " of load latency per iteration on " +
-                std::string(kWhere) + ": an iteration's work takes " + micros(r.resource_us) + ", and with " +
-                plural(r.stages, "stage") + " the work of the others in flight covers " + micros(covered) +
-                " of the " + micros(r.round_trip_us) + " load round trip; ";
+    std::string exposed_text = micros(exposed), work = micros(r.resource_us), stages_text = plural(r.stages, "stage"),
+                covered_text = micros(covered), trip = micros(r.round_trip_us);
     if (hides > 0) {
-      f.message += std::to_string(hides) + " stages would hide it";
+      f.message = diag_message(DiagId::ShallowPipeline, var, exposed_text, kWhere, work, stages_text, covered_text,
+                               trip, hides);
       offer_fix(f, group, hides);
     } else {
       auto needed = static_cast<int64_t>(std::ceil((r.round_trip_us + r.resource_us) / r.resource_us));
-      f.message += "hiding it takes " + std::to_string(needed) + " stages, and " +
-                   (fits > r.stages ? "at most " + std::to_string(fits) + " fit" : std::string("no deeper ring fits")) +
-                   " in shared memory: give each iteration more work (a larger tile)";
+      f.message = fits > r.stages ? diag_message(DiagForm::ShallowPipelineFits, var, exposed_text, kWhere, work,
+                                                 stages_text, covered_text, trip, needed, fits)
+                                  : diag_message(DiagForm::ShallowPipelineFull, var, exposed_text, kWhere, work,
+                                                 stages_text, covered_text, trip, needed);
     }
     for (StmtId other : group.pipelines)
       if (other != r.stmt) f.related.push_back({m_.stmts[other].keyword, "the same ring in another role"});

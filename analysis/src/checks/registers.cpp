@@ -52,14 +52,11 @@ void check_registers(const ResourceContext& c) {
         },
         [&](TargetSet group, Key key) {
           maxnreg_ok = false;
-          std::string message =
-              "maxnreg(" + std::to_string(v) + ") " +
-              (v < key.min || v > key.max ? "is outside " + std::to_string(key.min) + ".." + std::to_string(key.max)
-                                          : "is not a multiple of " + std::to_string(key.step)) +
-              ": setmaxnreg takes " + std::to_string(key.min) + ".." + std::to_string(key.max) + " in steps of " +
-              std::to_string(key.step) + " (" + std::string(target_at(std::countr_zero(group.bits)).maxnreg_min.src) +
-              ")";
-          Diagnostic d = make_diagnostic(DiagId::BadMaxnreg, r.maxnreg_value, message);
+          std::string_view src = target_at(std::countr_zero(group.bits)).maxnreg_min.src;
+          Diagnostic d =
+              v < key.min || v > key.max
+                  ? make_diagnostic(DiagId::BadMaxnreg, r.maxnreg_value, v, key.min, key.max, key.step, src)
+                  : make_diagnostic(DiagForm::MaxnregStep, r.maxnreg_value, v, key.min, key.max, key.step, src);
           int64_t fixed = std::clamp(key.step > 0 ? v - ((v % key.step) + key.step) % key.step : v, key.min, key.max);
           d.fixes.push_back(
               {"use maxnreg(" + std::to_string(fixed) + ")", {{r.maxnreg_value, std::to_string(fixed)}}, true});
@@ -103,12 +100,8 @@ void check_registers(const ResourceContext& c) {
             terms += (terms.empty() ? "" : " + ") + std::to_string(r.maxnreg.value_or(entry)) + " × " +
                      std::to_string(r.threads(info.warp_size.value));
           const RolePlan& big = roles[key.biggest];
-          Diagnostic d =
-              make_diagnostic(DiagId::RegisterPoolOverflow, big.maxnreg_value,
-                              "the roles' register budgets need " + std::to_string(key.need) + " registers (" + terms +
-                                  "), more than the " + std::to_string(key.pool) + " of a " + std::to_string(t) +
-                                  "-thread CTA's pool on " + target_list(group) + " (" +
-                                  std::string(info.max_regs_per_block.src) + "): setmaxnreg would wait forever");
+          Diagnostic d = make_diagnostic(DiagId::RegisterPoolOverflow, big.maxnreg_value, key.need, terms, key.pool, t,
+                                         target_list(group), info.max_regs_per_block.src);
           for (const RolePlan& r : roles)
             if (&r != &big)
               d.related.push_back({r.maxnreg ? r.maxnreg_value : r.header,
@@ -164,17 +157,13 @@ void check_registers(const ResourceContext& c) {
             parts += std::string(c.m.symbols[r.fragments[costs[i].second].symbol].name) + " " +
                      std::to_string(costs[i].first) + " + ";
           if (costs.size() > 3) parts += "... + ";
-          std::string budget = key.from_maxnreg
-                                   ? "its maxnreg(" + std::to_string(key.budget) + ")"
-                                   : "the " + std::to_string(key.budget) + " a thread of a " + std::to_string(t) +
-                                         "-thread block can have on " + target_list(group);
           std::string who = r.stmt == kNone ? "`" + std::string(r.name) + "`" : "role `" + std::string(r.name) + "`";
           const Symbol& at = c.m.symbols[r.fragments[key.crossing].symbol];
-          Diagnostic d =
-              make_diagnostic(DiagId::FragmentRegisters, at.def,
-                              "the fragments of " + who + " need " + std::to_string(key.need) +
-                                  " registers per thread (" + parts + std::to_string(kRegisterOverhead) +
-                                  " overhead), over " + budget + "; `" + std::string(at.name) + "` crosses it");
+          Diagnostic d = key.from_maxnreg ? make_diagnostic(DiagId::FragmentRegisters, at.def, who, key.need, parts,
+                                                            kRegisterOverhead, key.budget, at.name)
+                                          : make_diagnostic(DiagForm::FragmentRegistersBlock, at.def, who, key.need,
+                                                            parts, kRegisterOverhead, key.budget, t,
+                                                            target_list(group), at.name);
           for (size_t i = 0; i < costs.size() && i < 3; ++i) {
             const Symbol& s = c.m.symbols[r.fragments[costs[i].second].symbol];
             d.related.push_back(

@@ -38,50 +38,40 @@ void partition_problem(const ResourceContext& c, const RolePartition& p, const P
   using Kind = PartitionProblem::Kind;
   switch (problem.kind) {
     case Kind::NoWarps:
-      c.push(make_diagnostic(DiagId::RolePartition, problem.at,
-                             "`" + std::string(c.m.written(problem.at)) + "` names no " +
-                                 (problem.warpgroups ? "warpgroup" : "warp") + ": a range `a .. b` is half-open"));
+      c.push(make_diagnostic(DiagForm::PartitionNoWarps, problem.at, c.m.written(problem.at),
+                             problem.warpgroups ? "warpgroup" : "warp"));
       return;
     case Kind::Beyond: {
-      Diagnostic d =
-          make_diagnostic(DiagId::RolePartition, problem.at,
-                          "`" + std::string(c.m.written(problem.at)) + "` is " +
-                              warp_text(warp_range_mask(problem.lo, problem.hi)) + (problem.hi > 64 ? "+" : "") +
-                              ", but the block has " + std::to_string(p.warps) + " warps (" +
-                              std::to_string(c.facts.threads().value_or(0)) + " threads)");
+      Diagnostic d = make_diagnostic(
+          DiagForm::PartitionBeyond, problem.at, c.m.written(problem.at),
+          warp_text(warp_range_mask(problem.lo, problem.hi)) + (problem.hi > 64 ? "+" : ""), p.warps,
+          c.facts.threads().value_or(0));
       if (k.block_range.end > 0) d.related.push_back({k.block_range, "block size"});
       c.push(std::move(d));
       return;
     }
     case Kind::Twice:
-      c.push(make_diagnostic(
-          DiagId::RolePartition, problem.at,
-          "role `" + role_name(p.roles[problem.role]) + "` lists " + warp_text(problem.mask) + " twice"));
+      c.push(make_diagnostic(DiagForm::PartitionTwice, problem.at, p.roles[problem.role].name,
+                             warp_text(problem.mask)));
       return;
     case Kind::Overlap: {
       const RolePlan& other = p.roles[problem.other];
-      Diagnostic d = make_diagnostic(DiagId::RolePartition, problem.at,
-                                     warp_text(problem.mask) + " of role `" + role_name(p.roles[problem.role]) +
-                                         "` already belong to role `" + role_name(other) +
-                                         "`: roles partition the warps, with no overlap");
+      Diagnostic d = make_diagnostic(DiagId::RolePartition, problem.at, warp_text(problem.mask),
+                                     p.roles[problem.role].name, other.name);
       d.related.push_back({other.spec, "role `" + role_name(other) + "`"});
       c.push(std::move(d));
       return;
     }
     case Kind::AllAfterOthers: {
       const RolePlan& other = p.roles[problem.other];
-      Diagnostic d = make_diagnostic(DiagId::RolePartition, problem.at,
-                                     "role `" + role_name(p.roles[problem.role]) + "` is `all`, but role `" +
-                                         role_name(other) + "` already has " + warp_text(problem.mask));
+      Diagnostic d = make_diagnostic(DiagForm::PartitionAllAfterOthers, problem.at, p.roles[problem.role].name,
+                                     other.name, warp_text(problem.mask));
       d.related.push_back({other.spec, "role `" + role_name(other) + "`"});
       c.push(std::move(d));
       return;
     }
     case Kind::Unowned: {
-      Diagnostic d = make_diagnostic(DiagId::RolePartition, problem.at,
-                                     warp_text(problem.mask) + " of the block's " + std::to_string(p.warps) +
-                                         " belong to no role: roles partition the warps (give idle warps an "
-                                         "empty role, or shrink the block)");
+      Diagnostic d = make_diagnostic(DiagForm::PartitionUnowned, problem.at, warp_text(problem.mask), p.warps);
       for (size_t i = 0; i < p.roles.size() && i < 8; ++i)
         d.related.push_back({p.roles[i].spec, "role `" + role_name(p.roles[i]) + "`: " + warp_text(p.roles[i].mask)});
       c.push(std::move(d));
@@ -103,13 +93,12 @@ void warpgroup_alignment(const ResourceContext& c, const RolePartition& p) {
       if ((r.mask & group) && (r.mask & group) != group) split |= group;
     }
     if (!split) continue;
-    std::string what = wgmma ? "issues `wgmma`" : "sets `maxnreg`";
     std::string who = p.has_roles ? "role `" + std::string(r.name) + "`" : "the block";
-    Diagnostic d = make_diagnostic(
-        DiagId::WarpgroupAlignment, p.has_roles ? r.spec : (k.block_range.end > 0 ? k.block_range : r.header),
-        who + " " + what + " but has only " + warp_text(r.mask & split) + " of " + warp_text(split) +
-            ": warpgroup-wide instructions (" + (wgmma ? "wgmma" : "setmaxnreg") +
-            ") run on 4 whole warps starting at a multiple of 4");
+    ByteRange at = p.has_roles ? r.spec : (k.block_range.end > 0 ? k.block_range : r.header);
+    Diagnostic d = wgmma ? make_diagnostic(DiagId::WarpgroupAlignment, at, who, warp_text(r.mask & split),
+                                           warp_text(split))
+                         : make_diagnostic(DiagForm::WarpgroupMaxnreg, at, who, warp_text(r.mask & split),
+                                           warp_text(split));
     if (wgmma)
       d.related.push_back({c.m.stmts[r.first_wgmma].keyword, "warpgroup-wide op here"});
     else

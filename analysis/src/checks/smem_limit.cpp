@@ -45,12 +45,8 @@ void check_smem_limit(const ResourceContext& c) {
         const TargetInfo& t = target_at(std::countr_zero(group.bits));
         const SmemLayout& layout = c.facts.on(t).smem;
         const Symbol& at = c.m.symbols[layout.slots[key.crossing].symbol];
-        std::string message = "shared memory of `" + c.kernel_name() + "` needs " + std::to_string(key.total) +
-                              " bytes (buffers and mbarriers, aligned), over the " + std::to_string(key.limit) +
-                              " bytes per block of " + target_list(group) + " (" +
-                              std::string(t.smem_per_block_optin.src) + "); `" + std::string(at.name) +
-                              "` crosses the limit";
-        Diagnostic d = make_diagnostic(DiagId::SmemOverLimit, at.def, message);
+        Diagnostic d = make_diagnostic(DiagId::SmemOverLimit, at.def, c.kernel_name(), key.total, key.limit,
+                                       target_list(group), t.smem_per_block_optin.src, at.name);
         // The biggest buffers, as related spans.
         std::vector<size_t> order(layout.slots.size());
         for (size_t i = 0; i < order.size(); ++i) order[i] = i;

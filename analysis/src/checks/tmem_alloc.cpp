@@ -19,10 +19,7 @@ void check_tmem_alloc(const ResourceContext& c) {
     const TmemBuffer& b = plan.buffers[index];
     const Symbol& s = c.m.symbols[b.symbol];
     if (!b.two_dims) {
-      c.push(make_diagnostic(DiagId::BadTmem, s.def,
-                             "a tmem buffer is `DTYPE[LANES, COLUMNS]`; `" + std::string(s.name) + "` has " +
-                                 std::to_string(s.type.dims.size()) + " dimension(s)"),
-             tc);
+      c.push(make_diagnostic(DiagForm::TmemDims, s.def, s.name, s.type.dims.size()), tc);
       continue;
     }
     const std::optional<int64_t>&lanes = b.lanes, &cols = b.columns, &stages = b.stages;
@@ -35,10 +32,8 @@ void check_tmem_alloc(const ResourceContext& c) {
             return t.tmem_lanes.value;
           },
           [&](TargetSet group, int64_t max) {
-            c.push(make_diagnostic(DiagId::BadTmem, c.expr_range(s.type.dims[0]),
-                                   "`" + std::string(s.name) + "` spans " + std::to_string(*lanes) +
-                                       " lanes; tensor memory has 1 to " + std::to_string(max) + " lanes on " +
-                                       target_list(group)),
+            c.push(make_diagnostic(DiagForm::TmemLanes, c.expr_range(s.type.dims[0]), s.name, *lanes, max,
+                                   target_list(group)),
                    group);
           });
     }
@@ -60,20 +55,20 @@ void check_tmem_alloc(const ResourceContext& c) {
         },
         [&](TargetSet group, Key key) {
           bad = true;
-          std::string cols_text = std::to_string(a) + " column" + (a == 1 ? "" : "s");
-          std::string detail = bits != cell_bits
-                                   ? " (" + std::to_string(*cols) + " " + std::string(dtype_name(s.type.dtype)) +
-                                         " values in " + std::to_string(cell_bits) + "-bit cells" +
-                                         (*stages > 1 ? ", " + std::to_string(*stages) + " stages" : "") + ")"
-                               : *stages > 1 ? " (" + std::to_string(*stages) + " stages)"
-                                             : "";
-          c.push(make_diagnostic(DiagId::BadTmem, c.expr_range(s.type.dims[1]),
-                                 "`" + std::string(s.name) + "` allocates " + cols_text + detail +
-                                     "; a tensor-memory allocation is a power of two from " + std::to_string(key.min) +
-                                     " to " + std::to_string(key.max) + " columns (" +
-                                     std::string(target_at(std::countr_zero(group.bits)).tmem_alloc_min_columns.src) +
-                                     ")"),
-                 group);
+          std::string_view column = a == 1 ? "column" : "columns";
+          std::string_view src = target_at(std::countr_zero(group.bits)).tmem_alloc_min_columns.src;
+          std::string_view dtype = dtype_name(s.type.dtype);
+          ByteRange at = c.expr_range(s.type.dims[1]);
+          Diagnostic d =
+              bits != cell_bits
+                  ? (*stages > 1 ? make_diagnostic(DiagForm::TmemAllocCellsStages, at, s.name, a, column, *cols,
+                                                   dtype, cell_bits, *stages, key.min, key.max, src)
+                                 : make_diagnostic(DiagForm::TmemAllocCells, at, s.name, a, column, *cols, dtype,
+                                                   cell_bits, key.min, key.max, src))
+              : *stages > 1
+                  ? make_diagnostic(DiagForm::TmemAllocStages, at, s.name, a, column, *stages, key.min, key.max, src)
+                  : make_diagnostic(DiagId::BadTmem, at, s.name, a, column, key.min, key.max, src);
+          c.push(std::move(d), group);
         });
     if (bad) continue;
     // The running total of the valid allocations, on each target's plan.
@@ -91,10 +86,7 @@ void check_tmem_alloc(const ResourceContext& c) {
           return Over{here.end, t.tmem_columns.value};
         },
         [&](TargetSet group, Over over) {
-          c.push(make_diagnostic(DiagId::BadTmem, s.def,
-                                 "tensor memory reaches " + std::to_string(over.total) + " columns with `" +
-                                     std::string(s.name) + "`, over the " + std::to_string(over.max) +
-                                     " columns per CTA of " + target_list(group)),
+          c.push(make_diagnostic(DiagForm::TmemOverCta, s.def, over.total, s.name, over.max, target_list(group)),
                  group);
         });
   }

@@ -305,9 +305,8 @@ class Builder {
     for (auto [range, what] : {std::pair{cur().grid_range, "grid (X[, Y[, Z]])"}, std::pair{cur().block_range, "block THREADS"}}) {
       if (range.end > 0 || ts_node_is_null(body)) continue;
       ByteRange at{ts_node_start_byte(body), ts_node_start_byte(body)};
-      diags_.push_back(make_diagnostic(DiagId::LaunchClause, node_range(field(node, c_.f.name)),
-                                       "kernel `" + std::string(text(field(node, c_.f.name))) + "` has no `" +
-                                           std::string(what) + "` clause: a kernel states its launch shape"));
+      diags_.push_back(
+          make_diagnostic(DiagId::LaunchClause, node_range(field(node, c_.f.name)), text(field(node, c_.f.name)), what));
       (void)at;
     }
     if (!ts_node_is_null(body) && !header_only_) cur().body = block_statements(body, kNone);
@@ -378,7 +377,7 @@ class Builder {
       if (is(a, c_.order_attribute)) {
         type.order = text(a) == "col_major" ? Order::ColMajor : Order::RowMajor;
         if (kind != SymbolKind::TensorParam && kind != SymbolKind::Smem)
-          bad_attribute(r, "`" + std::string(text(a)) + "` applies only to tensor parameters and smem buffers");
+          diags_.push_back(make_diagnostic(DiagForm::AttributeNotTensor, r, text(a)));
       } else if (is(a, c_.swizzle_attribute)) {
         type.swizzle_clause = r;
         std::string_view mode = text(field(a, c_.f.mode));
@@ -387,12 +386,11 @@ class Builder {
         else if (mode == "128B") type.swizzle = Swizzle::B128;
         else if (mode == "none") type.swizzle = Swizzle::None;
         else {
-          Diagnostic d = make_diagnostic(DiagId::InvalidAttribute, node_range(field(a, c_.f.mode)),
-                                         "unknown swizzle mode `" + std::string(mode) + "`: use 32B, 64B or 128B");
+          Diagnostic d = make_diagnostic(DiagId::InvalidAttribute, node_range(field(a, c_.f.mode)), mode);
           diags_.push_back(std::move(d));
         }
         if (kind != SymbolKind::Smem && kind != SymbolKind::Tensormap)
-          bad_attribute(r, "`swizzle` applies only to smem buffers and tensormaps");
+          diags_.push_back(make_diagnostic(DiagForm::SwizzleNotSmem, r));
       } else if (is(a, c_.layout_attribute)) {
         std::string name(text(field(a, c_.f.name)));
         TSNode part = field(a, c_.f.part);
@@ -402,16 +400,11 @@ class Builder {
                              FragLayout::WgmmaAccRow, FragLayout::Tcgen05Acc})
           if (frag_layout_name(l) == name) layout = l;
         if (layout == FragLayout::None)
-          bad_attribute(r, "unknown layout `" + name +
-                               "`: use mma_acc, mma_acc.row, wgmma_acc, wgmma_acc.row or tcgen05_acc");
+          diags_.push_back(make_diagnostic(DiagForm::UnknownLayout, r, name));
         type.layout = layout;
-        if (kind != SymbolKind::Reg) bad_attribute(r, "`layout(...)` applies only to register fragments");
+        if (kind != SymbolKind::Reg) diags_.push_back(make_diagnostic(DiagForm::LayoutNotReg, r));
       }
     });
-  }
-
-  void bad_attribute(ByteRange r, std::string message) {
-    diags_.push_back(make_diagnostic(DiagId::InvalidAttribute, r, std::move(message)));
   }
 
   void launch(TSNode clause) {
@@ -421,8 +414,7 @@ class Builder {
                                                     : &k.cluster_range;
     if (seen->end > 0) {
       TSNode kw = ts_node_child(clause, 0);
-      Diagnostic d = make_diagnostic(DiagId::LaunchClause, node_range(kw),
-                                     "`" + std::string(text(kw)) + "` is given twice");
+      Diagnostic d = make_diagnostic(DiagForm::LaunchClauseTwice, node_range(kw), text(kw));
       d.related.push_back({*seen, "first given here"});
       d.fixes.push_back({"remove the repeated clause", {{node_range(clause), ""}}, false});
       diags_.push_back(std::move(d));

@@ -195,7 +195,7 @@ Typed Typer::type_depth(ExprId id, int depth) {
       Typed v = type_depth(e.lhs, depth + 1);
       if (v.kind == Typed::Kind::Unknown) return v;
       if (!v.is_buffer() && !v.is_scalar()) {
-        report(make_diagnostic(DiagId::BadCall, e.range, std::string("cvt<...> converts a value or a fragment")));
+        report(make_diagnostic(DiagForm::CvtOperand, e.range));
         return {};
       }
       v.dtype = e.cast_type;
@@ -373,9 +373,7 @@ Typed Typer::call(const Expr& e, int depth) {
   std::string_view f = e.text;
   auto arity = [&](size_t n) {
     if (e.args.size() == n) return true;
-    report(make_diagnostic(DiagId::BadCall, e.range,
-                           "`" + std::string(f) + "` takes " + std::to_string(n) + " argument(s), not " +
-                               std::to_string(e.args.size())));
+    report(make_diagnostic(DiagForm::CallArity, e.range, f, n, e.args.size()));
     return false;
   };
   if (f == "bytes") {
@@ -383,8 +381,7 @@ Typed Typer::call(const Expr& e, int depth) {
     Typed a = type_depth(e.args[0], depth + 1);
     if (a.kind == Typed::Kind::Unknown) return {};
     if (!a.is_buffer()) {
-      report(make_diagnostic(DiagId::BadCall, m_.exprs[e.args[0]].range,
-                             std::string("`bytes` takes a buffer or a slice of one")));
+      report(make_diagnostic(DiagForm::BytesOperand, m_.exprs[e.args[0]].range));
       return {};
     }
     Typed t;
@@ -397,7 +394,7 @@ Typed Typer::call(const Expr& e, int depth) {
       Typed v = type_depth(a, depth + 1);
       if (v.kind == Typed::Kind::Unknown) return {};
       if (!v.is_scalar()) {
-        report(make_diagnostic(DiagId::BadCall, m_.exprs[a].range, std::string("`cdiv` takes integers")));
+        report(make_diagnostic(DiagForm::CdivOperand, m_.exprs[a].range));
         return {};
       }
     }
@@ -413,10 +410,7 @@ Typed Typer::call(const Expr& e, int depth) {
     if (all_scalar) return args[0];
     return elementwise(e, std::move(args));
   }
-  report(make_diagnostic(DiagId::BadCall, e.range,
-                         "unknown function `" + std::string(f) +
-                             "`; the builtins are bytes, cdiv, max, min, exp2, log2, exp, log, rsqrt, sqrt, abs and "
-                             "cvt<T>"));
+  report(make_diagnostic(DiagId::BadCall, e.range, f));
   return {};
 }
 
