@@ -372,14 +372,22 @@ std::unique_ptr<Analysis> Document::release() {
   const char* before = text_.data();
   a->text = std::move(text_);
   a->tree = std::move(tree_);
-  a->lines = LineIndex(a->text);
   if (a->text.data() == before) {
+    a->lines = std::move(lines_);
     a->module = std::move(*model_);
   } else {
+    a->lines = LineIndex(a->text);
     std::vector<Diagnostic> ignored;
     build_model(a->tree.get(), a->text, a->module, ignored);
   }
-  replace(std::string());
+  // Empty, with no tree: replace() makes it a document again.
+  text_.clear();
+  lines_ = LineIndex(text_);
+  model_.reset();
+  unit_model_.reset();
+  layout_.reset();
+  diagnostics_.reset();
+  units_->results.clear();
   return a;
 }
 

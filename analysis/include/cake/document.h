@@ -76,7 +76,7 @@ class Document {
 
   /// Hands the current text, its tree, the whole-file model and the
   /// diagnostics over to an Analysis (analyze() is a Document analysed
-  /// once); the Document is empty afterwards.
+  /// once); the Document is empty afterwards, with no tree, until replace().
   std::unique_ptr<Analysis> release();
 
   /// The kernels of the current text, in file order, with their units.
