@@ -441,7 +441,8 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
     // Nothing to reuse and nobody waiting to cancel (analyze(), a first
     // look): one pass over the whole file, the same diagnostics as the
     // units would make (document_test checks that), shared out to them
-    // for the next call. Its model is the whole-file model().
+    // for the next call. Its model becomes the whole-file model() unless one
+    // was built already.
     auto module = std::make_unique<Module>();
     std::vector<Diagnostic> found;
     build_model(tree_.get(), text, *module, found);
@@ -461,7 +462,8 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
         if (kernel_owns(k, d)) keep(k.inputs, r, d);
     }
     for (const auto& [key, r] : next) merged.insert(merged.end(), r.diagnostics.begin(), r.diagnostics.end());
-    model_ = std::move(module);
+    // A model() handed out before stays valid: it is of the same text.
+    if (!model_) model_ = std::move(module);
   } else {
     // Runs (or reuses) one unit and appends the diagnostics it owns.
     auto unit = [&](const Inputs& in, const std::function<ItemSelection()>& selection,
