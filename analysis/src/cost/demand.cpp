@@ -31,7 +31,7 @@ Demand Demand::scaled(double k) const {
 }
 
 /// The calibrated efficiency of a tensor-core op, null for any other op.
-const DeviceParam* tensor_efficiency(const DeviceInfo& d, Op op) {
+static const DeviceParam* tensor_efficiency(const DeviceInfo& d, Op op) {
   switch (op) {
     case Op::Mma: return &d.eff_mma_sync;
     case Op::Wgmma: return &d.eff_wgmma;
@@ -319,7 +319,7 @@ class Walker {
     }
     for (auto [t, e] : {std::pair{&a, mma.a}, std::pair{&b, mma.b}})
       if (shared(*t))
-        if (auto n = elements(*t)) d[Resource::Smem] += *n * dtype_bits(t->dtype) / 8.0 * units * degree(e, *t, mma_pattern(mma.op));
+        if (auto n = elements(*t)) d[Resource::Smem] += *n * dtype_bits(t->dtype) / 8.0 * units * degree(e, *t, smem_read_pattern(mma.op, FragLayout::None));
     double k_steps = std::max(1.0, static_cast<double>(*K) * dtype_bits(a.dtype) / kMmaK16Bits);
     d[Resource::Issue] = mma_issue_slots(mma.op, flops, k_steps, units);
     add(id, c, d);
@@ -402,7 +402,6 @@ class Walker {
     std::optional<SmemPattern> pattern = smem_read_pattern(mv.op, dst.layout);
     return pattern ? degree(mv.src, src, pattern) : 1;
   }
-  static std::optional<SmemPattern> mma_pattern(Op op) { return smem_read_pattern(op, FragLayout::None); }
 
   void elementwise(StmtId id, ExprId target, double ops_per_element, double smem_bytes, const Ctx& c) {
     Typed t = typer_.type_of(target);

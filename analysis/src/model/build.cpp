@@ -462,21 +462,20 @@ class Builder {
     return static_cast<StmtId>(m_.stmts.size() - 1);
   }
 
-  /// The op of a statement that has one; statement() has checked that it
-  /// is a spelling of ops.def.
-  Op op_of(TSNode node) const { return *parse_op(text(field(node, c_.f.op))); }
-
-  /// False for a statement whose `op` field is not an op of ops.def: it is
-  /// left out of the model, never read as some other op. A missing token
-  /// was reported by the parser; any other spelling means the grammar has
-  /// an op that ops.def lacks (the grammar.ops test guards against it).
-  bool op_known(TSNode node) {
+  /// The op of a statement: Load for one without an `op` field (never
+  /// read), nullopt for an `op` that is not a spelling of ops.def. Such a
+  /// statement is left out of the model, never read as some other op. A
+  /// missing token was reported by the parser; any other spelling means the
+  /// grammar has an op that ops.def lacks (the analysis.ops test guards
+  /// against it).
+  std::optional<Op> statement_op(TSNode node) {
     TSNode op = field(node, c_.f.op);
-    if (ts_node_is_null(op) || parse_op(text(op))) return true;
+    if (ts_node_is_null(op)) return Op::Load;
+    if (std::optional<Op> known = parse_op(text(op))) return known;
     if (!ts_node_is_missing(op) && !text(op).empty())
       diags_.push_back(make_diagnostic(DiagId::SyntaxError, node_range(op),
                                        "unknown op `" + std::string(text(op)) + "`"));
-    return false;
+    return std::nullopt;
   }
 
   StmtId statement(TSNode node, StmtId parent) {
@@ -487,7 +486,8 @@ class Builder {
         sym == c_.mbarrier_declaration || sym == c_.namedbarrier_declaration || sym == c_.tensormap_declaration)
       return declaration(node, parent);
     if (sym == c_.role_declaration) return role(node, parent);
-    if (!op_known(node)) return kNone;
+    std::optional<Op> op = statement_op(node);
+    if (!op) return kNone;
     StmtId id = new_stmt(node, parent);
     auto set = [&](auto value) { m_.stmts[id].node = std::move(value); };
     if (sym == c_.let_statement) {
@@ -552,7 +552,7 @@ class Builder {
       }
       set(std::move(s));
     } else if (sym == c_.move_statement) {
-      MoveStmt s{.op = op_of(node)};
+      MoveStmt s{.op = *op};
       s.dst = expr(field(node, f.destination));
       s.src = expr(field(node, f.source));
       s.barrier = expr_opt(field(node, f.barrier));
@@ -565,7 +565,7 @@ class Builder {
       });
       set(s);
     } else if (sym == c_.mma_statement) {
-      MmaStmt s{op_of(node)};
+      MmaStmt s{*op};
       s.acc = expr(field(node, f.accumulator));
       s.accumulate_into = text(field(node, f.operator_)) == "+=";
       s.a = expr(field(node, f.a));
@@ -574,17 +574,17 @@ class Builder {
       if (!ts_node_is_null(acc)) s.accumulate = expr(field(acc, f.condition));
       set(s);
     } else if (sym == c_.plain_statement) {
-      set(PlainStmt{op_of(node)});
+      set(PlainStmt{*op});
     } else if (sym == c_.group_wait_statement) {
-      set(GroupWaitStmt{op_of(node), expr(field(node, f.pending))});
+      set(GroupWaitStmt{*op, expr(field(node, f.pending))});
     } else if (sym == c_.arrive_statement) {
-      set(ArriveStmt{op_of(node), expr(field(node, f.barrier)), expr_opt(field(node, f.bytes))});
+      set(ArriveStmt{*op, expr(field(node, f.barrier)), expr_opt(field(node, f.bytes))});
     } else if (sym == c_.wait_statement) {
       set(WaitStmt{expr(field(node, f.barrier)), expr(field(node, f.parity))});
     } else if (sym == c_.sync_statement) {
       set(SyncStmt{expr(field(node, f.barrier))});
     } else if (sym == c_.commit_statement) {
-      CommitStmt s{.op = op_of(node), .barrier = expr(field(node, f.barrier))};
+      CommitStmt s{.op = *op, .barrier = expr(field(node, f.barrier))};
       TSNode mod = field(node, f.modifier);
       if (!ts_node_is_null(mod)) {
         s.multicast = expr(field(mod, f.mask));
@@ -598,7 +598,7 @@ class Builder {
       s.src = expr(field(node, f.source));
       set(s);
     } else if (sym == c_.arg_reduce_statement) {
-      ArgReduceStmt s{op_of(node)};
+      ArgReduceStmt s{*op};
       s.value = expr(field(node, f.value));
       s.index = expr(field(node, f.index));
       s.src = expr(field(node, f.source));
