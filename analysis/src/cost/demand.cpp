@@ -135,11 +135,8 @@ class Walker {
     return n;
   }
 
-  std::optional<int64_t> trips(ExprId start, ExprId end, ExprId step) {
-    auto a = value(start), b = value(end);
-    auto s = step == kNone ? std::optional<int64_t>(1) : value(step);
-    if (!a || !b || !s || *s <= 0) return std::nullopt;
-    return *b > *a ? (*b - *a + *s - 1) / *s : 0;
+  std::optional<int64_t> trips(ExprId start, ExprId end, ExprId step) const {
+    return eval_.trips(start, end, step, &env_);
   }
 
   void walk(const std::vector<StmtId>& body, const Ctx& c) {

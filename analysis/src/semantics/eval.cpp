@@ -121,6 +121,17 @@ std::optional<int64_t> Evaluator::eval_depth(ExprId id, const Env* env, int dept
   }
 }
 
+std::optional<int64_t> Evaluator::trips(ExprId start, ExprId end, ExprId step, const Env* env) const {
+  auto a = eval(start, env), b = eval(end, env);
+  auto s = step == kNone ? std::optional<int64_t>(1) : eval(step, env);
+  if (!a || !b || !s || *s <= 0) return std::nullopt;
+  if (*b <= *a) return 0;
+  // end - start can overflow (a = INT64_MIN), and so can the rounding up.
+  int64_t span = 0;
+  if (__builtin_sub_overflow(*b, *a, &span)) return std::nullopt;
+  return span / *s + (span % *s != 0);
+}
+
 std::optional<int64_t> Evaluator::bytes_of(const ValueType& type, size_t skip_dims) const {
   unsigned bits = dtype_bits(type.dtype);
   if (bits == 0) return std::nullopt;

@@ -67,6 +67,11 @@ class Evaluator {
   /// eval() with no environment: consts and literals only.
   std::optional<int64_t> fold(ExprId e) const { return eval(e, nullptr); }
 
+  /// Trips of a loop `for start..end step step` (`step` kNone: 1) under
+  /// `env`: 0 when end <= start; nullopt when a bound is unknown, the step is
+  /// not positive or the count overflows. The one home of loop trip counts.
+  std::optional<int64_t> trips(ExprId start, ExprId end, ExprId step, const Env* env) const;
+
   /// Bytes of a buffer type's elements (stage dims included); nullopt when a
   /// dim is not constant.
   std::optional<int64_t> bytes_of(const ValueType& type, size_t skip_dims = 0) const;

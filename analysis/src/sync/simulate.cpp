@@ -72,7 +72,7 @@ struct Frame {
   size_t pc = 0;
   bool loop = false;
   SymbolId variable = kNone, stage = kNone;
-  int64_t value = 0, last = 0, step = 1, stages = 0;
+  int64_t value = 0, trips_left = 0, step = 1, stages = 0;  // trips_left: after this one
   ThreadScope scope = ThreadScope::All;
   int64_t threads = 0;
 };
@@ -213,8 +213,9 @@ class Simulator {
       if (++steps_ > kMaxSteps) return false;
       Frame& f = a.frames.back();
       if (f.pc >= f.body->size()) {
-        if (f.loop && f.value + f.step <= f.last) {
-          f.value += f.step;
+        if (f.loop && f.trips_left > 0) {
+          --f.trips_left;
+          f.value += f.step;  // within [start, end): no overflow
           bind_loop(a, f);
           f.pc = 0;
           continue;
@@ -294,19 +295,18 @@ class Simulator {
 
   Result loop(Actor& a, SymbolId var, SymbolId stage, ExprId start, ExprId end, ExprId step, ExprId stages,
               const std::vector<StmtId>* body) {
-    auto b = value(a, start), e = value(a, end);
-    std::optional<int64_t> st = step == kNone ? std::optional<int64_t>(1) : value(a, step);
+    auto trips = eval_.trips(start, end, step, &a.env);
     std::optional<int64_t> ring = stages == kNone ? std::optional<int64_t>(0) : eval_.fold(stages);
-    if (!b || !e || !st || *st <= 0 || !ring || *ring < 0) return Result::Abort;
-    if (*e <= *b) return Result::Next;
-    if ((*e - *b) / *st > kMaxTrips) return Result::Abort;
+    if (!trips || !ring || *ring < 0 || *trips > kMaxTrips) return Result::Abort;
+    if (*trips == 0) return Result::Next;
+    auto b = value(a, start);
     Frame f = child_frame(a, body);
     f.loop = true;
     f.variable = var;
     f.stage = stage;
     f.value = *b;
-    f.step = *st;
-    f.last = *b + (*e - 1 - *b) / *st * *st;
+    f.step = step == kNone ? 1 : *value(a, step);
+    f.trips_left = *trips - 1;
     f.stages = *ring;
     a.frames.push_back(f);
     bind_loop(a, f);
@@ -930,15 +930,15 @@ void loop_trips(const Module& m, const Evaluator& eval, const std::vector<StmtId
     const Stmt& s = m.stmts[id];
     const std::vector<StmtId>* inner = nullptr;
     if (const auto* p = std::get_if<PipelineStmt>(&s.node)) {
-      auto b = eval.eval(p->start, &env), e = eval.eval(p->end, &env), r = eval.fold(p->stages);
-      if (b && e) {
-        max_trips = std::max(max_trips, *e - *b);
-        if (r && *e - *b < 2 * *r) rings_turn_twice = false;
+      auto t = eval.trips(p->start, p->end, p->step, &env);
+      auto r = eval.fold(p->stages);
+      if (t) {
+        max_trips = std::max(max_trips, *t);
+        if (r && *t / 2 < *r) rings_turn_twice = false;
       }
       inner = &p->body;
     } else if (const auto* f = std::get_if<ForStmt>(&s.node)) {
-      auto b = eval.eval(f->start, &env), e = eval.eval(f->end, &env);
-      if (b && e) max_trips = std::max(max_trips, *e - *b);
+      if (auto t = eval.trips(f->start, f->end, f->step, &env)) max_trips = std::max(max_trips, *t);
       inner = &f->body;
     } else if (const auto* r = std::get_if<RoleStmt>(&s.node)) {
       inner = &r->body;
