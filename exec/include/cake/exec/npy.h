@@ -1,0 +1,31 @@
+// NumPy .npy files (format versions 1.0 to 3.0, little-endian, C order) for
+// the executor's inputs and outputs. Outputs of dtypes NumPy lacks (bf16,
+// tf32, f8, f6, f4) are written as float32, which holds each of their values
+// exactly; inputs of any float or integer dtype are read as doubles and
+// rounded into the parameter's dtype by the caller.
+#pragma once
+
+#include "cake/model.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cake::exec {
+
+struct NpyArray {
+  std::string descr;             // as the header says: "<f4", "<i4", "|b1", ...
+  std::vector<int64_t> shape;
+  std::vector<double> values;    // row-major
+};
+
+/// Reads `path`; false with `error` set ("not a .npy file", "big-endian data
+/// is not supported", "Fortran order is not supported", a short read...).
+bool read_npy(const std::string& path, NpyArray& out, std::string& error);
+
+/// Writes `values` (row-major, `shape`) as the .npy dtype that holds
+/// `dtype` exactly (float32 for the formats NumPy lacks); false with `error`.
+bool write_npy(const std::string& path, DType dtype, const std::vector<int64_t>& shape,
+               const std::vector<double>& values, std::string& error);
+
+}  // namespace cake::exec

@@ -1,0 +1,45 @@
+// Element values of the CPU executor: every element is held as a double and
+// rounded into its dtype's value set on every write, so a tile product in
+// double rounded into an f32 accumulator is what the tensor core produces up
+// to the order of its additions. Also the seeded random inputs per dtype and
+// the dtype-aware comparison of two runs (docs/run.md, "Tolerances").
+#pragma once
+
+#include "cake/model.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+namespace cake::exec {
+
+/// `v` rounded to nearest, ties to even, into `dtype`'s value set: f32, tf32
+/// (10 mantissa bits), f16, bf16, f8e4m3 / f8e5m2 / f6e3m2 / f6e2m3 / f4e2m1
+/// (saturating to the largest finite value, as cvt's .satfinite; NaN stays
+/// NaN where the format has one), integers truncate toward zero and wrap
+/// modulo 2^bits as C's conversions do on the GPU for in-range values
+/// (out-of-range floats saturate, as cvt.rzi.sat), pred is 0/1. f64 is v.
+double round_to(DType dtype, double v);
+
+/// `out` filled with seeded pseudo-random values of `dtype` (already
+/// rounded): floats uniform in [-1, 1), signed integers in [-8, 8),
+/// unsigned in [0, 16), pred 0/1. The same (dtype, seed, size) always gives
+/// the same values on every machine (no std::uniform_*_distribution).
+void fill_random(DType dtype, std::span<double> out, uint64_t seed);
+
+/// |got - want| <= atol + rtol * |want| passes; NaN matches only NaN.
+struct Tolerance {
+  double atol = 0, rtol = 0;
+};
+Tolerance tolerance_for(DType dtype);
+
+struct Comparison {
+  size_t mismatches = 0;
+  double max_abs = 0, max_rel = 0;   // over every element (rel: |got - want| / max(|want|, tiny))
+  std::optional<size_t> first;       // the first mismatching flat index, row-major
+  bool matches() const { return mismatches == 0; }
+};
+Comparison compare(DType dtype, std::span<const double> got, std::span<const double> want);
+
+}  // namespace cake::exec
