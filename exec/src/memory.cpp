@@ -1,0 +1,416 @@
+// Values and memory of a World: operand expressions to views, element-wise
+// expressions to tiles, reads, writes and copies, and the race detector that
+// checks every access; see world.h.
+//
+// Who holds what. A warp is the executor's unit: `lane` is 0. A fragment
+// with a warpgroup layout (`wgmma_acc`, `wgmma_acc.row`) is one tile per
+// warpgroup, and each of its four warps works on its quarter of the rows, as
+// the hardware's fragment layout has it; every other fragment is one tile per
+// warp. A statement that touches a warpgroup fragment of M rows therefore
+// runs, in warp q of the warpgroup, on rows [q M/4, (q+1) M/4) of that
+// fragment and of every operand with M rows (its Window).
+#include "world.h"
+
+#include "cake/exec/numeric.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cake::exec {
+namespace {
+
+std::vector<ExprId> operand_exprs(const Stmt& s) {
+  std::vector<ExprId> out;
+  std::visit(
+      [&](const auto& n) {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, MoveStmt>) out = {n.dst, n.src};
+        else if constexpr (std::is_same_v<T, MmaStmt>) out = {n.acc, n.a, n.b};
+        else if constexpr (std::is_same_v<T, AssignStmt>) out = {n.target, n.value};
+        else if constexpr (std::is_same_v<T, ReduceStmt>) out = {n.dst, n.src};
+        else if constexpr (std::is_same_v<T, ArgReduceStmt>) out = {n.value, n.index, n.src};
+      },
+      s.node);
+  return out;
+}
+
+}  // namespace
+
+bool World::warpgroup_owned(FragLayout layout) const {
+  switch (layout) {
+    case FragLayout::WgmmaAcc:
+    case FragLayout::WgmmaAccRow:
+      return true;
+    case FragLayout::None:
+    case FragLayout::MmaAcc:
+    case FragLayout::MmaAccRow:
+    case FragLayout::Tcgen05Acc:
+      return false;
+  }
+  return false;
+}
+
+std::optional<int64_t> World::integer(const Actor& a, ExprId e) { return ctx_.eval.eval(e, &a.env); }
+
+Storage& World::fragment(Actor& a, SymbolId sym) {
+  const Symbol& s = ctx_.m.symbols[sym];
+  int64_t owner = warpgroup_owned(s.type.layout) ? a.warp / 4 : a.warp;
+  auto [it, fresh] = ctas_[a.cta].fragments.try_emplace({sym, owner});
+  if (fresh) {
+    Storage& st = it->second;
+    st.symbol = sym;
+    st.name = s.name;
+    st.dtype = s.type.dtype;
+    st.space = Space::Reg;
+    st.layout = s.type.layout;
+    std::vector<int64_t> dims;
+    for (ExprId d : s.type.dims) dims.push_back(integer(a, d).value_or(1));
+    st.shape(std::move(dims), is_float(st.dtype) ? NAN : 0);
+  }
+  return it->second;
+}
+
+namespace {
+
+View whole(Storage& st) {
+  View v;
+  v.st = &st;
+  v.origin.assign(st.dims.size(), 0);
+  for (size_t d = 0; d < st.dims.size(); ++d) {
+    v.axis.push_back(static_cast<int>(d));
+    v.extent.push_back(st.dims[d]);
+  }
+  v.row_vector = st.layout == FragLayout::MmaAccRow || st.layout == FragLayout::WgmmaAccRow;
+  return v;
+}
+
+}  // namespace
+
+std::optional<View> World::view(Actor& a, ExprId id, StmtId at) {
+  const Module& m = ctx_.m;
+  const Expr& e = m.exprs[id];
+  switch (e.kind) {
+    case Expr::Kind::Name: {
+      if (e.symbol == kNone) return std::nullopt;
+      const Symbol& s = m.symbols[e.symbol];
+      if (s.kind == SymbolKind::TensorParam) return whole(ctx_.globals.at(e.symbol));
+      if (s.kind == SymbolKind::Smem || s.kind == SymbolKind::Tmem) return whole(ctas_[a.cta].buffers.at(e.symbol));
+      if (s.kind == SymbolKind::Reg) return whole(fragment(a, e.symbol));
+      return std::nullopt;
+    }
+    case Expr::Kind::Transpose: {
+      auto v = view(a, e.lhs, at);
+      if (!v || v->rank() < 2) return v;
+      size_t n = v->rank();
+      std::swap(v->axis[n - 1], v->axis[n - 2]);
+      std::swap(v->extent[n - 1], v->extent[n - 2]);
+      return v;
+    }
+    case Expr::Kind::Index: {
+      const Expr& base = m.exprs[e.lhs];
+      if (base.kind == Expr::Kind::Name && base.symbol != kNone &&
+          m.symbols[base.symbol].kind == SymbolKind::Tensormap) {
+        // A TMA box at the given coordinates of the tensor, which may reach
+        // past its end (zero fill on load, dropped on store).
+        const Symbol& tm = m.symbols[base.symbol];
+        View v = whole(ctx_.globals.at(tm.tensor));
+        if (tm.box.size() != v.rank() || e.items.size() != v.rank()) return std::nullopt;
+        for (size_t d = 0; d < v.rank(); ++d) {
+          auto c = integer(a, e.items[d].start);
+          auto b = integer(a, tm.box[d]);
+          if (!c || !b) return std::nullopt;
+          v.origin[d] = *c;
+          v.extent[d] = *b;
+        }
+        v.boxed = true;
+        return v;
+      }
+      auto v = view(a, e.lhs, at);
+      if (!v) return v;
+      size_t d = 0;
+      for (const IndexItem& item : e.items) {
+        if (d >= v->rank()) return std::nullopt;
+        switch (item.kind) {
+          case IndexItem::Kind::Scalar: {
+            auto i = integer(a, item.start);
+            if (!i) return std::nullopt;
+            v->origin[v->axis[d]] += *i;
+            v->axis.erase(v->axis.begin() + static_cast<long>(d));
+            v->extent.erase(v->extent.begin() + static_cast<long>(d));
+            break;
+          }
+          case IndexItem::Kind::Slice: {
+            auto s = integer(a, item.start), n = integer(a, item.extent);
+            if (!s || !n) return std::nullopt;
+            v->origin[v->axis[d]] += *s;
+            v->extent[d] = *n;
+            ++d;
+            break;
+          }
+          case IndexItem::Kind::Full:
+            ++d;
+            break;
+        }
+      }
+      if (!v->inside()) {
+        ctx_.fail(RunProblem::Kind::OutOfBounds, e.range,
+                  "`" + std::string(m.written(e.range)) + "` reaches past `" + std::string(v->st->name) + "` at run time");
+        return std::nullopt;
+      }
+      return v;
+    }
+    case Expr::Kind::Int: case Expr::Kind::Float: case Expr::Kind::Bool: case Expr::Kind::Unary:
+    case Expr::Kind::Binary: case Expr::Kind::Call: case Expr::Kind::Cast: case Expr::Kind::Field:
+    case Expr::Kind::Error:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+World::Window World::window_of(const Actor& a, StmtId id) const {
+  auto it = ctx_.window_rows.find(id);
+  int64_t rows = 0;
+  if (it != ctx_.window_rows.end()) {
+    rows = it->second;
+  } else {
+    std::vector<SymbolId> syms;
+    for (ExprId e : operand_exprs(ctx_.m.stmts[id])) ctx_.eval.free_symbols(e, syms);
+    if (const auto* d = std::get_if<DeclStmt>(&ctx_.m.stmts[id].node)) syms.push_back(d->symbol);
+    for (SymbolId s : syms) {
+      const Symbol& sym = ctx_.m.symbols[s];
+      if (sym.kind != SymbolKind::Reg || !warpgroup_owned(sym.type.layout) || sym.type.dims.empty()) continue;
+      rows = ctx_.eval.eval(sym.type.dims[0], &a.env).value_or(0);
+      break;
+    }
+    ctx_.window_rows[id] = rows;
+  }
+  Window w;
+  if (rows <= 0) return w;
+  int64_t q = a.warp % 4;
+  w.active = true;
+  w.full = rows;
+  w.lo = q * rows / 4;
+  w.hi = (q + 1) * rows / 4;
+  return w;
+}
+
+View World::windowed(const View& v, const Window& w) const {
+  if (!w.active || v.rank() == 0 || v.extent[0] != w.full) return v;
+  bool fragment = v.st->space == Space::Reg && warpgroup_owned(v.st->layout);
+  if (fragment || v.rank() >= 2 || v.row_vector) return v.rows(w.lo, w.hi);
+  return v;
+}
+
+void World::access(uint32_t entity, const Clock& vc, const View& v, bool write, StmtId at) {
+  Storage& st = *v.st;
+  Rect rect = v.rect();
+  const Module& m = ctx_.m;
+  for (const AccessRecord& r : st.history) {
+    if (r.entity == entity || (!r.write && !write) || !r.rect.overlaps(rect)) continue;
+    if (exec::at(vc, r.entity) >= r.epoch) continue;
+    if (ctx_.races_seen.size() >= 20) break;
+    std::pair<StmtId, StmtId> key{r.stmt, at};
+    if (std::find(ctx_.races_seen.begin(), ctx_.races_seen.end(), key) != ctx_.races_seen.end()) continue;
+    ctx_.races_seen.push_back(key);
+    std::string where = "`" + std::string(st.name) + "`";
+    if (st.stage_dims == 1 && rect.axes[0].second - rect.axes[0].first == 1)
+      where += " stage " + std::to_string(rect.axes[0].first);
+    const Stmt& earlier = m.stmts[r.stmt];
+    const Stmt& now = m.stmts[at];
+    std::string first = std::string(m.written(earlier.keyword)), second = std::string(m.written(now.keyword));
+    ctx_.fail(RunProblem::Kind::Race, now.range,
+              "race on " + where + ": this `" + second + "` " + (write ? "writes" : "reads") + " elements that `" +
+                  first + "` " + (r.write ? "writes" : "reads") + ", and no barrier or wait orders the two",
+              {{earlier.range, "the other access (`" + first + "`)"}});
+  }
+  uint32_t epoch = exec::at(vc, entity);
+  // Keep the history short: a write drops what it covers and is ordered
+  // after; a read drops this entity's earlier reads it covers.
+  std::erase_if(st.history, [&](const AccessRecord& r) {
+    if (!rect.covers(r.rect)) return false;
+    if (write) return r.entity == entity || exec::at(vc, r.entity) >= r.epoch;
+    return !r.write && r.entity == entity;
+  });
+  st.history.push_back({write, std::move(rect), entity, epoch, at});
+}
+
+Tile World::read(Actor& a, const View& v, StmtId at, bool record) {
+  Tile t;
+  t.dtype = v.st->dtype;
+  t.scalar = v.rank() == 0;
+  t.row_vector = v.row_vector;
+  t.dims = v.extent;
+  t.values.reserve(static_cast<size_t>(v.elements()));
+  const std::vector<double>& data = v.st->data;
+  v.for_each([&](int64_t flat) { t.values.push_back(flat < 0 ? 0.0 : data[flat]); });
+  if (record) access(a.entity, a.vc, v, false, at);
+  return t;
+}
+
+bool World::write(Actor& a, const View& v, const Tile& t, StmtId at) {
+  Storage& st = *v.st;
+  size_t n = static_cast<size_t>(v.elements());
+  if (!t.scalar && t.values.size() != n) {
+    ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.stmts[at].range,
+              "the value has " + std::to_string(t.values.size()) + " elements and `" + std::string(st.name) +
+                  "` takes " + std::to_string(n) + " here");
+    return false;
+  }
+  size_t i = 0;
+  bool global = !st.writers.empty();
+  v.for_each([&](int64_t flat) {
+    double x = t.scalar ? t.values[0] : t.values[i];
+    ++i;
+    if (flat < 0) return;
+    st.data[flat] = round_to(st.dtype, x);
+    if (global) st.writers[flat] = at;
+  });
+  access(a.entity, a.vc, v, true, at);
+  return true;
+}
+
+void World::copy(uint32_t entity, const Clock& vc, const View& dst, const View& src, StmtId at) {
+  std::vector<double> values;
+  values.reserve(static_cast<size_t>(src.elements()));
+  const std::vector<double>& from = src.st->data;
+  src.for_each([&](int64_t flat) { values.push_back(flat < 0 ? 0.0 : from[flat]); });
+  Storage& st = *dst.st;
+  bool global = !st.writers.empty();
+  size_t i = 0;
+  dst.for_each([&](int64_t flat) {
+    double x = i < values.size() ? values[i] : 0.0;
+    ++i;
+    if (flat < 0) return;
+    st.data[flat] = round_to(st.dtype, x);
+    if (global) st.writers[flat] = at;
+  });
+  access(entity, vc, src, false, at);
+  access(entity, vc, dst, true, at);
+}
+
+Mbarrier* World::barrier(Actor& a, ExprId id, int64_t* index, int cta) {
+  const Module& m = ctx_.m;
+  const Expr& e = m.exprs[id];
+  SymbolId sym = root_symbol(m, id);
+  int64_t i = 0;
+  if (e.kind == Expr::Kind::Index && !e.items.empty()) {
+    auto v = integer(a, e.items[0].start);
+    if (!v) return nullptr;
+    i = *v;
+  }
+  auto& arrays = ctas_[cta < 0 ? a.cta : cta].mbarriers;
+  auto it = arrays.find(sym);
+  if (it == arrays.end() || i < 0 || i >= static_cast<int64_t>(it->second.size())) return nullptr;
+  if (index) *index = i;
+  return &it->second[static_cast<size_t>(i)];
+}
+
+std::optional<Tile> World::tile(Actor& a, ExprId id, const Window& w, StmtId at) {
+  const Module& m = ctx_.m;
+  const Expr& e = m.exprs[id];
+  std::string error;
+  auto unsupported = [&](std::string message) -> std::optional<Tile> {
+    ctx_.fail(RunProblem::Kind::Unsupported, e.range, std::move(message));
+    return std::nullopt;
+  };
+  auto as_integer = [&]() -> std::optional<Tile> {
+    auto v = integer(a, id);
+    if (!v) return unsupported("the executor cannot evaluate `" + std::string(m.written(e.range)) + "` here");
+    return Tile::constant(static_cast<double>(*v), true);
+  };
+  switch (e.kind) {
+    case Expr::Kind::Int:
+    case Expr::Kind::Bool:
+      return Tile::constant(static_cast<double>(e.int_value), true);
+    case Expr::Kind::Float:
+      return Tile::constant(e.float_value, true);
+    case Expr::Kind::Name: {
+      if (e.symbol == kNone) return unsupported("`" + std::string(e.text) + "` names nothing");
+      const Symbol& s = m.symbols[e.symbol];
+      switch (s.kind) {
+        case SymbolKind::Builtin:
+          if (s.name == "inf") return Tile::constant(INFINITY, true);
+          if (s.name == "nan") return Tile::constant(NAN, true);
+          if (s.name == "lane") return unsupported("the executor runs warps, not lanes: `lane` has no single value");
+          return as_integer();
+        case SymbolKind::Let:
+        case SymbolKind::Const:
+          if (auto v = integer(a, id)) return Tile::constant(static_cast<double>(*v), true);
+          return tile(a, s.value, w, at);
+        case SymbolKind::ScalarParam: {
+          auto it = ctx_.scalars.find(e.symbol);
+          if (it == ctx_.scalars.end()) return as_integer();
+          Tile t = Tile::constant(it->second, false, s.type.dtype);
+          return t;
+        }
+        case SymbolKind::TensorParam:
+        case SymbolKind::Smem:
+        case SymbolKind::Tmem:
+        case SymbolKind::Reg: {
+          auto v = view(a, id, at);
+          if (!v) return std::nullopt;
+          return read(a, windowed(*v, w), at);
+        }
+        case SymbolKind::ShapeSymbol: case SymbolKind::LoopVar: case SymbolKind::StageVar:
+          return as_integer();
+        case SymbolKind::Mbarrier: case SymbolKind::NamedBarrier: case SymbolKind::Tensormap:
+        case SymbolKind::Role: case SymbolKind::Kernel: case SymbolKind::Dispatch: case SymbolKind::DispatchParam:
+          return unsupported("`" + std::string(s.name) + "` is not a value");
+      }
+      return std::nullopt;
+    }
+    case Expr::Kind::Index:
+    case Expr::Kind::Transpose: {
+      auto v = view(a, id, at);
+      if (!v) return ctx_.stop ? std::nullopt : as_integer();
+      return read(a, windowed(*v, w), at);
+    }
+    case Expr::Kind::Field:
+      return as_integer();
+    case Expr::Kind::Unary: {
+      auto x = tile(a, e.lhs, w, at);
+      if (!x) return x;
+      auto r = apply(e.text, *x, error);
+      if (!r) return unsupported(error);
+      return r;
+    }
+    case Expr::Kind::Binary: {
+      if (auto v = integer(a, id)) return Tile::constant(static_cast<double>(*v), true);
+      auto x = tile(a, e.lhs, w, at);
+      if (!x) return x;
+      auto y = tile(a, e.rhs, w, at);
+      if (!y) return y;
+      auto r = combine(e.text, *x, *y, error);
+      if (!r) return unsupported(error);
+      return r;
+    }
+    case Expr::Kind::Call: {
+      if (e.text == "bytes" || e.text == "cdiv") return as_integer();
+      if ((e.text == "max" || e.text == "min") && e.args.size() == 2) {
+        auto x = tile(a, e.args[0], w, at);
+        if (!x) return x;
+        auto y = tile(a, e.args[1], w, at);
+        if (!y) return y;
+        auto r = combine(e.text, *x, *y, error);
+        if (!r) return unsupported(error);
+        return r;
+      }
+      if (e.args.size() != 1) return unsupported("the executor has no function `" + std::string(e.text) + "`");
+      auto x = tile(a, e.args[0], w, at);
+      if (!x) return x;
+      auto r = apply(e.text, *x, error);
+      if (!r) return unsupported(error);
+      return r;
+    }
+    case Expr::Kind::Cast: {
+      auto x = tile(a, e.lhs, w, at);
+      if (!x) return x;
+      return convert(*x, e.cast_type);
+    }
+    case Expr::Kind::Error:
+      return unsupported("a syntax error");
+  }
+  return std::nullopt;
+}
+
+}  // namespace cake::exec

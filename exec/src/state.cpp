@@ -1,0 +1,71 @@
+// Storages, views and vector clocks; see state.h.
+#include "state.h"
+
+#include <algorithm>
+
+namespace cake::exec {
+
+void join(Clock& into, const Clock& from) {
+  if (into.size() < from.size()) into.resize(from.size(), 0);
+  for (size_t i = 0; i < from.size(); ++i) into[i] = std::max(into[i], from[i]);
+}
+
+bool Rect::overlaps(const Rect& o) const {
+  for (size_t a = 0; a < axes.size() && a < o.axes.size(); ++a)
+    if (axes[a].second <= o.axes[a].first || o.axes[a].second <= axes[a].first) return false;
+  return true;
+}
+
+bool Rect::covers(const Rect& o) const {
+  for (size_t a = 0; a < axes.size() && a < o.axes.size(); ++a)
+    if (o.axes[a].first < axes[a].first || o.axes[a].second > axes[a].second) return false;
+  return true;
+}
+
+void Storage::shape(std::vector<int64_t> d, double fill) {
+  dims = std::move(d);
+  strides.assign(dims.size(), 1);
+  int64_t n = 1;
+  for (size_t a = dims.size(); a-- > 0;) {
+    strides[a] = n;
+    n *= dims[a];
+  }
+  data.assign(static_cast<size_t>(n), fill);
+}
+
+int64_t View::elements() const {
+  int64_t n = 1;
+  for (int64_t e : extent) n *= e;
+  return n;
+}
+
+Rect View::rect() const {
+  Rect r;
+  r.axes.resize(origin.size());
+  for (size_t a = 0; a < origin.size(); ++a) r.axes[a] = {origin[a], origin[a] + 1};
+  for (size_t d = 0; d < rank(); ++d) r.axes[axis[d]].second = origin[axis[d]] + extent[d];
+  for (size_t a = 0; a < origin.size(); ++a) {
+    r.axes[a].first = std::clamp<int64_t>(r.axes[a].first, 0, st->dims[a]);
+    r.axes[a].second = std::clamp<int64_t>(r.axes[a].second, 0, st->dims[a]);
+  }
+  return r;
+}
+
+bool View::inside() const {
+  std::vector<int64_t> hi(origin.begin(), origin.end());
+  for (size_t a = 0; a < origin.size(); ++a) hi[a] = origin[a] + 1;
+  for (size_t d = 0; d < rank(); ++d) hi[axis[d]] = origin[axis[d]] + extent[d];
+  for (size_t a = 0; a < origin.size(); ++a)
+    if (origin[a] < 0 || hi[a] > st->dims[a]) return false;
+  return true;
+}
+
+View View::rows(int64_t lo, int64_t hi) const {
+  View v = *this;
+  if (v.rank() == 0) return v;
+  v.origin[v.axis[0]] += lo;
+  v.extent[0] = hi - lo;
+  return v;
+}
+
+}  // namespace cake::exec

@@ -1,0 +1,188 @@
+// One cluster of CTAs being executed: their shared memory, tensor memory,
+// barriers and register fragments, one actor (coroutine) per warp, the async
+// effects in flight, and the scheduler that interleaves them. run.cpp runs
+// one World per cluster of the grid; statements.cpp and ops.cpp give each
+// statement and op its meaning.
+#pragma once
+
+#include "cake/exec/run.h"
+#include "facts/roles.h"
+#include "semantics/eval.h"
+#include "semantics/typing.h"
+#include "state.h"
+#include "tile.h"
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace cake::exec {
+
+/// An mbarrier: a phase completes when its arrivals reach the count and its
+/// transaction bytes are back to zero (docs/language.md, "Barriers and phases").
+struct Mbarrier {
+  int64_t count = 1;
+  int64_t completed = 0;  // phases completed
+  int64_t arrivals = 0, tx = 0;
+  Clock pending;          // releases into the current phase
+  Clock phase[2];         // what the last completed phase of each parity carries
+};
+
+struct NamedBarrier {
+  int64_t expected = 0, arrived = 0;
+  std::vector<int> waiters;  // actors
+  Clock joined;
+};
+
+/// An async effect in flight: it lands (reads and writes its operands,
+/// completes bytes or arrivals) at a moment the schedule picks, after `prev`
+/// (the effect before it in the same in-order queue) has landed.
+struct Effect {
+  uint32_t entity = 0;
+  int actor = -1;
+  StmtId stmt = kNone;
+  Clock vc;
+  int prev = -1;
+  bool landed = false;
+  std::function<void(Effect&)> land;
+};
+
+/// An ordered async group queue of one warp (cp.async, wgmma, tma.store).
+struct GroupQueue {
+  std::vector<int> open;              // issued, not yet committed
+  std::deque<std::vector<int>> groups;  // committed, oldest first
+  int last = -1;                      // the newest effect (in-order landing)
+};
+
+struct Frame {
+  const std::vector<StmtId>* body = nullptr;
+  size_t pc = 0;
+  bool loop = false;
+  SymbolId variable = kNone, stage = kNone;
+  int64_t value = 0, trips_left = 0, step = 1, stages = 0;
+  int64_t threads = 32;  // threads of this warp that run the body
+  bool elected = false;  // inside `elect*`: one thread
+};
+
+struct Actor {
+  uint32_t entity = 0;
+  int cta = 0;           // index into World::ctas_
+  int64_t warp = 0;      // in the CTA
+  const RoleView* role = nullptr;
+  int64_t rank = 0;      // role.rank
+  Env env;
+  std::vector<Frame> frames;
+  bool done = false;
+  uint64_t blocked_gen = 0;  // blocked until the world's generation moves past this
+  bool blocked = false;
+  StmtId blocked_at = kNone;
+  std::string blocked_on;  // what it waits for, for the deadlock report
+  Clock vc;
+  GroupQueue cp, wgmma, store;
+  std::vector<int> tc_ld, tc_st;  // tcgen05.ld / st in flight
+  std::vector<int> tc_pipe;       // every tcgen05.mma / cp / commit issued, in order
+};
+
+struct Cta {
+  int64_t block[3] = {0, 0, 0};
+  int64_t rank = 0;  // in its cluster
+  std::map<SymbolId, Storage> buffers;                   // smem and tmem
+  std::map<SymbolId, std::vector<Mbarrier>> mbarriers;
+  std::map<int64_t, NamedBarrier> named;                 // by id; 0 is syncthreads
+  std::map<std::pair<SymbolId, int64_t>, Storage> fragments;  // by symbol and owner
+};
+
+/// Everything a World shares with the run: the module, the global tensors,
+/// the problems found so far.
+struct RunContext {
+  const Module& m;
+  uint32_t kernel;
+  Evaluator eval;
+  Typer typer;
+  Env shape;
+  std::vector<RoleView> roles;
+  std::map<SymbolId, Storage> globals;  // tensor parameters
+  std::map<SymbolId, double> scalars;   // scalar parameters
+  std::vector<RunProblem> problems;
+  int64_t statements = 0;
+  int64_t max_steps = 0;
+  uint64_t schedule = 0;
+  bool stop = false;  // a problem that ends the run
+  std::vector<std::pair<StmtId, StmtId>> races_seen;
+  /// Per statement: who shares a collective op (see World::share()).
+  std::map<StmtId, int> share_kind;
+  /// Per statement: the rows of the warpgroup fragment it touches (0: none).
+  std::map<StmtId, int64_t> window_rows;
+
+  RunContext(const Module& module, uint32_t k) : m(module), kernel(k), eval(module), typer(module, nullptr) {}
+  void fail(RunProblem::Kind kind, ByteRange at, std::string message, std::vector<RunProblem::Related> related = {});
+};
+
+class World {
+ public:
+  World(RunContext& ctx, std::vector<std::array<int64_t, 3>> blocks, uint64_t seed);
+  /// Runs every warp of every CTA to the end, a deadlock or a stop.
+  void run();
+
+ private:
+  friend struct Ops;
+  enum class Result { Next, Blocked, Stop };
+
+  // Section - scheduling (world.cpp)
+  bool step_actor(int index);
+  bool land_one();
+  void deadlock();
+  Result exec(Actor& a, StmtId id);
+
+  // Section - statements (statements.cpp)
+  Result statement(Actor& a, StmtId id);
+  Result op(Actor& a, StmtId id, Op op);
+  Result decl(Actor& a, const DeclStmt& d, StmtId id);
+  Result assign(Actor& a, const AssignStmt& s, StmtId id);
+  Result reduce(Actor& a, const ReduceStmt& s, StmtId id);
+  void push_loop(Actor& a, SymbolId var, SymbolId stage, ExprId start, ExprId end, ExprId step, ExprId stages,
+                 const std::vector<StmtId>& body, StmtId id, bool& ok);
+
+  // Section - values and memory (memory.cpp)
+ public:
+  struct Window {
+    bool active = false;
+    int64_t full = 0, lo = 0, hi = 0;  // rows [lo, hi) of `full`
+  };
+  std::optional<int64_t> integer(const Actor& a, ExprId e);
+  std::optional<View> view(Actor& a, ExprId e, StmtId at);
+  View windowed(const View& v, const Window& w) const;
+  Window window_of(const Actor& a, StmtId id) const;
+  std::optional<Tile> tile(Actor& a, ExprId e, const Window& w, StmtId at);
+  Tile read(Actor& a, const View& v, StmtId at, bool record = true);
+  bool write(Actor& a, const View& v, const Tile& t, StmtId at);
+  void copy(uint32_t entity, const Clock& vc, const View& dst, const View& src, StmtId at);
+  void access(uint32_t entity, const Clock& vc, const View& v, bool write, StmtId at);
+  Storage& fragment(Actor& a, SymbolId sym);
+  Mbarrier* barrier(Actor& a, ExprId e, int64_t* index, int cta = -1);
+  bool warpgroup_owned(FragLayout layout) const;
+
+  // Section - barriers (world.cpp)
+  void arrive(Mbarrier& b, int64_t n, const Clock& vc);
+  void complete_tx(Mbarrier& b, int64_t bytes, const Clock& vc);
+  void release(Actor& a) { a.vc[a.entity]++; }
+  int effect(Actor& a, StmtId stmt, int prev, std::function<void(Effect&)> land);
+  void changed() { ++gen_; }
+
+  RunContext& ctx_;
+  std::vector<Cta> ctas_;
+  std::vector<Actor> actors_;
+  std::vector<Effect> effects_;
+  NamedBarrier cluster_barrier_;
+  uint64_t gen_ = 1;
+  uint32_t next_entity_ = 0;
+  std::mt19937_64 rng_;
+  size_t next_actor_ = 0;
+};
+
+}  // namespace cake::exec
