@@ -33,10 +33,14 @@ struct Mbarrier {
   Clock phase[2];         // what the last completed phase of each parity carries
 };
 
+/// A named barrier (or syncthreads, or cluster.sync): it releases every
+/// waiting thread when `expected` threads have arrived; each release is a
+/// generation, carrying what all the arrivals joined.
 struct NamedBarrier {
   int64_t expected = 0, arrived = 0;
-  std::vector<int> waiters;  // actors
+  uint64_t generation = 0;
   Clock joined;
+  std::map<uint64_t, Clock> released;  // the last few generations
 };
 
 /// An async effect in flight: it lands (reads and writes its operands,
@@ -86,6 +90,8 @@ struct Actor {
   GroupQueue cp, wgmma, store;
   std::vector<int> tc_ld, tc_st;  // tcgen05.ld / st in flight
   std::vector<int> tc_pipe;       // every tcgen05.mma / cp / commit issued, in order
+  NamedBarrier* waiting = nullptr;  // the named barrier it arrived on and waits at
+  uint64_t waiting_generation = 0;
 };
 
 struct Cta {
@@ -130,7 +136,6 @@ class World {
   void run();
 
  private:
-  friend struct Ops;
   enum class Result { Next, Blocked, Stop };
 
   // Section - scheduling (world.cpp)
@@ -145,8 +150,14 @@ class World {
   Result decl(Actor& a, const DeclStmt& d, StmtId id);
   Result assign(Actor& a, const AssignStmt& s, StmtId id);
   Result reduce(Actor& a, const ReduceStmt& s, StmtId id);
-  void push_loop(Actor& a, SymbolId var, SymbolId stage, ExprId start, ExprId end, ExprId step, ExprId stages,
-                 const std::vector<StmtId>& body, StmtId id, bool& ok);
+  Result push_loop(Actor& a, SymbolId var, SymbolId stage, ExprId start, ExprId end, ExprId step, ExprId stages,
+                   const std::vector<StmtId>& body, StmtId id);
+  Result named_barrier(Actor& a, NamedBarrier& b, std::string what);
+  Result group_wait(Actor& a, GroupQueue& q, int64_t keep, std::string what);
+  Result wait_all(Actor& a, std::vector<int>& pending, std::string what);
+  void mma(uint32_t entity, const Clock& vc, const View& acc, const View& x, const View& y, bool add, StmtId id);
+  /// The rows of a collective op's operands that this warp moves.
+  bool share(Actor& a, StmtId id, View& dst, View& src);
 
   // Section - values and memory (memory.cpp)
  public:

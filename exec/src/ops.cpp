@@ -1,0 +1,362 @@
+// What each op does in the executor: one switch over ops.def, no default.
+// How an op is issued and completes is read from the op table (cake/ops.h):
+// `Collective` moves are shared by the warps that execute them, `PerThread`
+// ops are issued once per executing thread, and an op whose completion is not
+// Immediate becomes an async effect that lands later (docs/run.md).
+#include "world.h"
+
+#include "cake/exec/numeric.h"
+#include "cake/ops.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+
+namespace cake::exec {
+namespace {
+
+int64_t bytes_of(const View& v) {
+  return (v.elements() * static_cast<int64_t>(dtype_bits(v.st->dtype)) + 7) / 8;
+}
+
+/// `v` moved to the same buffer of another CTA of the cluster.
+View in_cta(const View& v, Cta& cta) {
+  View o = v;
+  o.st = &cta.buffers.at(v.st->symbol);
+  return o;
+}
+
+enum Share : int { Whole = 0, PerUnit = 1, PerRole = 2 };
+
+}  // namespace
+
+bool World::share(Actor& a, StmtId id, View& dst, View& src) {
+  const Module& m = ctx_.m;
+  Window w = window_of(a, id);
+  if (w.active) {
+    View d = windowed(dst, w), s = windowed(src, w);
+    bool dw = d.elements() != dst.elements(), sw = s.elements() != src.elements();
+    if (dw && !sw && src.rank() > 0 && src.extent[0] == w.full) s = src.rows(w.lo, w.hi);
+    if (sw && !dw && dst.rank() > 0 && dst.extent[0] == w.full) d = dst.rows(w.lo, w.hi);
+    dst = d;
+    src = s;
+    return true;
+  }
+  bool fragment = dst.st->space == Space::Reg || src.st->space == Space::Reg;
+  if (fragment || a.frames.back().elected) return true;
+  // No fragment decides it: the warps that run the statement with the same
+  // operands split its rows (operands that read warp.id or lane differ per
+  // warp; role.rank, per unit of the role).
+  auto it = ctx_.share_kind.find(id);
+  int kind = PerRole;
+  if (it != ctx_.share_kind.end()) {
+    kind = it->second;
+  } else {
+    std::vector<SymbolId> syms;
+    const auto& mv = std::get<MoveStmt>(m.stmts[id].node);
+    ctx_.eval.free_symbols(mv.dst, syms);
+    ctx_.eval.free_symbols(mv.src, syms);
+    for (SymbolId s : syms) {
+      const Symbol& sym = m.symbols[s];
+      if (sym.kind != SymbolKind::Builtin) continue;
+      if (sym.name == "warp" || sym.name == "lane") kind = Whole;
+      else if (sym.name == "role" && kind == PerRole) kind = PerUnit;
+    }
+    ctx_.share_kind[id] = kind;
+  }
+  const RoleView& r = *a.role;
+  int64_t n = 1, k = 0;
+  if (kind == PerRole) {
+    n = r.warps;
+    k = a.warp - r.first_warp;
+  } else if (kind == PerUnit && r.kind == RoleSpec::Kind::Warpgroup) {
+    int64_t lo = std::max(r.first_warp, a.warp / 4 * 4), hi = std::min(r.first_warp + r.warps, a.warp / 4 * 4 + 4);
+    n = hi - lo;
+    k = a.warp - lo;
+  }
+  if (n <= 1) return true;
+  if (dst.rank() == 0 || src.rank() == 0 || dst.extent[0] != src.extent[0]) return k == 0;
+  int64_t rows = dst.extent[0];
+  dst = dst.rows(k * rows / n, (k + 1) * rows / n);
+  src = src.rows(k * rows / n, (k + 1) * rows / n);
+  return true;
+}
+
+void World::mma(uint32_t entity, const Clock& vc, const View& acc, const View& x, const View& y, bool add, StmtId id) {
+  if (acc.rank() != 2 || x.rank() != 2 || y.rank() != 2 || x.extent[0] != acc.extent[0] ||
+      y.extent[1] != acc.extent[1] || x.extent[1] != y.extent[0]) {
+    ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.stmts[id].range,
+              "the executor needs acc [M, N] = a [M, K] @ b [K, N] here");
+    return;
+  }
+  auto gather = [](const View& v) {
+    Eigen::MatrixXd out(v.extent[0], v.extent[1]);
+    int64_t i = 0;
+    const std::vector<double>& data = v.st->data;
+    v.for_each([&](int64_t flat) {
+      out(i / out.cols(), i % out.cols()) = flat < 0 ? 0.0 : data[flat];
+      ++i;
+    });
+    return out;
+  };
+  Eigen::MatrixXd d = gather(x) * gather(y);
+  if (add) d += gather(acc);
+  Storage& st = *acc.st;
+  int64_t i = 0;
+  acc.for_each([&](int64_t flat) {
+    st.data[flat] = round_to(st.dtype, d(i / d.cols(), i % d.cols()));
+    ++i;
+  });
+  access(entity, vc, x, false, id);
+  access(entity, vc, y, false, id);
+  access(entity, vc, acc, true, id);
+}
+
+World::Result World::group_wait(Actor& a, GroupQueue& q, int64_t keep, std::string what) {
+  while (static_cast<int64_t>(q.groups.size()) > keep) {
+    for (int e : q.groups.front())
+      if (!effects_[e].landed) {
+        a.blocked_on = what;
+        return Result::Blocked;
+      }
+    for (int e : q.groups.front()) join(a.vc, effects_[e].vc);
+    q.groups.pop_front();
+  }
+  return Result::Next;
+}
+
+World::Result World::wait_all(Actor& a, std::vector<int>& pending, std::string what) {
+  for (int e : pending)
+    if (!effects_[e].landed) {
+      a.blocked_on = what;
+      return Result::Blocked;
+    }
+  for (int e : pending) join(a.vc, effects_[e].vc);
+  pending.clear();
+  return Result::Next;
+}
+
+World::Result World::op(Actor& a, StmtId id, Op op) {
+  const Module& m = ctx_.m;
+  const Stmt& s = m.stmts[id];
+  const int64_t threads = a.frames.back().threads;
+  auto fail = [&](std::string message) {
+    if (!ctx_.stop) ctx_.fail(RunProblem::Kind::Unsupported, s.range, std::move(message));
+    return Result::Stop;
+  };
+  auto views = [&](ExprId d, ExprId x, View& dv, View& xv) {
+    auto dd = view(a, d, id);
+    auto xx = view(a, x, id);
+    if (!dd || !xx) return false;
+    dv = *dd;
+    xv = *xx;
+    return true;
+  };
+  // The CTAs a copy or commit reaches: its own, or those of a multicast mask.
+  auto targets = [&](ExprId mask) {
+    std::vector<int> out;
+    if (mask == kNone) return std::vector<int>{a.cta};
+    int64_t bits = integer(a, mask).value_or(0);
+    for (size_t c = 0; c < ctas_.size(); ++c)
+      if (bits >> c & 1) out.push_back(static_cast<int>(c));
+    return out;
+  };
+  switch (op) {
+    case Op::Load:
+    case Op::Store:
+    case Op::Ldmatrix:
+    case Op::Stmatrix: {
+      // Synchronous collective moves (`trans` chooses a register layout,
+      // not different values).
+      const auto& n = std::get<MoveStmt>(s.node);
+      View dst, src;
+      if (!views(n.dst, n.src, dst, src)) return fail("the executor cannot resolve this move's operands");
+      if (share(a, id, dst, src)) copy(a.entity, a.vc, dst, src, id);
+      return Result::Next;
+    }
+    case Op::CpAsync: {
+      const auto& n = std::get<MoveStmt>(s.node);
+      View dst, src;
+      if (!views(n.dst, n.src, dst, src)) return fail("the executor cannot resolve this copy's operands");
+      if (!share(a, id, dst, src)) return Result::Next;
+      int e = effect(a, id, a.cp.last, [this, dst, src, id](Effect& e) { copy(e.entity, e.vc, dst, src, id); });
+      a.cp.open.push_back(e);
+      a.cp.last = e;
+      return Result::Next;
+    }
+    case Op::TmaLoad:
+    case Op::BulkLoad: {
+      const auto& n = std::get<MoveStmt>(s.node);
+      View dst, src;
+      if (!views(n.dst, n.src, dst, src)) return fail("the executor cannot resolve this copy's operands");
+      SymbolId bar = root_symbol(m, n.barrier);
+      int64_t index = 0;
+      if (!barrier(a, n.barrier, &index)) return fail("the executor cannot resolve this copy's barrier");
+      std::vector<int> to = targets(n.multicast);
+      int64_t bytes = bytes_of(src);
+      for (int64_t t = 0; t < threads; ++t)
+        effect(a, id, -1, [this, dst, src, id, to, bar, index, bytes](Effect& e) {
+          for (int c : to) {
+            copy(e.entity, e.vc, in_cta(dst, ctas_[c]), src, id);
+            complete_tx(ctas_[c].mbarriers.at(bar)[static_cast<size_t>(index)], bytes, e.vc);
+          }
+        });
+      return Result::Next;
+    }
+    case Op::TmaStore: {
+      const auto& n = std::get<MoveStmt>(s.node);
+      View dst, src;
+      if (!views(n.dst, n.src, dst, src)) return fail("the executor cannot resolve this store's operands");
+      for (int64_t t = 0; t < threads; ++t) {
+        int e = effect(a, id, a.store.last, [this, dst, src, id](Effect& e) { copy(e.entity, e.vc, dst, src, id); });
+        a.store.open.push_back(e);
+        a.store.last = e;
+      }
+      return Result::Next;
+    }
+    case Op::Tcgen05Ld:
+    case Op::Tcgen05St: {
+      const auto& n = std::get<MoveStmt>(s.node);
+      View dst, src;
+      if (!views(n.dst, n.src, dst, src)) return fail("the executor cannot resolve this move's operands");
+      std::vector<int>& q = op == Op::Tcgen05Ld ? a.tc_ld : a.tc_st;
+      int prev = q.empty() ? -1 : q.back();
+      q.push_back(effect(a, id, prev, [this, dst, src, id](Effect& e) { copy(e.entity, e.vc, dst, src, id); }));
+      return Result::Next;
+    }
+    case Op::Tcgen05Cp: {
+      const auto& n = std::get<MoveStmt>(s.node);
+      View dst, src;
+      if (!views(n.dst, n.src, dst, src)) return fail("the executor cannot resolve this copy's operands");
+      int prev = a.tc_pipe.empty() ? -1 : a.tc_pipe.back();
+      for (int64_t t = 0; t < threads; ++t)
+        a.tc_pipe.push_back(effect(a, id, prev, [this, dst, src, id](Effect& e) { copy(e.entity, e.vc, dst, src, id); }));
+      return Result::Next;
+    }
+    case Op::Mma:
+    case Op::Wgmma:
+    case Op::Tcgen05Mma: {
+      const auto& n = std::get<MmaStmt>(s.node);
+      auto acc = view(a, n.acc, id), x = view(a, n.a, id), y = view(a, n.b, id);
+      if (!acc || !x || !y) return fail("the executor cannot resolve this MMA's operands");
+      bool add = n.accumulate_into;
+      if (n.accumulate != kNone) {
+        auto p = integer(a, n.accumulate);
+        if (!p) return fail("the executor cannot evaluate accumulate(...)");
+        add = add && *p != 0;
+      }
+      Window w = window_of(a, id);
+      View av = windowed(*acc, w), xv = windowed(*x, w), yv = *y;
+      if (w.active && av.elements() != acc->elements() && xv.elements() == x->elements() && x->rank() == 2 &&
+          x->extent[0] == w.full)
+        xv = x->rows(w.lo, w.hi);
+      if (op == Op::Mma) {
+        mma(a.entity, a.vc, av, xv, yv, add, id);
+        return ctx_.stop ? Result::Stop : Result::Next;
+      }
+      auto land = [this, av, xv, yv, add, id](Effect& e) { mma(e.entity, e.vc, av, xv, yv, add, id); };
+      if (op == Op::Wgmma) {
+        int e = effect(a, id, a.wgmma.last, land);
+        a.wgmma.open.push_back(e);
+        a.wgmma.last = e;
+      } else {
+        int prev = a.tc_pipe.empty() ? -1 : a.tc_pipe.back();
+        for (int64_t t = 0; t < threads; ++t) a.tc_pipe.push_back(effect(a, id, prev, land));
+      }
+      return Result::Next;
+    }
+    case Op::CpAsyncCommit:
+      a.cp.groups.push_back(std::move(a.cp.open));
+      a.cp.open.clear();
+      return Result::Next;
+    case Op::WgmmaCommit:
+      a.wgmma.groups.push_back(std::move(a.wgmma.open));
+      a.wgmma.open.clear();
+      return Result::Next;
+    case Op::TmaStoreCommit:
+      a.store.groups.push_back(std::move(a.store.open));
+      a.store.open.clear();
+      return Result::Next;
+    case Op::WgmmaFence:
+    case Op::FenceProxyAsync:
+      return Result::Next;  // orders nothing the executor's logical values can show
+    case Op::Tcgen05WaitLd:
+      return wait_all(a, a.tc_ld, "its `tcgen05.ld` results");
+    case Op::Tcgen05WaitSt:
+      return wait_all(a, a.tc_st, "its `tcgen05.st` writes");
+    case Op::Syncthreads:
+      return named_barrier(a, ctas_[a.cta].named[0], "`syncthreads`");
+    case Op::ClusterSync:
+      return named_barrier(a, cluster_barrier_, "`cluster.sync`");
+    case Op::CpAsyncWait:
+    case Op::WgmmaWait:
+    case Op::TmaStoreWait: {
+      const auto& n = std::get<GroupWaitStmt>(s.node);
+      auto keep = integer(a, n.pending);
+      if (!keep) return fail("the executor cannot evaluate the group count");
+      GroupQueue& q = op == Op::CpAsyncWait ? a.cp : op == Op::WgmmaWait ? a.wgmma : a.store;
+      return group_wait(a, q, *keep, "its older `" + std::string(op_spelling(op)) + "` groups to complete");
+    }
+    case Op::Arrive:
+    case Op::ArriveExpectTx: {
+      const auto& n = std::get<ArriveStmt>(s.node);
+      Mbarrier* b = barrier(a, n.barrier, nullptr);
+      if (!b) return fail("the executor cannot resolve this barrier");
+      if (op == Op::ArriveExpectTx) {
+        auto bytes = integer(a, n.bytes);
+        if (!bytes) return fail("the executor cannot evaluate the byte count");
+        b->tx += *bytes * threads;
+      }
+      arrive(*b, threads, a.vc);
+      release(a);
+      return Result::Next;
+    }
+    case Op::Tcgen05Commit: {
+      const auto& n = std::get<CommitStmt>(s.node);
+      SymbolId bar = root_symbol(m, n.barrier);
+      int64_t index = 0;
+      if (!barrier(a, n.barrier, &index)) return fail("the executor cannot resolve this barrier");
+      std::vector<int> to = targets(n.multicast);
+      std::vector<int> covered = a.tc_pipe;
+      int prev = a.tc_pipe.empty() ? -1 : a.tc_pipe.back();
+      for (int64_t t = 0; t < threads; ++t)
+        a.tc_pipe.push_back(effect(a, id, prev, [this, to, bar, index, covered](Effect& e) {
+          // Arrives once every tcgen05 op issued before it has completed.
+          for (int c : covered) join(e.vc, effects_[c].vc);
+          for (int c : to) arrive(ctas_[c].mbarriers.at(bar)[static_cast<size_t>(index)], 1, e.vc);
+        }));
+      return Result::Next;
+    }
+    case Op::ArgminRow:
+    case Op::ArgmaxRow: {
+      const auto& n = std::get<ArgReduceStmt>(s.node);
+      Window w = window_of(a, id);
+      auto value = view(a, n.value, id), index = view(a, n.index, id), src = view(a, n.src, id);
+      if (!value || !index || !src) return fail("the executor cannot resolve this reduction's operands");
+      int64_t base = n.base == kNone ? 0 : integer(a, n.base).value_or(0);
+      View vv = windowed(*value, w), iv = windowed(*index, w), sv = windowed(*src, w);
+      Tile best = read(a, vv, id), arg = read(a, iv, id), x = read(a, sv, id);
+      if (x.dims.size() != 2 || static_cast<int64_t>(best.values.size()) != x.dims[0] ||
+          arg.values.size() != best.values.size())
+        return fail("an arg-reduction needs an [M, N] source and M values and indices");
+      // Strictly better replaces: the first (smallest) column wins a tie,
+      // and an earlier call's value wins over an equal later one.
+      for (int64_t r = 0; r < x.dims[0]; ++r)
+        for (int64_t c = 0; c < x.dims[1]; ++c) {
+          double v = x.values[static_cast<size_t>(r * x.dims[1] + c)];
+          double& b = best.values[static_cast<size_t>(r)];
+          if (op == Op::ArgminRow ? v < b : v > b) {
+            b = v;
+            arg.values[static_cast<size_t>(r)] = static_cast<double>(c + base);
+          }
+        }
+      if (!write(a, vv, best, id) || !write(a, iv, arg, id)) return Result::Stop;
+      return Result::Next;
+    }
+#ifdef CAKE_EXTRA_TEST_OP
+#endif
+  }
+  return fail("the executor does not run `" + std::string(op_spelling(op)) + "`");
+}
+
+}  // namespace cake::exec

@@ -1,0 +1,247 @@
+// Statements other than ops: control flow, `elect`, declarations,
+// assignments, reductions, waits and named barriers; see world.h. Ops are in
+// ops.cpp.
+#include "world.h"
+
+#include "cake/exec/numeric.h"
+#include "cake/ops.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cake::exec {
+
+World::Result World::statement(Actor& a, StmtId id) {
+  const Module& m = ctx_.m;
+  const Stmt& s = m.stmts[id];
+  Frame& top = a.frames.back();
+  const int64_t threads = top.threads;
+  const bool elected = top.elected;
+  return std::visit(
+      [&](const auto& n) -> Result {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, MoveStmt> || std::is_same_v<T, MmaStmt> || std::is_same_v<T, PlainStmt> ||
+                      std::is_same_v<T, GroupWaitStmt> || std::is_same_v<T, ArriveStmt> ||
+                      std::is_same_v<T, CommitStmt> || std::is_same_v<T, ArgReduceStmt>) {
+          return op(a, id, n.op);
+        } else if constexpr (std::is_same_v<T, WaitStmt>) {
+          int64_t index = 0;
+          Mbarrier* b = barrier(a, n.barrier, &index);
+          auto parity = integer(a, n.parity);
+          if (!b || !parity) {
+            ctx_.fail(RunProblem::Kind::Unsupported, s.range, "the executor cannot evaluate this wait");
+            return Result::Stop;
+          }
+          if (b->completed % 2 != (*parity & 1)) {
+            if (b->completed > 0) join(a.vc, b->phase[*parity & 1]);
+            return Result::Next;
+          }
+          a.blocked_on = "`" + std::string(m.written(m.exprs[n.barrier].range)) + "` (element " +
+                         std::to_string(index) + ") has completed " + std::to_string(b->completed) +
+                         " phases and needs one more for parity " + std::to_string(*parity & 1) + "; its current phase has " +
+                         std::to_string(b->arrivals) + " of " + std::to_string(b->count) + " arrivals" +
+                         (b->tx != 0 ? " and " + std::to_string(b->tx) + " transaction bytes outstanding" : "");
+          return Result::Blocked;
+        } else if constexpr (std::is_same_v<T, SyncStmt>) {
+          SymbolId sym = root_symbol(m, n.barrier);
+          int64_t bar = sym == kNone ? -1 : ctx_.eval.fold(m.symbols[sym].id).value_or(-1);
+          auto it = ctas_[a.cta].named.find(bar);
+          if (it == ctas_[a.cta].named.end()) {
+            ctx_.fail(RunProblem::Kind::Unsupported, s.range, "no named barrier with this id");
+            return Result::Stop;
+          }
+          return named_barrier(a, it->second, "`" + std::string(m.written(m.exprs[n.barrier].range)) + "`");
+        } else if constexpr (std::is_same_v<T, ReduceStmt>) {
+          return reduce(a, n, id);
+        } else if constexpr (std::is_same_v<T, AssignStmt>) {
+          return assign(a, n, id);
+        } else if constexpr (std::is_same_v<T, LetStmt>) {
+          return Result::Next;  // lets are evaluated where they are read
+        } else if constexpr (std::is_same_v<T, DeclStmt>) {
+          return decl(a, n, id);
+        } else if constexpr (std::is_same_v<T, ElectStmt>) {
+          const RoleView& r = *a.role;
+          bool me = false;
+          switch (n.kind) {
+            case ElectStmt::Kind::One: me = a.warp == r.first_warp; break;
+            case ElectStmt::Kind::PerWarpgroup: me = a.warp == std::max(r.first_warp, a.warp / 4 * 4); break;
+            case ElectStmt::Kind::PerWarp: me = true; break;
+          }
+          if (!me || elected) {
+            if (elected && me) {  // nested elect: still the one thread
+              Frame f;
+              f.body = &n.body;
+              f.threads = threads;
+              f.elected = true;
+              a.frames.push_back(f);
+            }
+            return Result::Next;
+          }
+          Frame f;
+          f.body = &n.body;
+          f.threads = 1;
+          f.elected = true;
+          a.frames.push_back(f);
+          return Result::Next;
+        } else if constexpr (std::is_same_v<T, ForStmt>) {
+          return push_loop(a, n.variable, kNone, n.start, n.end, n.step, kNone, n.body, id);
+        } else if constexpr (std::is_same_v<T, PipelineStmt>) {
+          return push_loop(a, n.variable, n.stage, n.start, n.end, n.step, n.stages, n.body, id);
+        } else if constexpr (std::is_same_v<T, IfStmt>) {
+          auto c = integer(a, n.condition);
+          if (!c) {
+            if (depends_on_thread(m, ctx_.eval, n.condition))
+              ctx_.fail(RunProblem::Kind::Unsupported, m.exprs[n.condition].range,
+                        "the executor runs warps, not lanes: this condition has no single value in a warp");
+            else
+              ctx_.fail(RunProblem::Kind::Unsupported, m.exprs[n.condition].range,
+                        "the executor cannot evaluate this condition");
+            return Result::Stop;
+          }
+          const std::vector<StmtId>& body = *c ? n.then_body : n.else_body;
+          Frame f;
+          f.body = &body;
+          f.threads = threads;
+          f.elected = elected;
+          a.frames.push_back(f);
+          return Result::Next;
+        } else if constexpr (std::is_same_v<T, RoleStmt>) {
+          return Result::Next;  // each actor starts inside its role
+        }
+      },
+      s.node);
+}
+
+World::Result World::push_loop(Actor& a, SymbolId var, SymbolId stage, ExprId start, ExprId end, ExprId step,
+                               ExprId stages, const std::vector<StmtId>& body, StmtId id) {
+  auto trips = ctx_.eval.trips(start, end, step, &a.env);
+  auto ring = stages == kNone ? std::optional<int64_t>(0) : ctx_.eval.fold(stages);
+  auto first = integer(a, start);
+  if (!trips || !ring || *ring < 0 || !first) {
+    ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.stmts[id].range, "the executor cannot evaluate this loop's range");
+    return Result::Stop;
+  }
+  if (*trips == 0) return Result::Next;
+  Frame f;
+  f.body = &body;
+  f.threads = a.frames.back().threads;
+  f.elected = a.frames.back().elected;
+  f.loop = true;
+  f.variable = var;
+  f.stage = stage;
+  f.value = *first;
+  f.step = step == kNone ? 1 : integer(a, step).value_or(1);
+  f.trips_left = *trips - 1;
+  f.stages = *ring;
+  if (var != kNone) a.env.values[var] = f.value;
+  if (stage != kNone && f.stages > 0) {
+    a.env.values[stage] = f.value % f.stages;
+    a.env.fields[stage]["phase"] = (f.value / f.stages) % 2;
+  }
+  a.frames.push_back(f);
+  return Result::Next;
+}
+
+World::Result World::named_barrier(Actor& a, NamedBarrier& b, std::string what) {
+  if (a.waiting == &b) {
+    if (b.generation <= a.waiting_generation) {
+      a.blocked_on = what + " has " + std::to_string(b.arrived) + " of its " + std::to_string(b.expected) + " threads";
+      return Result::Blocked;
+    }
+    auto it = b.released.find(a.waiting_generation + 1);
+    if (it != b.released.end()) join(a.vc, it->second);
+    a.waiting = nullptr;
+    return Result::Next;
+  }
+  // Every thread of the warp takes part, elected or not (bar.sync counts
+  // whole warps).
+  b.arrived += 32;
+  join(b.joined, a.vc);
+  release(a);
+  a.waiting = &b;
+  a.waiting_generation = b.generation;
+  if (b.arrived >= b.expected) {
+    b.arrived = 0;
+    ++b.generation;
+    b.released[b.generation] = std::move(b.joined);
+    b.joined.clear();
+    while (b.released.size() > 4) b.released.erase(b.released.begin());
+    changed();
+  }
+  return named_barrier(a, b, std::move(what));
+}
+
+World::Result World::decl(Actor& a, const DeclStmt& d, StmtId id) {
+  if (d.symbol == kNone) return Result::Next;
+  const Symbol& s = ctx_.m.symbols[d.symbol];
+  if (s.kind != SymbolKind::Reg || s.value == kNone) return Result::Next;
+  Window w = window_of(a, id);
+  Storage& st = fragment(a, d.symbol);
+  View v;
+  v.st = &st;
+  v.origin.assign(st.dims.size(), 0);
+  for (size_t i = 0; i < st.dims.size(); ++i) {
+    v.axis.push_back(static_cast<int>(i));
+    v.extent.push_back(st.dims[i]);
+  }
+  v = windowed(v, w);
+  auto init = tile(a, s.value, w, id);
+  if (!init) return Result::Stop;
+  return write(a, v, *init, id) ? Result::Next : Result::Stop;
+}
+
+World::Result World::assign(Actor& a, const AssignStmt& s, StmtId id) {
+  Window w = window_of(a, id);
+  auto target = view(a, s.target, id);
+  if (!target) {
+    if (!ctx_.stop)
+      ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.stmts[id].range, "the executor cannot assign to this target");
+    return Result::Stop;
+  }
+  View v = windowed(*target, w);
+  auto value = tile(a, s.value, w, id);
+  if (!value) return Result::Stop;
+  if (s.op != "=") {
+    Tile old = read(a, v, id);
+    std::string error;
+    auto r = combine(s.op.substr(0, 1), old, *value, error);
+    if (!r) {
+      ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.stmts[id].range, error);
+      return Result::Stop;
+    }
+    value = std::move(r);
+  }
+  return write(a, v, *value, id) ? Result::Next : Result::Stop;
+}
+
+World::Result World::reduce(Actor& a, const ReduceStmt& s, StmtId id) {
+  Window w = window_of(a, id);
+  auto dst = view(a, s.dst, id);
+  auto src = view(a, s.src, id);
+  if (!dst || !src) return Result::Stop;
+  View d = windowed(*dst, w), x = windowed(*src, w);
+  Tile t = read(a, x, id);
+  if (t.dims.size() != 2 || d.elements() != t.dims[0]) {
+    ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.stmts[id].range, "a row reduction needs an [M, N] source and M values");
+    return Result::Stop;
+  }
+  Tile out;
+  out.dtype = d.st->dtype;
+  out.scalar = false;
+  out.dims = {t.dims[0]};
+  for (int64_t r = 0; r < t.dims[0]; ++r) {
+    double acc = s.kind == ReduceStmt::Kind::Sum ? 0.0 : t.values[static_cast<size_t>(r * t.dims[1])];
+    for (int64_t c = 0; c < t.dims[1]; ++c) {
+      double v = t.values[static_cast<size_t>(r * t.dims[1] + c)];
+      switch (s.kind) {
+        case ReduceStmt::Kind::Max: acc = std::isnan(v) || std::isnan(acc) ? NAN : std::max(acc, v); break;
+        case ReduceStmt::Kind::Min: acc = std::isnan(v) || std::isnan(acc) ? NAN : std::min(acc, v); break;
+        case ReduceStmt::Kind::Sum: acc += v; break;
+      }
+    }
+    out.values.push_back(acc);
+  }
+  return write(a, d, out, id) ? Result::Next : Result::Stop;
+}
+
+}  // namespace cake::exec
