@@ -24,7 +24,9 @@ struct NpyArray {
 bool read_npy(const std::string& path, NpyArray& out, std::string& error);
 
 /// Writes `values` (row-major, `shape`) as the .npy dtype that holds
-/// `dtype` exactly (float32 for the formats NumPy lacks); false with `error`.
+/// `dtype` exactly (float32 for the formats NumPy lacks, float16 for f16,
+/// uint32 for b32, bool for pred, float64 for unknown), as version 1.0 with
+/// the data aligned to 64 bytes; false with `error`.
 bool write_npy(const std::string& path, DType dtype, const std::vector<int64_t>& shape,
                const std::vector<double>& values, std::string& error);
 

@@ -17,15 +17,18 @@ namespace cake::exec {
 /// `v` rounded to nearest, ties to even, into `dtype`'s value set: f32, tf32
 /// (10 mantissa bits), f16, bf16, f8e4m3 / f8e5m2 / f6e3m2 / f6e2m3 / f4e2m1
 /// (saturating to the largest finite value, as cvt's .satfinite; NaN stays
-/// NaN where the format has one), integers truncate toward zero and wrap
-/// modulo 2^bits as C's conversions do on the GPU for in-range values
-/// (out-of-range floats saturate, as cvt.rzi.sat), pred is 0/1. f64 is v.
+/// NaN where the format has one and is +max where it has none), integers
+/// truncate toward zero and wrap modulo 2^bits as C's integer conversions do
+/// while the value fits a 64-bit integer (beyond, and for infinities, they
+/// saturate as cvt.rzi.sat; NaN is 0), b32 is u32, pred is 0/1. f64 and
+/// unknown are v. Exact: one rounding from the double, never two.
 double round_to(DType dtype, double v);
 
 /// `out` filled with seeded pseudo-random values of `dtype` (already
-/// rounded): floats uniform in [-1, 1), signed integers in [-8, 8),
-/// unsigned in [0, 16), pred 0/1. The same (dtype, seed, size) always gives
-/// the same values on every machine (no std::uniform_*_distribution).
+/// rounded): floats uniform in [-1, 1) (a draw that rounds to 1 is drawn
+/// again), signed integers in [-8, 8), unsigned in [0, 16), pred 0/1. The
+/// generator is splitmix64, so the same (dtype, seed, size) always gives the
+/// same values on every machine (no std::uniform_*_distribution).
 void fill_random(DType dtype, std::span<double> out, uint64_t seed);
 
 /// |got - want| <= atol + rtol * |want| passes; NaN matches only NaN.
@@ -40,6 +43,8 @@ struct Comparison {
   std::optional<size_t> first;       // the first mismatching flat index, row-major
   bool matches() const { return mismatches == 0; }
 };
+/// Element by element under tolerance_for(dtype); where the lengths differ,
+/// each element that only one side has is a mismatch.
 Comparison compare(DType dtype, std::span<const double> got, std::span<const double> want);
 
 }  // namespace cake::exec
