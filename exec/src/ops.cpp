@@ -112,14 +112,18 @@ void World::mma(uint32_t entity, const Clock& vc, const View& acc, const View& x
   access(entity, vc, acc, true, id);
 }
 
-World::Result World::group_wait(Actor& a, GroupQueue& q, int64_t keep, std::string what) {
+World::Result World::group_wait(Actor& a, GroupQueue& q, int64_t keep, std::string what, std::vector<int>* slots) {
+  // `slots` maps the queue's entries (wgmma slot numbers) to effects.
+  auto effect_of = [&](int i) { return slots ? (*slots)[static_cast<size_t>(i)] : i; };
   while (static_cast<int64_t>(q.groups.size()) > keep) {
-    for (int e : q.groups.front())
-      if (!effects_[e].landed) {
+    for (int i : q.groups.front()) {
+      int e = effect_of(i);
+      if (e < 0 || !effects_[e].landed) {
         a.blocked_on = what;
         return Result::Blocked;
       }
-    for (int e : q.groups.front()) join(a.vc, effects_[e].vc);
+    }
+    for (int i : q.groups.front()) join(a.vc, effects_[effect_of(i)].vc);
     q.groups.pop_front();
   }
   return Result::Next;
@@ -254,12 +258,32 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
         mma(a.entity, a.vc, av, xv, yv, add, id);
         return ctx_.stop ? Result::Stop : Result::Next;
       }
-      auto land = [this, av, xv, yv, add, id](Effect& e) { mma(e.entity, e.vc, av, xv, yv, add, id); };
       if (op == Op::Wgmma) {
-        int e = effect(a, id, a.wgmma.last, land);
-        a.wgmma.open.push_back(e);
-        a.wgmma.last = e;
-      } else {
+        // The warpgroup's n-th wgmma: issued on the whole tile by the last
+        // of its warps to reach it.
+        const RoleView& r = *a.role;
+        int64_t wg = a.warp / 4;
+        int64_t members = std::min(r.first_warp + r.warps, wg * 4 + 4) - std::max(r.first_warp, wg * 4);
+        auto& slots = wgmma_slots_[{a.cta, wg}];
+        size_t n = static_cast<size_t>(a.wgmma_issued++);
+        if (slots.size() <= n) slots.resize(n + 1);
+        join(slots[n].vc, a.vc);
+        a.wgmma.open.push_back(static_cast<int>(n));
+        if (++slots[n].issued < members) {
+          release(a);
+          return Result::Next;
+        }
+        View whole_acc = *acc, whole_x = *x;
+        int prev = n > 0 ? slots[n - 1].effect : -1;
+        int e = effect(a, id, prev, [this, whole_acc, whole_x, yv, add, id](Effect& e) {
+          mma(e.entity, e.vc, whole_acc, whole_x, yv, add, id);
+        });
+        join(effects_[e].vc, slots[n].vc);
+        slots[n].effect = e;
+        return Result::Next;
+      }
+      auto land = [this, av, xv, yv, add, id](Effect& e) { mma(e.entity, e.vc, av, xv, yv, add, id); };
+      {
         int prev = a.tc_pipe.empty() ? -1 : a.tc_pipe.back();
         for (int64_t t = 0; t < threads; ++t) a.tc_pipe.push_back(effect(a, id, prev, land));
       }
@@ -294,8 +318,11 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
       const auto& n = std::get<GroupWaitStmt>(s.node);
       auto keep = integer(a, n.pending);
       if (!keep) return fail("the executor cannot evaluate the group count");
-      GroupQueue& q = op == Op::CpAsyncWait ? a.cp : op == Op::WgmmaWait ? a.wgmma : a.store;
-      return group_wait(a, q, *keep, "its older `" + std::string(op_spelling(op)) + "` groups to complete");
+      std::string what = "its older `" + std::string(op_spelling(op)) + "` groups to complete";
+      if (op != Op::WgmmaWait) return group_wait(a, op == Op::CpAsyncWait ? a.cp : a.store, *keep, what);
+      std::vector<int> slots;
+      for (const WgmmaSlot& w : wgmma_slots_[{a.cta, a.warp / 4}]) slots.push_back(w.effect);
+      return group_wait(a, a.wgmma, *keep, what, &slots);
     }
     case Op::Arrive:
     case Op::ArriveExpectTx: {

@@ -147,19 +147,13 @@ void World::run() {
         next_actor_ = static_cast<size_t>(pick) + 1;
         step_actor(pick);
       } else {
-        int e = ready.front();
-        effects_[e].landed = true;
-        effects_[e].land(effects_[e]);
-        changed();
+        land(ready.front());
       }
       continue;
     }
-    bool land = !ready.empty() && (runnable.empty() || rng_() % 3 == 0);
-    if (land) {
-      int e = ready[rng_() % ready.size()];
-      effects_[e].landed = true;
-      effects_[e].land(effects_[e]);
-      changed();
+    bool land_now = !ready.empty() && (runnable.empty() || rng_() % 3 == 0);
+    if (land_now) {
+      land(ready[rng_() % ready.size()]);
     } else {
       int pick = runnable[rng_() % runnable.size()];
       int n = 1 + static_cast<int>(rng_() % 4);
@@ -217,6 +211,16 @@ bool World::step_actor(int index) {
 }
 
 World::Result World::exec(Actor& a, StmtId id) { return statement(a, id); }
+
+void World::land(int index) {
+  Effect& e = effects_[index];
+  // An in-order queue (a warp's wgmma, tcgen05 or store groups) completes
+  // its effects in order: each is ordered after the one before.
+  if (e.prev >= 0) join(e.vc, effects_[e.prev].vc);
+  e.landed = true;
+  e.land(e);
+  changed();
+}
 
 void World::arrive(Mbarrier& b, int64_t n, const Clock& vc) {
   b.arrivals += n;

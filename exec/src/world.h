@@ -87,7 +87,9 @@ struct Actor {
   StmtId blocked_at = kNone;
   std::string blocked_on;  // what it waits for, for the deadlock report
   Clock vc;
-  GroupQueue cp, wgmma, store;
+  GroupQueue cp, store;
+  GroupQueue wgmma;            // holds wgmma slot numbers of its warpgroup (World::wgmma_slots_)
+  int64_t wgmma_issued = 0;
   std::vector<int> tc_ld, tc_st;  // tcgen05.ld / st in flight
   std::vector<int> tc_pipe;       // every tcgen05.mma / cp / commit issued, in order
   NamedBarrier* waiting = nullptr;  // the named barrier it arrived on and waits at
@@ -140,7 +142,7 @@ class World {
 
   // Section - scheduling (world.cpp)
   bool step_actor(int index);
-  bool land_one();
+  void land(int effect);
   void deadlock();
   Result exec(Actor& a, StmtId id);
 
@@ -153,7 +155,7 @@ class World {
   Result push_loop(Actor& a, SymbolId var, SymbolId stage, ExprId start, ExprId end, ExprId step, ExprId stages,
                    const std::vector<StmtId>& body, StmtId id);
   Result named_barrier(Actor& a, NamedBarrier& b, std::string what);
-  Result group_wait(Actor& a, GroupQueue& q, int64_t keep, std::string what);
+  Result group_wait(Actor& a, GroupQueue& q, int64_t keep, std::string what, std::vector<int>* slots = nullptr);
   Result wait_all(Actor& a, std::vector<int>& pending, std::string what);
   void mma(uint32_t entity, const Clock& vc, const View& acc, const View& x, const View& y, bool add, StmtId id);
   /// The rows of a collective op's operands that this warp moves.
@@ -190,6 +192,16 @@ class World {
   std::vector<Actor> actors_;
   std::vector<Effect> effects_;
   NamedBarrier cluster_barrier_;
+  /// A `wgmma` is one operation of its warpgroup: the n-th wgmma of each of
+  /// its warps is slot n, whose effect is issued (on the whole tile) when the
+  /// last of those warps issues it. By CTA and warpgroup: each slot's effect
+  /// (-1 until then), and the count of warps that issued it.
+  struct WgmmaSlot {
+    int effect = -1;
+    int64_t issued = 0;
+    Clock vc;
+  };
+  std::map<std::pair<int, int64_t>, std::vector<WgmmaSlot>> wgmma_slots_;
   uint64_t gen_ = 1;
   uint32_t next_entity_ = 0;
   std::mt19937_64 rng_;

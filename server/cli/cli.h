@@ -38,6 +38,10 @@ std::string fmt_help();
 int run_estimate(Args args);
 std::string estimate_help();
 
+/// `cake run FILE --backend cpu [options]`; `args` excludes "run".
+int run_run(Args args);
+std::string run_help();
+
 /// `cake calibrate --measurements FILE [options]`; `args` excludes "calibrate".
 int run_calibrate(Args args);
 std::string calibrate_help();

@@ -36,6 +36,7 @@ commands:
   fmt       format .cake files in the canonical format
   estimate  estimate each kernel's time per bench shape, target and device
   calibrate fit the cost model's device table to measured kernel times
+  run       run kernels on the CPU reference executor (--backend cpu)
   help      show this help, or `cake help check` for a command's
 
 options:
@@ -51,12 +52,13 @@ int usage_error(const std::string& message) {
   return kExitUsage;
 }
 
-int run_help(Args args) {
+int help_command(Args args) {
   if (args.empty()) return write_all(stdout, main_help()) ? kExitOk : kExitUsage;
   if (args[0] == "check") return write_all(stdout, check_help()) ? kExitOk : kExitUsage;
   if (args[0] == "fmt") return write_all(stdout, fmt_help()) ? kExitOk : kExitUsage;
   if (args[0] == "estimate") return write_all(stdout, estimate_help()) ? kExitOk : kExitUsage;
   if (args[0] == "calibrate") return write_all(stdout, calibrate_help()) ? kExitOk : kExitUsage;
+  if (args[0] == "run") return write_all(stdout, run_help()) ? kExitOk : kExitUsage;
   return usage_error("no help for unknown command '" + std::string(args[0]) + "'");
 }
 
@@ -69,11 +71,12 @@ int dispatch(Args args, const char* argv0) {
   Args rest = args.subspan(1);
   if (command == "--version" || command == "version")
     return write_all(stdout, "cake " CAKE_VERSION "\n") ? kExitOk : kExitUsage;
-  if (command == "help" || command == "--help" || command == "-h") return run_help(rest);
+  if (command == "help" || command == "--help" || command == "-h") return help_command(rest);
   if (command == "check") return run_check(rest, ToolInfo{CAKE_VERSION, find_docs_root(argv0, CAKE_SOURCE_DIR)});
   if (command == "fmt") return run_fmt(rest);
   if (command == "estimate") return run_estimate(rest);
   if (command == "calibrate") return run_calibrate(rest);
+  if (command == "run") return run_run(rest);
   if (command.starts_with("-")) return usage_error("unknown option '" + std::string(command) + "'");
   return usage_error("unknown command '" + std::string(command) + "'");
 }

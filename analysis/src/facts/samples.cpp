@@ -73,6 +73,8 @@ void apply_fact(const Module& m, const Evaluator& eval, ExprId fact, std::vector
   else if (op == "==") b.lo = b.hi = v;
 }
 
+}  // namespace
+
 bool facts_hold(const Module& m, const Evaluator& eval, const Kernel& k, const Env& env) {
   for (ExprId f : k.facts) {
     auto v = eval.eval(f, &env);
@@ -80,8 +82,6 @@ bool facts_hold(const Module& m, const Evaluator& eval, const Kernel& k, const E
   }
   return true;
 }
-
-}  // namespace
 
 std::vector<Env> shape_samples(const Module& m, const Evaluator& eval, uint32_t kernel) {
   const Kernel& k = m.kernels[kernel];
@@ -100,23 +100,27 @@ std::vector<Env> shape_samples(const Module& m, const Evaluator& eval, uint32_t 
     if (out.empty()) out.emplace_back();
     return out;
   }
+  for (int pick = 0; pick < 3; ++pick)
+    if (auto env = bounded_shape(m, eval, kernel, pick)) out.push_back(std::move(*env));
+  return out;
+}
+
+std::optional<Env> bounded_shape(const Module& m, const Evaluator& eval, uint32_t kernel, int pick) {
+  const Kernel& k = m.kernels[kernel];
+  std::vector<SymbolId> syms = k.shape_symbols;
   std::vector<Bounds> bounds(syms.size());
   for (ExprId f : k.facts) apply_fact(m, eval, f, syms, bounds);
-  for (int pick = 0; pick < 3; ++pick) {
-    Env env;
-    bool ok = true;
-    for (size_t i = 0; i < syms.size(); ++i) {
-      const Bounds& b = bounds[i];
-      int64_t first = (b.lo + b.div - 1) / b.div * b.div;
-      if (first < b.div) first = b.div;
-      int64_t last = b.hi / b.div * b.div;
-      if (first > last) { ok = false; break; }
-      int64_t v = pick == 0 ? first : pick == 1 ? std::min(first + b.div, last) : last;
-      env.values[syms[i]] = v;
-    }
-    if (ok && facts_hold(m, eval, k, env)) out.push_back(std::move(env));
+  Env env;
+  for (size_t i = 0; i < syms.size(); ++i) {
+    const Bounds& b = bounds[i];
+    int64_t first = (b.lo + b.div - 1) / b.div * b.div;
+    if (first < b.div) first = b.div;
+    int64_t last = b.hi / b.div * b.div;
+    if (first > last) return std::nullopt;
+    env.values[syms[i]] = pick == 0 ? first : pick == 1 ? std::min(first + b.div, last) : last;
   }
-  return out;
+  if (!facts_hold(m, eval, k, env)) return std::nullopt;
+  return env;
 }
 
 std::string describe(const Module& m, const Env& env, const std::vector<SymbolId>& symbols) {

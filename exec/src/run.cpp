@@ -1,0 +1,124 @@
+// run_kernel(): the grid, cluster by cluster; see cake/exec/run.h.
+#include "cake/exec/run.h"
+
+#include "world.h"
+
+#include <cmath>
+
+namespace cake::exec {
+
+std::string_view problem_kind_name(RunProblem::Kind kind) {
+  switch (kind) {
+    case RunProblem::Kind::Deadlock: return "deadlock";
+    case RunProblem::Kind::Race: return "race";
+    case RunProblem::Kind::Unsupported: return "unsupported";
+    case RunProblem::Kind::OutOfBounds: return "out-of-bounds";
+    case RunProblem::Kind::StepLimit: return "step-limit";
+  }
+  return "";
+}
+
+bool RunResult::completed() const {
+  for (const RunProblem& p : problems)
+    if (p.kind != RunProblem::Kind::Race) return false;
+  return true;
+}
+
+RunResult run_kernel(const Module& m, uint32_t kernel, const std::vector<std::pair<SymbolId, int64_t>>& shape,
+                     std::vector<TensorData> inputs, const RunOptions& options) {
+  RunResult result;
+  RunContext ctx(m, kernel);
+  ctx.max_steps = options.max_steps;
+  ctx.schedule = options.schedule;
+  for (const auto& [sym, v] : shape) ctx.shape.values[sym] = v;
+  const Kernel& k = m.kernels[kernel];
+  auto fail = [&](std::string message) {
+    RunProblem p;
+    p.kind = RunProblem::Kind::Unsupported;
+    p.at = k.range;
+    p.message = std::move(message);
+    result.problems.push_back(std::move(p));
+    result.tensors = std::move(inputs);
+    return std::move(result);
+  };
+
+  auto roles = kernel_roles(m, ctx.eval, kernel);
+  if (!roles) return fail("the kernel's roles or block size are not known constants");
+  ctx.roles = std::move(*roles);
+  if (inputs.size() != k.params.size()) return fail("one input per parameter is needed");
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    SymbolId p = k.params[i];
+    const Symbol& s = m.symbols[p];
+    TensorData& in = inputs[i];
+    if (s.kind == SymbolKind::ScalarParam) {
+      double v = in.values.empty() ? 0.0 : in.values[0];
+      ctx.scalars[p] = v;
+      if (!is_float(s.type.dtype)) ctx.shape.values[p] = static_cast<int64_t>(v);
+      continue;
+    }
+    Storage st;
+    st.symbol = p;
+    st.name = s.name;
+    st.dtype = s.type.dtype;
+    st.space = s.type.space;
+    std::vector<int64_t> dims;
+    for (ExprId d : s.type.dims) {
+      auto v = ctx.eval.eval(d, &ctx.shape);
+      if (!v || *v < 0) return fail("the shape of `" + std::string(s.name) + "` is not known under this shape");
+      dims.push_back(*v);
+    }
+    st.shape(dims, 0.0);
+    if (in.values.size() != st.data.size())
+      return fail("`" + std::string(s.name) + "` needs " + std::to_string(st.data.size()) + " values, got " +
+                  std::to_string(in.values.size()));
+    st.data = in.values;
+    st.writers.assign(st.data.size(), kNone);
+    ctx.globals.emplace(p, std::move(st));
+  }
+
+  // The grid and the cluster, x fastest.
+  int64_t grid[3] = {1, 1, 1}, cluster[3] = {1, 1, 1};
+  for (size_t d = 0; d < k.grid.size() && d < 3; ++d) {
+    auto v = ctx.eval.eval(k.grid[d], &ctx.shape);
+    if (!v || *v <= 0) return fail("the grid is not known under this shape");
+    grid[d] = *v;
+  }
+  for (size_t d = 0; d < k.cluster.size() && d < 3; ++d) {
+    auto v = ctx.eval.eval(k.cluster[d], &ctx.shape);
+    if (!v || *v <= 0 || grid[d] % *v != 0) return fail("the cluster does not divide the grid");
+    cluster[d] = *v;
+  }
+  int64_t total = grid[0] * grid[1] * grid[2];
+  int64_t done = 0;
+  uint64_t seed = options.schedule;
+  for (int64_t z = 0; z < grid[2] && !ctx.stop; z += cluster[2])
+    for (int64_t y = 0; y < grid[1] && !ctx.stop; y += cluster[1])
+      for (int64_t x = 0; x < grid[0] && !ctx.stop; x += cluster[0]) {
+        std::vector<std::array<int64_t, 3>> blocks;
+        for (int64_t dz = 0; dz < cluster[2]; ++dz)
+          for (int64_t dy = 0; dy < cluster[1]; ++dy)
+            for (int64_t dx = 0; dx < cluster[0]; ++dx) blocks.push_back({x + dx, y + dy, z + dz});
+        // Entities are numbered per cluster: what another cluster did is
+        // never ordered with this one's accesses, and never races with them
+        // in shared memory, so global memory's history starts afresh.
+        for (auto& [sym, st] : ctx.globals) st.history.clear();
+        World world(ctx, std::move(blocks), seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(done));
+        world.run();
+        done += cluster[0] * cluster[1] * cluster[2];
+        if (options.progress) options.progress(done, total);
+      }
+
+  result.ctas = done;
+  result.statements = ctx.statements;
+  result.problems = std::move(ctx.problems);
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    auto it = ctx.globals.find(k.params[i]);
+    if (it == ctx.globals.end()) continue;
+    inputs[i].values = std::move(it->second.data);
+    inputs[i].writers = std::move(it->second.writers);
+  }
+  result.tensors = std::move(inputs);
+  return result;
+}
+
+}  // namespace cake::exec

