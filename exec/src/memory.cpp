@@ -17,7 +17,6 @@
 #include <cmath>
 
 namespace cake::exec {
-namespace {
 
 std::vector<ExprId> operand_exprs(const Stmt& s) {
   std::vector<ExprId> out;
@@ -33,8 +32,6 @@ std::vector<ExprId> operand_exprs(const Stmt& s) {
       s.node);
   return out;
 }
-
-}  // namespace
 
 bool World::warpgroup_owned(FragLayout layout) const {
   switch (layout) {
@@ -54,8 +51,11 @@ std::optional<int64_t> World::integer(const Actor& a, ExprId e) { return ctx_.ev
 
 Storage& World::fragment(Actor& a, SymbolId sym) {
   const Symbol& s = ctx_.m.symbols[sym];
-  int64_t owner = warpgroup_owned(s.type.layout) ? a.warp / 4 : a.warp;
-  auto [it, fresh] = ctas_[a.cta].fragments.try_emplace({sym, owner});
+  // A per-thread fragment of a lane-serial kernel is held per lane.
+  int64_t owner = warpgroup_owned(s.type.layout)                          ? a.warp / 4
+                  : ctx_.lane_mode && s.type.layout == FragLayout::None ? a.warp * 32 + a.lane
+                                                                        : a.warp;
+  auto [it, fresh] = ctas_[a.cta].fragments.try_emplace(uint64_t(sym) << 32 | static_cast<uint32_t>(owner));
   if (fresh) {
     Storage& st = it->second;
     st.symbol = sym;
@@ -93,8 +93,14 @@ std::optional<View> World::view(Actor& a, ExprId id, StmtId at) {
     case Expr::Kind::Name: {
       if (e.symbol == kNone) return std::nullopt;
       const Symbol& s = m.symbols[e.symbol];
-      if (s.kind == SymbolKind::TensorParam) return whole(ctx_.globals.at(e.symbol));
-      if (s.kind == SymbolKind::Smem || s.kind == SymbolKind::Tmem) return whole(ctas_[a.cta].buffers.at(e.symbol));
+      if (s.kind == SymbolKind::TensorParam) {
+        auto it = ctx_.globals.find(e.symbol);
+        if (it != ctx_.globals.end()) return whole(it->second);
+      }
+      if (s.kind == SymbolKind::Smem || s.kind == SymbolKind::Tmem) {
+        auto it = ctas_[a.cta].buffers.find(e.symbol);
+        if (it != ctas_[a.cta].buffers.end()) return whole(it->second);
+      }
       if (s.kind == SymbolKind::Reg) return whole(fragment(a, e.symbol));
       return std::nullopt;
     }
@@ -113,7 +119,9 @@ std::optional<View> World::view(Actor& a, ExprId id, StmtId at) {
         // A TMA box at the given coordinates of the tensor, which may reach
         // past its end (zero fill on load, dropped on store).
         const Symbol& tm = m.symbols[base.symbol];
-        View v = whole(ctx_.globals.at(tm.tensor));
+        auto tensor = ctx_.globals.find(tm.tensor);
+        if (tensor == ctx_.globals.end()) return std::nullopt;
+        View v = whole(tensor->second);
         if (tm.box.size() != v.rank() || e.items.size() != v.rank()) return std::nullopt;
         for (size_t d = 0; d < v.rank(); ++d) {
           auto c = integer(a, e.items[d].start);
@@ -203,6 +211,7 @@ View World::windowed(const View& v, const Window& w) const {
 
 void World::access(uint32_t entity, const Clock& vc, const View& v, bool write, StmtId at) {
   Storage& st = *v.st;
+  if (!st.tracked) return;
   Rect rect = v.rect();
   const Module& m = ctx_.m;
   for (const AccessRecord& r : st.history) {
@@ -239,7 +248,7 @@ Tile World::read(Actor& a, const View& v, StmtId at, bool record) {
   t.dtype = v.st->dtype;
   t.scalar = v.rank() == 0;
   t.row_vector = v.row_vector;
-  t.dims = v.extent;
+  t.dims.assign(v.extent.begin(), v.extent.end());
   t.values.reserve(static_cast<size_t>(v.elements()));
   const std::vector<double>& data = v.st->data;
   v.for_each([&](int64_t flat) { t.values.push_back(flat < 0 ? 0.0 : data[flat]); });
@@ -331,7 +340,6 @@ std::optional<Tile> World::tile(Actor& a, ExprId id, const Window& w, StmtId at)
         case SymbolKind::Builtin:
           if (s.name == "inf") return Tile::constant(INFINITY, true);
           if (s.name == "nan") return Tile::constant(NAN, true);
-          if (s.name == "lane") return unsupported("the executor runs warps, not lanes: `lane` has no single value");
           return as_integer();
         case SymbolKind::Let:
         case SymbolKind::Const:

@@ -43,7 +43,7 @@ bool World::share(Actor& a, StmtId id, View& dst, View& src) {
     return true;
   }
   bool fragment = dst.st->space == Space::Reg || src.st->space == Space::Reg;
-  if (fragment || a.frames.back().elected) return true;
+  if (fragment || a.frames.back().elected || lane_serial_) return true;
   // No fragment decides it: the warps that run the statement with the same
   // operands split its rows (operands that read warp.id or lane differ per
   // warp; role.rank, per unit of the role).
@@ -143,7 +143,7 @@ World::Result World::wait_all(Actor& a, std::vector<int>& pending, std::string w
 World::Result World::op(Actor& a, StmtId id, Op op) {
   const Module& m = ctx_.m;
   const Stmt& s = m.stmts[id];
-  const int64_t threads = a.frames.back().threads;
+  const int64_t threads = lane_serial_ ? 1 : a.frames.back().threads();
   auto fail = [&](std::string message) {
     if (!ctx_.stop) ctx_.fail(RunProblem::Kind::Unsupported, s.range, std::move(message));
     return Result::Stop;

@@ -4,6 +4,7 @@
 #include "world.h"
 
 #include <cmath>
+#include <set>
 
 namespace cake::exec {
 
@@ -24,6 +25,20 @@ bool RunResult::completed() const {
   return true;
 }
 
+namespace {
+
+/// The buffers some statement of `k` writes (the roots of move destinations).
+std::set<SymbolId> written_symbols(const Module& m, const Kernel& k) {
+  std::set<SymbolId> out;
+  for (const Stmt& s : m.stmts) {
+    if (s.range.begin < k.range.begin || s.range.end > k.range.end) continue;
+    if (const auto* mv = std::get_if<MoveStmt>(&s.node)) out.insert(root_symbol(m, mv->dst));
+  }
+  return out;
+}
+
+}  // namespace
+
 RunResult run_kernel(const Module& m, uint32_t kernel, const std::vector<std::pair<SymbolId, int64_t>>& shape,
                      std::vector<TensorData> inputs, const RunOptions& options) {
   RunResult result;
@@ -42,10 +57,16 @@ RunResult run_kernel(const Module& m, uint32_t kernel, const std::vector<std::pa
     return std::move(result);
   };
 
+  // A kernel that reads `lane` runs lane-serial (world.h).
+  for (SymbolId id = 0; id < m.symbols.size() && m.symbols[id].kind == SymbolKind::Builtin; ++id)
+    if (m.symbols[id].name == "lane")
+      for (ByteRange use : m.symbols[id].uses)
+        if (use.begin >= k.range.begin && use.end <= k.range.end) ctx.lane_mode = true;
   auto roles = kernel_roles(m, ctx.eval, kernel);
   if (!roles) return fail("the kernel's roles or block size are not known constants");
   ctx.roles = std::move(*roles);
   if (inputs.size() != k.params.size()) return fail("one input per parameter is needed");
+  std::set<SymbolId> written = written_symbols(m, k);
   for (size_t i = 0; i < k.params.size(); ++i) {
     SymbolId p = k.params[i];
     const Symbol& s = m.symbols[p];
@@ -73,6 +94,7 @@ RunResult run_kernel(const Module& m, uint32_t kernel, const std::vector<std::pa
                   std::to_string(in.values.size()));
     st.data = in.values;
     st.writers.assign(st.data.size(), kNone);
+    st.tracked = written.count(p) != 0;
     ctx.globals.emplace(p, std::move(st));
   }
 

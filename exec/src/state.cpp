@@ -52,7 +52,7 @@ Rect View::rect() const {
 }
 
 bool View::inside() const {
-  std::vector<int64_t> hi(origin.begin(), origin.end());
+  llvm::SmallVector<int64_t, 4> hi(origin.begin(), origin.end());
   for (size_t a = 0; a < origin.size(); ++a) hi[a] = origin[a] + 1;
   for (size_t d = 0; d < rank(); ++d) hi[axis[d]] = origin[axis[d]] + extent[d];
   for (size_t a = 0; a < origin.size(); ++a)

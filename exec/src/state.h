@@ -7,6 +7,8 @@
 
 #include "cake/model.h"
 
+#include <llvm/ADT/SmallVector.h>
+
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -23,7 +25,7 @@ inline uint32_t at(const Clock& c, uint32_t entity) { return entity < c.size() ?
 
 /// Per storage axis, the half-open range an access touches.
 struct Rect {
-  std::vector<std::pair<int64_t, int64_t>> axes;
+  llvm::SmallVector<std::pair<int64_t, int64_t>, 4> axes;
   bool overlaps(const Rect& o) const;
   bool covers(const Rect& o) const;
 };
@@ -48,6 +50,9 @@ struct Storage {
   std::vector<AccessRecord> history;  // the race detector's, since the last reset
   std::vector<StmtId> writers;        // global tensors: the statement that last wrote each element
   FragLayout layout = FragLayout::None;
+  /// Whether the race detector follows it: a storage no statement writes
+  /// (an input tensor) cannot race.
+  bool tracked = true;
 
   void shape(std::vector<int64_t> d, double fill);
   int64_t elements() const { return static_cast<int64_t>(data.size()); }
@@ -59,9 +64,9 @@ struct Storage {
 /// read as zero and are not written.
 struct View {
   Storage* st = nullptr;
-  std::vector<int64_t> origin;
-  std::vector<int> axis;
-  std::vector<int64_t> extent;
+  llvm::SmallVector<int64_t, 4> origin;
+  llvm::SmallVector<int, 4> axis;
+  llvm::SmallVector<int64_t, 4> extent;
   bool boxed = false;
   bool row_vector = false;  // a `.row` fragment: broadcasts across columns
 
@@ -94,10 +99,10 @@ void View::for_each(F&& f) const {
   }
   for (int64_t e : extent)
     if (e <= 0) return;
-  std::vector<int64_t> idx(n, 0);
+  llvm::SmallVector<int64_t, 4> idx(n, 0);
   int64_t base = 0;
   for (size_t a = 0; a < origin.size(); ++a) base += origin[a] * st->strides[a];
-  std::vector<int64_t> stride(n);
+  llvm::SmallVector<int64_t, 4> stride(n);
   for (size_t d = 0; d < n; ++d) stride[d] = st->strides[axis[d]];
   int64_t flat = base;
   while (true) {

@@ -11,18 +11,72 @@
 
 namespace cake::exec {
 
+void World::set_lane(Actor& a, int64_t lane) {
+  a.lane = lane;
+  if (ctx_.lane != kNone) a.env.values[ctx_.lane] = lane;
+}
+
+bool World::runs_per_lane(StmtId id) {
+  auto it = ctx_.per_lane.find(id);
+  if (it != ctx_.per_lane.end()) return it->second;
+  std::vector<SymbolId> syms;
+  for (ExprId e : operand_exprs(ctx_.m.stmts[id])) ctx_.eval.free_symbols(e, syms);
+  if (const auto* d = std::get_if<DeclStmt>(&ctx_.m.stmts[id].node)) syms.push_back(d->symbol);
+  bool per_lane = std::any_of(syms.begin(), syms.end(), [&](SymbolId s) {
+    const Symbol& sym = ctx_.m.symbols[s];
+    return s == ctx_.lane || (sym.kind == SymbolKind::Reg && sym.type.layout == FragLayout::None);
+  });
+  ctx_.per_lane[id] = per_lane;
+  return per_lane;
+}
+
+World::Result World::data_statement(Actor& a, StmtId id) {
+  auto once = [&]() -> Result {
+    return std::visit(
+        [&](const auto& n) -> Result {
+          using T = std::decay_t<decltype(n)>;
+          if constexpr (std::is_same_v<T, MoveStmt> || std::is_same_v<T, MmaStmt> || std::is_same_v<T, ArgReduceStmt>)
+            return op(a, id, n.op);
+          else if constexpr (std::is_same_v<T, ReduceStmt>)
+            return reduce(a, n, id);
+          else if constexpr (std::is_same_v<T, AssignStmt>)
+            return assign(a, n, id);
+          else if constexpr (std::is_same_v<T, DeclStmt>)
+            return decl(a, n, id);
+          else
+            return Result::Next;
+        },
+        ctx_.m.stmts[id].node);
+  };
+  if (!ctx_.lane_mode || !runs_per_lane(id)) return once();
+  // Lane-serial: once per active lane, each a single thread.
+  uint32_t mask = a.frames.back().mask;
+  Result r = Result::Next;
+  lane_serial_ = true;
+  for (int64_t l = 0; l < 32 && r == Result::Next; ++l)
+    if (mask >> l & 1) {
+      set_lane(a, l);
+      r = once();
+    }
+  lane_serial_ = false;
+  set_lane(a, std::countr_zero(mask));
+  return r;
+}
+
 World::Result World::statement(Actor& a, StmtId id) {
   const Module& m = ctx_.m;
   const Stmt& s = m.stmts[id];
   Frame& top = a.frames.back();
-  const int64_t threads = top.threads;
+  const uint32_t mask = top.mask;
   const bool elected = top.elected;
   return std::visit(
       [&](const auto& n) -> Result {
         using T = std::decay_t<decltype(n)>;
-        if constexpr (std::is_same_v<T, MoveStmt> || std::is_same_v<T, MmaStmt> || std::is_same_v<T, PlainStmt> ||
-                      std::is_same_v<T, GroupWaitStmt> || std::is_same_v<T, ArriveStmt> ||
-                      std::is_same_v<T, CommitStmt> || std::is_same_v<T, ArgReduceStmt>) {
+        if constexpr (std::is_same_v<T, MoveStmt> || std::is_same_v<T, MmaStmt> || std::is_same_v<T, ArgReduceStmt> ||
+                      std::is_same_v<T, ReduceStmt> || std::is_same_v<T, AssignStmt> || std::is_same_v<T, DeclStmt>) {
+          return data_statement(a, id);
+        } else if constexpr (std::is_same_v<T, PlainStmt> || std::is_same_v<T, GroupWaitStmt> ||
+                             std::is_same_v<T, ArriveStmt> || std::is_same_v<T, CommitStmt>) {
           return op(a, id, n.op);
         } else if constexpr (std::is_same_v<T, WaitStmt>) {
           int64_t index = 0;
@@ -51,14 +105,8 @@ World::Result World::statement(Actor& a, StmtId id) {
             return Result::Stop;
           }
           return named_barrier(a, it->second, "`" + std::string(m.written(m.exprs[n.barrier].range)) + "`");
-        } else if constexpr (std::is_same_v<T, ReduceStmt>) {
-          return reduce(a, n, id);
-        } else if constexpr (std::is_same_v<T, AssignStmt>) {
-          return assign(a, n, id);
         } else if constexpr (std::is_same_v<T, LetStmt>) {
           return Result::Next;  // lets are evaluated where they are read
-        } else if constexpr (std::is_same_v<T, DeclStmt>) {
-          return decl(a, n, id);
         } else if constexpr (std::is_same_v<T, ElectStmt>) {
           const RoleView& r = *a.role;
           bool me = false;
@@ -67,27 +115,50 @@ World::Result World::statement(Actor& a, StmtId id) {
             case ElectStmt::Kind::PerWarpgroup: me = a.warp == std::max(r.first_warp, a.warp / 4 * 4); break;
             case ElectStmt::Kind::PerWarp: me = true; break;
           }
-          if (!me || elected) {
-            if (elected && me) {  // nested elect: still the one thread
-              Frame f;
-              f.body = &n.body;
-              f.threads = threads;
-              f.elected = true;
-              a.frames.push_back(f);
-            }
-            return Result::Next;
-          }
+          if (!me) return Result::Next;
+          // The elected thread: the lowest active lane (a nested elect keeps it).
           Frame f;
           f.body = &n.body;
-          f.threads = 1;
+          f.mask = elected ? mask : mask & (~mask + 1);
           f.elected = true;
           a.frames.push_back(f);
+          set_lane(a, std::countr_zero(f.mask));
           return Result::Next;
         } else if constexpr (std::is_same_v<T, ForStmt>) {
           return push_loop(a, n.variable, kNone, n.start, n.end, n.step, kNone, n.body, id);
         } else if constexpr (std::is_same_v<T, PipelineStmt>) {
           return push_loop(a, n.variable, n.stage, n.start, n.end, n.step, n.stages, n.body, id);
         } else if constexpr (std::is_same_v<T, IfStmt>) {
+          if (ctx_.lane_mode && depends_on_thread(m, ctx_.eval, n.condition)) {
+            // A condition on the lane splits the warp: the `then` lanes run
+            // their branch, then the `else` lanes theirs.
+            uint32_t then_mask = 0;
+            for (int64_t l = 0; l < 32; ++l) {
+              if (!(mask >> l & 1)) continue;
+              set_lane(a, l);
+              auto c = integer(a, n.condition);
+              if (!c) {
+                set_lane(a, std::countr_zero(mask));
+                ctx_.fail(RunProblem::Kind::Unsupported, m.exprs[n.condition].range,
+                          "the executor cannot evaluate this condition");
+                return Result::Stop;
+              }
+              if (*c) then_mask |= uint32_t(1) << l;
+            }
+            set_lane(a, std::countr_zero(mask));
+            uint32_t else_mask = mask & ~then_mask;
+            for (auto [body, lanes] : {std::pair{&n.else_body, else_mask}, std::pair{&n.then_body, then_mask}}) {
+              if (lanes == 0) continue;
+              Frame f;
+              f.body = body;
+              f.mask = lanes;
+              f.elected = elected;
+              a.frames.push_back(f);
+            }
+            if (then_mask != 0) set_lane(a, std::countr_zero(then_mask));
+            else set_lane(a, std::countr_zero(else_mask));
+            return Result::Next;
+          }
           auto c = integer(a, n.condition);
           if (!c) {
             if (depends_on_thread(m, ctx_.eval, n.condition))
@@ -101,7 +172,7 @@ World::Result World::statement(Actor& a, StmtId id) {
           const std::vector<StmtId>& body = *c ? n.then_body : n.else_body;
           Frame f;
           f.body = &body;
-          f.threads = threads;
+          f.mask = mask;
           f.elected = elected;
           a.frames.push_back(f);
           return Result::Next;
@@ -124,7 +195,7 @@ World::Result World::push_loop(Actor& a, SymbolId var, SymbolId stage, ExprId st
   if (*trips == 0) return Result::Next;
   Frame f;
   f.body = &body;
-  f.threads = a.frames.back().threads;
+  f.mask = a.frames.back().mask;
   f.elected = a.frames.back().elected;
   f.loop = true;
   f.variable = var;

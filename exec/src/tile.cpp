@@ -46,7 +46,7 @@ std::optional<double> unary(std::string_view fn, double x) {
 /// i (a `.row` vector of length M).
 enum class Spread { Same, Scalar, Columns, Rows, None };
 
-Spread spread(const Tile& t, const std::vector<int64_t>& dims) {
+Spread spread(const Tile& t, const llvm::SmallVector<int64_t, 2>& dims) {
   if (t.scalar) return Spread::Scalar;
   if (t.dims == dims) return Spread::Same;
   if (dims.size() == 2 && t.dims.size() == 1) {
@@ -97,7 +97,7 @@ std::optional<Tile> combine(std::string_view op, const Tile& a, const Tile& b, s
     error = "the operands of `" + std::string(op) + "` do not broadcast";
     return std::nullopt;
   }
-  size_t n = out.scalar ? 1 : 1;
+  size_t n = 1;
   for (int64_t d : out.dims) n *= static_cast<size_t>(d);
   int64_t columns = out.dims.size() == 2 ? out.dims[1] : 1;
   out.values.resize(n);

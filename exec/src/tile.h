@@ -6,6 +6,8 @@
 
 #include "cake/model.h"
 
+#include <llvm/ADT/SmallVector.h>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,8 +20,8 @@ struct Tile {
   bool literal = false;     // a literal, inf or nan: takes the other operand's dtype
   bool scalar = true;
   bool row_vector = false;  // a `.row` fragment: one value per row, spread across columns
-  std::vector<int64_t> dims;
-  std::vector<double> values;  // one value when scalar
+  llvm::SmallVector<int64_t, 2> dims;
+  llvm::SmallVector<double, 1> values;  // one value when scalar
 
   static Tile constant(double v, bool literal, DType dtype = DType::Unknown);
 };

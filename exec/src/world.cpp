@@ -104,6 +104,7 @@ World::World(RunContext& ctx, std::vector<std::array<int64_t, 3>> blocks, uint64
         a.rank = r.kind == RoleSpec::Kind::Warpgroup ? w / 4 - r.first_warp / 4 : w - r.first_warp;
         a.env = ctx.shape;
         if (lane != kNone) a.env.values[lane] = 0;
+        ctx.lane = lane;
         if (warp != kNone) a.env.fields[warp]["id"] = w;
         if (role != kNone) a.env.fields[role]["rank"] = a.rank;
         if (block != kNone) {

@@ -12,12 +12,14 @@
 #include "state.h"
 #include "tile.h"
 
+#include <bit>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <random>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -69,8 +71,9 @@ struct Frame {
   bool loop = false;
   SymbolId variable = kNone, stage = kNone;
   int64_t value = 0, trips_left = 0, step = 1, stages = 0;
-  int64_t threads = 32;  // threads of this warp that run the body
+  uint32_t mask = ~0u;   // the lanes of this warp that run the body
   bool elected = false;  // inside `elect*`: one thread
+  int64_t threads() const { return std::popcount(mask); }
 };
 
 struct Actor {
@@ -79,6 +82,7 @@ struct Actor {
   int64_t warp = 0;      // in the CTA
   const RoleView* role = nullptr;
   int64_t rank = 0;      // role.rank
+  int64_t lane = 0;      // the lane a lane-serial statement runs for (RunContext::lane_mode)
   Env env;
   std::vector<Frame> frames;
   bool done = false;
@@ -102,7 +106,7 @@ struct Cta {
   std::map<SymbolId, Storage> buffers;                   // smem and tmem
   std::map<SymbolId, std::vector<Mbarrier>> mbarriers;
   std::map<int64_t, NamedBarrier> named;                 // by id; 0 is syncthreads
-  std::map<std::pair<SymbolId, int64_t>, Storage> fragments;  // by symbol and owner
+  std::unordered_map<uint64_t, Storage> fragments;  // by symbol << 32 | owner (nodes stay put)
 };
 
 /// Everything a World shares with the run: the module, the global tensors,
@@ -126,10 +130,20 @@ struct RunContext {
   std::map<StmtId, int> share_kind;
   /// Per statement: the rows of the warpgroup fragment it touches (0: none).
   std::map<StmtId, int64_t> window_rows;
+  /// A kernel that reads `lane` runs lane-serial: a statement whose operands
+  /// read `lane` or a per-thread fragment runs once per active lane, with
+  /// per-thread fragments held per lane (see statements.cpp).
+  bool lane_mode = false;
+  SymbolId lane = kNone;
+  std::map<StmtId, bool> per_lane;
 
   RunContext(const Module& module, uint32_t k) : m(module), kernel(k), eval(module), typer(module, nullptr) {}
   void fail(RunProblem::Kind kind, ByteRange at, std::string message, std::vector<RunProblem::Related> related = {});
 };
+
+/// The operand expressions of a data statement (moves, MMAs, assignments,
+/// reductions); empty for others.
+std::vector<ExprId> operand_exprs(const Stmt& s);
 
 class World {
  public:
@@ -148,6 +162,9 @@ class World {
 
   // Section - statements (statements.cpp)
   Result statement(Actor& a, StmtId id);
+  Result data_statement(Actor& a, StmtId id);
+  bool runs_per_lane(StmtId id);
+  void set_lane(Actor& a, int64_t lane);
   Result op(Actor& a, StmtId id, Op op);
   Result decl(Actor& a, const DeclStmt& d, StmtId id);
   Result assign(Actor& a, const AssignStmt& s, StmtId id);
@@ -203,6 +220,7 @@ class World {
   };
   std::map<std::pair<int, int64_t>, std::vector<WgmmaSlot>> wgmma_slots_;
   uint64_t gen_ = 1;
+  bool lane_serial_ = false;  // a statement runs for one lane at a time
   uint32_t next_entity_ = 0;
   std::mt19937_64 rng_;
   size_t next_actor_ = 0;

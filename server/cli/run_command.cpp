@@ -38,6 +38,7 @@ struct RunOptions {
   uint64_t seed = 1;
   uint64_t schedules = 0;
   bool json = false;
+  bool force = false;
 };
 
 /// One finding of a run, on the .cake lines.
@@ -110,6 +111,8 @@ std::optional<int> parse(Args args, RunOptions& o) {
       int64_t x = 0;
       if (!v || !number(*v, x) || x < 0 || x > 10000) return fail("--schedules takes a count in 0..10000");
       o.schedules = static_cast<uint64_t>(x);
+    } else if (a == "--force") {
+      o.force = true;
     } else if (c.is("--format")) {
       auto v = c.value("--format");
       if (!v || (*v != "text" && *v != "json")) return fail("--format takes text or json");
@@ -244,6 +247,8 @@ options:
   --out DIR         write every tensor the kernel writes as NAME.npy
   --seed S          seed of the random inputs (default 1)
   --schedules N     also run N seeded interleavings and compare (default 0)
+  --force           run even though `cake check` reports errors, to see
+                    what they do at run time (exit status 1 all the same)
   --format text|json
 
 exit status: 0 ran and matched, 1 findings, 2 usage or I/O error.
@@ -261,9 +266,9 @@ int run_run(Args args) {
   std::unique_ptr<Analysis> a = analyze(std::move(file.text));
   const Module& m = a->module;
   DiagnosticCounts counts = count(a->diagnostics);
-  if (counts.errors > 0) {
+  if (counts.errors > 0 && !o.force) {
     write_all(stderr, "cake run: " + o.path + ": " + std::to_string(counts.errors) +
-                          " error(s); not run (see `cake check`)\n");
+                          " error(s); not run (see `cake check`, or --force to see what they do at run time)\n");
     return kExitFindings;
   }
   std::vector<uint32_t> kernels;
@@ -300,10 +305,13 @@ int run_run(Args args) {
     }
     auto start = std::chrono::steady_clock::now();
     bool progress_shown = false;
+    double shown_at = 0;
     exec::RunOptions ro;
+    // Progress on stderr for runs over a second, at most four times a second.
     ro.progress = [&](int64_t done, int64_t total) {
       double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (s < 1 || o.json) return;
+      if (s < 1 || s - shown_at < 0.25) return;
+      shown_at = s;
       progress_shown = true;
       write_all(stderr, "\r" + r.kernel + ": " + std::to_string(done) + "/" + std::to_string(total) + " CTAs");
     };
@@ -371,7 +379,7 @@ int run_run(Args args) {
     }
     write_all(stdout, text);
   }
-  return findings ? kExitFindings : kExitOk;
+  return findings || counts.errors > 0 ? kExitFindings : kExitOk;
 }
 
 }  // namespace cake::cli
