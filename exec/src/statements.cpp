@@ -192,6 +192,24 @@ World::Result World::push_loop(Actor& a, SymbolId var, SymbolId stage, ExprId st
     ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.stmts[id].range, "the executor cannot evaluate this loop's range");
     return Result::Stop;
   }
+  if (ctx_.lane_mode && (depends_on_thread(ctx_.m, ctx_.eval, start) || depends_on_thread(ctx_.m, ctx_.eval, end) ||
+                         (step != kNone && depends_on_thread(ctx_.m, ctx_.eval, step)))) {
+    // Lanes of a warp run a loop together: its range must not differ between them.
+    uint32_t mask = a.frames.back().mask;
+    int64_t lane = a.lane;
+    bool uniform = true;
+    for (int64_t l = 0; l < 32 && uniform; ++l)
+      if (mask >> l & 1) {
+        set_lane(a, l);
+        uniform = ctx_.eval.trips(start, end, step, &a.env) == trips && integer(a, start) == first;
+      }
+    set_lane(a, lane);
+    if (!uniform) {
+      ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.stmts[id].range,
+                "the lanes of a warp run this loop a different number of times; the executor runs a loop for the whole warp");
+      return Result::Stop;
+    }
+  }
   if (*trips == 0) return Result::Next;
   Frame f;
   f.body = &body;
