@@ -177,6 +177,7 @@ module.exports = grammar({
       '{',
       optional(commaSep1(field('binding', $.binding))),
       '}',
+      optional(seq('reference', field('reference', $.identifier))),
     ),
 
     binding: $ => seq(field('name', $.identifier), '=', field('value', $._expression)),

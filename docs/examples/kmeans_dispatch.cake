@@ -141,8 +141,47 @@ dispatch kmeans(X, C, Cnorm, out) {                           // first matching 
   else                                                       -> kmeans_assign_generic
 }
 
-bench kmeans_assign_small { N = 1048576, K = 256 }
-bench kmeans_assign_small { N = 1048576, K = 128 }
-bench kmeans_assign { N = 1048576, K = 1024 }
-bench kmeans_assign { N = 1048576, K = 384 }
-bench kmeans_assign_generic { N = 1000000, K = 100 }
+// The reference of every case kernel (they take the same parameters) for
+// `cake run`: one thread per point, a scalar dot product per centroid, no
+// tensor cores, no async copies, no mbarriers.
+
+kernel kmeans_ref(
+    X:     global bf16[N, 64] row_major,
+    C:     global bf16[K, 64] row_major,
+    Cnorm: global f32[K],
+    out:   global i32[N])
+  grid (cdiv(N, 128))                            // any N, any K
+  block 128
+{
+  let i = block.x * 128 + warp.id * 32 + lane    // this thread's point
+  reg x:    bf16
+  reg c:    bf16
+  reg cn:   f32
+  reg dot:  f32
+  reg dist: f32
+  reg best: f32 = +inf
+  reg arg:  i32 = 0
+  if i < N {
+    for k in 0 .. K {                            // upwards, strict `<`: the smallest index wins a tie
+      dot = 0.0
+      for d in 0 .. 64 {
+        load x <- X[i, d]
+        load c <- C[k, d]
+        dot += cvt<f32>(x) * cvt<f32>(c)
+      }
+      load cn <- Cnorm[k]
+      dist = cn - 2.0 * dot                      // ||c_k||^2 - 2 x_i.c_k
+      if dist < best {
+        best = dist
+        arg = k
+      }
+    }
+    store out[i] <- arg
+  }
+}
+
+bench kmeans_assign_small { N = 1048576, K = 256 } reference kmeans_ref
+bench kmeans_assign_small { N = 1048576, K = 128 } reference kmeans_ref
+bench kmeans_assign { N = 1048576, K = 1024 } reference kmeans_ref
+bench kmeans_assign { N = 1048576, K = 384 } reference kmeans_ref
+bench kmeans_assign_generic { N = 1000000, K = 100 } reference kmeans_ref

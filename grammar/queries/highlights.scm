@@ -27,7 +27,7 @@
   "target" "const" "kernel" "dispatch" "bench" "where" "grid" "block"
   "cluster" "nonportable" "when" "else" "smem" "tmem" "reg" "mbarrier"
   "namedbarrier" "tensormap" "box" "id" "threads" "role" "warpgroup" "warp"
-  "let"
+  "let" "reference"
 ] @keyword
 
 ["for" "in" "step" "pipeline" "ring"] @keyword.repeat
@@ -50,6 +50,7 @@
 (when_case kernel: (identifier) @function)
 (else_case kernel: (identifier) @function)
 (bench_item kernel: (identifier) @function)
+(bench_item reference: (identifier) @function)
 (call_expression function: (identifier) @function.call)
 (role_declaration name: (identifier) @namespace)
 (target_item name: (identifier) @constant.builtin)

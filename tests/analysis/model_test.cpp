@@ -172,3 +172,38 @@ TEST_CASE("constant folding over consts and bytes()") {
   REQUIRE(eval.fold(b.value).has_value());
   CHECK(*eval.fold(b.value) == 132);
 }
+
+TEST_CASE("a bench's reference is a use of its kernel, and E0118 points at both parameters") {
+  const std::string source = R"cake(target sm_90a
+kernel k(A: global f32[N], B: global bf16[N]) grid (1) block 128 { }
+bench k { N = 128 } reference k_ref
+bench k { N = 256 }
+kernel k_ref(A: global f32[N], B: global f16[N]) grid (1) block 128 { }
+)cake";
+  auto a = cake::analyze(source);
+  const std::string text = a->text;
+  const auto& m = a->module;
+  REQUIRE(m.benches.size() == 2);
+  const cake::Bench& b = m.benches[0];
+  CHECK(b.reference == "k_ref");
+  CHECK(b.reference_range.begin == offset_of(text, "k_ref\n"));
+  CHECK(b.reference_range.end == b.reference_range.begin + 5);
+  const cake::Symbol& ref = symbol_named(m, "k_ref");
+  REQUIRE(b.reference_symbol != cake::kNone);
+  CHECK(&m.symbols[b.reference_symbol] == &ref);
+  REQUIRE(ref.uses.size() == 1);
+  CHECK(ref.uses[0] == b.reference_range);
+  CHECK(m.benches[1].reference.empty());
+  CHECK(m.benches[1].reference_symbol == cake::kNone);
+
+  REQUIRE(a->diagnostics.size() == 1);
+  const cake::Diagnostic& d = a->diagnostics[0];
+  CHECK(d.id == cake::DiagId::BenchReferenceSignature);
+  CHECK(d.message == "`B` is f16 in `k_ref` but bf16 in `k`");
+  CHECK(d.range == b.reference_range);
+  REQUIRE(d.related.size() == 2);
+  CHECK(d.related[0].range.begin == offset_of(text, "B: global f16"));
+  CHECK(d.related[0].message == "in `k_ref`");
+  CHECK(d.related[1].range.begin == offset_of(text, "B: global bf16"));
+  CHECK(d.related[1].message == "in `k`");
+}

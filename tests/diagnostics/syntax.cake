@@ -62,6 +62,16 @@ const A = 1 $ 2
 
 // -----
 
+// A bench's `reference` without a kernel name; the near miss names one.
+target sm_90a
+kernel k(A: global f32[N]) grid (1) block 128 { }
+kernel k_ref(A: global f32[N]) grid (1) block 128 { }
+// expected-error@+1 [CAKE-E0001] {{malformed `reference`: expected `bench KERNEL { SYM = VALUE, ... } [reference KERNEL]`}}
+bench k { N = 128 } reference 12
+bench k { N = 256 } reference k_ref
+
+// -----
+
 target sm_90a
 const A = 1
 // expected-error@+1 [CAKE-E0004] {{block comment is never closed}}

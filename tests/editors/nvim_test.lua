@@ -71,6 +71,8 @@ local function run()
     { "tma.load", "tma.load", "function.builtin" },
     { "pipeline s in ring", "pipeline", "keyword.repeat" },
     { "// C[M, N]", nil, "comment" },
+    { "reference hopper_gemm_ref", "reference", "keyword" },
+    { "reference hopper_gemm_ref", "hopper_gemm_ref", "function", 10 },
   }
   for _, e in ipairs(expect) do
     local row, col = line_of(lines, e[1])
@@ -84,7 +86,7 @@ local function run()
   for id, node in folds:iter_captures(tree:root(), buf, 0, -1) do
     if folds.captures[id] == "fold" and node:type() == "kernel_item" then fold_rows[#fold_rows + 1] = node:start() end
   end
-  check(#fold_rows == 1, "folds query: the kernel folds", fold_rows)
+  check(#fold_rows == 2, "folds query: the kernel and its reference fold", fold_rows)
   for _, q in ipairs({ "locals", "indents" }) do
     check(get_query("cake", q) ~= nil, q .. " query compiles")
   end

@@ -213,6 +213,43 @@ kernel k() grid (1) block 128 {
   CHECK_FALSE(has_label(items, "kernel"));
 }
 
+TEST_CASE("completion after a bench's `reference` offers the other kernels", "[completion]") {
+  Annotated a = annotate(R"cake(target sm_90a
+const D = 64
+kernel k(A: global f32[N]) grid (1) block 128 { }
+kernel k_ref(A: global f32[N]) grid (N) block 32 { }
+bench k { N = 128 } reference ^
+bench k { N = 256 } reference k_^r
+bench k { N = 512 }
+^
+)cake");
+  Document doc(a.text);
+  for (uint32_t point : {a.points[0], a.points[1]}) {
+    auto items = completions_at(doc.model(), doc.text(), point);
+    CHECK(has_label(items, "k_ref", CompletionCandidate::Kind::Name));
+    CHECK_FALSE(has_label(items, "k"));  // the benched kernel: not its own reference
+    CHECK_FALSE(has_label(items, "D"));
+    CHECK_FALSE(has_label(items, "reference", CompletionCandidate::Kind::Keyword));
+  }
+  auto elsewhere = completions_at(doc.model(), doc.text(), a.points[2]);
+  CHECK(has_label(elsewhere, "reference", CompletionCandidate::Kind::Keyword));
+  CHECK(has_label(elsewhere, "D", CompletionCandidate::Kind::Name));
+}
+
+TEST_CASE("hover on a bench's reference describes the kernel", "[hover]") {
+  Annotated a = annotate(R"cake(target sm_90a
+kernel k(A: global f32[N]) grid (1) block 128 { }
+kernel ^k_ref(A: global f32[N]) grid (N) block 32 {
+  smem s: f32[256]
+}
+bench k { N = 128 } reference k_^ref
+)cake");
+  Document doc(a.text);
+  std::string on_reference = hover_text(doc, a.points[1]);
+  CHECK_THAT(on_reference, Catch::StartsWith("**k_ref**: a kernel"));
+  CHECK(on_reference == hover_text(doc, a.points[0]));
+}
+
 TEST_CASE("hover and completion work in a file with a syntax error", "[hover][completion]") {
   Annotated a = annotate(R"cake(target sm_90a
 kernel k() grid (1) block 128 {

@@ -110,6 +110,14 @@ kernel k(A: global bf16[«M», 64] row_major, C: global f32[«M»] row_major)
 bench k { «M» = 4096 }
           ^
 )"},
+    {"kernel through a bench's reference", R"(target sm_90a
+kernel k(A: global f32[N]) grid (1) block 128 { }
+kernel «k_ref»(A: global f32[N]) grid (N) block 32 { }
+       ^
+bench k { N = 128 } reference «k_ref»
+                              ^   ^
+bench k { N = 256 } reference «k_ref»
+)"},
     {"const at file scope", R"(target sm_90a
 const «TILE» = 64
       ^
@@ -334,6 +342,22 @@ TEST_CASE("rename", "[rename]") {
       CHECK_THAT(r.error, Catch::Contains(c.expected));
     }
   }
+}
+
+TEST_CASE("rename a kernel from a bench's reference", "[rename]") {
+  std::string text = R"(target sm_90a
+kernel k(A: global f32[N]) grid (1) block 128 { }
+kernel k_ref(A: global f32[N]) grid (N) block 32 { }
+bench k { N = 128 } reference k_ref
+)";
+  cake::Document doc(text);
+  auto at = static_cast<uint32_t>(text.rfind("k_ref"));
+  cake::RenameResult r = cake::rename_symbol(doc.model(), at, "k_naive");
+  CHECK(r.error.empty());
+  std::string renamed = apply(text, r.edits);
+  CHECK_THAT(renamed, Catch::Contains("kernel k_naive(A"));
+  CHECK_THAT(renamed, Catch::Contains("} reference k_naive\n"));
+  CHECK(cake::Document(renamed).diagnostics()->empty());
 }
 
 TEST_CASE("prepareRename refuses builtins and keywords", "[rename]") {

@@ -258,6 +258,12 @@ struct Bench {
   SymbolId kernel_symbol = kNone;
   ByteRange range;
   std::vector<BenchBinding> bindings;
+  /// `reference NAME`: the kernel whose outputs `cake run` compares with the
+  /// benched kernel's for the same inputs. Empty name when there is none;
+  /// reference_symbol is kNone when it names no kernel (E0101/E0108).
+  std::string_view reference;
+  ByteRange reference_range;
+  SymbolId reference_symbol = kNone;
 };
 
 struct ConstItem {

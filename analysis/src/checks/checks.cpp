@@ -8,6 +8,7 @@
 namespace cake {
 
 void check_items(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_bench_references(const Module& module, std::vector<Diagnostic>& diagnostics);
 void check_statements(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics);
 void check_target_features(const Module& module, std::vector<Diagnostic>& diagnostics);
 void check_resources(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics);
@@ -25,6 +26,7 @@ void run_checks(const Module& module, const AnalyzeOptions& options,
   // every check and the cost model that need them.
   FactsCache facts(module);
   check_items(module, diagnostics);
+  check_bench_references(module, diagnostics);
   check_statements(module, facts, diagnostics);
   check_target_features(module, diagnostics);
   check_resources(module, facts, diagnostics);

@@ -827,6 +827,12 @@ class Builder {
       bb.value = expr(field(bind, f.value));
       b.bindings.push_back(bb);
     });
+    TSNode r = field(node, f.reference);
+    if (!ts_node_is_null(r) && !ts_node_is_missing(r)) {
+      b.reference = text(r);
+      b.reference_range = node_range(r);
+      b.reference_symbol = kernel_ref(r);
+    }
     m_.benches.push_back(std::move(b));
   }
 

@@ -36,7 +36,7 @@ namespace cake {
   X(range) X(step) X(stage) X(stages) X(condition) X(consequence) X(alternative) X(start)     \
   X(end) X(op) X(destination) X(source) X(barrier) X(modifier) X(mask) X(accumulator) X(a)    \
   X(b) X(accumulate) X(pending) X(bytes) X(parity) X(index) X(base) X(left) X(right)          \
-  X(operand) X(function) X(arguments) X(argument) X(extent) X(field)
+  X(operand) X(function) X(arguments) X(argument) X(extent) X(field) X(reference)
 
 struct Cst {
 #define CAKE_X(N) TSSymbol N = 0;

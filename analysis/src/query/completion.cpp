@@ -1,6 +1,7 @@
 // Completion candidates and op signatures (cake/query_completion.h). The
 // context comes from the text before the cursor (an unclosed `name[`, the
-// op at the start of the line), the candidates from the model and tables.
+// op at the start of the line, `} reference ` of a bench), the candidates
+// from the model and tables.
 #include "cake/query_completion.h"
 
 #include "cake/ops.h"
@@ -8,6 +9,7 @@
 #include "semantics/eval.h"
 #include "semantics/typing.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace cake {
@@ -58,6 +60,56 @@ std::optional<uint32_t> open_index_base(std::string_view text, uint32_t offset) 
   return std::nullopt;
 }
 
+bool blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/// After `} reference ` of a bench, with a name typed or not: the offset of
+/// that `}`, or nullopt.
+std::optional<uint32_t> after_reference(std::string_view text, uint32_t offset) {
+  constexpr std::string_view kKeyword = "reference";
+  uint32_t i = offset;
+  while (i > 0 && word_char(text[i - 1])) --i;  // the name being typed
+  uint32_t name = i;
+  while (i > 0 && blank(text[i - 1])) --i;
+  if (i == name || i < kKeyword.size() || text.substr(i - kKeyword.size(), kKeyword.size()) != kKeyword) return std::nullopt;
+  i -= static_cast<uint32_t>(kKeyword.size());
+  if (i > 0 && word_char(text[i - 1])) return std::nullopt;
+  while (i > 0 && blank(text[i - 1])) --i;
+  if (i == 0 || text[i - 1] != '}') return std::nullopt;
+  return i - 1;
+}
+
+/// The kernel named before the `{` that the `}` at `brace` closes: the
+/// benched kernel. Read from the text, since a bench being typed may not
+/// parse yet.
+std::string_view benched_kernel(std::string_view text, uint32_t brace) {
+  uint32_t i = brace;
+  while (i > 0 && text[i - 1] != '{') {
+    if (text[i - 1] == '}') return {};
+    --i;
+  }
+  if (i == 0) return {};
+  --i;
+  while (i > 0 && blank(text[i - 1])) --i;
+  uint32_t end = i;
+  while (i > 0 && word_char(text[i - 1])) --i;
+  return text.substr(i, end - i);
+}
+
+/// The kernels a bench can name as its reference: every kernel but the
+/// benched one (a kernel is not its own reference, CAKE-E0119).
+void add_reference_kernels(const Module& m, std::string_view text, uint32_t brace,
+                           std::vector<CompletionCandidate>& out) {
+  std::string_view benched = benched_kernel(text, brace);
+  std::vector<std::string_view> seen;
+  for (const Symbol& s : m.symbols) {
+    if (s.kind != SymbolKind::Kernel || s.name == benched) continue;
+    if (std::find(seen.begin(), seen.end(), s.name) != seen.end()) continue;
+    seen.push_back(s.name);
+    out.push_back(candidate(CompletionCandidate::Kind::Name, std::string(s.name),
+                            std::string(symbol_kind_name(s.kind)), {}, s.kind));
+  }
+}
+
 void add_names(const Module& m, uint32_t offset, bool index_only, std::vector<CompletionCandidate>& out) {
   for (SymbolId id : symbols_in_scope(m, offset)) {
     const Symbol& s = m.symbol(id);
@@ -89,6 +141,10 @@ std::vector<CompletionCandidate> completions_at(const Module& m, std::string_vie
       add_names(m, offset, true, out);
       return out;
     }
+  }
+  if (std::optional<uint32_t> brace = after_reference(text, offset)) {
+    add_reference_kernels(m, text, *brace, out);
+    return out;
   }
   for (std::string_view k : keywords()) out.push_back(candidate(CompletionCandidate::Kind::Keyword, std::string(k), "keyword"));
   for (const OpInfo& op : all_ops())

@@ -157,6 +157,14 @@ class SyntaxErrorCollector {
       message = llvm::formatv("malformed `{0}`: expected `{1}`", tok, form).str();
     } else if (range.begin == range.end) {
       message = "unexpected end of input";
+    } else if (parent_type == "source_file" && tok == "reference" &&
+               type_of(ts_node_prev_sibling(node)) == "bench_item") {
+      // A bench's `reference` clause without a kernel name after it.
+      uint32_t end = ts_node_end_byte(node);
+      uint32_t eol = range.end;
+      while (eol < end && eol < text_.size() && text_[eol] != '\n') ++eol;
+      range.end = eol;
+      message = llvm::formatv("malformed `reference`: expected `{0}`", form_of("bench")).str();
     } else if (parent_type == "source_file") {
       message = llvm::formatv("unexpected {0}: expected an item (`target`, `const`, `kernel`, `dispatch` or `bench`)",
                               quote(tok)).str();
