@@ -54,27 +54,30 @@ kernel row_softmax(
 kernel row_softmax_ref(
     X: global f32[R, C] row_major,
     Y: global f32[R, C] row_major)
-  grid (C / 128, R)
+  grid (cdiv(R, 128))                            // one thread per row: any R
   block 128
 {
-  let i = block.y                                // row
-  let j = block.x * 128 + warp.id * 32 + lane    // column
+  let i = block.x * 128 + warp.id * 32 + lane    // this thread's row
   reg x: f32
   reg y: f32
   reg m: f32 = -inf
   reg l: f32 = 0
-  for k in 0 .. C {
-    load x <- X[i, k]
-    m = max(m, x)
+  if i < R {
+    for k in 0 .. C {
+      load x <- X[i, k]
+      m = max(m, x)
+    }
+    for k in 0 .. C {
+      load x <- X[i, k]
+      l = l + exp2((x - m) * 1.4426950408889634)   // e^(x - m)
+    }
+    l = 1.0 / l                                    // one reciprocal, then a multiply, as above
+    for k in 0 .. C {
+      load x <- X[i, k]
+      y = exp2((x - m) * 1.4426950408889634) * l
+      store Y[i, k] <- y
+    }
   }
-  for k in 0 .. C {
-    load x <- X[i, k]
-    l = l + exp2((x - m) * 1.4426950408889634)   // e^(x - m)
-  }
-  l = 1.0 / l                                    // one reciprocal, then a multiply, as above
-  load x <- X[i, j]
-  y = exp2((x - m) * 1.4426950408889634) * l
-  store Y[i, j] <- y
 }
 
 bench row_softmax { R = 65536 } reference row_softmax_ref

@@ -16,6 +16,27 @@ void World::set_lane(Actor& a, int64_t lane) {
   if (ctx_.lane != kNone) a.env.values[ctx_.lane] = lane;
 }
 
+bool World::runs_per_lane_expr(ExprId e) {
+  std::vector<SymbolId> syms;
+  ctx_.eval.free_symbols(e, syms);
+  return std::any_of(syms.begin(), syms.end(), [&](SymbolId s) {
+    const Symbol& sym = ctx_.m.symbols[s];
+    return s == ctx_.lane || (sym.kind == SymbolKind::Reg && sym.type.layout == FragLayout::None);
+  });
+}
+
+std::optional<bool> World::condition(Actor& a, ExprId e, StmtId at) {
+  if (auto v = integer(a, e)) return *v != 0;
+  // A condition on register values: an element-wise comparison of scalars.
+  auto t = tile(a, e, {}, at);
+  if (!t) return std::nullopt;
+  if (!t->scalar) {
+    ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.exprs[e].range, "a condition must be one value, not a tile");
+    return std::nullopt;
+  }
+  return t->values[0] != 0;
+}
+
 bool World::runs_per_lane(StmtId id) {
   auto it = ctx_.per_lane.find(id);
   if (it != ctx_.per_lane.end()) return it->second;
@@ -129,52 +150,36 @@ World::Result World::statement(Actor& a, StmtId id) {
         } else if constexpr (std::is_same_v<T, PipelineStmt>) {
           return push_loop(a, n.variable, n.stage, n.start, n.end, n.step, n.stages, n.body, id);
         } else if constexpr (std::is_same_v<T, IfStmt>) {
-          if (ctx_.lane_mode && depends_on_thread(m, ctx_.eval, n.condition)) {
-            // A condition on the lane splits the warp: the `then` lanes run
-            // their branch, then the `else` lanes theirs.
-            uint32_t then_mask = 0;
-            for (int64_t l = 0; l < 32; ++l) {
-              if (!(mask >> l & 1)) continue;
-              set_lane(a, l);
-              auto c = integer(a, n.condition);
-              if (!c) {
-                set_lane(a, std::countr_zero(mask));
-                ctx_.fail(RunProblem::Kind::Unsupported, m.exprs[n.condition].range,
-                          "the executor cannot evaluate this condition");
-                return Result::Stop;
-              }
-              if (*c) then_mask |= uint32_t(1) << l;
+          // A condition that differs between lanes (it reads `lane` or a
+          // per-thread fragment of a lane-serial kernel) splits the warp:
+          // the `then` lanes run their branch, then the `else` lanes theirs.
+          bool split = ctx_.lane_mode && runs_per_lane_expr(n.condition);
+          uint32_t then_mask = 0;
+          for (int64_t l = 0; l < 32; ++l) {
+            if (!(mask >> l & 1)) continue;
+            if (split) set_lane(a, l);
+            auto c = condition(a, n.condition, id);
+            if (!c) {
+              if (split) set_lane(a, std::countr_zero(mask));
+              return Result::Stop;
             }
-            set_lane(a, std::countr_zero(mask));
-            uint32_t else_mask = mask & ~then_mask;
-            for (auto [body, lanes] : {std::pair{&n.else_body, else_mask}, std::pair{&n.then_body, then_mask}}) {
-              if (lanes == 0) continue;
-              Frame f;
-              f.body = body;
-              f.mask = lanes;
-              f.elected = elected;
-              a.frames.push_back(f);
+            if (*c) then_mask |= uint32_t(1) << l;
+            if (!split) {
+              then_mask = *c ? mask : 0;
+              break;
             }
-            if (then_mask != 0) set_lane(a, std::countr_zero(then_mask));
-            else set_lane(a, std::countr_zero(else_mask));
-            return Result::Next;
           }
-          auto c = integer(a, n.condition);
-          if (!c) {
-            if (depends_on_thread(m, ctx_.eval, n.condition))
-              ctx_.fail(RunProblem::Kind::Unsupported, m.exprs[n.condition].range,
-                        "the executor runs warps, not lanes: this condition has no single value in a warp");
-            else
-              ctx_.fail(RunProblem::Kind::Unsupported, m.exprs[n.condition].range,
-                        "the executor cannot evaluate this condition");
-            return Result::Stop;
+          if (split) set_lane(a, std::countr_zero(mask));
+          uint32_t else_mask = mask & ~then_mask;
+          for (auto [body, lanes] : {std::pair{&n.else_body, else_mask}, std::pair{&n.then_body, then_mask}}) {
+            if (lanes == 0 || body->empty()) continue;
+            Frame f;
+            f.body = body;
+            f.mask = lanes;
+            f.elected = elected;
+            a.frames.push_back(f);
           }
-          const std::vector<StmtId>& body = *c ? n.then_body : n.else_body;
-          Frame f;
-          f.body = &body;
-          f.mask = mask;
-          f.elected = elected;
-          a.frames.push_back(f);
+          if (!a.frames.empty() && a.frames.back().mask != mask) set_lane(a, std::countr_zero(a.frames.back().mask));
           return Result::Next;
         } else if constexpr (std::is_same_v<T, RoleStmt>) {
           return Result::Next;  // each actor starts inside its role

@@ -164,6 +164,8 @@ class World {
   Result statement(Actor& a, StmtId id);
   Result data_statement(Actor& a, StmtId id);
   bool runs_per_lane(StmtId id);
+  bool runs_per_lane_expr(ExprId e);
+  std::optional<bool> condition(Actor& a, ExprId e, StmtId at);
   void set_lane(Actor& a, int64_t lane);
   Result op(Actor& a, StmtId id, Op op);
   Result decl(Actor& a, const DeclStmt& d, StmtId id);

@@ -327,6 +327,29 @@ int run_run(Args args) {
         compare_outputs(m, other.tensors, base.tensors, "the canonical schedule's output (schedule " + std::to_string(s) + ")",
                         m.kernels[k].range, r.findings, nullptr);
     }
+    // The bench's reference kernel, on the same inputs (its parameters match
+    // by position, E0118) and the same shape (by symbol name).
+    SymbolId ref = kNone;
+    for (size_t b : benches)
+      if ((bench < 0 || b == static_cast<size_t>(bench)) && ref == kNone) ref = m.benches[b].reference_symbol;
+    if (ref != kNone && base.completed()) {
+      uint32_t rk = m.symbols[ref].kernel;
+      std::vector<std::pair<std::string, int64_t>> by_name;
+      for (const auto& [sym, v] : shape.values) by_name.push_back({std::string(m.symbols[sym].name), v});
+      exec::ShapeChoice rshape = exec::choose_shape(m, rk, -1, by_name);
+      std::string rname(m.symbols[m.kernels[rk].symbol].name);
+      if (!rshape.error.empty()) {
+        r.findings.push_back({"mismatch", m.benches[benches.front()].reference_range,
+                              "the reference `" + rname + "` cannot run at this shape: " + rshape.error, {}});
+      } else {
+        ro.schedule = 0;
+        exec::RunResult want = exec::run_kernel(m, rk, rshape.values, inputs, ro);
+        add_problems(want.problems, r.findings);
+        if (want.completed())
+          compare_outputs(m, base.tensors, want.tensors, "the reference `" + rname + "`", m.kernels[k].range,
+                          r.findings, &r.outputs);
+      }
+    }
     if (progress_shown) write_all(stderr, "\n");
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!o.out.empty() && base.completed() && !write_outputs(o.out, base.tensors, error)) {
@@ -373,9 +396,12 @@ int run_run(Args args) {
       findings = findings || !r.findings.empty();
       char secs[32];
       std::snprintf(secs, sizeof secs, "%.2f s", r.seconds);
+      std::string compared;
+      for (const json& c : r.outputs)
+        compared += ", " + c["tensor"].get<std::string>() + " matches " + c["against"].get<std::string>();
       text += r.kernel + " (" + r.shape + "): " + std::to_string(r.ctas) + " CTAs, " + std::to_string(r.statements) +
               " statements, " + secs + ": " +
-              (r.findings.empty() ? "ok" : std::to_string(r.findings.size()) + " finding(s)") + "\n";
+              (r.findings.empty() ? "ok" + compared : std::to_string(r.findings.size()) + " finding(s)") + "\n";
     }
     write_all(stdout, text);
   }
