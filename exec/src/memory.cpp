@@ -49,6 +49,30 @@ bool World::warpgroup_owned(FragLayout layout) const {
 
 std::optional<int64_t> World::integer(const Actor& a, ExprId e) { return ctx_.eval.eval(e, &a.env); }
 
+bool World::integral(ExprId e) {
+  // Cached: an element-wise expression would otherwise be tried as an
+  // integer at every node, each try walking the whole subtree.
+  if (ctx_.integral.size() < ctx_.m.exprs.size()) ctx_.integral.resize(ctx_.m.exprs.size(), -1);
+  int8_t& known = ctx_.integral[e];
+  if (known < 0) {
+    std::vector<SymbolId> syms;
+    ctx_.eval.free_symbols(e, syms);
+    known = std::none_of(syms.begin(), syms.end(), [&](SymbolId s) {
+      switch (ctx_.m.symbols[s].kind) {
+        case SymbolKind::TensorParam: case SymbolKind::Smem: case SymbolKind::Tmem: case SymbolKind::Reg:
+          return true;
+        case SymbolKind::Const: case SymbolKind::ShapeSymbol: case SymbolKind::ScalarParam: case SymbolKind::Mbarrier:
+        case SymbolKind::NamedBarrier: case SymbolKind::Tensormap: case SymbolKind::Let: case SymbolKind::LoopVar:
+        case SymbolKind::StageVar: case SymbolKind::Role: case SymbolKind::Kernel: case SymbolKind::Dispatch:
+        case SymbolKind::DispatchParam: case SymbolKind::Builtin:
+          return false;
+      }
+      return false;
+    });
+  }
+  return known != 0;
+}
+
 Storage& World::fragment(Actor& a, SymbolId sym) {
   const Symbol& s = ctx_.m.symbols[sym];
   // A per-thread fragment of a lane-serial kernel is held per lane.
@@ -63,6 +87,7 @@ Storage& World::fragment(Actor& a, SymbolId sym) {
     st.dtype = s.type.dtype;
     st.space = Space::Reg;
     st.layout = s.type.layout;
+    st.tracked = ctx_.async_fragments.count(sym) != 0;
     std::vector<int64_t> dims;
     for (ExprId d : s.type.dims) dims.push_back(integer(a, d).value_or(1));
     st.shape(std::move(dims), is_float(st.dtype) ? NAN : 0);
@@ -383,7 +408,8 @@ std::optional<Tile> World::tile(Actor& a, ExprId id, const Window& w, StmtId at)
       return r;
     }
     case Expr::Kind::Binary: {
-      if (auto v = integer(a, id)) return Tile::constant(static_cast<double>(*v), true);
+      if (integral(id))
+        if (auto v = integer(a, id)) return Tile::constant(static_cast<double>(*v), true);
       auto x = tile(a, e.lhs, w, at);
       if (!x) return x;
       auto y = tile(a, e.rhs, w, at);

@@ -3,6 +3,8 @@
 
 #include "world.h"
 
+#include "cake/ops.h"
+
 #include <cmath>
 #include <set>
 
@@ -37,6 +39,24 @@ std::set<SymbolId> written_symbols(const Module& m, const Kernel& k) {
   return out;
 }
 
+/// The fragments an async op writes (a wgmma accumulator, a tcgen05.ld
+/// destination): the only fragments that can race, since every other is
+/// touched by its owner alone, in program order.
+std::set<SymbolId> async_fragments(const Module& m, const Kernel& k) {
+  std::set<SymbolId> out;
+  auto add = [&](Op op, ExprId dst) {
+    SymbolId root = root_symbol(m, dst);
+    if (op_info(op).completion != OpCompletion::Immediate && root != kNone && m.symbols[root].kind == SymbolKind::Reg)
+      out.insert(root);
+  };
+  for (const Stmt& s : m.stmts) {
+    if (s.range.begin < k.range.begin || s.range.end > k.range.end) continue;
+    if (const auto* mv = std::get_if<MoveStmt>(&s.node)) add(mv->op, mv->dst);
+    if (const auto* mm = std::get_if<MmaStmt>(&s.node)) add(mm->op, mm->acc);
+  }
+  return out;
+}
+
 }  // namespace
 
 RunResult run_kernel(const Module& m, uint32_t kernel, const std::vector<std::pair<SymbolId, int64_t>>& shape,
@@ -67,6 +87,7 @@ RunResult run_kernel(const Module& m, uint32_t kernel, const std::vector<std::pa
   ctx.roles = std::move(*roles);
   if (inputs.size() != k.params.size()) return fail("one input per parameter is needed");
   std::set<SymbolId> written = written_symbols(m, k);
+  ctx.async_fragments = async_fragments(m, k);
   for (size_t i = 0; i < k.params.size(); ++i) {
     SymbolId p = k.params[i];
     const Symbol& s = m.symbols[p];

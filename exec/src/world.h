@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <unordered_map>
 #include <string>
 #include <vector>
@@ -134,6 +135,8 @@ struct RunContext {
   /// read `lane` or a per-thread fragment runs once per active lane, with
   /// per-thread fragments held per lane (see statements.cpp).
   bool lane_mode = false;
+  std::set<SymbolId> async_fragments;  // the fragments the race detector follows
+  std::vector<int8_t> integral;        // by expression: reads no buffer (World::integral)
   SymbolId lane = kNone;
   std::map<StmtId, bool> per_lane;
 
@@ -187,6 +190,7 @@ class World {
     int64_t full = 0, lo = 0, hi = 0;  // rows [lo, hi) of `full`
   };
   std::optional<int64_t> integer(const Actor& a, ExprId e);
+  bool integral(ExprId e);
   std::optional<View> view(Actor& a, ExprId e, StmtId at);
   View windowed(const View& v, const Window& w) const;
   Window window_of(const Actor& a, StmtId id) const;

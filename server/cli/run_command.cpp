@@ -379,7 +379,7 @@ int run_run(Args args) {
                      {"statements", r.statements}, {"seconds", r.seconds}, {"comparisons", r.outputs},
                      {"findings", f}});
     }
-    write_all(stdout, out.dump(2) + "\n");
+    write_all(stdout, json{{"tool", "cake run"}, {"runs", out}}.dump(2) + "\n");
   } else {
     std::string text;
     for (const KernelReport& r : reports) {

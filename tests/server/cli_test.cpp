@@ -613,3 +613,68 @@ TEST_CASE("cake calibrate and estimate --table: usage and I/O errors exit 2 with
   CHECK(cake(dir, {"help", "calibrate"}).code == 0);
   CHECK(cake(dir, {"--help"}).out.find("calibrate") != std::string::npos);
 }
+
+TEST_CASE("cake run: every example matches its reference; usage, findings, .npy in and out") {
+  TempDir dir;
+  for (const auto& entry : fs::directory_iterator(CAKE_EXAMPLES_DIR)) {
+    if (entry.path().extension() != ".cake") continue;
+    Run run = cake(dir, {"run", entry.path().string(), "--backend", "cpu", "--schedules", "1"});
+    INFO(entry.path() << "\n" << run.out << run.err);
+    CHECK(run.code == 0);
+    CHECK(run.out.find("matches the reference") != std::string::npos);
+  }
+  std::string softmax = std::string(CAKE_EXAMPLES_DIR) + "/row_softmax.cake";
+  std::string hopper = std::string(CAKE_EXAMPLES_DIR) + "/hopper_gemm.cake";
+  CHECK(cake(dir, {"run", softmax}).code == 2);  // no backend
+  CHECK(cake(dir, {"run", softmax, "--backend", "gpu"}).code == 2);
+  CHECK(cake(dir, {"run", "missing.cake", "--backend", "cpu"}).code == 2);
+  CHECK(cake(dir, {"run", softmax, "--backend", "cpu", "--kernel", "nope"}).code == 2);
+  CHECK(cake(dir, {"run", softmax, "--backend", "cpu", "--bench", "9"}).code == 2);
+  CHECK(cake(dir, {"run", softmax, "--backend", "cpu", "--shape", "R"}).code == 2);
+  CHECK(cake(dir, {"run", softmax, "--backend", "cpu", "--shape", "Q=16"}).code == 2);
+  Run fact = cake(dir, {"run", softmax, "--backend", "cpu", "--shape", "R=17"});
+  CHECK(fact.code == 2);
+  CHECK(fact.err.find("R % 16 == 0") != std::string::npos);
+  CHECK(cake(dir, {"run", "--help"}).code == 0);
+  CHECK(cake(dir, {"help", "run"}).code == 0);
+
+  // A file with errors is not run, unless --force: then the off-by-one
+  // parity is a deadlock on its line.
+  std::string text = slurp(hopper);
+  std::string from = "wait empty[s] parity(s.phase ^ 1)";
+  size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), "wait empty[s] parity(s.phase)");
+  write(dir.path / "mutant.cake", text);
+  Run refused = cake(dir, {"run", "mutant.cake", "--backend", "cpu"});
+  CHECK(refused.code == 1);
+  CHECK(refused.err.find("not run") != std::string::npos);
+  Run forced = cake(dir, {"run", "mutant.cake", "--backend", "cpu", "--force", "--format", "json"});
+  CHECK(forced.code == 1);
+  json doc = parse(forced);
+  CHECK(doc["tool"] == "cake run");
+  REQUIRE(doc["runs"].size() == 1);
+  REQUIRE(doc["runs"][0]["findings"].size() == 1);
+  const json& f = doc["runs"][0]["findings"][0];
+  CHECK(f["kind"] == "deadlock");
+  size_t line = static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n')) + 1;
+  CHECK(f["line"] == line);
+
+  // --out writes the outputs; --inputs reads them back as an input.
+  Run first = cake(dir, {"run", softmax, "--backend", "cpu", "--out", "out1", "--format", "json"});
+  REQUIRE(first.code == 0);
+  json runs = parse(first)["runs"];
+  CHECK(runs[0]["comparisons"][0]["tensor"] == "Y");
+  CHECK(runs[0]["comparisons"][0]["mismatches"] == 0);
+  std::string y = slurp(dir.path / "out1" / "Y.npy");
+  REQUIRE(y.size() > 128);
+  CHECK(y.substr(0, 6) == "\x93NUMPY");
+  CHECK(y.find("'descr': '<f4'") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path / "out1" / "X.npy"));  // an input, not written
+  write(dir.path / "in" / "X.npy", y);
+  Run second = cake(dir, {"run", softmax, "--backend", "cpu", "--inputs", "in", "--out", "out2"});
+  CHECK(second.code == 0);
+  CHECK(slurp(dir.path / "out2" / "Y.npy") != y);
+  write(dir.path / "bad" / "X.npy", "not a npy file");
+  CHECK(cake(dir, {"run", softmax, "--backend", "cpu", "--inputs", "bad"}).code == 2);
+}
