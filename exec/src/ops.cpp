@@ -380,8 +380,6 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
       if (!write(a, vv, best, id) || !write(a, iv, arg, id)) return Result::Stop;
       return Result::Next;
     }
-#ifdef CAKE_EXTRA_TEST_OP
-#endif
   }
   return fail("the executor does not run `" + std::string(op_spelling(op)) + "`");
 }

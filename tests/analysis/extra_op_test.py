@@ -2,8 +2,8 @@
 """build.extra_op: adding an op to ops.def breaks the build where it must.
 
 Compiles every C++ source of the project's libraries and programs (the
-compile commands of this build, analysis/, server/ and codegen/ when it
-exists) with -DCAKE_EXTRA_TEST_OP, which adds one op to ops.def, and
+compile commands of this build, analysis/, exec/, server/ and codegen/
+when it exists) with -DCAKE_EXTRA_TEST_OP, which adds one op to ops.def, and
 -fsyntax-only. The op is in the enum and the op table, so every exhaustive
 `switch (op)` that does not handle it is an error (-Werror=switch). The
 test passes when the build fails, only with such errors, and exactly in the
@@ -53,7 +53,7 @@ def main():
     expected = {os.path.normpath(f) for f in sys.argv[3:]}
     with open(os.path.join(build, "compile_commands.json")) as f:
         entries = json.load(f)
-    roots = [os.path.join(source, d) + os.sep for d in ("analysis", "server", "codegen")]
+    roots = [os.path.join(source, d) + os.sep for d in ("analysis", "exec", "server", "codegen")]
     chosen = [e for e in entries
               if e["file"].endswith(".cpp") and any(os.path.realpath(e["file"]).startswith(r) for r in roots)]
     if not chosen:
