@@ -304,7 +304,7 @@ bool World::write(Actor& a, const View& v, const Tile& t, StmtId at) {
 }
 
 void World::copy(uint32_t entity, const Clock& vc, const View& dst, const View& src, StmtId at) {
-  std::vector<double> values;
+  llvm::SmallVector<double, 8> values;
   values.reserve(static_cast<size_t>(src.elements()));
   const std::vector<double>& from = src.st->data;
   src.for_each([&](int64_t flat) { values.push_back(flat < 0 ? 0.0 : from[flat]); });

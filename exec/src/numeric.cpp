@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -184,7 +185,14 @@ double round_to(DType dtype, double v) {
     case DType::F32: return static_cast<float>(v);  // the host's IEEE conversion rounds to nearest even
     case DType::TF32: return round_float(kTF32, v);
     case DType::F16: return round_float(kF16, v);
-    case DType::BF16: return round_float(kBF16, v);
+    case DType::BF16: {
+      // Most writes copy a value that is already bf16 (a load of a bf16
+      // tensor): an f32 whose low 16 bits are zero needs no rounding.
+      float f = static_cast<float>(v);
+      uint32_t bits = std::bit_cast<uint32_t>(f);
+      if (static_cast<double>(f) == v && (bits & 0xFFFFu) == 0) return v;
+      return round_float(kBF16, v);
+    }
     case DType::F8E4M3: return round_float(kF8E4M3, v);
     case DType::F8E5M2: return round_float(kF8E5M2, v);
     case DType::F6E3M2: return round_float(kF6E3M2, v);
