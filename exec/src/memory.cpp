@@ -90,7 +90,12 @@ Storage& World::fragment(Actor& a, SymbolId sym) {
     st.tracked = ctx_.async_fragments.count(sym) != 0;
     std::vector<int64_t> dims;
     for (ExprId d : s.type.dims) dims.push_back(integer(a, d).value_or(1));
-    st.shape(std::move(dims), is_float(st.dtype) ? NAN : 0);
+    if (!st.shape(std::move(dims), is_float(st.dtype) ? NAN : 0, ctx_.max_elements)) {
+      ctx_.fail(RunProblem::Kind::Unsupported, s.decl,
+                "`" + std::string(s.name) + "` is larger than the CPU executor holds (" +
+                    std::to_string(ctx_.max_elements) + " elements)");
+      st.shape({}, 0, 1);
+    }
   }
   return it->second;
 }

@@ -64,6 +64,7 @@ RunResult run_kernel(const Module& m, uint32_t kernel, const std::vector<std::pa
   RunResult result;
   RunContext ctx(m, kernel);
   ctx.max_steps = options.max_steps;
+  ctx.max_elements = options.max_elements;
   ctx.schedule = options.schedule;
   for (const auto& [sym, v] : shape) ctx.shape.values[sym] = v;
   const Kernel& k = m.kernels[kernel];
@@ -109,7 +110,9 @@ RunResult run_kernel(const Module& m, uint32_t kernel, const std::vector<std::pa
       if (!v || *v < 0) return fail("the shape of `" + std::string(s.name) + "` is not known under this shape");
       dims.push_back(*v);
     }
-    st.shape(dims, 0.0);
+    if (!st.shape(dims, 0.0, options.max_elements))
+      return fail("`" + std::string(s.name) + "` is larger than the CPU executor holds (" +
+                  std::to_string(options.max_elements) + " elements): give a smaller shape");
     if (in.values.size() != st.data.size())
       return fail("`" + std::string(s.name) + "` needs " + std::to_string(st.data.size()) + " values, got " +
                   std::to_string(in.values.size()));

@@ -60,7 +60,7 @@ ShapeChoice choose_shape(const Module& m, uint32_t kernel, int64_t bench,
 }
 
 bool make_inputs(const Module& m, uint32_t kernel, const Shape& shape, uint64_t seed, std::vector<TensorData>& out,
-                 std::string& error) {
+                 std::string& error, int64_t max_elements) {
   const Kernel& k = m.kernels[kernel];
   Evaluator eval(m);
   Env env;
@@ -86,7 +86,11 @@ bool make_inputs(const Module& m, uint32_t kernel, const Shape& shape, uint64_t 
         return false;
       }
       t.dims.push_back(*v);
-      n *= *v;
+      if (__builtin_mul_overflow(n, *v, &n) || n > max_elements) {
+        error = "`" + t.name + "` is larger than the CPU executor holds (" + std::to_string(max_elements) +
+                " elements): give a smaller shape";
+        return false;
+      }
     }
     t.values.assign(static_cast<size_t>(n), 0.0);
     fill_random(t.dtype, t.values, seed * 1000003u + i);

@@ -22,15 +22,19 @@ bool Rect::covers(const Rect& o) const {
   return true;
 }
 
-void Storage::shape(std::vector<int64_t> d, double fill) {
+bool Storage::shape(std::vector<int64_t> d, double fill, int64_t limit) {
+  int64_t n = 1;
+  for (int64_t x : d)
+    if (x < 0 || __builtin_mul_overflow(n, x, &n) || n > limit) return false;
   dims = std::move(d);
   strides.assign(dims.size(), 1);
-  int64_t n = 1;
+  int64_t stride = 1;
   for (size_t a = dims.size(); a-- > 0;) {
-    strides[a] = n;
-    n *= dims[a];
+    strides[a] = stride;
+    stride *= dims[a];
   }
   data.assign(static_cast<size_t>(n), fill);
+  return true;
 }
 
 int64_t View::elements() const {

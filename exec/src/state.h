@@ -54,7 +54,9 @@ struct Storage {
   /// (an input tensor) cannot race.
   bool tracked = true;
 
-  void shape(std::vector<int64_t> d, double fill);
+  /// Sets the dims and fills the data; false (and nothing allocated) when
+  /// the elements would exceed `limit` or a dim is negative.
+  bool shape(std::vector<int64_t> d, double fill, int64_t limit);
   int64_t elements() const { return static_cast<int64_t>(data.size()); }
 };
 

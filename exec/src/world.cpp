@@ -54,7 +54,12 @@ World::World(RunContext& ctx, std::vector<std::array<int64_t, 3>> blocks, uint64
           for (ExprId e : s.type.dims) dims.push_back(ctx.eval.eval(e, &ctx.shape).value_or(1));
           // Fresh shared and tensor memory holds garbage: NaN makes a read
           // before any write visible in the output.
-          st.shape(std::move(dims), is_float(st.dtype) ? NAN : 0);
+          if (!st.shape(std::move(dims), is_float(st.dtype) ? NAN : 0, ctx.max_elements)) {
+            ctx.fail(RunProblem::Kind::Unsupported, s.decl,
+                     "`" + std::string(s.name) + "` is larger than the CPU executor holds (" +
+                         std::to_string(ctx.max_elements) + " elements)");
+            break;
+          }
           cta.buffers.emplace(d->symbol, std::move(st));
           break;
         }

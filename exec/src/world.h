@@ -124,6 +124,7 @@ struct RunContext {
   std::vector<RunProblem> problems;
   int64_t statements = 0;
   int64_t max_steps = 0;
+  int64_t max_elements = 0;
   uint64_t schedule = 0;
   bool stop = false;  // a problem that ends the run
   std::vector<std::pair<StmtId, StmtId>> races_seen;

@@ -5,13 +5,16 @@
 // incremental and a fresh parse of the edited text are free of errors, they
 // must be the same tree (the "edits never desynchronise" invariant); the
 // comparison walks both trees with cursors, without recursion, so deeply
-// nested inputs cannot overflow the stack here.
+// nested inputs cannot overflow the stack here. A file the verifier accepts
+// also runs on the CPU executor (small and briefly).
 //
 // Built as a libFuzzer binary (-DCAKE_FUZZ=ON, scripts/fuzz.sh) and, in every
 // build, linked into cake-fuzz-replay, which runs the committed corpus and the
 // generated stress inputs through this same function.
 
 #include "cake/analyze.h"
+#include "cake/exec/run.h"
+#include "cake/exec/setup.h"
 #include "cake/syntax.h"
 
 #include <tree_sitter/api.h>
@@ -79,6 +82,30 @@ bool same_tree(TSNode a_root, TSNode b_root, std::string& where) {
   return same;
 }
 
+/// Every kernel the verifier accepts (no error in the file) runs on the CPU
+/// executor at its smallest shape, small and briefly: it must not crash,
+/// whatever it finds.
+void run_accepted_kernels(const cake::Analysis& a) {
+  if (cake::count(a.diagnostics).errors > 0) return;
+  constexpr int64_t kElements = 1 << 16;
+  for (uint32_t k = 0; k < a.module.kernels.size() && k < 4; ++k) {
+    cake::exec::ShapeChoice shape = cake::exec::choose_shape(a.module, k, -1, {});
+    std::vector<cake::exec::TensorData> inputs;
+    std::string error;
+    if (!shape.error.empty() || !cake::exec::make_inputs(a.module, k, shape.values, 1, inputs, error, kElements))
+      continue;
+    cake::exec::RunOptions options;
+    options.max_steps = 20000;
+    options.max_elements = kElements;
+    cake::exec::RunResult r = cake::exec::run_kernel(a.module, k, shape.values, std::move(inputs), options);
+    for (const cake::exec::RunProblem& p : r.problems)
+      if (p.at.begin > p.at.end || p.at.end > a.text.size()) {
+        std::fprintf(stderr, "run problem outside the text: %s\n", p.message.c_str());
+        std::abort();
+      }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -98,6 +125,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::abort();
       }
     }
+    run_accepted_kernels(*analysis);
   }
 
   // One incremental edit: replace [start, start + removed) by a slice of the

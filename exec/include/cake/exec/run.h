@@ -36,6 +36,9 @@ struct RunOptions {
   uint64_t schedule = 0;
   /// A run stops with StepLimit after this many statements (all warps).
   int64_t max_steps = int64_t(1) << 32;
+  /// The most elements one tensor, buffer or fragment may hold (8 bytes
+  /// each); a larger one stops the run with Unsupported before it is made.
+  int64_t max_elements = int64_t(1) << 28;
   /// Called now and then with the CTAs done and the CTAs of the grid.
   std::function<void(int64_t done, int64_t total)> progress;
 };

@@ -35,8 +35,9 @@ ShapeChoice choose_shape(const Module& m, uint32_t kernel, int64_t bench,
 /// One TensorData per parameter of `kernel` under `shape`: tensors of the
 /// right size filled by fill_random() with a seed derived from `seed` and the
 /// parameter's position, scalars from the shape (a parameter that is also a
-/// shape symbol) or 1. Error when a tensor's size is not known.
+/// shape symbol) or 1. Error when a tensor's size is not known or over
+/// `max_elements`.
 bool make_inputs(const Module& m, uint32_t kernel, const Shape& shape, uint64_t seed,
-                 std::vector<TensorData>& out, std::string& error);
+                 std::vector<TensorData>& out, std::string& error, int64_t max_elements = int64_t(1) << 28);
 
 }  // namespace cake::exec
