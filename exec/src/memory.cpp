@@ -100,21 +100,6 @@ Storage& World::fragment(Actor& a, SymbolId sym) {
   return it->second;
 }
 
-namespace {
-
-View whole(Storage& st) {
-  View v;
-  v.st = &st;
-  v.origin.assign(st.dims.size(), 0);
-  for (size_t d = 0; d < st.dims.size(); ++d) {
-    v.axis.push_back(static_cast<int>(d));
-    v.extent.push_back(st.dims[d]);
-  }
-  v.row_vector = st.layout == FragLayout::MmaAccRow || st.layout == FragLayout::WgmmaAccRow;
-  return v;
-}
-
-}  // namespace
 
 std::optional<View> World::view(Actor& a, ExprId id, StmtId at) {
   const Module& m = ctx_.m;

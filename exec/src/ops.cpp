@@ -165,6 +165,14 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
       if (bits >> c & 1) out.push_back(static_cast<int>(c));
     return out;
   };
+  // Every move's operands, resolved at issue (an effect reads and writes
+  // them when it lands).
+  View dst, src;
+  const MoveStmt* mv = std::get_if<MoveStmt>(&s.node);
+  if (mv && !views(mv->dst, mv->src, dst, src)) return fail("the executor cannot resolve this move's operands");
+  auto copy_later = [this, id](const View& d, const View& x) {
+    return [this, d, x, id](Effect& e) { copy(e.entity, e.vc, d, x, id); };
+  };
   switch (op) {
     case Op::Load:
     case Op::Store:
@@ -172,31 +180,22 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
     case Op::Stmatrix: {
       // Synchronous collective moves (`trans` chooses a register layout,
       // not different values).
-      const auto& n = std::get<MoveStmt>(s.node);
-      View dst, src;
-      if (!views(n.dst, n.src, dst, src)) return fail("the executor cannot resolve this move's operands");
       if (share(a, id, dst, src)) copy(a.entity, a.vc, dst, src, id);
       return Result::Next;
     }
     case Op::CpAsync: {
-      const auto& n = std::get<MoveStmt>(s.node);
-      View dst, src;
-      if (!views(n.dst, n.src, dst, src)) return fail("the executor cannot resolve this copy's operands");
       if (!share(a, id, dst, src)) return Result::Next;
-      int e = effect(a, id, a.cp.last, [this, dst, src, id](Effect& e) { copy(e.entity, e.vc, dst, src, id); });
+      int e = effect(a, id, a.cp.last, copy_later(dst, src));
       a.cp.open.push_back(e);
       a.cp.last = e;
       return Result::Next;
     }
     case Op::TmaLoad:
     case Op::BulkLoad: {
-      const auto& n = std::get<MoveStmt>(s.node);
-      View dst, src;
-      if (!views(n.dst, n.src, dst, src)) return fail("the executor cannot resolve this copy's operands");
-      SymbolId bar = root_symbol(m, n.barrier);
+      SymbolId bar = root_symbol(m, mv->barrier);
       int64_t index = 0;
-      if (!barrier(a, n.barrier, &index)) return fail("the executor cannot resolve this copy's barrier");
-      std::vector<int> to = targets(n.multicast);
+      if (!barrier(a, mv->barrier, &index)) return fail("the executor cannot resolve this copy's barrier");
+      std::vector<int> to = targets(mv->multicast);
       int64_t bytes = bytes_of(src);
       for (int64_t t = 0; t < threads; ++t)
         effect(a, id, -1, [this, dst, src, id, to, bar, index, bytes](Effect& e) {
@@ -208,11 +207,8 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
       return Result::Next;
     }
     case Op::TmaStore: {
-      const auto& n = std::get<MoveStmt>(s.node);
-      View dst, src;
-      if (!views(n.dst, n.src, dst, src)) return fail("the executor cannot resolve this store's operands");
       for (int64_t t = 0; t < threads; ++t) {
-        int e = effect(a, id, a.store.last, [this, dst, src, id](Effect& e) { copy(e.entity, e.vc, dst, src, id); });
+        int e = effect(a, id, a.store.last, copy_later(dst, src));
         a.store.open.push_back(e);
         a.store.last = e;
       }
@@ -220,21 +216,15 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
     }
     case Op::Tcgen05Ld:
     case Op::Tcgen05St: {
-      const auto& n = std::get<MoveStmt>(s.node);
-      View dst, src;
-      if (!views(n.dst, n.src, dst, src)) return fail("the executor cannot resolve this move's operands");
       std::vector<int>& q = op == Op::Tcgen05Ld ? a.tc_ld : a.tc_st;
       int prev = q.empty() ? -1 : q.back();
-      q.push_back(effect(a, id, prev, [this, dst, src, id](Effect& e) { copy(e.entity, e.vc, dst, src, id); }));
+      q.push_back(effect(a, id, prev, copy_later(dst, src)));
       return Result::Next;
     }
     case Op::Tcgen05Cp: {
-      const auto& n = std::get<MoveStmt>(s.node);
-      View dst, src;
-      if (!views(n.dst, n.src, dst, src)) return fail("the executor cannot resolve this copy's operands");
       int prev = a.tc_pipe.empty() ? -1 : a.tc_pipe.back();
       for (int64_t t = 0; t < threads; ++t)
-        a.tc_pipe.push_back(effect(a, id, prev, [this, dst, src, id](Effect& e) { copy(e.entity, e.vc, dst, src, id); }));
+        a.tc_pipe.push_back(effect(a, id, prev, copy_later(dst, src)));
       return Result::Next;
     }
     case Op::Mma:

@@ -37,6 +37,18 @@ bool Storage::shape(std::vector<int64_t> d, double fill, int64_t limit) {
   return true;
 }
 
+View whole(Storage& st) {
+  View v;
+  v.st = &st;
+  v.origin.assign(st.dims.size(), 0);
+  for (size_t d = 0; d < st.dims.size(); ++d) {
+    v.axis.push_back(static_cast<int>(d));
+    v.extent.push_back(st.dims[d]);
+  }
+  v.row_vector = st.layout == FragLayout::MmaAccRow || st.layout == FragLayout::WgmmaAccRow;
+  return v;
+}
+
 int64_t View::elements() const {
   int64_t n = 1;
   for (int64_t e : extent) n *= e;

@@ -86,6 +86,9 @@ struct View {
   View rows(int64_t lo, int64_t hi) const;
 };
 
+/// The whole of `st`, every axis in order.
+View whole(Storage& st);
+
 template <typename F>
 void View::for_each(F&& f) const {
   const size_t n = rank();

@@ -270,15 +270,7 @@ World::Result World::decl(Actor& a, const DeclStmt& d, StmtId id) {
   const Symbol& s = ctx_.m.symbols[d.symbol];
   if (s.kind != SymbolKind::Reg || s.value == kNone) return Result::Next;
   Window w = window_of(a, id);
-  Storage& st = fragment(a, d.symbol);
-  View v;
-  v.st = &st;
-  v.origin.assign(st.dims.size(), 0);
-  for (size_t i = 0; i < st.dims.size(); ++i) {
-    v.axis.push_back(static_cast<int>(i));
-    v.extent.push_back(st.dims[i]);
-  }
-  v = windowed(v, w);
+  View v = windowed(whole(fragment(a, d.symbol)), w);
   auto init = tile(a, s.value, w, id);
   if (!init) return Result::Stop;
   return write(a, v, *init, id) ? Result::Next : Result::Stop;

@@ -67,7 +67,7 @@ const TensorData& tensor(const Ran& r, std::string_view name) {
 }
 
 /// C = A B^T in double, rounded into C's dtype, compared with the run's C.
-void check_gemm(const Ran& r) {
+Comparison compare_gemm(const Ran& r) {
   const TensorData& A = tensor(r, "A");
   const TensorData& B = tensor(r, "B");
   const TensorData& C = tensor(r, "C");
@@ -79,7 +79,11 @@ void check_gemm(const Ran& r) {
       for (int64_t k = 0; k < K; ++k) s += A.values[i * K + k] * B.values[j * K + k];
       want[i * N + j] = round_to(C.dtype, s);
     }
-  Comparison c = compare(C.dtype, C.values, want);
+  return compare(C.dtype, C.values, want);
+}
+
+void check_gemm(const Ran& r) {
+  Comparison c = compare_gemm(r);
   INFO("max abs " << c.max_abs << ", max rel " << c.max_rel);
   CHECK(c.mismatches == 0);
 }
@@ -289,18 +293,8 @@ TEST_CASE("mutations are caught on the line that causes them", "[exec]") {
     RunResult r = run_unchecked(*a, "ampere_gemm", {}, inputs);
     REQUIRE(r.problems.empty());
     Ran ran{std::move(a), inputs, std::move(r)};
-    const TensorData& A = tensor(ran, "A");
-    const TensorData& B = tensor(ran, "B");
     const TensorData& C = tensor(ran, "C");
-    int64_t M = A.dims[0], K = A.dims[1], N = B.dims[0];
-    std::vector<double> want(static_cast<size_t>(M * N));
-    for (int64_t i = 0; i < M; ++i)
-      for (int64_t j = 0; j < N; ++j) {
-        double s = 0;
-        for (int64_t k = 0; k < K; ++k) s += A.values[i * K + k] * B.values[j * K + k];
-        want[i * N + j] = round_to(C.dtype, s);
-      }
-    Comparison c = compare(C.dtype, C.values, want);
+    Comparison c = compare_gemm(ran);
     REQUIRE(c.first);
     CHECK(line_of(*ran.analysis, ran.analysis->module.stmts[C.writers[*c.first]].range) ==
           line_containing(text, "store C["));
