@@ -48,8 +48,9 @@ kernel row_softmax(
   }
 }
 
-// The reference for `cake run`: one thread per element of Y, which scans its
-// row for the max and the sum itself; exp2 with log2(e) scaling as above.
+// The reference for `cake run`: one thread per row of Y, which scans the row
+// for its max, then its sum, then writes it; exp2 with log2(e) scaling as above.
+// (One thread per element would scan each row C times: 22 s on the executor.)
 
 kernel row_softmax_ref(
     X: global f32[R, C] row_major,
