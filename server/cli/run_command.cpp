@@ -187,17 +187,24 @@ void compare_outputs(const Module& m, const std::vector<TensorData>& got, const 
     f.message = "`" + g.name + "` differs from " + what + " at " + std::to_string(c.mismatches) + " of " +
                 std::to_string(g.values.size()) + " elements; the first, " + g.name + index_text(g.dims, first) +
                 " = " + buf + (writer != kNone ? ", was written here" : "");
-    char err[120];
-    std::snprintf(err, sizeof err, " (max abs error %.3g, max rel error %.3g)", c.max_abs, c.max_rel);
-    f.message += err;
+    if (c.max_abs > 0) {
+      char err[120];
+      std::snprintf(err, sizeof err, " (max abs error %.3g, max rel error %.3g)", c.max_abs, c.max_rel);
+      f.message += err;
+    }
     findings.push_back(std::move(f));
   }
 }
 
 void add_problems(const std::vector<RunProblem>& problems, std::vector<Finding>& findings) {
+  // One finding per kind and pair of lines: another schedule or stage
+  // reporting the same race again adds nothing.
+  auto other = [](const std::vector<RunProblem::Related>& r) { return r.empty() ? ByteRange{} : r.front().at; };
   for (const RunProblem& p : problems) {
-    bool seen = std::any_of(findings.begin(), findings.end(),
-                            [&](const Finding& f) { return f.at == p.at && f.message == p.message; });
+    std::string kind(exec::problem_kind_name(p.kind));
+    bool seen = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+      return f.kind == kind && f.at == p.at && other(f.related) == other(p.related);
+    });
     if (!seen) findings.push_back({std::string(exec::problem_kind_name(p.kind)), p.at, p.message, p.related});
   }
 }

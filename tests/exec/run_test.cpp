@@ -326,3 +326,21 @@ TEST_CASE("mutations are caught on the line that causes them", "[exec]") {
     CHECK(line_of(*a, r.problems[0].at) == line_containing(text, "wait empty[s] parity(s.phase)"));
   }
 }
+
+// A race inside one role, which the verifier does not see yet (issue 12:
+// E0603 covers two roles only): without the first syncthreads of
+// row_softmax, a warp reads another warp's partial maxima before they are
+// written. The executor reports the store and the load.
+TEST_CASE("a race between warps of one role is found on its two lines", "[exec]") {
+  std::string text = mutate(example("row_softmax"), "    syncthreads                                     // all partial maxima visible\n", "");
+  auto a = analyze(text);
+  std::vector<TensorData> inputs;
+  RunResult r = run_unchecked(*a, "row_softmax", {}, inputs);
+  INFO(problems(r));
+  bool found = false;
+  for (const RunProblem& p : r.problems)
+    found = found || (p.kind == RunProblem::Kind::Race && !p.related.empty() &&
+                      line_of(*a, p.at) == line_containing(text, "load t <- pmax[i]") &&
+                      line_of(*a, p.related[0].at) == line_containing(text, "store pmax[w] <- pm"));
+  CHECK(found);
+}
