@@ -80,9 +80,11 @@ RunResult run_kernel(const Module& m, uint32_t kernel, const std::vector<std::pa
 
   // A kernel that reads `lane` runs lane-serial (world.h).
   for (SymbolId id = 0; id < m.symbols.size() && m.symbols[id].kind == SymbolKind::Builtin; ++id)
-    if (m.symbols[id].name == "lane")
+    if (m.symbols[id].name == "lane") {
+      ctx.lane = id;
       for (ByteRange use : m.symbols[id].uses)
         if (use.begin >= k.range.begin && use.end <= k.range.end) ctx.lane_mode = true;
+    }
   auto roles = kernel_roles(m, ctx.eval, kernel);
   if (!roles) return fail("the kernel's roles or block size are not known constants");
   ctx.roles = std::move(*roles);

@@ -89,10 +89,9 @@ World::World(RunContext& ctx, std::vector<std::array<int64_t, 3>> blocks, uint64
   cluster_barrier_.expected = warps * 32 * static_cast<int64_t>(blocks.size());
 
   // One actor per warp, its builtins bound.
-  SymbolId lane = kNone, warp = kNone, role = kNone, block = kNone, cluster = kNone;
+  SymbolId warp = kNone, role = kNone, block = kNone, cluster = kNone;
   for (SymbolId id = 0; id < m.symbols.size() && m.symbols[id].kind == SymbolKind::Builtin; ++id) {
     std::string_view n = m.symbols[id].name;
-    if (n == "lane") lane = id;
     if (n == "warp") warp = id;
     if (n == "role") role = id;
     if (n == "block") block = id;
@@ -108,8 +107,7 @@ World::World(RunContext& ctx, std::vector<std::array<int64_t, 3>> blocks, uint64
         a.role = &r;
         a.rank = r.kind == RoleSpec::Kind::Warpgroup ? w / 4 - r.first_warp / 4 : w - r.first_warp;
         a.env = ctx.shape;
-        if (lane != kNone) a.env.values[lane] = 0;
-        ctx.lane = lane;
+        if (ctx.lane != kNone) a.env.values[ctx.lane] = 0;
         if (warp != kNone) a.env.fields[warp]["id"] = w;
         if (role != kNone) a.env.fields[role]["rank"] = a.rank;
         if (block != kNone) {
@@ -137,10 +135,8 @@ void World::run() {
       if (!a.done && (!a.blocked || a.blocked_gen != gen_)) runnable.push_back(static_cast<int>(i));
     }
     std::vector<int> ready;
-    for (size_t i = 0; i < effects_.size(); ++i) {
-      const Effect& e = effects_[i];
-      if (!e.landed && (e.prev < 0 || effects_[e.prev].landed)) ready.push_back(static_cast<int>(i));
-    }
+    for (int i : pending_)
+      if (effects_[i].prev < 0 || effects_[effects_[i].prev].landed) ready.push_back(i);
     if (runnable.empty() && ready.empty()) {
       if (std::any_of(actors_.begin(), actors_.end(), [](const Actor& a) { return !a.done; })) deadlock();
       return;
@@ -224,6 +220,7 @@ void World::land(int index) {
   // its effects in order: each is ordered after the one before.
   if (e.prev >= 0) join(e.vc, effects_[e.prev].vc);
   e.landed = true;
+  pending_.erase(std::find(pending_.begin(), pending_.end(), index));
   e.land(e);
   changed();
 }
@@ -259,6 +256,7 @@ int World::effect(Actor& a, StmtId stmt, int prev, std::function<void(Effect&)> 
   // What the warp does after the issue is not ordered before the effect.
   release(a);
   effects_.push_back(std::move(e));
+  pending_.push_back(static_cast<int>(effects_.size() - 1));
   changed();
   return static_cast<int>(effects_.size() - 1);
 }

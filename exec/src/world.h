@@ -215,6 +215,7 @@ class World {
   std::vector<Cta> ctas_;
   std::vector<Actor> actors_;
   std::vector<Effect> effects_;
+  std::vector<int> pending_;  // effects not landed yet, oldest first
   NamedBarrier cluster_barrier_;
   /// A `wgmma` is one operation of its warpgroup: the n-th wgmma of each of
   /// its warps is slot n, whose effect is issued (on the whole tile) when the
