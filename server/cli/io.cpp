@@ -116,4 +116,6 @@ bool stdout_wants_color() {
   return llvm::sys::Process::StandardOutIsDisplayed() && llvm::sys::Process::StandardOutHasColors();
 }
 
+bool stderr_is_terminal() { return llvm::sys::Process::StandardErrIsDisplayed(); }
+
 }  // namespace cake::cli

@@ -45,4 +45,7 @@ bool write_all(std::FILE* stream, std::string_view text);
 /// NO_COLOR in the environment.
 bool stdout_wants_color();
 
+/// Whether stderr is a terminal (progress lines that rewrite themselves).
+bool stderr_is_terminal();
+
 }  // namespace cake::cli

@@ -313,14 +313,17 @@ int run_run(Args args) {
     auto start = std::chrono::steady_clock::now();
     bool progress_shown = false;
     double shown_at = 0;
+    std::string running = r.kernel;
     exec::RunOptions ro;
-    // Progress on stderr for runs over a second, at most four times a second.
+    // Progress on a terminal's stderr for runs over a second, at most four
+    // times a second, on one line that rewrites itself.
+    bool terminal = stderr_is_terminal();
     ro.progress = [&](int64_t done, int64_t total) {
       double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (s < 1 || s - shown_at < 0.25) return;
+      if (!terminal || s < 1 || s - shown_at < 0.25) return;
       shown_at = s;
       progress_shown = true;
-      write_all(stderr, "\r" + r.kernel + ": " + std::to_string(done) + "/" + std::to_string(total) + " CTAs");
+      write_all(stderr, "\r\033[K" + running + ": " + std::to_string(done) + "/" + std::to_string(total) + " CTAs");
     };
     exec::RunResult base = exec::run_kernel(m, k, shape.values, inputs, ro);
     add_problems(base.problems, r.findings);
@@ -328,6 +331,7 @@ int run_run(Args args) {
     r.statements = base.statements;
     for (uint64_t s = 1; s <= o.schedules && base.completed(); ++s) {
       ro.schedule = s;
+      running = r.kernel + " (schedule " + std::to_string(s) + ")";
       exec::RunResult other = exec::run_kernel(m, k, shape.values, inputs, ro);
       add_problems(other.problems, r.findings);
       if (other.completed())
@@ -350,6 +354,7 @@ int run_run(Args args) {
                               "the reference `" + rname + "` cannot run at this shape: " + rshape.error, {}});
       } else {
         ro.schedule = 0;
+        running = rname + " (reference)";
         exec::RunResult want = exec::run_kernel(m, rk, rshape.values, inputs, ro);
         add_problems(want.problems, r.findings);
         if (want.completed())
@@ -357,7 +362,7 @@ int run_run(Args args) {
                           r.findings, &r.outputs);
       }
     }
-    if (progress_shown) write_all(stderr, "\n");
+    if (progress_shown) write_all(stderr, "\r\033[K");
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!o.out.empty() && base.completed() && !write_outputs(o.out, base.tensors, error)) {
       write_all(stderr, "cake run: " + error + "\n");
