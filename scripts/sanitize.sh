@@ -3,8 +3,10 @@
 # UndefinedBehaviorSanitizer in build-asan (-DCAKE_SANITIZE=ON), runs the
 # whole CTest suite there except the benchmark smoke run (label `bench`),
 # the editor tests (label `editors`: TypeScript, Lua and a Python client;
-# the server under them is covered by lsp.transcript) and the build tests
-# (label `build`: they compile sources, which a sanitizer cannot watch),
+# the server under them is covered by lsp.transcript), the build tests
+# (label `build`: they compile sources, which a sanitizer cannot watch) and
+# the examples against their references on the CPU executor (label `run`:
+# ten times slower under the sanitizers; exec.run drives the same executor),
 # then fuzzes the front end for 60 s and the language server for 30 s
 # (scripts/fuzz.sh, CAKE_FUZZ_TARGET=lsp) reusing the same build directory,
 # which is why it is configured with -DCAKE_FUZZ=ON too. Any sanitizer report
@@ -35,7 +37,7 @@ echo "sanitize.sh: built in $((SECONDS - start))s"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # shellcheck disable=SC2086  # CAKE_CTEST_ARGS is split on purpose
-ctest --test-dir "$build" -LE "bench|editors|build" -j "$jobs" --output-on-failure ${CAKE_CTEST_ARGS:-}
+ctest --test-dir "$build" -LE "bench|editors|build|run" -j "$jobs" --output-on-failure ${CAKE_CTEST_ARGS:-}
 echo "sanitize.sh: tests passed at $((SECONDS - start))s"
 
 CAKE_FUZZ_BUILD_DIR="$build" "$root/scripts/fuzz.sh" "${1:-60}"
