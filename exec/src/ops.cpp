@@ -8,7 +8,7 @@
 #include "cake/exec/numeric.h"
 #include "cake/ops.h"
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 
 #include <algorithm>
 

@@ -51,6 +51,38 @@ bool World::runs_per_lane(StmtId id) {
   return per_lane;
 }
 
+bool World::broadcasts(StmtId id) {
+  auto [it, fresh] = ctx_.broadcast.try_emplace(id, false);
+  if (fresh) {
+    const auto* mv = std::get_if<MoveStmt>(&ctx_.m.stmts[id].node);
+    it->second = mv && op_info(mv->op).completion == OpCompletion::Immediate &&
+                 op_info(mv->op).issue == OpIssue::Collective && root_symbol(ctx_.m, mv->dst) != kNone &&
+                 ctx_.m.symbols[root_symbol(ctx_.m, mv->dst)].kind == SymbolKind::Reg && !runs_per_lane_expr(mv->src);
+  }
+  return it->second;
+}
+
+World::Result World::broadcast_load(Actor& a, StmtId id, uint32_t mask) {
+  // Every lane reads the same source: read it once, write each lane's
+  // fragment (what the lanes would do one by one, without 31 re-reads).
+  const auto& mv = std::get<MoveStmt>(ctx_.m.stmts[id].node);
+  auto src = view(a, mv.src, id);
+  if (!src) {
+    if (!ctx_.stop) ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.stmts[id].range, "the executor cannot resolve this move's operands");
+    return Result::Stop;
+  }
+  Tile t = read(a, *src, id);
+  Result r = Result::Next;
+  for (int64_t l = 0; l < 32 && r == Result::Next; ++l) {
+    if (!(mask >> l & 1)) continue;
+    set_lane(a, l);
+    auto dst = view(a, mv.dst, id);
+    r = dst && write(a, *dst, t, id) ? Result::Next : Result::Stop;
+  }
+  set_lane(a, std::countr_zero(mask));
+  return r;
+}
+
 World::Result World::data_statement(Actor& a, StmtId id) {
   auto once = [&]() -> Result {
     return std::visit(
@@ -73,6 +105,7 @@ World::Result World::data_statement(Actor& a, StmtId id) {
   // Lane-serial: once per active lane, each a single thread.
   uint32_t mask = a.frames.back().mask;
   Result r = Result::Next;
+  if (broadcasts(id)) return broadcast_load(a, id, mask);
   lane_serial_ = true;
   for (int64_t l = 0; l < 32 && r == Result::Next; ++l)
     if (mask >> l & 1) {

@@ -140,6 +140,7 @@ struct RunContext {
   std::vector<int8_t> integral;        // by expression: reads no buffer (World::integral)
   SymbolId lane = kNone;
   std::map<StmtId, bool> per_lane;
+  std::map<StmtId, bool> broadcast;  // a lane-serial load whose source all lanes read alike
 
   RunContext(const Module& module, uint32_t k) : m(module), kernel(k), eval(module), typer(module, nullptr) {}
   void fail(RunProblem::Kind kind, ByteRange at, std::string message, std::vector<RunProblem::Related> related = {});
@@ -169,6 +170,8 @@ class World {
   Result data_statement(Actor& a, StmtId id);
   bool runs_per_lane(StmtId id);
   bool runs_per_lane_expr(ExprId e);
+  bool broadcasts(StmtId id);
+  Result broadcast_load(Actor& a, StmtId id, uint32_t mask);
   std::optional<bool> condition(Actor& a, ExprId e, StmtId at);
   void set_lane(Actor& a, int64_t lane);
   Result op(Actor& a, StmtId id, Op op);
