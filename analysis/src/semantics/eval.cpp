@@ -8,11 +8,6 @@ namespace {
 
 constexpr int kMaxEvalDepth = 64;
 
-std::optional<int64_t> checked(bool overflow, int64_t v) {
-  if (overflow) return std::nullopt;
-  return v;
-}
-
 }  // namespace
 
 std::optional<int64_t> Evaluator::eval(ExprId e, const Env* env) const { return eval_depth(e, env, 0); }
@@ -48,7 +43,9 @@ std::optional<int64_t> Evaluator::eval_depth(ExprId id, const Env* env, int dept
     case Expr::Kind::Unary: {
       auto v = sub(e.lhs);
       if (!v) return std::nullopt;
-      if (e.text == "-") return checked(*v == INT64_MIN, -*v);
+      // Not checked(*v == INT64_MIN, -*v): the argument is computed, and
+      // overflows, before the check can refuse it.
+      if (e.text == "-") return *v == INT64_MIN ? std::nullopt : std::optional<int64_t>(-*v);
       if (e.text == "!") return int64_t(*v == 0);
       return v;
     }
@@ -65,7 +62,7 @@ std::optional<int64_t> Evaluator::eval_depth(ExprId id, const Env* env, int dept
       int64_t a = *l, b = *r, out = 0;
       std::string_view op = e.text;
       // The overflow test must run before `out` is read: function arguments
-      // have no evaluation order, so no checked(overflow(&out), out).
+      // have no evaluation order.
       if (op == "+") return __builtin_add_overflow(a, b, &out) ? std::nullopt : std::optional<int64_t>(out);
       if (op == "-") return __builtin_sub_overflow(a, b, &out) ? std::nullopt : std::optional<int64_t>(out);
       if (op == "*") return __builtin_mul_overflow(a, b, &out) ? std::nullopt : std::optional<int64_t>(out);
