@@ -3,6 +3,7 @@
 // skip every measurement of it), then again with one appended bench line per
 // measurement (an error on that line skips only that measurement).
 #include "measurement_samples.h"
+#include "kernel_named.h"
 
 #include "io.h"
 
@@ -18,12 +19,6 @@ struct Source {
 };
 
 std::string key_of(const Measurement& m) { return m.embedded ? "\n" + std::to_string(m.index) : m.path; }
-
-std::optional<uint32_t> kernel_named(const Module& module, std::string_view name) {
-  for (uint32_t k = 0; k < module.kernels.size(); ++k)
-    if (module.kernels[k].symbol != kNone && module.symbols[module.kernels[k].symbol].name == name) return k;
-  return std::nullopt;
-}
 
 /// Why `m` cannot be estimated in the file's model, or "".
 std::string unusable(const Measurement& m, const Module& module, const DeviceInfo& device) {

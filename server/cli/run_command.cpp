@@ -7,6 +7,7 @@
 // lines that cause them (docs/run.md). Exit: 0 ran and matched, 1 findings
 // (or the file has errors), 2 usage or I/O.
 #include "args.h"
+#include "kernel_named.h"
 #include "cli.h"
 #include "io.h"
 
@@ -207,12 +208,6 @@ void add_problems(const std::vector<RunProblem>& problems, std::vector<Finding>&
     });
     if (!seen) findings.push_back({std::string(exec::problem_kind_name(p.kind)), p.at, p.message, p.related});
   }
-}
-
-std::optional<uint32_t> kernel_named(const Module& m, std::string_view name) {
-  for (uint32_t k = 0; k < m.kernels.size(); ++k)
-    if (m.symbols[m.kernels[k].symbol].name == name) return k;
-  return std::nullopt;
 }
 
 bool write_outputs(const std::string& dir, const std::vector<TensorData>& tensors, std::string& error) {
