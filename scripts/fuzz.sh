@@ -25,7 +25,7 @@ seed=${CAKE_FUZZ_SEED:-1}
 jobs=${CAKE_JOBS:-$(nproc)}
 case ${CAKE_FUZZ_TARGET:-parse-check} in
   parse-check) fuzzer=cake-fuzz-parse-check corpus=corpus dict=(-dict="$root/tests/fuzz/cake.dict") ;;
-  lsp) fuzzer=cake-fuzz-lsp corpus=lsp_corpus dict=() ;;
+  lsp) fuzzer=cake-fuzz-lsp corpus=lsp_corpus dict=(-dict="$root/tests/fuzz/lsp.dict") ;;
   *) echo "fuzz.sh: CAKE_FUZZ_TARGET is parse-check or lsp" >&2; exit 2 ;;
 esac
 

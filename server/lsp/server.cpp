@@ -53,6 +53,10 @@ namespace {
 
 enum class State { Uninitialized, Running, ShutDown };
 
+// Deeper than any message of the protocol (client capabilities nest about
+// ten levels) and far short of what recursion over a json value can take.
+constexpr int kMaxNesting = 128;
+
 class Server final : public Context {
  public:
   Server(MessageWriter& out, const ServerOptions& options) : out_(out), options_(options) {}
@@ -110,9 +114,17 @@ class Server final : public Context {
         send_error(nullptr, code, r.error);
         continue;
       }
-      json message = json::parse(r.body, nullptr, false);
-      if (message.is_discarded()) {
+      ParsedMessage parsed = parse_message(r.body, kMaxNesting);
+      if (parsed.invalid) {
         send_error(nullptr, error_code::ParseError, "invalid JSON");
+        continue;
+      }
+      json& message = parsed.value;
+      if (parsed.too_deep) {
+        json id = message.is_object() && message.contains("id") ? message["id"] : json();
+        if (!id.is_string() && !id.is_number_integer()) id = nullptr;
+        send_error(id, error_code::InvalidRequest,
+                   "a message nested deeper than " + std::to_string(kMaxNesting) + " levels is refused");
         continue;
       }
       std::lock_guard lock(mutex_);

@@ -98,6 +98,20 @@ MessageReader::Result MessageReader::next() {
   return r;
 }
 
+ParsedMessage parse_message(std::string_view body, int max_depth) {
+  ParsedMessage m;
+  m.value = nlohmann::json::parse(
+      body,
+      [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+        if (depth <= max_depth) return true;
+        m.too_deep = true;
+        return false;  // dropped, and nothing below it is built
+      },
+      /*allow_exceptions=*/false);
+  m.invalid = m.value.is_discarded();
+  return m;
+}
+
 bool MessageWriter::send(const nlohmann::json& message) {
   // Invalid UTF-8 copied from a document becomes U+FFFD, never an exception.
   std::string body = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

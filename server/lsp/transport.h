@@ -43,6 +43,19 @@ class MessageReader {
   size_t pos_ = 0;
 };
 
+/// One message body parsed with its nesting bounded. nlohmann::json copies,
+/// compares, serialises and destroys values recursively, so a value nested
+/// 100,000 levels deep overflows the stack wherever it is next touched.
+/// Parsing itself is iterative: anything deeper than `max_depth` is dropped
+/// while it is read and `too_deep` says so; the rest (the `id` in
+/// particular) is kept, so the request can still be answered with an error.
+struct ParsedMessage {
+  nlohmann::json value;
+  bool invalid = false;   // not JSON
+  bool too_deep = false;  // nesting beyond max_depth was dropped
+};
+ParsedMessage parse_message(std::string_view body, int max_depth);
+
 class MessageWriter {
  public:
   /// Writes all of `bytes` or throws.

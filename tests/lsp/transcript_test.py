@@ -383,6 +383,56 @@ def case_huge_message(server):
     check(code == 0, "and the session ends normally", code)
 
 
+DEPTH = 100_000
+BOMBS = {
+    "objects": '{"a":' * DEPTH + "1" + "}" * DEPTH,
+    "arrays": "[" * DEPTH + "]" * DEPTH,
+    "mixed": '[{"a":' * (DEPTH // 2) + "0" + "}]" * (DEPTH // 2),
+}
+
+
+def case_depth_bombs(server):
+    """Valid JSON nested 100,000 deep, in every field of requests and
+    notifications: refused before anything recurses over it, and the
+    session goes on (it was a SIGSEGV in hover's params)."""
+    c = server.start()
+    c.open(URI, KMEANS, version=1)
+    diagnostics_for(c, URI, 1)
+    position = '{"line":0,"character":0}'
+    doc = '{"uri":"%s"}' % URI
+    rid = 500
+    for name, bomb in BOMBS.items():
+        requests = [
+            '"method":"textDocument/hover","params":%s' % bomb,
+            '"method":"textDocument/hover","params":{"textDocument":%s,"position":%s}' % (bomb, position),
+            '"method":"textDocument/hover","params":{"textDocument":%s,"position":%s}' % (doc, bomb),
+            '"method":"textDocument/hover","params":{"textDocument":%s,"position":%s,"workDoneToken":%s}'
+            % (doc, position, bomb),
+            '"method":%s,"params":{}' % bomb,
+            '"jsonrpc":%s,"method":"textDocument/hover","params":{}' % bomb,
+        ]
+        for fields in requests:
+            rid += 1
+            body = ('{"jsonrpc":"2.0","id":%d,%s}' % (rid, fields)).encode()
+            c.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            m = c.wait_message(lambda m, rid=rid: m.get("id") == rid, timeout=60)
+            check(error_code(m) == INVALID_REQUEST, f"a request with {name} nested in it is refused", m)
+        # In the id itself, and in notifications: refused without an id.
+        for body in ('{"jsonrpc":"2.0","id":%s,"method":"x"}' % bomb,
+                     '{"jsonrpc":"2.0","method":"textDocument/didChange","params":%s}' % bomb,
+                     '{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":%s}}' % bomb,
+                     bomb):
+            body = body.encode()
+            c.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            expect_error(c, INVALID_REQUEST, f"a message with {name} nested in it is refused")
+    alive(c)
+    r = c.request("textDocument/hover", {"textDocument": {"uri": URI},
+                                         "position": {"line": line_of(KMEANS, "wait x_full"), "character": 10}})
+    check("result" in r, "hover still answers after the bombs", r)
+    r, code = c.shutdown()
+    check(code == 0, "and the session ends normally", code)
+
+
 # Section - Features: a case runs only when its capability is advertised
 
 def hover_case(c):
