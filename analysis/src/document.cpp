@@ -102,11 +102,12 @@ bool covered(const std::vector<ByteRange>& inputs, ByteRange r) {
 
 
 /// The top-level items of a tree, each with its piece of text.
-std::vector<Item> scan_items(const TSTree* tree, std::string_view text) {
+std::vector<Item> scan_items(const SyntaxTree& tree, std::string_view text) {
   const Cst& c = Cst::get();
   std::vector<Item> items;
   uint32_t previous_end = 0;
-  for_each_named_child(ts_tree_root_node(tree), [&](TSNode n) {
+  tree.for_each_root([&](TSNode root) {
+  for_each_named_child(root, [&](TSNode n) {
     TSSymbol s = ts_node_symbol(n);
     if (s != c.target_item && s != c.const_item && s != c.kernel_item && s != c.dispatch_item && s != c.bench_item)
       return;
@@ -128,6 +129,7 @@ std::vector<Item> scan_items(const TSTree* tree, std::string_view text) {
         item.declared = node_range(item.name_node);
     }
     items.push_back(item);
+  });
   });
   return items;
 }
@@ -184,7 +186,7 @@ void add_input(Inputs& in, ByteRange r, uint64_t tag, uint64_t hash) {
   in.bytes += r.end - r.begin;
 }
 
-std::unique_ptr<Layout> make_layout(const TSTree* tree, std::string_view text) {
+std::unique_ptr<Layout> make_layout(const SyntaxTree& tree, std::string_view text) {
   const Cst& c = Cst::get();
   auto layout = std::make_unique<Layout>();
   Layout& l = *layout;
@@ -256,7 +258,8 @@ Document::~Document() = default;
 void Document::replace(std::string text) {
   text_ = std::move(text);
   lines_ = LineIndex(text_);
-  tree_ = parse(text_);
+  tree_ = SyntaxTree(text_, lines_);
+  pending_.reset();
   model_.reset();
   unit_model_.reset();
   layout_.reset();
@@ -273,48 +276,50 @@ void Document::apply(const TextEdit& edit) {
   uint32_t size = static_cast<uint32_t>(text_.size());
   uint32_t begin = std::min(edit.range.begin, size);
   uint32_t end = std::clamp(edit.range.end, begin, size);
-  LineCol b = lines_.position(begin), e = lines_.position(end);
-  TSInputEdit input{};
-  input.start_byte = begin;
-  input.old_end_byte = end;
-  input.new_end_byte = begin + static_cast<uint32_t>(edit.new_text.size());
-  input.start_point = {b.line, b.column};
-  input.old_end_point = {e.line, e.column};
   text_.replace(begin, end - begin, edit.new_text);
-  // The new end point: the start plus the inserted text's lines.
-  uint32_t row = b.line, column = b.column;
-  for (char c : edit.new_text) {
-    if (c == '\n') ++row, column = 0;
-    else ++column;
-  }
-  input.new_end_point = {row, column};
   lines_ = LineIndex(text_);
-  ts_tree_edit(tree_.get(), &input);
-  tree_ = parse(text_, tree_.get());
-  // Error recovery may differ between an incremental and a fresh parse; the
-  // reports must not depend on the edit history, so a tree with errors is
-  // parsed again from scratch (a file with a syntax error costs a full parse).
-  if (ts_node_has_error(ts_tree_root_node(tree_.get()))) tree_ = parse(text_);
+  uint32_t new_end = begin + static_cast<uint32_t>(edit.new_text.size());
+  // What changed since the last parse, as one window: bytes before its
+  // begin and after its end are those of the parsed text (moved).
+  if (!pending_) {
+    pending_ = SyntaxTree::Window{begin, end, new_end};
+  } else {
+    SyntaxTree::Window& w = *pending_;
+    uint32_t reach = std::max(w.new_end, end);  // in the text before this edit
+    w.old_end += reach - w.new_end;
+    w.new_end = reach - (end - begin) + static_cast<uint32_t>(edit.new_text.size());
+    w.begin = std::min(w.begin, begin);
+  }
   model_.reset();
   unit_model_.reset();
   layout_.reset();
   diagnostics_.reset();
 }
 
-std::vector<std::string> Document::targets() const {
+const SyntaxTree& Document::tree() {
+  if (pending_) {
+    tree_.update(text_, lines_, *pending_);
+    pending_.reset();
+  }
+  return tree_;
+}
+
+std::vector<std::string> Document::targets() {
   const Cst& c = Cst::get();
   std::vector<std::string> out;
-  for_each_named_child(ts_tree_root_node(tree_.get()), [&](TSNode item) {
+  tree().for_each_root([&](TSNode root) {
+  for_each_named_child(root, [&](TSNode item) {
     if (ts_node_symbol(item) != c.target_item) return;
     for_each_field(item, c.f.name, [&](TSNode name) {
       if (!ts_node_is_missing(name)) out.emplace_back(node_text(name, text_));
     });
   });
+  });
   return out.empty() ? options_.default_targets : out;
 }
 
 Layout& Document::layout() {
-  if (!layout_) layout_ = make_layout(tree_.get(), text_);
+  if (!layout_) layout_ = make_layout(tree(), text_);
   return *layout_;
 }
 
@@ -327,7 +332,7 @@ const Module& Document::kernel_model(size_t unit) {
     ItemSelection selection = l.selection(k);
     unit_model_ = std::make_unique<Module>();
     std::vector<Diagnostic> ignored;
-    build_model(tree_.get(), text_, *unit_model_, ignored, &selection);
+    build_model(tree(), text_, *unit_model_, ignored, &selection);
     unit_model_key_ = k.inputs.key;
     unit_model_range_ = l.items[k.item].piece;
   }
@@ -357,7 +362,7 @@ const Module& Document::model() {
   if (!model_) {
     model_ = std::make_unique<Module>();
     std::vector<Diagnostic> ignored;
-    build_model(tree_.get(), text_, *model_, ignored);
+    build_model(tree(), text_, *model_, ignored);
   }
   return *model_;
 }
@@ -378,9 +383,10 @@ std::unique_ptr<Analysis> Document::release() {
   } else {
     a->lines = LineIndex(a->text);
     std::vector<Diagnostic> ignored;
-    build_model(a->tree.get(), a->text, a->module, ignored);
+    build_model(a->tree, a->text, a->module, ignored);
   }
   // Empty, with no tree: replace() makes it a document again.
+  pending_.reset();
   text_.clear();
   lines_ = LineIndex(text_);
   model_.reset();
@@ -445,7 +451,7 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
     // was built already.
     auto module = std::make_unique<Module>();
     std::vector<Diagnostic> found;
-    build_model(tree_.get(), text, *module, found);
+    build_model(tree(), text, *module, found);
     run_checks(*module, options_, found);
     UnitResult& global = next[l.global.key];
     global.inputs = l.global.ranges;
@@ -477,7 +483,7 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
         Module module;
         std::vector<Diagnostic> found;
         ItemSelection built = selection();
-        build_model(tree_.get(), text, module, found, &built);
+        build_model(tree(), text, module, found, &built);
         run_checks(module, options_, found);
         for (const Diagnostic& d : found)
           if (owns(d)) keep(in, r, d);
@@ -507,9 +513,9 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
   }
   units_->results = std::move(next);
 
-  std::vector<Diagnostic> all = syntax_diagnostics(tree_.get(), text);
+  std::vector<Diagnostic> all = syntax_diagnostics(tree(), text);
   all.insert(all.end(), std::make_move_iterator(merged.begin()), std::make_move_iterator(merged.end()));
-  apply_suppressions(tree_.get(), text, lines_, all);
+  apply_suppressions(tree(), text, lines_, all);
   finish_diagnostics(all);
   diagnostics_ = std::make_unique<std::vector<Diagnostic>>(std::move(all));
   return diagnostics_.get();

@@ -18,11 +18,10 @@ struct Token {
 
 /// The leaves in order, each with the start of the innermost item or
 /// statement (a child of the file or of a block) that holds it.
-std::vector<Token> tokens(const TSTree* tree) {
+void tokens(TSNode root, std::vector<Token>& out) {
   const Cst& c = Cst::get();
-  std::vector<Token> out;
   std::vector<TSNode> ancestors;
-  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree));
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
     if (ts_node_child_count(node) > 0) {
@@ -45,17 +44,25 @@ std::vector<Token> tokens(const TSTree* tree) {
     while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
       if (!ts_tree_cursor_goto_parent(&cursor)) {
         ts_tree_cursor_delete(&cursor);
-        return out;
+        return;
       }
       ancestors.pop_back();
     }
   }
 }
 
+
+
+std::vector<Token> tokens(const SyntaxTree& tree) {
+  std::vector<Token> out;
+  tree.for_each_root([&](TSNode root) { tokens(root, out); });
+  return out;
+}
+
 }  // namespace
 
-std::optional<std::string> format_source(const TSTree* tree, std::string_view text) {
-  if (ts_node_has_error(ts_tree_root_node(tree))) return std::nullopt;
+std::optional<std::string> format_source(const SyntaxTree& tree, std::string_view text) {
+  if (tree.has_error()) return std::nullopt;
   std::string out;
   out.reserve(text.size());
   int brackets = 0;                 // open `(` and `[`

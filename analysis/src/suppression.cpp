@@ -132,17 +132,16 @@ Fix removal(std::string_view text, const Allow& a, size_t index, bool whole_comm
 
 }  // namespace
 
-void apply_suppressions(const TSTree* tree, std::string_view text, const LineIndex& lines,
+void apply_suppressions(const SyntaxTree& tree, std::string_view text, const LineIndex& lines,
                         std::vector<Diagnostic>& diagnostics) {
   // Only comments holding `cake:` can be directives: find those without
   // walking the whole tree.
   const Cst& cst = Cst::get();
-  TSNode root = ts_tree_root_node(tree);
   std::map<uint32_t, Allow> by_line;
   std::vector<Diagnostic> found;
   uint32_t last_comment = UINT32_MAX;
   for (size_t at = text.find("cake:"); at != std::string_view::npos; at = text.find("cake:", at + 1)) {
-    TSNode n = ts_node_descendant_for_byte_range(root, uint32_t(at), uint32_t(at + 1));
+    TSNode n = ts_node_descendant_for_byte_range(tree.root_at(uint32_t(at)), uint32_t(at), uint32_t(at + 1));
     if (ts_node_is_null(n) || ts_node_symbol(n) != cst.comment) continue;
     ByteRange c = node_range(n);
     if (c.begin == last_comment || c.end > text.size()) continue;

@@ -18,7 +18,7 @@ namespace cake {
 /// an allowed code that silences nothing (W0091, itself silenceable only by
 /// an allow on the line above), and a malformed allow, an unknown code or an
 /// error code (E0092).
-void apply_suppressions(const TSTree* tree, std::string_view text, const LineIndex& lines,
+void apply_suppressions(const SyntaxTree& tree, std::string_view text, const LineIndex& lines,
                         std::vector<Diagnostic>& diagnostics);
 
 }  // namespace cake

@@ -58,8 +58,8 @@ int run_fmt(Args args) {
       status = kExitUsage;
       continue;
     }
-    TreePtr tree = parse(read.text);
-    std::optional<std::string> formatted = format_source(tree.get(), read.text);
+    SyntaxTree tree = parse(read.text);
+    std::optional<std::string> formatted = format_source(tree, read.text);
     if (!formatted) {
       write_all(stderr, "cake fmt: " + input.path + ": has syntax errors (see `cake check`); not formatted\n");
       if (status == kExitOk) status = kExitFindings;

@@ -1,4 +1,4 @@
-// Document (incremental reparse + diagnostics by units) against analyze() of
+// Document (piecewise reparse + diagnostics by units) against analyze() of
 // the same text: the tree and every diagnostic must be identical, on the
 // examples and test files as they are and after random edit sequences
 // (a differential test with a fixed seed, so a failure replays).
@@ -30,10 +30,13 @@ std::string render(const std::vector<cake::Diagnostic>& diagnostics) {
   return out.str();
 }
 
-std::string tree_string(const TSTree* tree) {
-  char* s = ts_node_string(ts_tree_root_node(tree));
-  std::string out(s);
-  std::free(s);
+std::string tree_string(const cake::SyntaxTree& tree) {
+  std::string out;
+  for (const cake::SyntaxTree::Piece& p : tree.pieces()) {
+    char* s = ts_node_string(ts_tree_root_node(p.tree.get()));
+    out += "[" + std::to_string(p.range.begin) + "," + std::to_string(p.range.end) + ") " + s + "\n";
+    std::free(s);
+  }
   return out;
 }
 
@@ -48,7 +51,7 @@ void check_same(cake::Document& doc, const std::string& context) {
   }
   auto fresh = cake::analyze(doc.text());
   INFO(context);
-  REQUIRE(tree_string(doc.tree()) == tree_string(fresh->tree.get()));
+  REQUIRE(tree_string(doc.tree()) == tree_string(fresh->tree));
   const std::vector<cake::Diagnostic>* incremental = doc.diagnostics();
   REQUIRE(incremental != nullptr);
   REQUIRE(render(*incremental) == render(fresh->diagnostics));

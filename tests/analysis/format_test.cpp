@@ -11,8 +11,8 @@
 namespace {
 
 std::optional<std::string> fmt(const std::string& text) {
-  cake::TreePtr tree = cake::parse(text);
-  return cake::format_source(tree.get(), text);
+  cake::SyntaxTree tree = cake::parse(text);
+  return cake::format_source(tree, text);
 }
 
 /// The text without any whitespace: what formatting must keep.

@@ -81,20 +81,22 @@ struct Relaid {
 
 /// The leaves of the tree of `text`: its tokens and comments, in order.
 std::vector<cake::ByteRange> leaves(std::string_view text) {
-  cake::TreePtr tree = cake::parse(text);
+  cake::SyntaxTree tree = cake::parse(text);
   std::vector<cake::ByteRange> out;
-  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree.get()));
-  for (bool more = true; more;) {
-    TSNode n = ts_tree_cursor_current_node(&cursor);
-    if (ts_node_child_count(n) > 0) {
-      ts_tree_cursor_goto_first_child(&cursor);
-      continue;
+  tree.for_each_root([&](TSNode root) {
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    for (bool more = true; more;) {
+      TSNode n = ts_tree_cursor_current_node(&cursor);
+      if (ts_node_child_count(n) > 0) {
+        ts_tree_cursor_goto_first_child(&cursor);
+        continue;
+      }
+      cake::ByteRange r = cake::node_range(n);
+      if (r.end > r.begin && (out.empty() || out.back().end <= r.begin)) out.push_back(r);
+      while (more && !ts_tree_cursor_goto_next_sibling(&cursor)) more = ts_tree_cursor_goto_parent(&cursor);
     }
-    cake::ByteRange r = cake::node_range(n);
-    if (r.end > r.begin && (out.empty() || out.back().end <= r.begin)) out.push_back(r);
-    while (more && !ts_tree_cursor_goto_next_sibling(&cursor)) more = ts_tree_cursor_goto_parent(&cursor);
-  }
-  ts_tree_cursor_delete(&cursor);
+    ts_tree_cursor_delete(&cursor);
+  });
   return out;
 }
 

@@ -114,7 +114,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The whole pipeline, on the input as it is.
   {
     std::unique_ptr<cake::Analysis> analysis = cake::analyze(text);
-    if (!analysis || !analysis->tree) {
+    if (!analysis || analysis->tree.pieces().empty()) {
       std::fprintf(stderr, "analyze returned no analysis or no tree\n");
       std::abort();
     }
@@ -137,18 +137,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   size_t inserted = std::min<size_t>((h >> 40) % 17, size - from);
   std::string edited = text.substr(0, start) + text.substr(from, inserted) + text.substr(start + removed);
 
-  cake::TreePtr tree = cake::parse(text);
-  TSInputEdit edit{};
-  edit.start_byte = static_cast<uint32_t>(start);
-  edit.old_end_byte = static_cast<uint32_t>(start + removed);
-  edit.new_end_byte = static_cast<uint32_t>(start + inserted);
-  edit.start_point = point_at(text, start);
-  edit.old_end_point = point_at(text, start + removed);
-  edit.new_end_point = point_at(edited, start + inserted);
-  ts_tree_edit(tree.get(), &edit);
-  cake::TreePtr incremental = cake::parse(edited, tree.get());
-  cake::TreePtr fresh = cake::parse(edited);
-  std::vector<cake::Diagnostic> diagnostics = cake::syntax_diagnostics(incremental.get(), edited);
+  // The piecewise reparse must give the tree of a fresh parse, errors or
+  // not (cake/syntax.h: the tree is a function of the text).
+  cake::LineIndex before(text), after(edited);
+  cake::SyntaxTree tree(text, before);
+  tree.update(edited, after, {static_cast<uint32_t>(start), static_cast<uint32_t>(start + removed),
+                              static_cast<uint32_t>(start + inserted)});
+  cake::SyntaxTree fresh = cake::parse(edited);
+  std::vector<cake::Diagnostic> diagnostics = cake::syntax_diagnostics(tree, edited);
   for (const cake::Diagnostic& d : diagnostics) {
     if (d.range.begin > d.range.end || d.range.end > edited.size()) {
       std::fprintf(stderr, "syntax diagnostic range [%u, %u) outside the text of %zu bytes\n",
@@ -156,11 +152,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::abort();
     }
   }
-  TSNode a = ts_tree_root_node(incremental.get()), b = ts_tree_root_node(fresh.get());
-  std::string where;
-  if (!ts_node_has_error(a) && !ts_node_has_error(b) && !same_tree(a, b, where)) {
-    std::fprintf(stderr, "incremental reparse differs from a fresh parse: %s\n", where.c_str());
+  if (tree.pieces().size() != fresh.pieces().size()) {
+    std::fprintf(stderr, "reparse has %zu pieces, a fresh parse %zu\n", tree.pieces().size(), fresh.pieces().size());
     std::abort();
+  }
+  for (size_t i = 0; i < tree.pieces().size(); ++i) {
+    const cake::SyntaxTree::Piece &x = tree.pieces()[i], &y = fresh.pieces()[i];
+    std::string where;
+    if (x.range != y.range ||
+        !same_tree(ts_tree_root_node(x.tree.get()), ts_tree_root_node(y.tree.get()), where)) {
+      std::fprintf(stderr, "reparse differs from a fresh parse in piece %zu: %s\n", i, where.c_str());
+      std::abort();
+    }
   }
   return 0;
 }

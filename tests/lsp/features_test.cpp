@@ -335,8 +335,8 @@ TEST_CASE("semantic tokens are delta-encoded in the negotiated encoding", "[toke
   // "é" is 2 bytes and 1 UTF-16 unit; "𝄞" is 4 bytes and 2 UTF-16 units.
   std::string text = "target sm_90a /* é */\n// 𝄞 x\nconst N = 4\n";
   LineIndex lines(text);
-  TreePtr tree = parse(text);
-  std::vector<SemanticToken> tokens = semantic_tokens(Module{}, tree.get(), text, {0, UINT32_MAX});
+  SyntaxTree tree = parse(text);
+  std::vector<SemanticToken> tokens = semantic_tokens(Module{}, tree, text, {0, UINT32_MAX});
   REQUIRE(tokens.size() == 5);  // sm_90a is no target of an empty model
   PositionConverter utf16(text, lines, PositionEncoding::Utf16);
   std::vector<uint32_t> expected = {

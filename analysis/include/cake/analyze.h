@@ -26,7 +26,7 @@ struct AnalyzeOptions {
 struct Analysis {
   std::string text;
   LineIndex lines{std::string_view{}};
-  TreePtr tree;
+  SyntaxTree tree;
   Module module;
   std::vector<Diagnostic> diagnostics;  // sorted by range, then code
 };

@@ -1,9 +1,9 @@
 // An editable document for editors: the text, its tree kept up to date by
-// incremental reparsing (ts_tree_edit + the old tree), and diagnostics that
-// are recomputed only for the items an edit can affect. While the text has
-// syntax errors, each edit parses it from scratch instead: tree-sitter's
-// error recovery can differ between the two, and results must not depend on
-// the order of edits.
+// reparsing only the pieces an edit touches (SyntaxTree, cake/syntax.h: a
+// function of the text, broken or not), and diagnostics that are recomputed
+// only for the items an edit can affect. Edits are cheap: the text and its
+// line index change at once, the tree only when something reads it, so a
+// burst of edits costs one reparse.
 //
 // The diagnostics are always exactly those of analyze() on the current text
 // (tests/analysis/document_test.cpp checks this over random edits). Not
@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,7 +42,7 @@ class Document {
   Document& operator=(const Document&) = delete;
 
   /// Replaces `edit.range` (byte offsets into the current text, clamped to
-  /// it) with `edit.new_text` and reparses incrementally.
+  /// it) with `edit.new_text`. The tree follows on its next use.
   void apply(const TextEdit& edit);
   /// Replaces the whole text (a full reparse; the caches stay).
   void replace(std::string text);
@@ -50,7 +51,8 @@ class Document {
 
   const std::string& text() const { return text_; }
   const LineIndex& lines() const { return lines_; }
-  const TSTree* tree() const { return tree_.get(); }
+  /// The tree of the current text (reparsing the pieces edits touched).
+  const SyntaxTree& tree();
 
   /// The diagnostics of the current text, sorted as analyze() sorts them.
   /// Items whose text and context did not change since the last call reuse
@@ -60,7 +62,7 @@ class Document {
 
   /// The names on the file's `target` items, in order; the options'
   /// default targets when it names none.
-  std::vector<std::string> targets() const;
+  std::vector<std::string> targets();
 
   /// The model of the whole current text (names resolved, no checks), built
   /// on first use after an edit. Its string_views point into text().
@@ -88,7 +90,8 @@ class Document {
   AnalyzeOptions options_;
   std::string text_;
   LineIndex lines_{std::string_view{}};
-  TreePtr tree_;
+  SyntaxTree tree_;
+  std::optional<SyntaxTree::Window> pending_;  // what edits changed since the tree was parsed
   std::unique_ptr<Module> model_;
   std::unique_ptr<Module> unit_model_;  // model_at() of one kernel
   ByteRange unit_model_range_;

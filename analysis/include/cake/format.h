@@ -16,6 +16,6 @@ namespace cake {
 
 /// The formatted text, or nullopt when the tree has syntax errors (a
 /// formatter must never guess at broken code).
-std::optional<std::string> format_source(const TSTree* tree, std::string_view text);
+std::optional<std::string> format_source(const SyntaxTree& tree, std::string_view text);
 
 }  // namespace cake

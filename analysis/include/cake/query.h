@@ -15,6 +15,7 @@
 #include <vector>
 
 struct TSTree;
+namespace cake { class SyntaxTree; }
 
 namespace cake {
 
@@ -93,6 +94,6 @@ struct FoldingRange {
 /// Foldable regions: kernels, dispatches, benches, parameter lists, blocks
 /// (roles, pipelines, for, if and elect bodies) and runs of line comments
 /// or a multi-line block comment; sorted by start line, one per start line.
-std::vector<FoldingRange> folding_ranges(const TSTree* tree, std::string_view text, const LineIndex& lines);
+std::vector<FoldingRange> folding_ranges(const SyntaxTree& tree, std::string_view text, const LineIndex& lines);
 
 }  // namespace cake

@@ -29,7 +29,7 @@ struct SemanticToken {
 
 /// The tokens of `tree` (the parse of `text`, which `m` was built from)
 /// that start in `range`, in text order, not overlapping.
-std::vector<SemanticToken> semantic_tokens(const Module& m, const TSTree* tree, std::string_view text, ByteRange range);
+std::vector<SemanticToken> semantic_tokens(const Module& m, const SyntaxTree& tree, std::string_view text, ByteRange range);
 
 struct InlayHintInfo {
   uint32_t offset = 0;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cake/diagnostic.h"
+#include "cake/source.h"
 
 #include <tree_sitter/api.h>
 
@@ -20,14 +21,63 @@ struct TreeDeleter {
 };
 using TreePtr = std::unique_ptr<TSTree, TreeDeleter>;
 
-/// Parses `text`; with `old` (already edited by ts_tree_edit) reparses
-/// incrementally. Never returns null: a parse that cannot run yields an
-/// empty tree of an empty text.
-TreePtr parse(std::string_view text, const TSTree* old = nullptr);
+/// The syntax tree of a text, in pieces. The text is cut before every line
+/// that starts, at its first column, like a top-level item (`kernel NAME(`,
+/// `dispatch NAME(`, `bench NAME {`, `const NAME =`, `target NAME`; not
+/// inside a block comment), and tree-sitter parses each piece on its own,
+/// over that byte range of the whole text, so node positions are those of
+/// the text. In a valid file the cuts fall between items and the pieces'
+/// roots hold exactly the items of one parse of the whole file; in a broken
+/// file an error stays inside its piece (a missing `}` no longer swallows the
+/// kernels after it) and an edit reparses only the pieces it touches.
+///
+/// The tree is a function of the text alone: each piece is a fresh parse of
+/// its bytes, and update() keeps a piece's old tree only when its bytes and
+/// its range are unchanged, so the order of edits cannot show in it.
+class SyntaxTree {
+ public:
+  struct Piece {
+    ByteRange range;  // [start of its first line, start of the next piece)
+    TreePtr tree;
+    TSPoint start{};  // the point of range.begin
+  };
+
+  SyntaxTree() = default;
+  /// Parses `text` (with `lines`, its line index, for the pieces' points).
+  SyntaxTree(std::string_view text, const LineIndex& lines);
+
+  const std::vector<Piece>& pieces() const { return pieces_; }
+  bool has_error() const;
+  /// Each piece's root node, in text order.
+  template <typename Fn>
+  void for_each_root(Fn&& fn) const {
+    for (const Piece& p : pieces_) fn(ts_tree_root_node(p.tree.get()));
+  }
+  /// The root of the piece holding `offset` (the last piece for the end).
+  TSNode root_at(uint32_t offset) const;
+
+  /// The bytes [begin, old_end) of the text parsed last were replaced, in
+  /// one or more edits, by [begin, new_end) of `text`; everything outside
+  /// them is unchanged. Reparses the pieces that changed and moves the rest.
+  struct Window {
+    uint32_t begin = 0, old_end = 0, new_end = 0;
+  };
+  void update(std::string_view text, const LineIndex& lines, Window changed);
+
+ private:
+  std::vector<Piece> pieces_;
+};
+
+/// The syntax tree of `text` (SyntaxTree above). Never fails.
+SyntaxTree parse(std::string_view text);
+
+/// The starts of the pieces of `text`: 0, then the start of every line that
+/// begins like a top-level item outside a block comment, in order.
+std::vector<uint32_t> piece_starts(std::string_view text);
 
 /// E00xx diagnostics for the ERROR and MISSING nodes of `tree`, and for bytes
 /// that are not valid UTF-8 or are NUL.
-std::vector<Diagnostic> syntax_diagnostics(const TSTree* tree, std::string_view text);
+std::vector<Diagnostic> syntax_diagnostics(const SyntaxTree& tree, std::string_view text);
 
 /// The text of a node.
 inline std::string_view node_text(TSNode node, std::string_view text) {

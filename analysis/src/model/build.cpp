@@ -35,7 +35,7 @@ class Builder {
   Builder(std::string_view text, Module& m, std::vector<Diagnostic>& diags, const ItemSelection* selection)
       : text_(text), m_(m), diags_(diags), c_(Cst::get()), selection_(selection) {}
 
-  void build(TSNode root) {
+  void build(const SyntaxTree& tree) {
     // One expression per ~6 bytes, one statement per ~40: fewer regrowths.
     size_t bytes = selection_ ? selection_->bytes : text_.size();
     m_.exprs.reserve(bytes / 6 + 16);
@@ -46,8 +46,8 @@ class Builder {
       s.name = name;
       globals_[name] = add_symbol(std::move(s));
     }
-    collect_globals(root);
-    for_each_item(root, [&](TSNode n) { item(n); });
+    collect_globals(tree);
+    for_each_item(tree, [&](TSNode n) { item(n); });
     for (Symbol& s : m_.symbols) {
       std::sort(s.uses.begin(), s.uses.end(), [](const ByteRange& a, const ByteRange& b) { return a.begin < b.begin; });
       auto by_offset = [&](ExprId a, ExprId b) { return m_.exprs[a].range.begin < m_.exprs[b].range.begin; };
@@ -202,9 +202,9 @@ class Builder {
 
   /// The top-level items to build, in order, with how much of each.
   template <typename Fn>
-  void for_each_item(TSNode root, Fn&& fn) {
+  void for_each_item(const SyntaxTree& tree, Fn&& fn) {
     if (!selection_) {
-      for_each_named_child(root, [&](TSNode n) { fn(n); });
+      tree.for_each_root([&](TSNode root) { for_each_named_child(root, [&](TSNode n) { fn(n); }); });
       return;
     }
     for (auto [n, part] : selection_->items) {
@@ -217,8 +217,8 @@ class Builder {
   // Every item's name is declared, built or not, so that names resolve as
   // in a build of the whole file: items left out of a partial build are
   // declared on demand (unbuilt_global).
-  void collect_globals(TSNode root) {
-    for_each_item(root, [&](TSNode item) {
+  void collect_globals(const SyntaxTree& tree) {
+    for_each_item(tree, [&](TSNode item) {
       SymbolKind kind;
       if (is(item, c_.const_item)) kind = SymbolKind::Const;
       else if (is(item, c_.kernel_item)) kind = SymbolKind::Kernel;
@@ -1026,10 +1026,10 @@ class Builder {
 
 }  // namespace
 
-void build_model(const TSTree* tree, std::string_view text, Module& module, std::vector<Diagnostic>& diagnostics,
+void build_model(const SyntaxTree& tree, std::string_view text, Module& module, std::vector<Diagnostic>& diagnostics,
                  const ItemSelection* selection) {
   module.source = text;
-  Builder(text, module, diagnostics, selection).build(ts_tree_root_node(tree));
+  Builder(text, module, diagnostics, selection).build(tree);
 }
 
 }  // namespace cake

@@ -32,7 +32,7 @@ struct ItemSelection {
 };
 
 /// Builds the model of the whole file, or with `selection` of some items.
-void build_model(const TSTree* tree, std::string_view text, Module& module, std::vector<Diagnostic>& diagnostics,
+void build_model(const SyntaxTree& tree, std::string_view text, Module& module, std::vector<Diagnostic>& diagnostics,
                  const ItemSelection* selection = nullptr);
 
 }  // namespace cake

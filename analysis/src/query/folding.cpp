@@ -27,9 +27,8 @@ bool first_on_line(std::string_view text, const LineIndex& lines, uint32_t offse
 
 }  // namespace
 
-std::vector<FoldingRange> folding_ranges(const TSTree* tree, std::string_view text, const LineIndex& lines) {
+std::vector<FoldingRange> folding_ranges(const SyntaxTree& tree, std::string_view text, const LineIndex& lines) {
   std::vector<FoldingRange> out;
-  if (!tree) return out;
   auto line = [&](uint32_t offset) { return lines.position(offset).line; };
 
   // Comment runs: consecutive lines that each start with a comment.
@@ -40,7 +39,8 @@ std::vector<FoldingRange> folding_ranges(const TSTree* tree, std::string_view te
     in_run = false;
   };
 
-  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree));
+  tree.for_each_root([&](TSNode root) {
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
   for (bool more = true; more;) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
     const char* type = ts_node_type(node);
@@ -71,6 +71,7 @@ std::vector<FoldingRange> folding_ranges(const TSTree* tree, std::string_view te
       }
   }
   ts_tree_cursor_delete(&cursor);
+  });
   close_run();
 
   // One range per start line: the widest.

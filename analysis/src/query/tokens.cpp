@@ -180,9 +180,11 @@ class TokenWalk {
 
 }  // namespace
 
-std::vector<SemanticToken> semantic_tokens(const Module& m, const TSTree* tree, std::string_view text, ByteRange range) {
+std::vector<SemanticToken> semantic_tokens(const Module& m, const SyntaxTree& tree, std::string_view text, ByteRange range) {
   std::vector<SemanticToken> out;
-  if (tree) TokenWalk(m, text, range, out).run(ts_tree_root_node(tree));
+  TokenWalk walk(m, text, range, out);
+  for (const SyntaxTree::Piece& p : tree.pieces())
+    if (p.range.end > range.begin && p.range.begin < range.end) walk.run(ts_tree_root_node(p.tree.get()));
   return out;
 }
 

@@ -1,5 +1,8 @@
-// parse(): one tree-sitter parser per thread, reused across documents.
+// SyntaxTree (cake/syntax.h): pieces parsed by one tree-sitter parser per
+// thread, reused across documents.
 #include "cake/syntax.h"
+
+#include <algorithm>
 
 namespace cake {
 namespace {
@@ -17,16 +20,91 @@ TSParser* thread_parser() {
   return parser.get();
 }
 
-}  // namespace
+TSPoint point(const LineIndex& lines, uint32_t offset) {
+  LineCol p = lines.position(offset);
+  return {p.line, p.column};
+}
 
-TreePtr parse(std::string_view text, const TSTree* old) {
+/// A fresh parse of the bytes `range` of `text`, at their place in it.
+SyntaxTree::Piece parse_piece(std::string_view text, const LineIndex& lines, ByteRange range) {
   TSParser* parser = thread_parser();
-  TSTree* tree = ts_parser_parse_string(parser, old, text.data(), static_cast<uint32_t>(text.size()));
+  TSRange r{point(lines, range.begin), point(lines, range.end), range.begin, range.end};
+  ts_parser_set_included_ranges(parser, &r, 1);
+  TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
   if (!tree) {  // cancelled or timed out: never leave the caller without a tree
     ts_parser_reset(parser);
+    ts_parser_set_included_ranges(parser, nullptr, 0);
     tree = ts_parser_parse_string(parser, nullptr, "", 0);
   }
-  return TreePtr(tree);
+  return {range, TreePtr(tree), r.start_point};
+}
+
+}  // namespace
+
+SyntaxTree::SyntaxTree(std::string_view text, const LineIndex& lines) {
+  std::vector<uint32_t> starts = piece_starts(text);
+  pieces_.reserve(starts.size());
+  for (size_t i = 0; i < starts.size(); ++i) {
+    uint32_t end = i + 1 < starts.size() ? starts[i + 1] : static_cast<uint32_t>(text.size());
+    pieces_.push_back(parse_piece(text, lines, {starts[i], end}));
+  }
+}
+
+SyntaxTree parse(std::string_view text) { return SyntaxTree(text, LineIndex(text)); }
+
+bool SyntaxTree::has_error() const {
+  return std::any_of(pieces_.begin(), pieces_.end(),
+                     [](const Piece& p) { return ts_node_has_error(ts_tree_root_node(p.tree.get())); });
+}
+
+TSNode SyntaxTree::root_at(uint32_t offset) const {
+  auto it = std::upper_bound(pieces_.begin(), pieces_.end(), offset,
+                             [](uint32_t o, const Piece& p) { return o < p.range.begin; });
+  if (it != pieces_.begin()) --it;
+  return ts_tree_root_node(it->tree.get());
+}
+
+void SyntaxTree::update(std::string_view text, const LineIndex& lines, Window changed) {
+  std::vector<uint32_t> starts = piece_starts(text);
+  int64_t shift = int64_t(changed.new_end) - int64_t(changed.old_end);
+  std::vector<Piece> next;
+  next.reserve(starts.size());
+  size_t old = 0;  // pieces_ before `old` are passed
+  for (size_t i = 0; i < starts.size(); ++i) {
+    ByteRange r{starts[i], i + 1 < starts.size() ? starts[i + 1] : static_cast<uint32_t>(text.size())};
+    // The same bytes at the same place before the change, or after it, moved.
+    // A piece's tree depends only on its bytes: the lexer sees nothing
+    // outside its range.
+    ByteRange was = r;
+    bool unchanged = r.end <= changed.begin;
+    if (!unchanged && r.begin >= changed.new_end) {
+      unchanged = true;
+      was = {uint32_t(r.begin - shift), uint32_t(r.end - shift)};
+    }
+    if (unchanged) {
+      while (old < pieces_.size() && pieces_[old].range.begin < was.begin) ++old;
+      if (old < pieces_.size() && pieces_[old].range.begin == was.begin && pieces_[old].range.end == was.end) {
+        Piece p = std::move(pieces_[old++]);
+        if (shift != 0 && r.begin != was.begin) {
+          // Every byte before the piece, from the change on, was replaced.
+          TSInputEdit e{};
+          e.start_byte = changed.begin;
+          e.old_end_byte = was.begin;
+          e.new_end_byte = r.begin;
+          e.start_point = point(lines, changed.begin);
+          e.old_end_point = p.start;
+          e.new_end_point = point(lines, r.begin);
+          ts_tree_edit(p.tree.get(), &e);
+          p.range = r;
+          p.start = e.new_end_point;
+        }
+        next.push_back(std::move(p));
+        continue;
+      }
+    }
+    next.push_back(parse_piece(text, lines, r));
+  }
+  pieces_ = std::move(next);
 }
 
 }  // namespace cake

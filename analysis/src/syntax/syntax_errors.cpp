@@ -240,6 +240,9 @@ class SyntaxErrorCollector {
 
   std::vector<Diagnostic> take() { return std::move(diagnostics_); }
 
+  /// Reports the ERROR and MISSING nodes under one root.
+  void walk(TSNode root);
+
   /// tree-sitter places a MISSING token before the next token, past any
   /// comments; move it back to just after the last real token, so that the
   /// insert fix never lands inside or after a comment.
@@ -284,12 +287,16 @@ class SyntaxErrorCollector {
 
 }  // namespace
 
-std::vector<Diagnostic> syntax_diagnostics(const TSTree* tree, std::string_view text) {
+std::vector<Diagnostic> syntax_diagnostics(const SyntaxTree& tree, std::string_view text) {
   SyntaxErrorCollector collector(text);
   collector.encoding();
   collector.unterminated_comment();
-  TSNode root = ts_tree_root_node(tree);
-  if (!ts_node_has_error(root)) return collector.take();
+  tree.for_each_root([&](TSNode root) { collector.walk(root); });
+  return collector.take();
+}
+
+void SyntaxErrorCollector::walk(TSNode root) {
+  if (!ts_node_has_error(root)) return;
   // Iterative pre-order walk over the subtrees that contain errors.
   // `parents` mirrors the cursor's ancestors (ts_node_parent is unreliable
   // for MISSING nodes in tree-sitter 0.20).
@@ -300,8 +307,8 @@ std::vector<Diagnostic> syntax_diagnostics(const TSTree* tree, std::string_view 
     TSNode node = ts_tree_cursor_current_node(&cursor);
     TSNode parent = parents.empty() ? TSNode{} : parents.back();
     bool descend = ts_node_has_error(node);
-    if (ts_node_is_missing(node)) collector.missing(node, parent);
-    else if (ts_node_symbol(node) == kErrorSymbol) collector.error(node, parent);
+    if (ts_node_is_missing(node)) missing(node, parent);
+    else if (ts_node_symbol(node) == kErrorSymbol) error(node, parent);
     if (descend && ts_tree_cursor_goto_first_child(&cursor)) {
       parents.push_back(node);
       continue;
@@ -312,7 +319,6 @@ std::vector<Diagnostic> syntax_diagnostics(const TSTree* tree, std::string_view 
     }
   }
   ts_tree_cursor_delete(&cursor);
-  return collector.take();
 }
 
 }  // namespace cake

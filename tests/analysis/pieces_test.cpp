@@ -1,0 +1,165 @@
+// SyntaxTree's pieces (cake/syntax.h): where a text is cut, that the pieces
+// of a valid file hold exactly the items of one tree-sitter parse of the
+// whole file, that an error stays in its piece, and that update() after any
+// edit gives the tree of a fresh parse.
+#include <catch2/catch.hpp>
+
+#include "cake/analyze.h"
+#include "cake/syntax.h"
+#include "support/test_files.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+namespace {
+
+std::string read(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string sexp(TSNode n) {
+  char* s = ts_node_string(n);
+  std::string out(s);
+  std::free(s);
+  return out;
+}
+
+/// "[begin,end) (s-expression)" of every named child of the roots: items,
+/// comments and ERROR nodes, as the model sees them.
+std::string items(const cake::SyntaxTree& tree) {
+  std::string out;
+  tree.for_each_root([&](TSNode root) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
+      TSNode n = ts_node_named_child(root, i);
+      out += "[" + std::to_string(ts_node_start_byte(n)) + "," + std::to_string(ts_node_end_byte(n)) + ") " +
+             sexp(n) + "\n";
+    }
+  });
+  return out;
+}
+
+/// The same for one plain tree-sitter parse of the whole text.
+std::string whole_file_items(std::string_view text) {
+  TSParser* parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_cake());
+  TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
+  TSNode root = ts_tree_root_node(tree);
+  std::string out;
+  for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
+    TSNode n = ts_node_named_child(root, i);
+    out += "[" + std::to_string(ts_node_start_byte(n)) + "," + std::to_string(ts_node_end_byte(n)) + ") " + sexp(n) +
+           "\n";
+  }
+  bool error = ts_node_has_error(root);
+  ts_tree_delete(tree);
+  ts_parser_delete(parser);
+  return error ? std::string("error") : out;
+}
+
+std::string pieces(const cake::SyntaxTree& tree) {
+  std::string out;
+  for (const cake::SyntaxTree::Piece& p : tree.pieces())
+    out += "[" + std::to_string(p.range.begin) + "," + std::to_string(p.range.end) + ") " +
+           sexp(ts_tree_root_node(p.tree.get())) + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a text is cut before lines that start like an item", "[pieces]") {
+  using V = std::vector<uint32_t>;
+  CHECK(cake::piece_starts("") == V{0});
+  std::string text = "target sm_90a\nconst N = 4\nkernel k(A: global f32[N])\n{\n}\nbench k { N = 4 }\n"
+                     "dispatch d(N) {\n}\n";
+  CHECK(cake::piece_starts(text) == V{0, 14, 26, 57, 75});
+  // Not an item start: indented, one name, no `(`/`{`/`=` after the name,
+  // an assignment to a name `target`, a parameter of space `const`.
+  CHECK(cake::piece_starts("x\n kernel k(\nkernel(\nkernel k\nbench k\ntarget = 1\ntarget[0] = 1\nconst f32[4]\n") ==
+        V{0});
+  // `target` ends at a comma, a comment or the line end.
+  CHECK(cake::piece_starts("x\ntarget sm_90a, sm_80\ntarget sm_80 // c\ntarget sm_80") == V{0, 2, 23, 41});
+  // Block comments hide item starts until they close; a line comment hides
+  // nothing after its line, even a `/*` in it; an unclosed `/*` opens nothing.
+  CHECK(cake::piece_starts("/* a\nkernel k(\n*/\nkernel k(\n") == V{0, 18});
+  CHECK(cake::piece_starts("x /* a */\nkernel k(\n") == V{0, 10});
+  CHECK(cake::piece_starts("// /* a\nkernel k(\n") == V{0, 8});
+  CHECK(cake::piece_starts("x /* a\nkernel k(\n/* b\nkernel j(\n") == V{0, 7, 22});
+  CHECK(cake::piece_starts("/* a */ /* b\n*/kernel k(\nkernel j(") == V{0, 25});
+}
+
+TEST_CASE("the pieces of a valid file hold the items of one whole-file parse", "[pieces]") {
+  size_t valid = 0;
+  for (const auto& path :
+       cake::test::list_files({CAKE_EXAMPLES_DIR, std::filesystem::path(CAKE_TESTS_DIR) / "diagnostics"}, {".cake"})) {
+    std::string text = read(path);
+    std::string whole = whole_file_items(text);
+    if (whole == "error") continue;  // a file with syntax errors: see below
+    INFO(path.string());
+    cake::SyntaxTree tree = cake::parse(text);
+    CHECK_FALSE(tree.has_error());
+    CHECK(items(tree) == whole);
+    ++valid;
+  }
+  CHECK(valid > 10);
+}
+
+TEST_CASE("a missing brace stays in its piece", "[pieces]") {
+  std::string text = read(std::filesystem::path(CAKE_EXAMPLES_DIR) / "kmeans_assign.cake");
+  size_t bench = text.find("\nbench ");
+  REQUIRE(bench != std::string::npos);
+  size_t brace = text.rfind('}', bench);  // the kernel's closing brace
+  std::string broken = text.substr(0, brace) + text.substr(brace + 1);
+  std::unique_ptr<cake::Analysis> a = cake::analyze(broken);
+  REQUIRE_FALSE(a->diagnostics.empty());
+  for (const cake::Diagnostic& d : a->diagnostics) {
+    INFO(d.message);
+    CHECK(d.range.begin <= brace);  // nothing reported in the bench after it
+  }
+  // The bench after the broken kernel is still an item of the model.
+  bool bench_built = false;
+  a->tree.for_each_root([&](TSNode root) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i)
+      bench_built |= std::string(ts_node_type(ts_node_named_child(root, i))) == "bench_item";
+  });
+  CHECK(bench_built);
+}
+
+TEST_CASE("update() after random edits gives the tree of a fresh parse", "[pieces]") {
+  std::string text = read(std::filesystem::path(CAKE_EXAMPLES_DIR) / "hopper_gemm.cake") +
+                     read(std::filesystem::path(CAKE_EXAMPLES_DIR) / "kmeans_assign.cake");
+  const char* fragments[] = {"}", "{", "(", "\n", "/*", "*/", "//", "kernel k(", "\nkernel j(", "\ntarget sm_80\n",
+                             "bench k {", "x", " ", "\nconst C = 3\n", ""};
+  std::mt19937 rng(7);
+  cake::LineIndex lines(text);
+  cake::SyntaxTree tree(text, lines);
+  for (int step = 0; step < 400; ++step) {
+    // One to three edits, applied to the text before the tree follows.
+    cake::SyntaxTree::Window w;
+    int edits = 1 + static_cast<int>(rng() % 3);
+    for (int e = 0; e < edits; ++e) {
+      uint32_t begin = static_cast<uint32_t>(rng() % (text.size() + 1));
+      uint32_t end = std::min<uint32_t>(static_cast<uint32_t>(text.size()), begin + rng() % 12);
+      std::string insert = fragments[rng() % std::size(fragments)];
+      text.replace(begin, end - begin, insert);
+      uint32_t new_end = begin + static_cast<uint32_t>(insert.size());
+      if (e == 0) {
+        w = {begin, end, new_end};
+      } else {
+        uint32_t reach = std::max(w.new_end, end);
+        w.old_end += reach - w.new_end;
+        w.new_end = reach - (end - begin) + static_cast<uint32_t>(insert.size());
+        w.begin = std::min(w.begin, begin);
+      }
+    }
+    lines = cake::LineIndex(text);
+    tree.update(text, lines, w);
+    INFO("step " << step);
+    REQUIRE(pieces(tree) == pieces(cake::parse(text)));
+  }
+}
