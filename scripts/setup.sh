@@ -2,15 +2,16 @@
 # Installs, idempotently, everything cake needs to build and test on Debian
 # bookworm as root: compilers, CMake/Ninja, the tree-sitter runtime, LLVM
 # Support (static), nlohmann-json, Boost, Catch2, NLopt (the optimiser of
-# `cake calibrate`), Eigen (the CPU executor's tile products), clang's sanitizer and fuzzer runtimes, and Neovim for
-# the editor tests. Runs `apt-get update` only when something is missing.
+# `cake calibrate`), Eigen (the CPU executor's tile products), clang's sanitizer and fuzzer runtimes, and Neovim and
+# tmux for the editor tests (editors.nvim_tmux runs Neovim in a tmux terminal).
+# Runs `apt-get update` only when something is missing.
 set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
   clang libclang-rt-dev llvm-dev zlib1g-dev libtinfo-dev libz3-dev
   libtree-sitter-dev nlohmann-json3-dev libboost-dev catch2 libnlopt-dev libeigen3-dev
-  neovim python3 mlir-14-tools
+  neovim tmux python3 mlir-14-tools
 )
 
 missing=()
