@@ -297,11 +297,15 @@ void Document::apply(const TextEdit& edit) {
 }
 
 const SyntaxTree& Document::tree() {
-  if (pending_) {
-    tree_.update(text_, lines_, *pending_);
-    pending_.reset();
-  }
+  parse_tree({});
   return tree_;
+}
+
+bool Document::parse_tree(const std::function<bool()>& cancelled) {
+  if (!pending_) return tree_.finish(text_, lines_, cancelled);
+  SyntaxTree::Window changed = *pending_;
+  pending_.reset();
+  return tree_.update(text_, lines_, changed, cancelled);
 }
 
 std::vector<std::string> Document::targets() {
@@ -398,7 +402,25 @@ std::unique_ptr<Analysis> Document::release() {
 }
 
 const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>& cancelled) {
-  if (diagnostics_) return diagnostics_.get();
+  if (!diagnostics_) check(cancelled, nullptr);
+  return diagnostics_.get();
+}
+
+std::vector<Diagnostic> Document::diagnostics_at(uint32_t offset) {
+  std::vector<Diagnostic> out;
+  if (!diagnostics_ && units_->results.empty()) diagnostics();  // a first look: the one pass over the file
+  const std::vector<Diagnostic>* all = diagnostics_.get();
+  std::optional<std::vector<Diagnostic>> some;
+  if (!all) all = &*(some = check({}, &offset));
+  for (const Diagnostic& d : *all)
+    if (d.range.begin <= offset && offset <= d.range.end) out.push_back(d);
+  return out;
+}
+
+std::optional<std::vector<Diagnostic>> Document::check(const std::function<bool()>& cancelled, const uint32_t* only) {
+  // Parsing the pieces edits touched is part of the work a newer message
+  // interrupts (between pieces).
+  if (!parse_tree(cancelled)) return std::nullopt;
   const Cst& c = Cst::get();
   std::string_view text = text_;
 
@@ -503,22 +525,30 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
     done = unit(l.global, [&] { return l.global_selection; }, global_owns);
     for (const Layout::KernelInputs& k : l.kernels) {
       if (!done) break;
+      ByteRange own = items[k.item].piece;
+      if (only && !(own.begin <= *only && *only < own.end)) continue;
       done = unit(k.inputs, [&] { return l.selection(k); }, [&](const Diagnostic& d) { return kernel_owns(k, d); });
     }
   }
-  if (!done) {
+  if (!done || only) {
     // Keep what was computed, for the next call.
     for (auto& [key, result] : next) units_->results.insert_or_assign(key, std::move(result));
-    return nullptr;
+    if (!done) return std::nullopt;
+  } else {
+    units_->results = std::move(next);
   }
-  units_->results = std::move(next);
 
-  std::vector<Diagnostic> all = syntax_diagnostics(tree(), text);
+  std::vector<Diagnostic> all = syntax_diagnostics(tree(), text, lines_);
   all.insert(all.end(), std::make_move_iterator(merged.begin()), std::make_move_iterator(merged.end()));
   apply_suppressions(tree(), text, lines_, all);
   finish_diagnostics(all);
+  if (only) {
+    // Of the units around `only`: an allow comment elsewhere looks unused.
+    std::erase_if(all, [](const Diagnostic& d) { return d.id == DiagId::UnusedSuppression; });
+    return all;
+  }
   diagnostics_ = std::make_unique<std::vector<Diagnostic>>(std::move(all));
-  return diagnostics_.get();
+  return std::nullopt;
 }
 
 }  // namespace cake

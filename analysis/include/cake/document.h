@@ -60,6 +60,13 @@ class Document {
   /// two items (the work done so far is kept for the next call).
   const std::vector<Diagnostic>* diagnostics(const std::function<bool()>& cancelled = {});
 
+  /// The diagnostics whose range holds `offset` (hover, code actions): of
+  /// the unit around it and the global unit only, when the whole file has
+  /// not been checked since the last edit, so a request about one position
+  /// never waits for every kernel an edit burst touched. The same as
+  /// filtering diagnostics(), except an allow comment's "unused" warning.
+  std::vector<Diagnostic> diagnostics_at(uint32_t offset);
+
   /// The names on the file's `target` items, in order; the options'
   /// default targets when it names none.
   std::vector<std::string> targets();
@@ -101,6 +108,11 @@ class Document {
   std::unique_ptr<UnitCache> units_;
 
   Layout& layout();
+  /// Checks the current text: every unit (then diagnostics_ is set), or
+  /// with `only` the global unit and the one holding *only (returned).
+  std::optional<std::vector<Diagnostic>> check(const std::function<bool()>& cancelled, const uint32_t* only);
+  /// Brings tree_ up to the text; false when `cancelled` stopped it.
+  bool parse_tree(const std::function<bool()>& cancelled);
 };
 
 }  // namespace cake

@@ -8,7 +8,9 @@
 
 #include <tree_sitter/api.h>
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -38,15 +40,22 @@ class SyntaxTree {
  public:
   struct Piece {
     ByteRange range;  // [start of its first line, start of the next piece)
-    TreePtr tree;
+    TreePtr tree;     // null until parsed (update() may stop before)
     TSPoint start{};  // the point of range.begin
+    /// Its E00xx diagnostics, ranges relative to range.begin, for a piece
+    /// starting on line `syntax_line` (messages cite lines); see
+    /// syntax_diagnostics().
+    mutable std::optional<std::vector<Diagnostic>> syntax;
+    mutable uint32_t syntax_line = 0;
   };
 
   SyntaxTree() = default;
   /// Parses `text` (with `lines`, its line index, for the pieces' points).
   SyntaxTree(std::string_view text, const LineIndex& lines);
 
+  /// The pieces; every one parsed unless update() was cancelled (parsed()).
   const std::vector<Piece>& pieces() const { return pieces_; }
+  bool parsed() const;
   bool has_error() const;
   /// Each piece's root node, in text order.
   template <typename Fn>
@@ -62,7 +71,13 @@ class SyntaxTree {
   struct Window {
     uint32_t begin = 0, old_end = 0, new_end = 0;
   };
-  void update(std::string_view text, const LineIndex& lines, Window changed);
+  /// With `cancelled`, asked before each piece is parsed: when it answers
+  /// true, update() returns false and the pieces left stay unparsed until
+  /// finish() (or another update()) parses them.
+  bool update(std::string_view text, const LineIndex& lines, Window changed,
+              const std::function<bool()>& cancelled = {});
+  /// Parses the pieces an update() left; true unless cancelled.
+  bool finish(std::string_view text, const LineIndex& lines, const std::function<bool()>& cancelled = {});
 
  private:
   std::vector<Piece> pieces_;
@@ -76,7 +91,9 @@ SyntaxTree parse(std::string_view text);
 std::vector<uint32_t> piece_starts(std::string_view text);
 
 /// E00xx diagnostics for the ERROR and MISSING nodes of `tree`, and for bytes
-/// that are not valid UTF-8 or are NUL.
+/// that are not valid UTF-8 or are NUL. A piece's own are computed once and
+/// kept with it while it stays on the same line.
+std::vector<Diagnostic> syntax_diagnostics(const SyntaxTree& tree, std::string_view text, const LineIndex& lines);
 std::vector<Diagnostic> syntax_diagnostics(const SyntaxTree& tree, std::string_view text);
 
 /// The text of a node.

@@ -26,8 +26,9 @@ TSPoint point(const LineIndex& lines, uint32_t offset) {
 }
 
 /// A fresh parse of the bytes `range` of `text`, at their place in it.
-SyntaxTree::Piece parse_piece(std::string_view text, const LineIndex& lines, ByteRange range) {
+void parse_piece(std::string_view text, const LineIndex& lines, SyntaxTree::Piece& piece) {
   TSParser* parser = thread_parser();
+  ByteRange range = piece.range;
   TSRange r{point(lines, range.begin), point(lines, range.end), range.begin, range.end};
   ts_parser_set_included_ranges(parser, &r, 1);
   TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
@@ -36,18 +37,32 @@ SyntaxTree::Piece parse_piece(std::string_view text, const LineIndex& lines, Byt
     ts_parser_set_included_ranges(parser, nullptr, 0);
     tree = ts_parser_parse_string(parser, nullptr, "", 0);
   }
-  return {range, TreePtr(tree), r.start_point};
+  piece.tree.reset(tree);
+  piece.start = r.start_point;
+  piece.syntax.reset();
 }
 
 }  // namespace
 
 SyntaxTree::SyntaxTree(std::string_view text, const LineIndex& lines) {
   std::vector<uint32_t> starts = piece_starts(text);
-  pieces_.reserve(starts.size());
-  for (size_t i = 0; i < starts.size(); ++i) {
-    uint32_t end = i + 1 < starts.size() ? starts[i + 1] : static_cast<uint32_t>(text.size());
-    pieces_.push_back(parse_piece(text, lines, {starts[i], end}));
+  pieces_.resize(starts.size());
+  for (size_t i = 0; i < starts.size(); ++i)
+    pieces_[i].range = {starts[i], i + 1 < starts.size() ? starts[i + 1] : static_cast<uint32_t>(text.size())};
+  finish(text, lines);
+}
+
+bool SyntaxTree::parsed() const {
+  return std::all_of(pieces_.begin(), pieces_.end(), [](const Piece& p) { return p.tree != nullptr; });
+}
+
+bool SyntaxTree::finish(std::string_view text, const LineIndex& lines, const std::function<bool()>& cancelled) {
+  for (Piece& p : pieces_) {
+    if (p.tree) continue;
+    if (cancelled && cancelled()) return false;
+    parse_piece(text, lines, p);
   }
+  return true;
 }
 
 SyntaxTree parse(std::string_view text) { return SyntaxTree(text, LineIndex(text)); }
@@ -64,7 +79,8 @@ TSNode SyntaxTree::root_at(uint32_t offset) const {
   return ts_tree_root_node(it->tree.get());
 }
 
-void SyntaxTree::update(std::string_view text, const LineIndex& lines, Window changed) {
+bool SyntaxTree::update(std::string_view text, const LineIndex& lines, Window changed,
+                        const std::function<bool()>& cancelled) {
   std::vector<uint32_t> starts = piece_starts(text);
   int64_t shift = int64_t(changed.new_end) - int64_t(changed.old_end);
   std::vector<Piece> next;
@@ -85,7 +101,7 @@ void SyntaxTree::update(std::string_view text, const LineIndex& lines, Window ch
       while (old < pieces_.size() && pieces_[old].range.begin < was.begin) ++old;
       if (old < pieces_.size() && pieces_[old].range.begin == was.begin && pieces_[old].range.end == was.end) {
         Piece p = std::move(pieces_[old++]);
-        if (shift != 0 && r.begin != was.begin) {
+        if (p.tree && shift != 0 && r.begin != was.begin) {
           // Every byte before the piece, from the change on, was replaced.
           TSInputEdit e{};
           e.start_byte = changed.begin;
@@ -95,16 +111,17 @@ void SyntaxTree::update(std::string_view text, const LineIndex& lines, Window ch
           e.old_end_point = p.start;
           e.new_end_point = point(lines, r.begin);
           ts_tree_edit(p.tree.get(), &e);
-          p.range = r;
           p.start = e.new_end_point;
         }
+        p.range = r;
         next.push_back(std::move(p));
         continue;
       }
     }
-    next.push_back(parse_piece(text, lines, r));
+    next.emplace_back().range = r;  // parsed below
   }
   pieces_ = std::move(next);
+  return finish(text, lines, cancelled);
 }
 
 }  // namespace cake

@@ -82,7 +82,7 @@ TSNode first_leaf(TSNode node) {
 
 class SyntaxErrorCollector {
  public:
-  explicit SyntaxErrorCollector(std::string_view text) : text_(text) {}
+  SyntaxErrorCollector(std::string_view text, const LineIndex& lines) : text_(text), lines_(lines) {}
 
   void missing(TSNode node, TSNode parent) {
     std::string_view type = ts_node_type(node);
@@ -274,25 +274,62 @@ class SyntaxErrorCollector {
   }
 
   std::string_view text_;
-  /// The line index, built on first use: a clean file never needs it.
-  const LineIndex& lines() {
-    if (!lines_) lines_.emplace(text_);
-    return *lines_;
-  }
+  const LineIndex& lines() const { return lines_; }
 
-  std::optional<LineIndex> lines_;
+  const LineIndex& lines_;
   std::set<uint32_t> lines_seen_;
   std::vector<Diagnostic> diagnostics_;
 };
 
+void shift(Diagnostic& d, int64_t by) {
+  auto move = [&](ByteRange& r) {
+    r.begin = static_cast<uint32_t>(r.begin + by);
+    r.end = static_cast<uint32_t>(r.end + by);
+  };
+  move(d.range);
+  for (RelatedSpan& r : d.related) move(r.range);
+  for (Fix& f : d.fixes)
+    for (TextEdit& e : f.edits) move(e.range);
+}
+
 }  // namespace
 
-std::vector<Diagnostic> syntax_diagnostics(const SyntaxTree& tree, std::string_view text) {
-  SyntaxErrorCollector collector(text);
+std::vector<Diagnostic> syntax_diagnostics(const SyntaxTree& tree, std::string_view text, const LineIndex& lines) {
+  // The text's own (encoding, an unclosed comment) first, then each piece's
+  // in order, one per line and at most kMaxSyntaxDiagnostics in all, as one
+  // collector over the whole text would report them: pieces hold disjoint
+  // lines, so a piece's collector sees the lines it must skip in its own.
+  SyntaxErrorCollector collector(text, lines);
   collector.encoding();
   collector.unterminated_comment();
-  tree.for_each_root([&](TSNode root) { collector.walk(root); });
-  return collector.take();
+  std::vector<Diagnostic> out = collector.take();
+  std::set<uint32_t> text_lines;
+  for (const Diagnostic& d : out) text_lines.insert(lines.position(d.range.begin).line);
+  for (const SyntaxTree::Piece& p : tree.pieces()) {
+    if (out.size() >= kMaxSyntaxDiagnostics) break;
+    if (!p.tree || !ts_node_has_error(ts_tree_root_node(p.tree.get()))) continue;
+    uint32_t line = lines.position(p.range.begin).line;
+    if (!p.syntax || p.syntax_line != line) {
+      SyntaxErrorCollector own(text, lines);
+      own.walk(ts_tree_root_node(p.tree.get()));
+      std::vector<Diagnostic> found = own.take();
+      for (Diagnostic& d : found) shift(d, -int64_t(p.range.begin));
+      p.syntax = std::move(found);
+      p.syntax_line = line;
+    }
+    for (const Diagnostic& d : *p.syntax) {
+      if (out.size() >= kMaxSyntaxDiagnostics) break;
+      Diagnostic copy = d;
+      shift(copy, p.range.begin);
+      if (text_lines.count(lines.position(copy.range.begin).line)) continue;
+      out.push_back(std::move(copy));
+    }
+  }
+  return out;
+}
+
+std::vector<Diagnostic> syntax_diagnostics(const SyntaxTree& tree, std::string_view text) {
+  return syntax_diagnostics(tree, text, LineIndex(text));
 }
 
 void SyntaxErrorCollector::walk(TSNode root) {

@@ -38,10 +38,11 @@ const std::string& rule_meaning(const std::string& docs_root, std::string_view c
 json hover(Context& context, const json& params) {
   OpenDocument& d = context.document(params);
   uint32_t offset = context.offset(d, params.value("position", json::object()));
-  const std::vector<Diagnostic>* diagnostics = d.doc->diagnostics([&] { return context.cancelled(); });
-  if (!diagnostics) throw RequestError{error_code::ContentModified, "the document changed; ask again"};
+  // Only the diagnostics under the cursor: the unit around it is checked,
+  // not every kernel a burst of edits touched.
+  std::vector<Diagnostic> diagnostics = d.doc->diagnostics_at(offset);
   const Module& model = d.doc->model_at(offset);
-  std::optional<HoverInfo> h = hover_at(model, d.doc->text(), *diagnostics, offset);
+  std::optional<HoverInfo> h = hover_at(model, d.doc->text(), diagnostics, offset);
   std::string markdown = h ? render::hover_markdown(*h) : std::string();
   ByteRange range = h ? h->range : ByteRange{};
   // The cost of the kernel, pipeline or op under the cursor, after the description.
