@@ -242,11 +242,17 @@ def print_results(results, sizes, servers):
             print(f"  {what:<34} at {size:>7,} lines: {fmt(value):>8}   ratio {limit / value if value else float('inf'):6.2f}  {verdict}")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def server_arguments(doc):
+    """An argument parser with the programs both LSP benchmarks run."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--cake-lsp", default=str(ROOT / "build" / "bin" / "cake-lsp"))
     ap.add_argument("--bench-check", default=str(ROOT / "build" / "bin" / "cake-bench-check"))
     ap.add_argument("--mlir-lsp", default="/usr/lib/llvm-14/bin/mlir-lsp-server")
+    return ap
+
+
+def main():
+    ap = server_arguments(__doc__)
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--edits", type=int, default=30)
     ap.add_argument("--hovers", type=int, default=30)

@@ -31,7 +31,6 @@ Usage: lsp_soak.py [--cake-lsp PATH] [--bench-check PATH] [--mlir-lsp PATH]
                    [--sizes 10000,100000] [--soak-lines 10000] [--edits 3000]
                    [--burst 25] [--seed 1] [--smoke]
 """
-import argparse
 import json
 import os
 import pathlib
@@ -45,7 +44,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "lsp"))
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
 from lsp_client import LspClient  # noqa: E402
-from lsp_bench import mlir_file, percentile  # noqa: E402
+from lsp_bench import mlir_file, percentile, server_arguments  # noqa: E402
 
 URI = "file:///tmp/cake-soak/soak.cake"
 UTF8 = {"general": {"positionEncodings": ["utf-8"]}}
@@ -263,10 +262,7 @@ def mlir_open(binary, lines):
 # Section - Report
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--cake-lsp", default=str(ROOT / "build" / "bin" / "cake-lsp"))
-    ap.add_argument("--bench-check", default=str(ROOT / "build" / "bin" / "cake-bench-check"))
-    ap.add_argument("--mlir-lsp", default="/usr/lib/llvm-14/bin/mlir-lsp-server")
+    ap = server_arguments(__doc__)
     ap.add_argument("--sizes", default="10000,100000")
     ap.add_argument("--soak-lines", type=int, default=10000)
     ap.add_argument("--edits", type=int, default=3000)
