@@ -2,9 +2,10 @@
 # Installs, idempotently, everything cake needs to build and test on Debian
 # bookworm as root: compilers, CMake/Ninja, the tree-sitter runtime, LLVM
 # Support (static), nlohmann-json, Boost, Catch2, NLopt (the optimiser of
-# `cake calibrate`), Eigen (the CPU executor's tile products), clang's sanitizer and fuzzer runtimes, and Neovim and
-# tmux for the editor tests (editors.nvim_tmux runs Neovim in a tmux terminal).
-# Runs `apt-get update` only when something is missing.
+# `cake calibrate`), Eigen (the CPU executor's tile products), clang's sanitizer and fuzzer runtimes, Neovim and
+# tmux for the editor tests (editors.nvim_tmux runs Neovim in a tmux terminal); for the VS Code end-to-end test
+# chromium (driven by playwright-core), ripgrep and libkrb5-dev (code-server's search and its kerberos module),
+# then code-server itself (scripts/code_server.sh). Runs `apt-get update` only when something is missing.
 set -euo pipefail
 
 packages=(
@@ -12,6 +13,7 @@ packages=(
   clang libclang-rt-dev llvm-dev zlib1g-dev libtinfo-dev libz3-dev
   libtree-sitter-dev nlohmann-json3-dev libboost-dev catch2 libnlopt-dev libeigen3-dev
   neovim tmux python3 mlir-14-tools
+  chromium ripgrep libkrb5-dev
 )
 
 missing=()
@@ -32,20 +34,27 @@ else
   echo "setup: all packages present"
 fi
 
-# The VS Code extension's npm packages (editors/vscode, test editors.vscode):
-# `npm ci` when node >= 20 is present and node_modules is missing or older
-# than package-lock.json. Without node, or when npm fails (no registry), the
-# test is skipped rather than setup failing.
-vscode_dir="$(cd "$(dirname "$0")/.." && pwd)/editors/vscode"
-if [ -f "$vscode_dir/package-lock.json" ]; then
+# npm packages: the VS Code extension's (editors/vscode, tests editors.vscode
+# and editors.vscode_e2e) and the editor tests' (tests/editors: playwright-core
+# for editors.vscode_e2e). `npm ci` where node >= 20 is present and
+# node_modules is missing or older than package-lock.json. Without node, or
+# when npm fails (no registry), the tests are skipped rather than setup failing.
+root="$(cd "$(dirname "$0")/.." && pwd)"
+for dir in editors/vscode tests/editors; do
+  [ -f "$root/$dir/package-lock.json" ] || continue
   if ! command -v node >/dev/null || ! command -v npm >/dev/null ||
      [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
-    echo "setup: node >= 20 and npm not found: editors/vscode is not set up (editors.vscode will skip)"
-  elif [ "$vscode_dir/node_modules/.package-lock.json" -nt "$vscode_dir/package-lock.json" ]; then
-    echo "setup: editors/vscode node_modules up to date"
+    echo "setup: node >= 20 and npm not found: $dir is not set up (its tests will skip)"
+  elif [ "$root/$dir/node_modules/.package-lock.json" -nt "$root/$dir/package-lock.json" ]; then
+    echo "setup: $dir node_modules up to date"
   else
-    echo "setup: npm ci in editors/vscode"
-    (cd "$vscode_dir" && npm ci --no-audit --no-fund --loglevel=error) ||
-      echo "setup: npm ci failed in editors/vscode (editors.vscode will skip)" >&2
+    echo "setup: npm ci in $dir"
+    (cd "$root/$dir" && npm ci --no-audit --no-fund --loglevel=error) ||
+      echo "setup: npm ci failed in $dir (its tests will skip)" >&2
   fi
-fi
+done
+
+# code-server for editors.vscode_e2e, cached outside the repository
+# (scripts/code_server.sh: a no-op once installed; without node 20 or the
+# npm registry it says why, the test skips, and setup goes on).
+bash "$root/scripts/code_server.sh" install

@@ -13,7 +13,7 @@ import {
   State,
   TransportKind,
 } from "vscode-languageclient/node";
-import { resolveServer } from "./serverPath";
+import { resolveServer, settingsEditorFor } from "./serverPath";
 
 let client: LanguageClient | undefined;
 let outputChannel: vscode.OutputChannel;
@@ -35,6 +35,16 @@ function setStatus(text: string, tooltip: string, error = false): void {
   statusItem.backgroundColor = error ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
 }
 
+/** The settings editor on `cake.server.path`, on the tab that shows it (settingsEditorFor). */
+async function openServerPathSetting(): Promise<void> {
+  const [command, arg] = settingsEditorFor("cake.server.path", vscode.env.remoteName);
+  try {
+    await vscode.commands.executeCommand(command, arg);
+  } catch {
+    await vscode.commands.executeCommand("workbench.action.openSettings", "cake.server.path");
+  }
+}
+
 async function startClient(context: vscode.ExtensionContext): Promise<void> {
   const config = vscode.workspace.getConfiguration("cake");
   const resolution = resolveServer(config.get<string>("server.path", ""), workspacePaths());
@@ -46,7 +56,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
       .showErrorMessage(`CAKE IR: cake-lsp not found (${resolution.how}).`, "Open Settings")
       .then((choice) => {
         if (choice === "Open Settings") {
-          void vscode.commands.executeCommand("workbench.action.openSettings", "cake.server.path");
+          void openServerPathSetting();
         }
       });
     return;

@@ -1,7 +1,8 @@
 // Where cake-lsp is found: the `cake.server.path` setting, else the
 // workspace's build tree (build/bin/cake-lsp), else `cake-lsp` on PATH
-// (cmake --install puts it in PREFIX/bin). Kept free of the `vscode` module
-// so that it can be unit-tested with plain Node.
+// (cmake --install puts it in PREFIX/bin); and which settings tab shows that
+// setting. Kept free of the `vscode` module so that it can be unit-tested
+// with plain Node.
 import * as fs from "fs";
 import * as path from "path";
 
@@ -74,4 +75,15 @@ export function resolveServer(configured: string, workspaceFolders: readonly str
   }
   searched.push(`${SERVER_NAME} on PATH`);
   return { command: undefined, how: `searched ${searched.join(", ")}` };
+}
+
+/**
+ * The command (and its argument) that opens the settings editor on `setting`,
+ * a setting of scope `machine-overridable` like `cake.server.path`. In a
+ * remote window (`vscode.env.remoteName` set: code-server, Remote-SSH, WSL,
+ * dev containers) VS Code hides such settings on the User tab ("No Settings
+ * Found"): they belong to the machine the extension runs on, the Remote tab.
+ */
+export function settingsEditorFor(setting: string, remoteName: string | undefined): [string, unknown] {
+  return remoteName ? ["workbench.action.openRemoteSettings", { query: setting }] : ["workbench.action.openSettings", setting];
 }

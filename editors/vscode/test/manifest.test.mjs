@@ -2,7 +2,7 @@
 // files it holds (and those it must not), and its manifest: activation
 // events, contributes (language, grammar, semantic token scopes, settings,
 // commands), main, license and repository. Also unit-tests the server
-// lookup (src/serverPath.ts) in plain Node.
+// lookup and the settings tab of Open Settings (src/serverPath.ts) in plain Node.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -94,7 +94,7 @@ const esbuild = require("esbuild");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cake-vscode-"));
 const compiled = path.join(tmp, "serverPath.js");
 esbuild.buildSync({ entryPoints: [path.join(extRoot, "src", "serverPath.ts")], outfile: compiled, platform: "node", format: "cjs", logLevel: "warning" });
-const { resolveServer } = require(compiled);
+const { resolveServer, settingsEditorFor } = require(compiled);
 const ws = path.join(tmp, "ws");
 const bin = path.join(ws, "build", "bin");
 fs.mkdirSync(bin, { recursive: true });
@@ -111,6 +111,17 @@ check(resolveServer("cake-lsp", [], pathDir).command === onPath, "cake.server.pa
 const missing = resolveServer("", [path.join(tmp, "nowhere")], path.join(tmp, "empty"));
 check(missing.command === undefined && missing.how.includes("searched"), "nothing found: undefined, with what was searched");
 check(resolveServer("/no/such/cake-lsp", [], pathDir).command === undefined, "a wrong cake.server.path is not silently replaced");
+
+// Section - Open Settings of "cake-lsp not found": the tab that shows the
+// machine-overridable cake.server.path (tests/editors/vscode_e2e.mjs clicks it in code-server)
+
+check(props["cake.server.path"].scope === "machine-overridable", "cake.server.path is machine-overridable");
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+check(same(settingsEditorFor("cake.server.path", undefined), ["workbench.action.openSettings", "cake.server.path"]),
+  "local window: workbench.action.openSettings with the setting as query");
+check(same(settingsEditorFor("cake.server.path", "ssh-remote"), ["workbench.action.openRemoteSettings", { query: "cake.server.path" }]),
+  "remote window: workbench.action.openRemoteSettings (the Remote tab) with the setting as query");
+check(bundle.includes("workbench.action.openRemoteSettings"), "the bundle opens the Remote settings tab");
 fs.rmSync(tmp, { recursive: true, force: true });
 
 if (failures > 0) { console.error(`${failures} failure(s)`); process.exit(1); }
