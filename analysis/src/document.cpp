@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <iterator>
 #include <functional>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -166,6 +167,7 @@ struct Layout {
   };
   std::vector<KernelInputs> kernels;
   std::vector<KernelUnit> units;  // the public view of `kernels`
+  std::optional<std::vector<std::string>> targets;  // Document::targets(), made on first use
 
   ItemSelection selection(const KernelInputs& k) const {
     ItemSelection s;
@@ -267,6 +269,7 @@ void Document::set_options(AnalyzeOptions options) {
   options_ = std::move(options);
   units_->results.clear();
   diagnostics_.reset();
+  if (layout_) layout_->targets.reset();  // the default targets may have changed
 }
 
 void Document::apply(const TextEdit& edit) {
@@ -301,16 +304,22 @@ void Document::apply(const TextEdit& edit) {
   diagnostics_.reset();
 }
 
-std::vector<std::string> Document::targets() const {
-  const Cst& c = Cst::get();
-  std::vector<std::string> out;
-  for_each_named_child(ts_tree_root_node(tree_.get()), [&](TSNode item) {
-    if (ts_node_symbol(item) != c.target_item) return;
-    for_each_field(item, c.f.name, [&](TSNode name) {
-      if (!ts_node_is_missing(name)) out.emplace_back(node_text(name, text_));
-    });
-  });
-  return out.empty() ? options_.default_targets : out;
+const std::vector<std::string>& Document::targets() {
+  Layout& l = layout();
+  if (!l.targets) {
+    // A model of the `target` items alone: the builder is the one place
+    // that reads them.
+    const Cst& c = Cst::get();
+    ItemSelection selection;
+    for (const Item& item : l.items)
+      if (item.symbol == c.target_item) selection.items.push_back({item.node, ItemPart::Whole});
+    selection.names = &l.names;
+    Module module;
+    std::vector<Diagnostic> ignored;
+    build_model(tree_.get(), text_, module, ignored, &selection);
+    l.targets = file_targets(module, options_);
+  }
+  return *l.targets;
 }
 
 Layout& Document::layout() {

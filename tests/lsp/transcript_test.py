@@ -625,6 +625,23 @@ def case_cost_surfaces(server):
     alive(c)
 
 
+def case_repeated_targets_listed_once(server):
+    # A file that repeats its target (issue 16): each diagnostic's targets,
+    # the hover's layout line and its estimate table name sm_90a once.
+    text = KMEANS.replace("target sm_90a\n", "target sm_90a, sm_90a\n" + "target sm_90a\n" * 30, 1)
+    check(text != KMEANS, "kmeans_assign.cake starts with `target sm_90a`")
+    c = server.start()
+    c.open(URI, text, version=1)
+    p = diagnostics_for(c, URI, 1)
+    codes = sorted(d["code"] for d in p["diagnostics"])
+    check(codes == ["CAKE-E0102"] + ["CAKE-E0114"] * 30, "one error per repeat", codes)
+    check(all(d["data"]["targets"] == ["sm_90a"] for d in p["diagnostics"]), "targets listed once",
+          [d["data"]["targets"][:3] for d in p["diagnostics"]][:3])
+    hover = hover_text(c, "kmeans_assign(", text=text)
+    check(hover.count("| sm_90a |") == 1, "one estimate row for sm_90a", hover)
+    check("aligned on `sm_90a`\n" in hover, "the layout names sm_90a once", hover)
+
+
 POS = {"position": {"line": line_of(KMEANS, "wait x_full parity(0)"), "character": 10}}
 # capability -> (method, check). A capability the server does not advertise is skipped.
 FEATURE_CASES = {

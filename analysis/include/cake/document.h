@@ -58,9 +58,10 @@ class Document {
   /// two items (the work done so far is kept for the next call).
   const std::vector<Diagnostic>* diagnostics(const std::function<bool()>& cancelled = {});
 
-  /// The names on the file's `target` items, in order; the options'
-  /// default targets when it names none.
-  std::vector<std::string> targets() const;
+  /// file_targets() of the current text (cake/analyze.h): its targets,
+  /// each once, or the options' default targets. Read from a model of the
+  /// `target` items alone, built once per version.
+  const std::vector<std::string>& targets();
 
   /// The model of the whole current text (names resolved, no checks), built
   /// on first use after an edit. Its string_views point into text().
