@@ -343,6 +343,22 @@ const Module& Document::kernel_model(size_t unit) {
   return *unit_model_;
 }
 
+bool Document::kernel_has_errors(size_t unit, const std::vector<Diagnostic>& diagnostics) {
+  const Cst& c = Cst::get();
+  Layout& l = layout();
+  for (size_t i : l.kernels.at(unit).chosen) {
+    const Item& item = l.items[i];
+    if (i != l.kernels[unit].item && item.symbol != c.bench_item) continue;  // targets and consts
+    ByteRange own = node_range(item.node);
+    // Diagnostics are sorted by range: the first that starts in `own`, on.
+    auto it = std::lower_bound(diagnostics.begin(), diagnostics.end(), own.begin,
+                               [](const Diagnostic& d, uint32_t offset) { return d.range.begin < offset; });
+    for (; it != diagnostics.end() && it->range.begin < own.end; ++it)
+      if (it->severity == Severity::Error && rule_info(it->id).scope != DiagScope::Global) return true;
+  }
+  return false;
+}
+
 const Module& Document::model_at(uint32_t offset) {
   Layout& l = layout();
   // Kernels are in file order: the last one starting at or before `offset`.

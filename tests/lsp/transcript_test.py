@@ -625,6 +625,54 @@ def case_cost_surfaces(server):
     alive(c)
 
 
+def case_cost_surfaces_per_kernel_with_errors(server):
+    # An error in one kernel takes that kernel's estimates only (issue 16):
+    # the other kernels keep their lenses and cost hints, the broken one
+    # keeps one lens that says why, and all come back with the fix.
+    text = (ROOT / "docs" / "examples" / "kmeans_dispatch.cake").read_text(encoding="utf-8")
+    uri = "file:///tmp/cake-transcript/dispatch.cake"
+    lines = text.split("\n")
+    whole = {"start": {"line": 0, "character": 0}, "end": {"line": len(lines) + 5, "character": 0}}
+
+    def surfaces(c):
+        lenses = c.request("textDocument/codeLens", {"textDocument": {"uri": uri}})["result"]
+        hints = c.request("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": whole})["result"]
+        return ([(l["range"]["start"]["line"], l["command"]["title"]) for l in lenses],
+                [(h["position"]["line"], h["label"]) for h in hints if "µs" in h["label"]])
+
+    c = server.start()
+    c.open(uri, text, version=1)
+    check(not diagnostics_for(c, uri, 1)["diagnostics"], "the example is clean")
+    clean_lenses, clean_hints = surfaces(c)
+    kernel_line = line_of(text, "kernel kmeans_assign(")
+    end_line = line_of(text, "kernel kmeans_assign_generic(")
+    inside = lambda line: kernel_line <= line < end_line
+    check(any(inside(l) for l, _ in clean_hints), "the kernel has cost hints", clean_hints)
+    # An undefined barrier in kmeans_assign's body (one line added).
+    body = next(i for i in range(kernel_line, end_line) if "wait x_full parity(0)" in lines[i])
+    c.change(uri, 2, [{"range": {"start": {"line": body, "character": 0}, "end": {"line": body, "character": 0}},
+                       "text": "    wait nothing parity(0)\n"}])
+    one_diagnostic(diagnostics_for(c, uri, 2), "CAKE-E0101", body)
+    lenses, hints = surfaces(c)
+    moved = lambda line: line + 1 if line > body else line
+    expected = [(l, t) for l, t in clean_lenses if not inside(l)]
+    check([(l, t) for l, t in lenses if not inside(l)] == [(moved(l), t) for l, t in expected],
+          "the other kernels keep their lenses", lenses)
+    check([t for l, t in lenses if inside(l)] == ["cost: not estimated while the kernel has errors · H100-SXM5-80GB"],
+          "the broken kernel has one lens that says why", lenses)
+    check([(l, t) for l, t in hints if not inside(l)] == [(moved(l), t) for l, t in clean_hints if not inside(l)],
+          "the other kernels keep their hints", hints)
+    check(not [h for h in hints if inside(h[0])], "the broken kernel has no cost hints", hints)
+    name = {"line": kernel_line, "character": lines[kernel_line].index("kmeans_assign") + 2}
+    hover = c.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": name})["result"]
+    check(hover and "Estimated cost" not in hover["contents"]["value"], "nor a cost hover", hover)
+    # The fix brings them back.
+    c.change(uri, 3, [{"range": {"start": {"line": body, "character": 0}, "end": {"line": body + 1, "character": 0}},
+                       "text": ""}])
+    check(not diagnostics_for(c, uri, 3)["diagnostics"], "clean again")
+    check(surfaces(c) == (clean_lenses, clean_hints), "every estimate is back")
+
+
 def case_repeated_targets_listed_once(server):
     # A file that repeats its target (issue 16): each diagnostic's targets,
     # the hover's layout line and its estimate table name sm_90a once.

@@ -84,6 +84,13 @@ class Document {
   const std::vector<KernelUnit>& kernel_units();
   /// The model of kernel_units()[unit] (the last one built is kept).
   const Module& kernel_model(size_t unit);
+  /// Whether kernel_units()[unit] has an error of its own among
+  /// `diagnostics` (diagnostics() of the current text): one that starts in
+  /// the kernel item, from `kernel` to its `}`, or in a `bench` item naming
+  /// it, and whose rule is not file-wide (DiagScope::Global, such as a
+  /// missing target). Errors in other items, or in text between items, are
+  /// not the kernel's.
+  bool kernel_has_errors(size_t unit, const std::vector<Diagnostic>& diagnostics);
 
  private:
   AnalyzeOptions options_;

@@ -38,15 +38,21 @@ const std::string& rule_meaning(const std::string& docs_root, std::string_view c
 json hover(Context& context, const json& params) {
   OpenDocument& d = context.document(params);
   uint32_t offset = context.offset(d, params.value("position", json::object()));
-  const std::vector<Diagnostic>* diagnostics = d.doc->diagnostics([&] { return context.cancelled(); });
-  if (!diagnostics) throw RequestError{error_code::ContentModified, "the document changed; ask again"};
+  const std::vector<Diagnostic>& diagnostics = context.diagnostics(d);
   const Module& model = d.doc->model_at(offset);
-  std::optional<HoverInfo> h = hover_at(model, d.doc->text(), *diagnostics, offset);
+  std::optional<HoverInfo> h = hover_at(model, d.doc->text(), diagnostics, offset);
   std::string markdown = h ? render::hover_markdown(*h) : std::string();
   ByteRange range = h ? h->range : ByteRange{};
-  // The cost of the kernel, pipeline or op under the cursor, after the description.
-  if (std::optional<CostHover> cost = cost_hover(model, d.doc->text(), d.doc->lines(), offset,
-                                                 context.analyze_options().device)) {
+  // The cost of the kernel, pipeline or op under the cursor, after the
+  // description; none in a kernel with errors of its own (as its lens and hints).
+  bool estimated = true;
+  const std::vector<KernelUnit>& units = d.doc->kernel_units();
+  for (size_t i = 0; i < units.size(); ++i)
+    if (units[i].piece.begin <= offset && offset < units[i].piece.end)
+      estimated = !d.doc->kernel_has_errors(i, diagnostics);
+  if (std::optional<CostHover> cost = estimated ? cost_hover(model, d.doc->text(), d.doc->lines(), offset,
+                                                             context.analyze_options().device)
+                                                : std::nullopt) {
     if (!h) range = cost->range;
     markdown += (h ? "\n\n---\n\n" : "") + render::cost_hover_markdown(*cost);
   } else if (!h) {
