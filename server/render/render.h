@@ -9,14 +9,28 @@
 #include "cake/query_cost.h"
 #include "cake/query_hover.h"
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace cake::render {
 
+/// What a hover adds under a diagnostic's code and rule summary: the "What
+/// it means" section of the rule's page and a link to the page (either may
+/// be empty).
+struct RuleText {
+  std::string_view meaning;
+  std::string link;
+};
+
 /// The hover's markdown: "**name**: kind", then its facts as a list, or an
-/// op's form, summary and target support; then each diagnostic's code, rule
-/// summary and message, after a rule. Paragraphs are separated by blank lines.
-std::string hover_markdown(const HoverInfo& hover);
+/// op's form, summary and target support; then, after a rule, each
+/// diagnostic's rule: its code and summary, and `rule(code)`'s meaning and
+/// link. Not the diagnostic's message: the editor shows the diagnostic
+/// itself beside the hover (VS Code in the same box, Neovim as virtual text
+/// and in vim.diagnostic.open_float()). Paragraphs are separated by blank
+/// lines.
+std::string hover_markdown(const HoverInfo& hover, const std::function<RuleText(std::string_view code)>& rule = {});
 
 /// The cost hover's markdown: a kernel's estimate table and roofline, a
 /// pipeline's per-iteration breakdown or a line's demand and time.

@@ -152,7 +152,8 @@ TEST_CASE("hover on a diagnostic's range gives its code and rule summary", "[hov
   REQUIRE(h);
   REQUIRE(h->diagnostics.size() == 1);
   CHECK(h->diagnostics[0].code == rule_info(it->id).code);
-  CHECK(h->diagnostics[0].message == it->message);
+  // Not the message: editors show the diagnostic itself beside the hover (issue 16).
+  CHECK_THAT(text, !Catch::Contains(it->message));
 }
 
 // Section - Completion and signature help

@@ -402,6 +402,9 @@ def hover_case(c):
     check("CAKE-E0101" in value and "rules/CAKE-E0101.md" in value, "hover names the rule and links its page", value)
     meaning = open(os.path.join(ROOT, "docs/rules/CAKE-E0101.md")).read().split("## What it means")[1].split("\n## ")[0]
     check(meaning.strip().split("\n")[0] in value, "hover quotes the rule page", value)
+    # Not the message: the editor shows the diagnostic itself beside the hover (issue 16).
+    check(d["message"] not in value, "the hover does not repeat the diagnostic's message", value)
+    check(value.count("CAKE-E0101") == 2, "the code once, and in the link", value)
 
 
 def definition_case(c):

@@ -123,10 +123,14 @@ TEST_CASE("hover markdown: title, facts, op support, diagnostics", "[render]") {
         "- placed: 65536 B (64 KB) (4 stages of 16384 B), 1024-byte aligned, at offset 0 of the kernel's 66560 B "
         "on `sm_90a`, `sm_100a`");
 
-  h.diagnostics.push_back({"E0301", "shared memory over the limit", "needs 307200 bytes"});
-  CHECK_THAT(hover_markdown(h), Catch::EndsWith("\n\n---\n\n**E0301** (shared memory over the limit): needs 307200 bytes"));
+  // A diagnostic: its rule, not its message (the editor shows that beside the hover).
+  h.diagnostics.push_back({"E0301", "shared memory over the limit"});
+  CHECK_THAT(hover_markdown(h), Catch::EndsWith("\n\n---\n\n**E0301**: shared memory over the limit"));
   h.subject.reset();
-  CHECK(hover_markdown(h) == "**E0301** (shared memory over the limit): needs 307200 bytes");
+  CHECK(hover_markdown(h) == "**E0301**: shared memory over the limit");
+  auto rule = [](std::string_view code) { return RuleText{"It needs more.", "file:///d/rules/" + std::string(code) + ".md"}; };
+  CHECK(hover_markdown(h, rule) ==
+        "**E0301**: shared memory over the limit\n\nIt needs more.\n\n[The rule's page](file:///d/rules/E0301.md)");
 
   HoverInfo op;
   op.subject.emplace();
