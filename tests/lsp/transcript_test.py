@@ -78,6 +78,7 @@ class Server:
             r = c.initialize(capabilities)
             check("result" in r, "initialize answers with a result", r)
             c.capabilities = r["result"]["capabilities"]
+            c.server_info = r["result"].get("serverInfo")
         return c
 
     def close(self):
@@ -117,6 +118,9 @@ def case_initialize_capabilities(server):
     check(isinstance(sync, dict) and sync.get("openClose") and sync.get("change") == 2,
           "incremental text sync with open/close", sync)
     check("diagnosticProvider" not in caps, "no pull diagnostics unless the client asks", caps)
+    version = subprocess.run([server.binary, "--version"], capture_output=True, text=True).stdout
+    check(c.server_info == {"name": "cake-lsp", "version": version.split()[1]} and version.startswith("cake-lsp "),
+          "serverInfo names cake-lsp and the version --version prints", (c.server_info, version))
     r = c.request("initialize", {"capabilities": {}})
     check(error_code(r) == INVALID_REQUEST, "a second initialize is refused", r)
 

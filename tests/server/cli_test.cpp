@@ -118,6 +118,17 @@ TEST_CASE("exit codes: 0 clean, 1 errors, 2 usage or I/O") {
   CHECK(cake(dir, {"check", "--help"}).code == 0);
 }
 
+TEST_CASE("cake --version prints the CMake project version") {
+  TempDir dir;
+  Run run = cake(dir, {"--version"});
+  CHECK(run.code == 0);
+  CHECK(run.out == "cake " CAKE_PROJECT_VERSION "\n");
+  // SARIF's tool.driver carries the same version.
+  write(dir.path / "clean.cake", kClean);
+  json log = parse(cake(dir, {"check", "--format", "sarif", "clean.cake"}));
+  CHECK(log["runs"][0]["tool"]["driver"]["version"] == CAKE_PROJECT_VERSION);
+}
+
 TEST_CASE("cake check --device picks the table of the W07xx warnings") {
   // The first case of tests/diagnostics/performance.cake: a 2-stage ring that draws W0701.
   std::string cases = slurp(fs::path(CAKE_TESTS_DIR) / "diagnostics" / "performance.cake");
