@@ -360,8 +360,9 @@ TEST_CASE("inlay hints show buffer sizes and pipeline stages", "[inlay]") {
   Document doc(a.text);
   std::vector<InlayHintInfo> hints = inlay_hints(doc.model(), doc.text(), {0, UINT32_MAX});
   auto has = [&](std::string_view label) {
-    return std::any_of(hints.begin(), hints.end(), [&](const InlayHintInfo& h) { return h.label == label; });
+    return std::any_of(hints.begin(), hints.end(), [&](const InlayHintInfo& h) { return render::hint_label(h) == label; });
   };
-  CHECK(has("64 KB"));  // sA (and acc, 64 x 256 f32)
+  CHECK(has("size 64 KB"));                     // acc, 64 x 256 f32
+  CHECK(has("size 64 KB, 16 KB per stage"));    // sA, a ring of 4
   CHECK(has(": stage 0..3, phase s.phase"));
 }

@@ -606,6 +606,19 @@ def case_cost_surfaces(server):
     wgmma_line = line_of(KMEANS, "wgmma acc =")
     check(any(h["position"]["line"] == wgmma_line and "tensor" in h["label"] for h in costly),
           "the wgmma line's hint names the tensor cores", costly)
+    # Each hint says what its figure is, after padding (issue 16: `= 0` then
+    # ` 64 KB` read "= 0 64 KB").
+    hints = r.get("result") or []
+    check(all(h.get("paddingLeft") for h in hints), "every hint is padded from the code", hints)
+    check(all(h["label"].startswith("time ≈ ") for h in costly), "cost hints say `time`", costly)
+    arg_line = line_of(KMEANS, "reg arg:  i32[64] layout(wgmma_acc.row) = 0")
+    size = [h for h in hints if h["position"]["line"] == arg_line]
+    check([h["label"] for h in size] == ["size 256 B"] and
+          size[0]["position"]["character"] == lines[arg_line].index("= 0") + len("= 0"),
+          "after `= 0`, a hint that says `size`", size)
+    ring_line = line_of(KMEANS, "smem cs:")
+    check(any(h["label"] == "size 48 KB, 16 KB per stage" for h in hints if h["position"]["line"] == ring_line),
+          "a ring's size per stage", [h for h in hints if h["position"]["line"] == ring_line])
 
     # A bigger bench: the lens follows the edit.
     before = lens_titles(c)
