@@ -28,18 +28,26 @@ void check_targets(const Module& m, std::vector<Diagnostic>& diags) {
   }
   // The first item's last name: where a repeated item's new names go.
   uint32_t list_end = m.target_range.end;
+  bool first_has_names = false;
   for (const Target& t : m.targets)
-    if (m.target_range.begin <= t.range.begin && t.range.end <= m.target_range.end) list_end = t.range.end;
+    if (m.target_range.begin <= t.range.begin && t.range.end <= m.target_range.end) {
+      list_end = t.range.end;
+      first_has_names = true;
+    }
   for (ByteRange r : m.extra_target_items) {
     Diagnostic d = make_diagnostic(DiagForm::TargetTwice, r);
     d.related.push_back({m.target_range, "the first `target`"});
     // Fix: its targets not listed before move to the first item, and the item goes.
-    std::string added;
+    std::string added, named;
     for (const Target& t : m.targets)
-      if (r.begin <= t.range.begin && t.range.end <= r.end) added += ", " + std::string(t.name);
-    Fix fix{added.empty() ? "remove the repeated `target`" : "move " + added.substr(2) + " to the first `target`",
+      if (r.begin <= t.range.begin && t.range.end <= r.end) {
+        added += ", " + std::string(t.name);
+        named += (named.empty() ? "`" : ", `") + std::string(t.name) + "`";
+      }
+    Fix fix{added.empty() ? "remove the repeated `target`" : "move " + named + " to the first `target`",
             {{m.whole_lines(r), ""}}, true};
-    if (!added.empty() && m.target_range.end > 0) fix.edits.insert(fix.edits.begin(), {{list_end, list_end}, added});
+    if (!added.empty() && m.target_range.end > 0)
+      fix.edits.insert(fix.edits.begin(), {{list_end, list_end}, first_has_names ? added : " " + added.substr(2)});
     d.fixes.push_back(std::move(fix));
     diags.push_back(std::move(d));
   }
