@@ -17,6 +17,15 @@ std::unique_ptr<Analysis> analyze(std::string text, const AnalyzeOptions& option
   return document.release();
 }
 
+std::vector<std::string> file_targets(const Module& module, const AnalyzeOptions& options) {
+  std::vector<std::string> out;
+  for (const Target& t : module.targets) out.emplace_back(t.name);  // already each once
+  if (!out.empty()) return out;
+  for (const std::string& t : options.default_targets)
+    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  return out;
+}
+
 void finish_diagnostics(std::vector<Diagnostic>& diagnostics) {
   // After an unclosed `/*` the rest of the file is comment text that the
   // parser read as code: only the syntax report about it is meaningful.

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <iterator>
 #include <functional>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -168,6 +169,7 @@ struct Layout {
   };
   std::vector<KernelInputs> kernels;
   std::vector<KernelUnit> units;  // the public view of `kernels`
+  std::optional<std::vector<std::string>> targets;  // Document::targets(), made on first use
 
   ItemSelection selection(const KernelInputs& k) const {
     ItemSelection s;
@@ -270,6 +272,7 @@ void Document::set_options(AnalyzeOptions options) {
   options_ = std::move(options);
   units_->results.clear();
   diagnostics_.reset();
+  if (layout_) layout_->targets.reset();  // the default targets may have changed
 }
 
 void Document::apply(const TextEdit& edit) {
@@ -308,18 +311,22 @@ bool Document::parse_tree(const std::function<bool()>& cancelled) {
   return tree_.update(text_, lines_, changed, cancelled);
 }
 
-std::vector<std::string> Document::targets() {
-  const Cst& c = Cst::get();
-  std::vector<std::string> out;
-  tree().for_each_root([&](TSNode root) {
-  for_each_named_child(root, [&](TSNode item) {
-    if (ts_node_symbol(item) != c.target_item) return;
-    for_each_field(item, c.f.name, [&](TSNode name) {
-      if (!ts_node_is_missing(name)) out.emplace_back(node_text(name, text_));
-    });
-  });
-  });
-  return out.empty() ? options_.default_targets : out;
+const std::vector<std::string>& Document::targets() {
+  Layout& l = layout();
+  if (!l.targets) {
+    // A model of the `target` items alone: the builder is the one place
+    // that reads them.
+    const Cst& c = Cst::get();
+    ItemSelection selection;
+    for (const Item& item : l.items)
+      if (item.symbol == c.target_item) selection.items.push_back({item.node, ItemPart::Whole});
+    selection.names = &l.names;
+    Module module;
+    std::vector<Diagnostic> ignored;
+    build_model(tree(), text_, module, ignored, &selection);
+    l.targets = file_targets(module, options_);
+  }
+  return *l.targets;
 }
 
 Layout& Document::layout() {
@@ -341,6 +348,22 @@ const Module& Document::kernel_model(size_t unit) {
     unit_model_range_ = l.items[k.item].piece;
   }
   return *unit_model_;
+}
+
+bool Document::kernel_has_errors(size_t unit, const std::vector<Diagnostic>& diagnostics) {
+  const Cst& c = Cst::get();
+  Layout& l = layout();
+  for (size_t i : l.kernels.at(unit).chosen) {
+    const Item& item = l.items[i];
+    if (i != l.kernels[unit].item && item.symbol != c.bench_item) continue;  // targets and consts
+    ByteRange own = node_range(item.node);
+    // Diagnostics are sorted by range: the first that starts in `own`, on.
+    auto it = std::lower_bound(diagnostics.begin(), diagnostics.end(), own.begin,
+                               [](const Diagnostic& d, uint32_t offset) { return d.range.begin < offset; });
+    for (; it != diagnostics.end() && it->range.begin < own.end; ++it)
+      if (it->severity == Severity::Error && rule_info(it->id).scope != DiagScope::Global) return true;
+  }
+  return false;
 }
 
 const Module& Document::model_at(uint32_t offset) {
@@ -406,15 +429,11 @@ const std::vector<Diagnostic>* Document::diagnostics(const std::function<bool()>
   return diagnostics_.get();
 }
 
-std::vector<Diagnostic> Document::diagnostics_at(uint32_t offset) {
-  std::vector<Diagnostic> out;
+const std::vector<Diagnostic>& Document::diagnostics_around(uint32_t offset) {
   if (!diagnostics_ && units_->results.empty()) diagnostics();  // a first look: the one pass over the file
-  const std::vector<Diagnostic>* all = diagnostics_.get();
-  std::optional<std::vector<Diagnostic>> some;
-  if (!all) all = &*(some = check({}, &offset));
-  for (const Diagnostic& d : *all)
-    if (d.range.begin <= offset && offset <= d.range.end) out.push_back(d);
-  return out;
+  if (diagnostics_) return *diagnostics_;
+  around_ = std::move(*check({}, &offset));
+  return around_;
 }
 
 std::optional<std::vector<Diagnostic>> Document::check(const std::function<bool()>& cancelled, const uint32_t* only) {

@@ -32,7 +32,7 @@ struct FileResult {
   std::string error;  // why it could not be read; empty when checked
   DiagnosticCounts counts;
   std::string text;   // --format text: the rendered diagnostics
-  json document;      // --format json: {"path", "uri", "diagnostics"}
+  std::string document;  // --format json: {"path", "uri", "diagnostics"} as text, for raw()
   json sarif;         // --format sarif: the results
 };
 
@@ -40,15 +40,10 @@ struct FileResult {
 struct CheckContext {
   const CheckOptions& options;
   const ToolInfo& tool;
+  AnalyzeOptions analyze_options;  // of options
   bool color = false;
   std::string stdin_text;
 };
-
-std::vector<std::string> file_targets(const Analysis& analysis, const CheckOptions& options) {
-  std::vector<std::string> targets;
-  for (const Target& target : analysis.module.targets) targets.emplace_back(target.name);
-  return targets.empty() ? options.default_targets : targets;
-}
 
 std::string document_uri(const InputFile& input) {
   return input.is_stdin ? std::string(kStdinUri) : file_uri(absolute_path(input.path));
@@ -62,7 +57,7 @@ SarifArtifact sarif_artifact(const InputFile& input) {
 
 void render(FileResult& result, const InputFile& input, const Analysis& analysis, const CheckContext& context) {
   PositionConverter positions(analysis.text, analysis.lines);
-  std::vector<std::string> targets = file_targets(analysis, context.options);
+  std::vector<std::string> targets = file_targets(analysis.module, context.analyze_options);
   switch (context.options.format) {
     case OutputFormat::Text: {
       TextDocument document{input.path, &positions, std::move(targets)};
@@ -70,11 +65,17 @@ void render(FileResult& result, const InputFile& input, const Analysis& analysis
       break;
     }
     case OutputFormat::Json: {
+      // Written as text here, on the pool (an element of `files`: depth 2).
       DocumentContext document{document_uri(input), &positions, std::move(targets)};
-      json diagnostics = json::array();
+      JsonWriter out(result.document, 2);
+      out.begin_object();
+      out.value("path", input.path);
+      out.value("uri", document.uri);
+      out.begin_array("diagnostics");
       for (const Diagnostic& diagnostic : analysis.diagnostics)
-        diagnostics.push_back(diagnostic_to_json(diagnostic, document, context.tool.docs_root));
-      result.document = {{"path", input.path}, {"uri", document.uri}, {"diagnostics", std::move(diagnostics)}};
+        write_diagnostic_json(out, diagnostic, document, context.tool.docs_root);
+      out.end();
+      out.end();
       break;
     }
     case OutputFormat::Sarif:
@@ -95,7 +96,7 @@ FileResult check_file(const InputFile& input, const CheckContext& context) {
       return result;
     }
     std::unique_ptr<Analysis> analysis =
-        analyze(std::move(read.text), AnalyzeOptions{.default_targets = context.options.default_targets, .device = context.options.device});
+        analyze(std::move(read.text), context.analyze_options);
     result.counts = count(analysis->diagnostics);
     render(result, input, *analysis, context);
   } catch (const std::exception& e) {
@@ -188,17 +189,33 @@ std::string text_output(const std::vector<FileResult>& results, const Totals& su
   return out + summary_line(sum);
 }
 
-std::string json_output(std::vector<FileResult>& results, const Totals& sum) {
-  json files = json::array();
-  for (FileResult& result : results) {
-    if (!result.error.empty())
-      files.push_back({{"path", result.path}, {"error", result.error}, {"diagnostics", json::array()}});
-    else
-      files.push_back(std::move(result.document));
+std::string json_output(const std::vector<FileResult>& results, const Totals& sum) {
+  std::string text;
+  JsonWriter out(text);
+  out.begin_object();
+  out.value("version", 1);
+  out.begin_array("files");
+  for (const FileResult& result : results) {
+    if (result.error.empty()) {
+      out.raw(nullptr, result.document);
+      continue;
+    }
+    out.begin_object();
+    out.value("path", result.path);
+    out.value("error", result.error);
+    out.begin_array("diagnostics");
+    out.end();
+    out.end();
   }
-  json summary = {{"files", sum.checked}, {"errors", sum.errors}, {"warnings", sum.warnings},
-                  {"unreadable", sum.unreadable}};
-  return dump_json({{"version", 1}, {"files", std::move(files)}, {"summary", std::move(summary)}}) + '\n';
+  out.end();
+  out.begin_object("summary");
+  out.value("files", sum.checked);
+  out.value("errors", sum.errors);
+  out.value("warnings", sum.warnings);
+  out.value("unreadable", sum.unreadable);
+  out.end();
+  out.end();
+  return text + '\n';
 }
 
 std::string sarif_output(std::vector<FileResult>& results, const std::vector<InputFile>& inputs,
@@ -266,7 +283,8 @@ int run_check(Args args, const ToolInfo& tool) {
   if (options.help) return write_all(stdout, check_help()) ? kExitOk : kExitUsage;
 
   std::vector<InputFile> inputs = expand_inputs(options.inputs);
-  CheckContext context{options, tool, options.format == OutputFormat::Text && wants_color(options.color), {}};
+  CheckContext context{options, tool, AnalyzeOptions{.default_targets = options.default_targets, .device = options.device},
+                       options.format == OutputFormat::Text && wants_color(options.color), {}};
   read_stdin_once(inputs, context);
 
   std::vector<FileResult> results = check_all(inputs, context);

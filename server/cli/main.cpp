@@ -2,6 +2,7 @@
 // subcommand's file, answers --version and help, finds the installed docs
 // (for the rule links in JSON and SARIF), and guarantees the exit status is
 // 0, 1 or 2: no exception and no unknown subcommand escapes as a crash.
+#include "cake_version.h"
 #include "cli.h"
 #include "docs_root.h"
 #include "io.h"
@@ -14,9 +15,6 @@
 #include <string>
 #include <vector>
 
-#ifndef CAKE_VERSION
-#define CAKE_VERSION "0.0.0"
-#endif
 #ifndef CAKE_SOURCE_DIR
 #define CAKE_SOURCE_DIR ""
 #endif
@@ -70,9 +68,9 @@ int dispatch(Args args, const char* argv0) {
   std::string_view command = args[0];
   Args rest = args.subspan(1);
   if (command == "--version" || command == "version")
-    return write_all(stdout, "cake " CAKE_VERSION "\n") ? kExitOk : kExitUsage;
+    return write_all(stdout, "cake " + std::string(kVersion) + "\n") ? kExitOk : kExitUsage;
   if (command == "help" || command == "--help" || command == "-h") return help_command(rest);
-  if (command == "check") return run_check(rest, ToolInfo{CAKE_VERSION, find_docs_root(argv0, CAKE_SOURCE_DIR)});
+  if (command == "check") return run_check(rest, ToolInfo{kVersion, find_docs_root(argv0, CAKE_SOURCE_DIR)});
   if (command == "fmt") return run_fmt(rest);
   if (command == "estimate") return run_estimate(rest);
   if (command == "calibrate") return run_calibrate(rest);

@@ -62,6 +62,13 @@ class Context {
   /// True once the client cancelled the request being handled, or a newer
   /// message waits that makes its answer moot.
   virtual bool cancelled() const = 0;
+  /// The diagnostics of `d`'s current text, computed now if need be;
+  /// ContentModified when the request is cancelled meanwhile.
+  const std::vector<Diagnostic>& diagnostics(OpenDocument& d) const {
+    const std::vector<Diagnostic>* all = d.doc->diagnostics([&] { return cancelled(); });
+    if (!all) throw RequestError{error_code::ContentModified, "the document changed; ask again"};
+    return *all;
+  }
 
   PositionConverter positions(OpenDocument& d) const {
     return PositionConverter(d.doc->text(), d.doc->lines(), encoding());

@@ -1,5 +1,6 @@
 // cake-lsp: the CAKE IR language server over stdio (default) or TCP.
 //   cake-lsp [--stdio] | --listen [HOST:]PORT   (HOST defaults to 127.0.0.1)
+#include "cake_version.h"
 #include "docs_root.h"
 #include "server.h"
 
@@ -33,7 +34,7 @@ int serve_stream(Stream& in_stream, Stream& out_stream) {
   }, cake::lsp::ServerOptions{}.max_message_bytes);
   cake::lsp::MessageWriter writer([&](std::string_view bytes) { asio::write(out_stream, asio::buffer(bytes.data(), bytes.size())); });
   cake::lsp::ServerOptions options;
-  options.version = CAKE_VERSION;
+  options.version = cake::kVersion;
   options.docs_root = cake::find_docs_root(nullptr, CAKE_SOURCE_DIR);
   return cake::lsp::serve(reader, writer, options);
 }
@@ -46,7 +47,7 @@ int main(int argc, char** argv) {
     std::string a = argv[i];
     if (a == "--stdio") continue;
     if (a == "--version") {
-      std::cout << "cake-lsp " << CAKE_VERSION << "\n";
+      std::cout << "cake-lsp " << cake::kVersion << "\n";
       return 0;
     }
     if (a == "--help" || a == "-h") {

@@ -68,11 +68,14 @@ std::string subject_markdown(const HoverSubject& s) {
 
 }  // namespace
 
-std::string hover_markdown(const HoverInfo& h) {
+std::string hover_markdown(const HoverInfo& h, const std::function<RuleText(std::string_view code)>& rule) {
   std::string out = h.subject ? subject_markdown(*h.subject) : std::string();
   for (const HoverDiagnostic& d : h.diagnostics) {
     if (!out.empty()) out += "\n\n---\n\n";
-    out += "**" + std::string(d.code) + "** (" + std::string(d.summary) + "): " + d.message;
+    out += "**" + std::string(d.code) + "**: " + std::string(d.summary);
+    RuleText text = rule ? rule(d.code) : RuleText{};
+    if (!text.meaning.empty()) out += "\n\n" + std::string(text.meaning);
+    if (!text.link.empty()) out += "\n\n[The rule's page](" + text.link + ")";
   }
   return out;
 }

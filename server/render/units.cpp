@@ -35,6 +35,11 @@ std::string bytes(int64_t n) {
   return s;
 }
 
+std::string short_bytes(int64_t n) {
+  if (n >= 1024 && n % 1024 == 0) return std::to_string(n / 1024) + " KB";
+  return std::to_string(n) + " B";
+}
+
 std::string amount(double v, std::string_view unit) {
   static constexpr std::pair<double, const char*> kPrefixes[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "K"}};
   for (const auto& [scale, prefix] : kPrefixes)

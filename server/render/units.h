@@ -25,6 +25,8 @@ std::string micros(double us, int digits, Units units = Units::Editor);
 std::string percent(double value, Units units = Units::Editor);
 /// A byte count: "65536 B (64 KB)" (the KB only when whole).
 std::string bytes(int64_t n);
+/// A byte count, short: "64 KB" when whole kilobytes, else "1536 B".
+std::string short_bytes(int64_t n);
 /// "1.5 MB", "3.2 GFLOP": an amount with an SI prefix, one decimal.
 std::string amount(double v, std::string_view unit);
 /// A bench shape, "N=4096, K=1024" (or with another separator).

@@ -1,8 +1,8 @@
 // The editor's cost surfaces (cake/query_cost.h): the summaries DocumentCosts
 // caches per kernel unit equal fresh ones after edits anywhere in the file
-// (a differential test over the examples), hovers on a kernel's name, a
-// pipeline and an op carry the model's numbers, and costly lines get hints
-// at their ends. All on the structured summaries; their text is
+// (a differential test over the examples), a kernel loses its estimates
+// only to errors of its own, hovers on a kernel's name, a pipeline and an op
+// carry the model's numbers, and costly lines get hints at their ends. All on the structured summaries; their text is
 // tests/server/render_test.cpp's.
 #include <catch2/catch.hpp>
 
@@ -48,7 +48,7 @@ KernelCosts flatten(const std::vector<DocumentCosts::Entry>& entries) {
 /// A document with its cost cache, estimated for its first target's default device.
 struct Costed {
   explicit Costed(const std::string& text) : doc(text), at(cost_target(doc.targets(), "")) {}
-  std::vector<DocumentCosts::Entry> kernels() { return costs.kernels(doc, at); }
+  std::vector<DocumentCosts::Entry> kernels() { return costs.kernels(doc, at, *doc.diagnostics()); }
   Document doc;
   DocumentCosts costs;
   CostTarget at;
@@ -108,13 +108,13 @@ TEST_CASE("an edit in one kernel re-estimates only that kernel") {
   Document doc(text);
   DocumentCosts costs;
   CostTarget at = cost_target(doc.targets(), "");
-  auto before = costs.kernels(doc, at);
+  auto before = costs.kernels(doc, at, *doc.diagnostics());
   REQUIRE(before.size() >= 2);
   // A comment inside the last kernel's body: the others keep their summaries.
   ByteRange last = before.back().unit->piece;
   uint32_t inside = doc.lines().line_start(doc.lines().position(last.end).line);
   doc.apply({{inside, inside}, "  // edited\n"});
-  auto after = costs.kernels(doc, at);
+  auto after = costs.kernels(doc, at, *doc.diagnostics());
   REQUIRE(after.size() == before.size());
   for (size_t i = 0; i + 1 < after.size(); ++i) CHECK(after[i].costs == before[i].costs);
 }
@@ -170,7 +170,7 @@ TEST_CASE("costly lines get a hint at their end with their share") {
   std::string text = read(CAKE_DOCS_DIR "/examples/hopper_gemm.cake");
   Document doc(text);
   DocumentCosts costs;
-  auto kernels = costs.kernels(doc, cost_target(doc.targets(), ""));
+  auto kernels = costs.kernels(doc, cost_target(doc.targets(), ""), *doc.diagnostics());
   REQUIRE(kernels.size() == 2);  // hopper_gemm and its reference, hopper_gemm_ref
   REQUIRE(kernels[0].unit->kernel == "hopper_gemm");
   uint32_t wgmma_line = doc.lines().position(offset_of(text, "wgmma acc +=")).line;
@@ -184,4 +184,56 @@ TEST_CASE("costly lines get a hint at their end with their share") {
     if (pos.line == wgmma_line) found = h.resource == Resource::Tensor;
   }
   CHECK(found);
+}
+
+TEST_CASE("only a kernel with errors of its own loses its estimates (issue 16)") {
+  // kmeans_dispatch.cake: four kernels and their benches. Breaking one
+  // kernel, or the file around them, leaves the others' summaries as they
+  // were with no error at all.
+  std::string clean = read(CAKE_DOCS_DIR "/examples/kmeans_dispatch.cake");
+  auto summaries = [](const std::string& text) {
+    Costed c(text);
+    std::vector<std::pair<std::string, KernelCosts>> out;
+    for (const DocumentCosts::Entry& e : c.kernels()) out.emplace_back(std::string(e.unit->kernel), *e.costs);
+    return out;
+  };
+  auto clean_summaries = summaries(clean);
+  REQUIRE(clean_summaries.size() == 4);
+  const std::string broken_kernel = clean_summaries[1].first;
+  size_t body = clean.find("kernel " + broken_kernel + "(");
+  REQUIRE(body != std::string::npos);
+  body = clean.find("{\n", body) + 2;
+
+  struct Case {
+    const char* what;
+    std::string text;
+    bool kernel_broken;  // clean_summaries[1] has an error of its own
+  };
+  std::vector<Case> cases = {
+      {"an undefined name in one kernel", std::string(clean).insert(body, "  wait no_such_barrier parity(0)\n"), true},
+      {"a syntax error in one kernel", std::string(clean).insert(body, "  @@@\n"), true},
+      {"junk between items", std::string(clean).insert(clean.find("\nkernel " + broken_kernel + "("), "\n@@@\n"),
+       false},
+      {"a repeated target line", std::string(clean).insert(clean.find("\n", clean.find("target ")) + 1, "target sm_90a\n"),
+       false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    auto a = analyze(c.text);
+    REQUIRE(count(a->diagnostics).errors > 0);
+    auto got = summaries(c.text);
+    REQUIRE(got.size() == clean_summaries.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      INFO(got[i].first);
+      if (c.kernel_broken && got[i].first == broken_kernel) {
+        REQUIRE(got[i].second.lens.size() == 1);  // one lens that says why, no hints
+        CHECK(!got[i].second.lens[0].ok);
+        CHECK(got[i].second.lens[0].problem == kNotEstimatedWithErrors);
+        CHECK(got[i].second.hints.empty());
+        continue;
+      }
+      CHECK(got[i].second.lens == clean_summaries[i].second.lens);
+      CHECK(got[i].second.hints.size() == clean_summaries[i].second.hints.size());
+    }
+  }
 }

@@ -10,18 +10,29 @@
 // whatever the timings, unless --fail-on-miss is given; it is 1 when a
 // generated file draws an error diagnostic (the numbers would then measure
 // something unrealistic). docs/benchmarks.md explains how to run and read it.
+// Then the output formats of `cake check` (analyze() and the report as a
+// string, no I/O) on a file whose `target` line is repeated 1,000 times with
+// 40 erroneous kernels (cake::test::repeated_targets_file, about 1,200
+// diagnostics): JSON must stay within 1.5x the text, which it did not
+// while each diagnostic listed the file's targets once per line.
 // `--emit-file LINES PATH` only writes such a generated file of >= LINES
 // lines to PATH (the language-server benchmark, tests/bench/lsp_bench.py,
-// opens it) and exits.
+// opens it) and exits; `--emit-repeated-targets LINES KERNELS PATH` writes
+// the repeated-target file.
 //
 // Usage: cake-bench-check [--runs N] [--files N] [--sizes 1000,10000,...]
 //                         [--fail-on-miss] [--smoke]
 //        cake-bench-check --emit-file LINES PATH
+//        cake-bench-check --emit-repeated-targets LINES KERNELS PATH
 
 #include "../support/kernel_gen.h"
 
 #include "cake/analyze.h"
 #include "cake/registry.h"
+#include "convert.h"
+#include "diagnostic_json.h"
+#include "sarif.h"
+#include "text_report.h"
 
 #include <algorithm>
 #include <chrono>
@@ -45,6 +56,9 @@ struct BenchOptions {
   size_t target_size = 10000;                      // the size the latency target is for
   double target_ms = 50.0;                         // median analyze() of target_size lines
   double target_files_per_s = 1000.0;              // batch throughput
+  size_t repeated_target_lines = 1000;             // the output-format file
+  size_t repeated_target_kernels = 40;
+  double target_json_over_text = 1.5;              // check + JSON report vs check + text report
   bool fail_on_miss = false;
   bool is_smoke = false;                           // tiny sizes: verdicts are indicative only
 
@@ -56,6 +70,8 @@ struct BenchOptions {
     o.sizes = {100, 1000};
     o.target_size = 1000;
     o.target_ms = 5.0;  // the 10,000-line target scaled to 1,000 lines
+    o.repeated_target_lines = 50;
+    o.repeated_target_kernels = 2;
     o.is_smoke = true;
     return o;
   }
@@ -111,6 +127,54 @@ std::string with_commas(size_t n) {
   return s;
 }
 
+/// Writes `text` to `path`; false (with a message) when it cannot.
+bool write_file(const char* path, const std::string& text) {
+  std::FILE* f = std::fopen(path, "wb");
+  bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (f) ok = std::fclose(f) == 0 && ok;
+  if (!ok) std::perror(path);
+  return ok;
+}
+
+/// One output format of `cake check`: the report of `analysis` as the CLI
+/// renders it (the targets from file_targets(), the rule links to a docs root).
+enum class Format { None, Text, Json, Sarif };
+
+std::string report(Format f, const cake::Analysis& analysis) {
+  cake::PositionConverter positions(analysis.text, analysis.lines);
+  std::vector<std::string> targets = cake::file_targets(analysis.module, {});
+  switch (f) {
+    case Format::None: return {};
+    case Format::Text:
+      return cake::render_diagnostics(analysis.diagnostics, {"bench.cake", &positions, std::move(targets)}, {});
+    case Format::Json: {
+      // As `cake check` writes it (server/cli/check_command.cpp), less the summary.
+      cake::DocumentContext document{"file:///bench.cake", &positions, std::move(targets)};
+      std::string text;
+      cake::JsonWriter out(text);
+      out.begin_object();
+      out.value("version", 1);
+      out.begin_array("files");
+      out.begin_object();
+      out.value("path", "bench.cake");
+      out.value("uri", document.uri);
+      out.begin_array("diagnostics");
+      for (const cake::Diagnostic& d : analysis.diagnostics)
+        cake::write_diagnostic_json(out, d, document, "/usr/share/cake/docs");
+      out.end();
+      out.end();
+      out.end();
+      out.end();
+      return text;
+    }
+    case Format::Sarif:
+      return cake::dump_json(cake::sarif_log(
+          cake::sarif_results(analysis.diagnostics, {"bench.cake", "SRCROOT"}, positions, targets), {},
+          {"0", "/usr/share/cake/docs", "file:///"}));
+  }
+  return {};
+}
+
 bool parse_args(int argc, char** argv, BenchOptions& o) {
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
@@ -146,18 +210,16 @@ bool parse_args(int argc, char** argv, BenchOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 4 && std::string_view(argv[1]) == "--emit-file") {
-    std::string text = cake::test::kmeans_file(std::strtoul(argv[2], nullptr, 10));
-    std::FILE* f = std::fopen(argv[3], "wb");
-    bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    if (f) ok = std::fclose(f) == 0 && ok;
-    if (!ok) std::perror(argv[3]);
-    return ok ? 0 : 1;
-  }
+  if (argc == 4 && std::string_view(argv[1]) == "--emit-file")
+    return write_file(argv[3], cake::test::kmeans_file(std::strtoul(argv[2], nullptr, 10))) ? 0 : 1;
+  if (argc == 5 && std::string_view(argv[1]) == "--emit-repeated-targets")
+    return write_file(argv[4], cake::test::repeated_targets_file(std::strtoul(argv[2], nullptr, 10),
+                                                                 std::strtoul(argv[3], nullptr, 10))) ? 0 : 1;
   BenchOptions options;
   if (!parse_args(argc, argv, options)) {
     std::printf("usage: %s [--runs N] [--files N] [--sizes 1000,10000,...] [--fail-on-miss] [--smoke]\n"
-                "       %s --emit-file LINES PATH\n", argv[0], argv[0]);
+                "       %s --emit-file LINES PATH\n"
+                "       %s --emit-repeated-targets LINES KERNELS PATH\n", argv[0], argv[0], argv[0]);
     return 2;
   }
   unsigned generated_errors = 0;
@@ -225,6 +287,35 @@ int main(int argc, char** argv) {
               "(%zu diagnostics in all)\n",
               files.size(), batch_lines / files.size(), batch_ms, files_per_s, diagnostics);
 
+  // Section - Output formats: check + report, on a file that repeats its `target` line
+  double json_over_text = 0;
+  {
+    std::string text = cake::test::repeated_targets_file(options.repeated_target_lines, options.repeated_target_kernels);
+    size_t diagnostics_in_file = cake::analyze(text)->diagnostics.size();
+    std::printf("\noutput formats: check + report as a string, a file repeating `target sm_90a, sm_100a` on %s "
+                "lines, %zu kernels, %s diagnostics\n",
+                with_commas(options.repeated_target_lines).c_str(), options.repeated_target_kernels,
+                with_commas(diagnostics_in_file).c_str());
+    std::printf("%-8s %5s %9s %9s %12s %14s\n", "format", "runs", "min ms", "median ms", "bytes", "bytes/diag");
+    unsigned runs = std::max(3u, options.runs / 2);
+    double medians[4] = {};
+    for (Format f : {Format::None, Format::Text, Format::Json, Format::Sarif}) {
+      std::vector<double> samples;
+      size_t bytes = 0;
+      for (unsigned r = 0; r <= runs; ++r) {  // the first is a warm-up
+        double t0 = now_ms();
+        bytes = report(f, *cake::analyze(text)).size();
+        if (r > 0) samples.push_back(now_ms() - t0);
+      }
+      Stats s = stats_of(samples);
+      medians[static_cast<int>(f)] = s.median;
+      const char* name = f == Format::None ? "none" : f == Format::Text ? "text" : f == Format::Json ? "json" : "sarif";
+      std::printf("%-8s %5u %9.2f %9.2f %12s %14s\n", name, runs, s.min, s.median, with_commas(bytes).c_str(),
+                  with_commas(bytes / std::max<size_t>(1, diagnostics_in_file)).c_str());
+    }
+    json_over_text = medians[2] / medians[1];
+  }
+
   // Section - Targets
   std::printf("\n%-40s %-16s %-14s %-8s %s\n", "target", "goal", "measured", "ratio", "verdict");
   bool missed = false;
@@ -247,6 +338,15 @@ int main(int argc, char** argv) {
                 (">= " + std::to_string(static_cast<int>(options.target_files_per_s)) + " files/s").c_str(),
                 (std::to_string(static_cast<int>(files_per_s)) + " files/s").c_str(),
                 format("%.2fx", ratio).c_str(), ratio >= 1.0 ? "meets" : "MISSES");
+  }
+  {
+    // A ratio of the goal to the measured factor: >= 1.00 meets it.
+    double ratio = options.target_json_over_text / json_over_text;
+    missed = missed || ratio < 1.0;
+    std::printf("%-40s %-16s %-14s %-8s %s\n", "check --format json vs text (median)",
+                format("<= %.1fx text", options.target_json_over_text).c_str(),
+                format("%.2fx text", json_over_text).c_str(), format("%.2fx", ratio).c_str(),
+                ratio >= 1.0 ? "meets" : "MISSES");
   }
   if (options.is_smoke)
     std::printf("(smoke run: tiny sizes and few runs; the verdicts above are indicative only)\n");

@@ -265,3 +265,30 @@ kernel f32_mma(A: global f32[16, 8]) grid (1) block 32 {
   // expected-error@+1 [CAKE-E0204] {{`mma` on f32 operands is not available on sm_90a; no target has a f32 shape of `mma`}}
   mma acc += a @ b
 }
+
+// -----
+
+// A name listed twice on the `target` line (CAKE-E0102): listed once it
+// counts once, and the fix removes the repeat with its comma.
+// expected-error@+1 [CAKE-E0102] {{`sm_90a` is already defined in the target list}} fix {{target sm_80, sm_90a}}
+target sm_80, sm_90a, sm_90a
+kernel listed_twice(A: global f32[N]) grid (1) block 128 { }
+
+// -----
+
+// A repeated `target` item (CAKE-E0114) that adds a target: the fix moves
+// `sm_90a` to the first item and deletes the repeat; `sm_80` on it is not
+// reported again as a duplicate.
+target sm_80
+// expected-error@+1 [CAKE-E0114] {{a file has one `target` item; list several targets on it, separated by commas}} fix {{target sm_80, sm_90a}}
+target sm_90a, sm_80
+kernel retargeted(A: global f32[N]) grid (1) block 128 { }
+
+// -----
+
+// The same `target` line again: one error (no CAKE-E0102 for its names),
+// and the fix deletes the line (the kernel's line takes its place).
+target sm_90a
+// expected-error@+1 [CAKE-E0114] {{a file has one `target` item}} fix {{kernel same_line_twice}}
+target sm_90a
+kernel same_line_twice(A: global f32[N]) grid (1) block 128 { }

@@ -15,12 +15,14 @@ each time polling `tmux capture-pane -e -p` until a deadline:
   2. colouring: `kernel` and `tma.load` carry a foreground colour (tree-sitter
      highlights), a buffer name beside them does not;
   3. `K` on the kernel's name opens the hover float right under it ("hopper_gemm:
-     a kernel", hiding the next file line) with the cost estimate (a row per
-     bench: target, device, shape, time in µs, bound);
+     a kernel", hiding the next file line), without a cost estimate: the
+     kernel has an error of its own;
   4. on the error, :lua vim.lsp.buf.code_action() lists "1: replace with
      `full`"; typing 1 applies it: the line reads `full[s]`, the sign, the
      virtual text and the message are gone, the buffer is modified;
-  5. :qa! ends Neovim with status 0.
+  5. `K` on the kernel's name again: now with the cost estimate (a row per
+     bench: target, device, shape, time in µs, bound);
+  6. :qa! ends Neovim with status 0.
 
 Every screen is kept under OUT_DIR/screens (NN-step.ansi with the escapes,
 NN-step.txt plain); on a failure the test names the check, prints the screen
@@ -246,21 +248,28 @@ def scenario(tmux, lsp, parser, out):
         return coloured(kernel) and coloured(op) and not any(fg for fg, _ in name)
     tmux.wait("colours", "`kernel` and `tma.load` coloured, the buffer name `sB` not", colours)
 
-    # 3. Hover on the kernel's name: the estimate in a float under the cursor.
-    tmux.keys("%dG" % kline)
-    tmux.wait("cursor-kernel-line", "cursor on line %d" % kline, lambda s: s.ruler() == (kline, 1))
-    tmux.keys("w")
+    # 3. Hover on the kernel's name: a float under the cursor; no estimate
+    # while the kernel has an error of its own.
     kcol = src[kline - 1].index("hopper_gemm") + 1
-    tmux.wait("cursor-kernel-name", "cursor on the kernel's name", lambda s: s.ruler() == (kline, kcol))
-    tmux.keys("K")
     row_re = r"\| sm_90a \| \S+ \| M=8192, N=8192, K=8192 \| [0-9.]+ µs \| \S+-bound \d+ % \|"
 
-    def hover(s):
+    def hover_kernel(step):
+        tmux.keys("%dG" % kline, "0")  # 'nostartofline' keeps the column: 0 goes to the first
+        tmux.wait(step + "-cursor-line", "cursor on line %d" % kline, lambda s: s.ruler() == (kline, 1))
+        tmux.keys("w")
+        tmux.wait(step + "-cursor-name", "cursor on the kernel's name", lambda s: s.ruler() == (kline, kcol))
+        tmux.keys("K")
+
+    def float_open(s):
         krow = s.row(r"^\s*%d kernel hopper_gemm\($" % kline)
-        return (krow is not None and krow + 1 < len(s.lines) and s.lines[krow + 1].startswith(" hopper_gemm: a kernel")
-                and s.row(r"^ Estimated cost") is not None
-                and s.row(row_re) is not None and s.row(r"^\s*%d\s+A: global" % (kline + 1)) is None)
-    tmux.wait("hover", "hover float under `hopper_gemm` with the estimate", hover)
+        # The float opens on the row under the cursor's line (as wide as its
+        # text, so it may start left of the cursor or at it), hiding line 9.
+        return (krow is not None and krow + 1 < len(s.lines) and "hopper_gemm: a kernel" in s.lines[krow + 1]
+                and s.row(r"^\s*%d\s+A: global" % (kline + 1)) is None)
+
+    hover_kernel("hover")
+    tmux.wait("hover", "hover float under `hopper_gemm`, no estimate while the kernel has an error",
+              lambda s: float_open(s) and "shared memory:" in s.text and "Estimated cost" not in s.text)
 
     # 4. The code action on the error, chosen from the list by typing 1.
     tmux.keys(":call cursor(%d, %d)" % (eline, ecol), "Enter")
@@ -278,7 +287,12 @@ def scenario(tmux, lsp, parser, out):
                 and re.search(r"hopper_gemm\.cake \[\+\]", s.lines[HEIGHT - 2]))
     tmux.wait("fixed", "fix applied: line %d reads full[s], no sign, no virtual text" % eline, applied)
 
-    # 5. Quit.
+    # 5. Hover on the kernel's name again: now with its estimate.
+    hover_kernel("hover-fixed")
+    tmux.wait("hover-fixed", "hover float under `hopper_gemm` with the estimate once the error is fixed",
+              lambda s: float_open(s) and s.row(r"^ Estimated cost") is not None and s.row(row_re) is not None)
+
+    # 6. Quit.
     tmux.keys(":qa!", "Enter")
     deadline = min(time.monotonic() + WAIT_S, tmux.deadline)
     while not os.path.exists(rc_file) or not open(rc_file).read().strip():

@@ -2,13 +2,15 @@
 # editors.vscode: the VS Code extension (editors/vscode) without VS Code:
 # type-check, bundle, the TextMate grammar against its snapshots, the vsix
 # packaged with vsce and its manifest and files checked.
-# Usage: vscode_test.sh OUT_DIR   (the vsix goes to OUT_DIR, not the source tree)
+# Then the extension's requests against a real cake-lsp (test/server.test.mjs).
+# Usage: vscode_test.sh OUT_DIR [CAKE_LSP]   (the vsix goes to OUT_DIR, not the source tree)
 # Exits 77 (skipped) when node/npm or editors/vscode/node_modules are missing
 # or stale: scripts/setup.sh installs them with `npm ci`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ext=$(cd "$here/../../editors/vscode" && pwd)
 out=${1:-${TMPDIR:-/tmp}/cake-editors-vscode}
+lsp=${2:-}
 mkdir -p "$out"
 
 skip() { echo "SKIP: $*"; exit 77; }
@@ -40,4 +42,6 @@ grep -qx 'syntaxes/cake.tmLanguage.json' "$out/vsce-ls.txt"
 ! grep -q '^src/\|^node_modules/\|\.map$' "$out/vsce-ls.txt"
 step "manifest and vsix contents"
 node test/manifest.test.mjs "$out/cake-ir.vsix"
+step "serverInfo and rule pages against cake-lsp ${lsp:-(none given)}"
+node test/server.test.mjs $lsp
 echo; echo "editors.vscode: all ok"

@@ -78,6 +78,7 @@ class Server:
             r = c.initialize(capabilities)
             check("result" in r, "initialize answers with a result", r)
             c.capabilities = r["result"]["capabilities"]
+            c.server_info = r["result"].get("serverInfo")
         return c
 
     def close(self):
@@ -117,6 +118,9 @@ def case_initialize_capabilities(server):
     check(isinstance(sync, dict) and sync.get("openClose") and sync.get("change") == 2,
           "incremental text sync with open/close", sync)
     check("diagnosticProvider" not in caps, "no pull diagnostics unless the client asks", caps)
+    version = subprocess.run([server.binary, "--version"], capture_output=True, text=True).stdout
+    check(c.server_info == {"name": "cake-lsp", "version": version.split()[1]} and version.startswith("cake-lsp "),
+          "serverInfo names cake-lsp and the version --version prints", (c.server_info, version))
     r = c.request("initialize", {"capabilities": {}})
     check(error_code(r) == INVALID_REQUEST, "a second initialize is refused", r)
 
@@ -452,6 +456,9 @@ def hover_case(c):
     check("CAKE-E0101" in value and "rules/CAKE-E0101.md" in value, "hover names the rule and links its page", value)
     meaning = open(os.path.join(ROOT, "docs/rules/CAKE-E0101.md")).read().split("## What it means")[1].split("\n## ")[0]
     check(meaning.strip().split("\n")[0] in value, "hover quotes the rule page", value)
+    # Not the message: the editor shows the diagnostic itself beside the hover (issue 16).
+    check(d["message"] not in value, "the hover does not repeat the diagnostic's message", value)
+    check(value.count("CAKE-E0101") == 2, "the code once, and in the link", value)
 
 
 def definition_case(c):
@@ -649,6 +656,19 @@ def case_cost_surfaces(server):
     wgmma_line = line_of(KMEANS, "wgmma acc =")
     check(any(h["position"]["line"] == wgmma_line and "tensor" in h["label"] for h in costly),
           "the wgmma line's hint names the tensor cores", costly)
+    # Each hint says what its figure is, after padding (issue 16: `= 0` then
+    # ` 64 KB` read "= 0 64 KB").
+    hints = r.get("result") or []
+    check(all(h.get("paddingLeft") for h in hints), "every hint is padded from the code", hints)
+    check(all(h["label"].startswith("time ≈ ") for h in costly), "cost hints say `time`", costly)
+    arg_line = line_of(KMEANS, "reg arg:  i32[64] layout(wgmma_acc.row) = 0")
+    size = [h for h in hints if h["position"]["line"] == arg_line]
+    check([h["label"] for h in size] == ["size 256 B"] and
+          size[0]["position"]["character"] == lines[arg_line].index("= 0") + len("= 0"),
+          "after `= 0`, a hint that says `size`", size)
+    ring_line = line_of(KMEANS, "smem cs:")
+    check(any(h["label"] == "size 48 KB, 16 KB per stage" for h in hints if h["position"]["line"] == ring_line),
+          "a ring's size per stage", [h for h in hints if h["position"]["line"] == ring_line])
 
     # A bigger bench: the lens follows the edit.
     before = lens_titles(c)
@@ -673,6 +693,71 @@ def case_cost_surfaces(server):
     c.notify("workspace/didChangeConfiguration", {"settings": {"cake": {"device": "no-such-gpu"}}})
     check(all("H100-SXM5-80GB" in t for t in lens_titles(c)), "an unknown device falls back", lens_titles(c))
     alive(c)
+
+
+def case_cost_surfaces_per_kernel_with_errors(server):
+    # An error in one kernel takes that kernel's estimates only (issue 16):
+    # the other kernels keep their lenses and cost hints, the broken one
+    # keeps one lens that says why, and all come back with the fix.
+    text = (ROOT / "docs" / "examples" / "kmeans_dispatch.cake").read_text(encoding="utf-8")
+    uri = "file:///tmp/cake-transcript/dispatch.cake"
+    lines = text.split("\n")
+    whole = {"start": {"line": 0, "character": 0}, "end": {"line": len(lines) + 5, "character": 0}}
+
+    def surfaces(c):
+        lenses = c.request("textDocument/codeLens", {"textDocument": {"uri": uri}})["result"]
+        hints = c.request("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": whole})["result"]
+        return ([(l["range"]["start"]["line"], l["command"]["title"]) for l in lenses],
+                [(h["position"]["line"], h["label"]) for h in hints if "µs" in h["label"]])
+
+    c = server.start()
+    c.open(uri, text, version=1)
+    check(not diagnostics_for(c, uri, 1)["diagnostics"], "the example is clean")
+    clean_lenses, clean_hints = surfaces(c)
+    kernel_line = line_of(text, "kernel kmeans_assign(")
+    end_line = line_of(text, "kernel kmeans_assign_generic(")
+    inside = lambda line: kernel_line <= line < end_line
+    check(any(inside(l) for l, _ in clean_hints), "the kernel has cost hints", clean_hints)
+    # An undefined barrier in kmeans_assign's body (one line added).
+    body = next(i for i in range(kernel_line, end_line) if "wait x_full parity(0)" in lines[i])
+    c.change(uri, 2, [{"range": {"start": {"line": body, "character": 0}, "end": {"line": body, "character": 0}},
+                       "text": "    wait nothing parity(0)\n"}])
+    one_diagnostic(diagnostics_for(c, uri, 2), "CAKE-E0101", body)
+    lenses, hints = surfaces(c)
+    moved = lambda line: line + 1 if line > body else line
+    expected = [(l, t) for l, t in clean_lenses if not inside(l)]
+    check([(l, t) for l, t in lenses if not inside(l)] == [(moved(l), t) for l, t in expected],
+          "the other kernels keep their lenses", lenses)
+    check([t for l, t in lenses if inside(l)] == ["cost: not estimated while the kernel has errors · H100-SXM5-80GB"],
+          "the broken kernel has one lens that says why", lenses)
+    check([(l, t) for l, t in hints if not inside(l)] == [(moved(l), t) for l, t in clean_hints if not inside(l)],
+          "the other kernels keep their hints", hints)
+    check(not [h for h in hints if inside(h[0])], "the broken kernel has no cost hints", hints)
+    name = {"line": kernel_line, "character": lines[kernel_line].index("kmeans_assign") + 2}
+    hover = c.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": name})["result"]
+    check(hover and "Estimated cost" not in hover["contents"]["value"], "nor a cost hover", hover)
+    # The fix brings them back.
+    c.change(uri, 3, [{"range": {"start": {"line": body, "character": 0}, "end": {"line": body + 1, "character": 0}},
+                       "text": ""}])
+    check(not diagnostics_for(c, uri, 3)["diagnostics"], "clean again")
+    check(surfaces(c) == (clean_lenses, clean_hints), "every estimate is back")
+
+
+def case_repeated_targets_listed_once(server):
+    # A file that repeats its target (issue 16): each diagnostic's targets,
+    # the hover's layout line and its estimate table name sm_90a once.
+    text = KMEANS.replace("target sm_90a\n", "target sm_90a, sm_90a\n" + "target sm_90a\n" * 30, 1)
+    check(text != KMEANS, "kmeans_assign.cake starts with `target sm_90a`")
+    c = server.start()
+    c.open(URI, text, version=1)
+    p = diagnostics_for(c, URI, 1)
+    codes = sorted(d["code"] for d in p["diagnostics"])
+    check(codes == ["CAKE-E0102"] + ["CAKE-E0114"] * 30, "one error per repeat", codes)
+    check(all(d["data"]["targets"] == ["sm_90a"] for d in p["diagnostics"]), "targets listed once",
+          [d["data"]["targets"][:3] for d in p["diagnostics"]][:3])
+    hover = hover_text(c, "kmeans_assign(", text=text)
+    check(hover.count("| sm_90a |") == 1, "one estimate row for sm_90a", hover)
+    check("aligned on `sm_90a`\n" in hover, "the layout names sm_90a once", hover)
 
 
 POS = {"position": {"line": line_of(KMEANS, "wait x_full parity(0)"), "character": 10}}

@@ -15,12 +15,17 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 extern char** environ;
+
+/// cake::test::repeated_targets_file() (tests/support/kernel_gen.h), from
+/// generated_inputs.cpp: here `cake` names the binary's runner.
+std::string repeated_targets_file(size_t target_lines, size_t kernels);
 
 namespace {
 
@@ -113,6 +118,17 @@ TEST_CASE("exit codes: 0 clean, 1 errors, 2 usage or I/O") {
   CHECK(cake(dir, {"check", "--help"}).code == 0);
 }
 
+TEST_CASE("cake --version prints the CMake project version") {
+  TempDir dir;
+  Run run = cake(dir, {"--version"});
+  CHECK(run.code == 0);
+  CHECK(run.out == "cake " CAKE_PROJECT_VERSION "\n");
+  // SARIF's tool.driver carries the same version.
+  write(dir.path / "clean.cake", kClean);
+  json log = parse(cake(dir, {"check", "--format", "sarif", "clean.cake"}));
+  CHECK(log["runs"][0]["tool"]["driver"]["version"] == CAKE_PROJECT_VERSION);
+}
+
 TEST_CASE("cake check --device picks the table of the W07xx warnings") {
   // The first case of tests/diagnostics/performance.cake: a 2-stage ring that draws W0701.
   std::string cases = slurp(fs::path(CAKE_TESTS_DIR) / "diagnostics" / "performance.cake");
@@ -191,6 +207,38 @@ TEST_CASE("SARIF output is one run with rules, results and UTF-16 columns") {
   CHECK(location["artifactLocation"]["uri"] == "broken.cake");
   CHECK(location["region"]["startLine"] == 3);
   CHECK(location["region"]["startColumn"] == 7);
+}
+
+TEST_CASE("repeated target lines: each target listed once in JSON, SARIF and text (issue 16)") {
+  // 40 lines `target sm_90a, sm_100a` and two kernels with a misspelt
+  // barrier: every diagnostic concerns sm_90a and sm_100a, once each.
+  TempDir dir;
+  write(dir.path / "repeated.cake", repeated_targets_file(40, 2));
+  const json both = json::array({"sm_90a", "sm_100a"});
+
+  json doc = parse(cake(dir, {"check", "--format", "json", "repeated.cake"}));
+  std::map<std::string, int> codes;
+  for (const json& d : doc["files"][0]["diagnostics"]) {
+    ++codes[d["code"].get<std::string>()];
+    const json& targets = d["data"]["targets"];
+    CHECK(std::set<json>(targets.begin(), targets.end()).size() == targets.size());
+    if (d["code"] == "CAKE-E0101") CHECK(targets == both);
+  }
+  CHECK(codes["CAKE-E0114"] == 39);  // one per repeated line, with its fix
+  CHECK(codes["CAKE-E0102"] == 0);    // not again for each name on those lines
+  CHECK(codes["CAKE-E0101"] == 2);
+
+  json log = parse(cake(dir, {"check", "--format", "sarif", "repeated.cake"}));
+  for (const json& result : log["runs"][0]["results"]) {
+    const json& targets = result["properties"]["targets"];
+    CHECK(std::set<json>(targets.begin(), targets.end()).size() == targets.size());
+  }
+
+  // Text: a diagnostic for only some targets names them, once.
+  Run text = cake(dir, {"check", "repeated.cake"});
+  CHECK(text.out.find("[target sm_100a]") != std::string::npos);
+  CHECK(text.out.find("sm_100a, sm_100a") == std::string::npos);
+  CHECK(text.out.find("help: remove the repeated `target`") != std::string::npos);
 }
 
 TEST_CASE("directories are searched recursively in sorted order; --jobs keeps it") {

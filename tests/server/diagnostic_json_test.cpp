@@ -80,6 +80,44 @@ TEST_CASE("dump_json replaces invalid UTF-8 instead of throwing") {
   CHECK(dump_json(value, -1) == "{\"message\":\"bad \xEF\xBF\xBD byte\"}");
 }
 
+TEST_CASE("write_diagnostic_json prints what dump_json prints for diagnostic_to_json") {
+  // Escapes, non-ASCII text, invalid UTF-8, quotes and control characters;
+  // with and without notes, fixes, a docs link and own targets; nested in a
+  // document at depth 2 as `cake check --format json` nests them.
+  Doc doc(kText);
+  Diagnostic plain = duplicate();
+  Diagnostic odd = duplicate();
+  odd.message = "tab\there, \"quoted\" \\ back, \xC2\xB5s, bad \xFF byte, bell \x07";
+  odd.fixes.push_back({"two edits", {{{0, 1}, "a\nb"}, {{2, 3}, ""}}, false});
+  odd.related.push_back({{0, 0}, "\xE2\x89\x88 empty"});
+  odd.targets = {"sm_80", "sm_90a"};
+  Diagnostic bare = duplicate();
+  bare.related.clear();
+  bare.fixes.clear();
+  DocumentContext context{"file:///w/k \xC3\xA9.cake", &doc.positions, {"sm_90a"}};
+  for (const char* docs : {"/opt/cake docs", ""}) {
+    std::string written, nested;
+    JsonWriter single(written), outer(nested);
+    json diagnostics = json::array();
+    outer.begin_object();
+    outer.value("version", 1);
+    outer.begin_array("diagnostics");
+    for (const Diagnostic* d : {&plain, &odd, &bare}) {
+      written.clear();
+      write_diagnostic_json(single, *d, context, docs);
+      json value = diagnostic_to_json(*d, context, docs);
+      CHECK(written == dump_json(value));
+      write_diagnostic_json(outer, *d, context, docs);
+      diagnostics.push_back(std::move(value));
+    }
+    outer.end();
+    outer.begin_array("empty");
+    outer.end();
+    outer.end();
+    CHECK(nested == dump_json({{"version", 1}, {"diagnostics", diagnostics}, {"empty", json::array()}}));
+  }
+}
+
 TEST_CASE("SARIF results carry 1-based UTF-16 regions, notes and fixes") {
   Doc doc(kText);
   SarifArtifact artifact{"k.cake", "SRCROOT"};

@@ -75,14 +75,27 @@ TEST_CASE("lens titles and hint labels", "[render]") {
   line.time_us = 12.5;
   line.kernel_us = 40;
   line.resource = Resource::Tensor;
-  CHECK(hint_label(line) == "≈ 12.5 µs tensor · 31 %");
+  // Every hint says what its figure is (issue 16: "= 0 64 KB").
+  CHECK(hint_label(line) == "time ≈ 12.5 µs on tensor · 31 % of kernel");
   KernelCosts::Hint ring;
   ring.per_iteration = true;
   ring.time_us = 0.41234;
   ring.resource = Resource::Smem;
-  CHECK(hint_label(ring) == "≈ 0.412 µs/iteration · smem");
+  CHECK(hint_label(ring) == "time ≈ 0.412 µs per iteration · smem-bound");
   ring.latency_bound = true;
-  CHECK(hint_label(ring) == "≈ 0.412 µs/iteration · latency");
+  CHECK(hint_label(ring) == "time ≈ 0.412 µs per iteration · latency-bound");
+
+  InlayHintInfo size{.kind = InlayHintInfo::Kind::Size, .name = "acc", .bytes = 65536};
+  CHECK(hint_label(size) == "size 64 KB");
+  size.bytes = 1536;
+  CHECK(hint_label(size) == "size 1536 B");
+  size.bytes = 49152;
+  size.per_stage = 16384;
+  CHECK(hint_label(size) == "size 48 KB, 16 KB per stage");
+  InlayHintInfo stage{.kind = InlayHintInfo::Kind::Stage, .name = "s", .stages = 4};
+  CHECK(hint_label(stage) == ": stage 0..3, phase s.phase");
+  stage.stages.reset();
+  CHECK(hint_label(stage) == ": stage, phase s.phase");
 }
 
 TEST_CASE("hover markdown: title, facts, op support, diagnostics", "[render]") {
@@ -123,10 +136,14 @@ TEST_CASE("hover markdown: title, facts, op support, diagnostics", "[render]") {
         "- placed: 65536 B (64 KB) (4 stages of 16384 B), 1024-byte aligned, at offset 0 of the kernel's 66560 B "
         "on `sm_90a`, `sm_100a`");
 
-  h.diagnostics.push_back({"E0301", "shared memory over the limit", "needs 307200 bytes"});
-  CHECK_THAT(hover_markdown(h), Catch::EndsWith("\n\n---\n\n**E0301** (shared memory over the limit): needs 307200 bytes"));
+  // A diagnostic: its rule, not its message (the editor shows that beside the hover).
+  h.diagnostics.push_back({"E0301", "shared memory over the limit"});
+  CHECK_THAT(hover_markdown(h), Catch::EndsWith("\n\n---\n\n**E0301**: shared memory over the limit"));
   h.subject.reset();
-  CHECK(hover_markdown(h) == "**E0301** (shared memory over the limit): needs 307200 bytes");
+  CHECK(hover_markdown(h) == "**E0301**: shared memory over the limit");
+  auto rule = [](std::string_view code) { return RuleText{"It needs more.", "file:///d/rules/" + std::string(code) + ".md"}; };
+  CHECK(hover_markdown(h, rule) ==
+        "**E0301**: shared memory over the limit\n\nIt needs more.\n\n[The rule's page](file:///d/rules/E0301.md)");
 
   HoverInfo op;
   op.subject.emplace();

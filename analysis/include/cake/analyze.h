@@ -34,6 +34,13 @@ struct Analysis {
 /// Parses and checks one document. Never throws on any input.
 std::unique_ptr<Analysis> analyze(std::string text, const AnalyzeOptions& options = {});
 
+/// The targets of a file (of any model of it: every one holds its `target`
+/// items), which its diagnostics concern unless they name some: the names
+/// of Module::targets, each once; the options' default targets, each once,
+/// when it names none. Every output (text, JSON, SARIF, the editor) lists
+/// these.
+std::vector<std::string> file_targets(const Module& module, const AnalyzeOptions& options);
+
 /// Counts of diagnostics by severity.
 struct DiagnosticCounts {
   unsigned errors = 0, warnings = 0, infos = 0, hints = 0;

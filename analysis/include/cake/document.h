@@ -60,16 +60,18 @@ class Document {
   /// two items (the work done so far is kept for the next call).
   const std::vector<Diagnostic>* diagnostics(const std::function<bool()>& cancelled = {});
 
-  /// The diagnostics whose range holds `offset` (hover, code actions): of
-  /// the unit around it and the global unit only, when the whole file has
-  /// not been checked since the last edit, so a request about one position
-  /// never waits for every kernel an edit burst touched. The same as
-  /// filtering diagnostics(), except an allow comment's "unused" warning.
-  std::vector<Diagnostic> diagnostics_at(uint32_t offset);
+  /// For a request about one position (hover): diagnostics() when they are
+  /// up to date; otherwise those of the units around `offset` only (the
+  /// syntax errors, the global unit and the kernel holding it), so the
+  /// request never waits for every kernel a burst of edits touched. Within
+  /// that kernel they equal diagnostics(), except that an allow comment's
+  /// "unused" warning is left out.
+  const std::vector<Diagnostic>& diagnostics_around(uint32_t offset);
 
-  /// The names on the file's `target` items, in order; the options'
-  /// default targets when it names none.
-  std::vector<std::string> targets();
+  /// file_targets() of the current text (cake/analyze.h): its targets,
+  /// each once, or the options' default targets. Read from a model of the
+  /// `target` items alone, built once per version.
+  const std::vector<std::string>& targets();
 
   /// The model of the whole current text (names resolved, no checks), built
   /// on first use after an edit. Its string_views point into text().
@@ -92,6 +94,13 @@ class Document {
   const std::vector<KernelUnit>& kernel_units();
   /// The model of kernel_units()[unit] (the last one built is kept).
   const Module& kernel_model(size_t unit);
+  /// Whether kernel_units()[unit] has an error of its own among
+  /// `diagnostics` (diagnostics() of the current text): one that starts in
+  /// the kernel item, from `kernel` to its `}`, or in a `bench` item naming
+  /// it, and whose rule is not file-wide (DiagScope::Global, such as a
+  /// missing target). Errors in other items, or in text between items, are
+  /// not the kernel's.
+  bool kernel_has_errors(size_t unit, const std::vector<Diagnostic>& diagnostics);
 
  private:
   AnalyzeOptions options_;
@@ -105,6 +114,7 @@ class Document {
   uint64_t unit_model_key_ = 0;
   std::unique_ptr<Layout> layout_;  // of the current version
   std::unique_ptr<std::vector<Diagnostic>> diagnostics_;
+  std::vector<Diagnostic> around_;  // diagnostics_around() when diagnostics_ is not current
   std::unique_ptr<UnitCache> units_;
 
   Layout& layout();

@@ -211,6 +211,14 @@ struct Target {
   ByteRange range;
 };
 
+/// A name the first `target` item lists again (CAKE-E0102). It is not in
+/// Module::targets; `separated` is the name with the separator before it,
+/// what removing it deletes. Names that a further `target` item repeats are
+/// not recorded: that item draws CAKE-E0114, whose fix merges it.
+struct RepeatedTarget {
+  ByteRange range, first, separated;
+};
+
 struct Param {
   SymbolId symbol = kNone;
 };
@@ -271,7 +279,11 @@ struct ConstItem {
 };
 
 struct Module {
+  /// The targets the file lists, each once, in the order they are first
+  /// listed (on the first `target` item, then on further ones): the one list
+  /// every check, estimate and output reads.
   std::vector<Target> targets;
+  std::vector<RepeatedTarget> repeated_targets;  // on the first `target` item
   ByteRange target_range;                    // the first `target` item
   std::vector<ByteRange> extra_target_items;  // further `target` items (an error)
   ByteRange first_item_range;                // the first item of the file

@@ -79,6 +79,11 @@ inline constexpr double kCostlyLineShare = 0.05;
 KernelCosts kernel_costs(const Module& m, std::string_view text, const LineIndex& lines, ByteRange piece,
                          const CostTarget& at);
 
+/// The problem of the one lens of a kernel that has errors of its own: it
+/// keeps its place above the kernel (the text does not move as the error
+/// comes and goes) and says why there is no estimate.
+inline constexpr std::string_view kNotEstimatedWithErrors = "not estimated while the kernel has errors";
+
 /// Each kernel's summary for one document, cached by unit key, target and
 /// device. Owned by whoever owns the Document (one per open file).
 class DocumentCosts {
@@ -88,8 +93,13 @@ class DocumentCosts {
     const KernelCosts* costs = nullptr;
   };
   /// Every kernel of `doc` whose unit piece overlaps `range`, estimated
-  /// for `at`. Summaries not asked for in this call are dropped.
-  std::vector<Entry> kernels(Document& doc, const CostTarget& at, ByteRange range = {0, UINT32_MAX});
+  /// for `at`. `diagnostics` are doc.diagnostics() of the current text: a
+  /// kernel with an error of its own (Document::kernel_has_errors) is not
+  /// estimated, whatever the rest of the file holds; its summary is one
+  /// lens whose problem is kNotEstimatedWithErrors, and no hints. Summaries
+  /// not asked for in this call are dropped.
+  std::vector<Entry> kernels(Document& doc, const CostTarget& at, const std::vector<Diagnostic>& diagnostics,
+                             ByteRange range = {0, UINT32_MAX});
 
  private:
   std::unordered_map<uint64_t, KernelCosts> cache_;

@@ -63,9 +63,10 @@ struct HoverSubject {
 };
 
 /// A diagnostic covering the cursor.
+/// A diagnostic under the cursor, by its rule (its message is the
+/// diagnostic's own, which editors show beside the hover).
 struct HoverDiagnostic {
   std::string_view code, summary;  // its rule's
-  std::string message;
 };
 
 struct HoverInfo {
@@ -75,7 +76,7 @@ struct HoverInfo {
 };
 
 /// The description of the symbol, op, dtype or target at `offset`, and the
-/// code, rule summary and message of every diagnostic covering it; nullopt
+/// code and rule summary of every diagnostic covering it; nullopt
 /// when there is nothing to say.
 std::optional<HoverInfo> hover_at(const Module& m, std::string_view text, const std::vector<Diagnostic>& diagnostics,
                                   uint32_t offset);

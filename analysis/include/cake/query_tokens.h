@@ -10,6 +10,7 @@
 #include "cake/syntax.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,13 +32,23 @@ struct SemanticToken {
 /// that start in `range`, in text order, not overlapping.
 std::vector<SemanticToken> semantic_tokens(const Module& m, const SyntaxTree& tree, std::string_view text, ByteRange range);
 
+/// An inlay hint as numbers and names; server/render/inlay_hint.cpp writes
+/// its label.
 struct InlayHintInfo {
+  enum class Kind : uint8_t {
+    Size,   // after a buffer's declaration: its bytes
+    Stage,  // after a pipeline's stage variable: its stages and phase
+  };
+  Kind kind = Kind::Size;
   uint32_t offset = 0;
-  std::string label;
+  std::string_view name;             // the buffer or the stage variable, into the model's text
+  int64_t bytes = 0;                 // Size: all stages
+  std::optional<int64_t> per_stage;  // Size: a ring's bytes per stage
+  std::optional<int64_t> stages;     // Stage: the ring's stages, when the count folds
 };
 
 /// Hints in `range`: the byte size after each buffer declaration whose size
-/// folds, and the stage and phase names after each pipeline's stage variable.
+/// folds, and the stages and phase after each pipeline's stage variable.
 std::vector<InlayHintInfo> inlay_hints(const Module& m, std::string_view text, ByteRange range);
 
 }  // namespace cake

@@ -26,16 +26,35 @@ void check_targets(const Module& m, std::vector<Diagnostic>& diags) {
     d.related.push_back({m.first_item_range, "this item comes before it"});
     diags.push_back(std::move(d));
   }
+  // The first item's last name: where a repeated item's new names go.
+  uint32_t list_end = m.target_range.end;
+  bool first_has_names = false;
+  for (const Target& t : m.targets)
+    if (m.target_range.begin <= t.range.begin && t.range.end <= m.target_range.end) {
+      list_end = t.range.end;
+      first_has_names = true;
+    }
   for (ByteRange r : m.extra_target_items) {
     Diagnostic d = make_diagnostic(DiagForm::TargetTwice, r);
     d.related.push_back({m.target_range, "the first `target`"});
+    // Fix: its targets not listed before move to the first item, and the item goes.
+    std::string added, named;
+    for (const Target& t : m.targets)
+      if (r.begin <= t.range.begin && t.range.end <= r.end) {
+        added += ", " + std::string(t.name);
+        named += (named.empty() ? "`" : ", `") + std::string(t.name) + "`";
+      }
+    Fix fix{added.empty() ? "remove the repeated `target`" : "move " + named + " to the first `target`",
+            {{m.whole_lines(r), ""}}, true};
+    if (!added.empty() && m.target_range.end > 0)
+      fix.edits.insert(fix.edits.begin(), {{list_end, list_end}, first_has_names ? added : " " + added.substr(2)});
+    d.fixes.push_back(std::move(fix));
     diags.push_back(std::move(d));
   }
   // The known targets are those of the architecture tables (analysis/arch/).
   std::string known;
   for (const TargetInfo& t : all_targets()) known += (known.empty() ? "" : ", ") + std::string(t.name);
-  for (size_t i = 0; i < m.targets.size(); ++i) {
-    const Target& t = m.targets[i];
+  for (const Target& t : m.targets) {
     if (!find_target(t.name)) {
       Diagnostic d = make_diagnostic(DiagId::UnknownTarget, t.range, t.name, known);
       // sm_90a written as sm90a or SM_90A.
@@ -48,14 +67,13 @@ void check_targets(const Module& m, std::vector<Diagnostic>& diags) {
       }
       diags.push_back(std::move(d));
     }
-    for (size_t j = 0; j < i; ++j)
-      if (m.targets[j].name == t.name) {
-        Diagnostic d = make_diagnostic(DiagId::DuplicateName, t.range, t.name, std::string(" in the target list"));
-        d.related.push_back({m.targets[j].range, "first listed here"});
-        d.fixes.push_back({"remove the duplicate", {{ByteRange{m.targets[i - 1].range.end, t.range.end}, ""}}, true});
-        diags.push_back(std::move(d));
-        break;
-      }
+  }
+  for (const RepeatedTarget& t : m.repeated_targets) {
+    std::string_view name = m.written(t.range);
+    Diagnostic d = make_diagnostic(DiagId::DuplicateName, t.range, name, std::string(" in the target list"));
+    d.related.push_back({t.first, "first listed here"});
+    d.fixes.push_back({"remove the duplicate", {{t.separated, ""}}, true});
+    diags.push_back(std::move(d));
   }
 }
 

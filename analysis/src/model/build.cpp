@@ -255,10 +255,17 @@ class Builder {
   }
 
   void target(TSNode node) {
-    if (m_.targets.empty()) m_.target_range = node_range(node);
+    bool first_item = m_.target_range.end == 0 && m_.extra_target_items.empty();
+    if (first_item) m_.target_range = node_range(node);
     else m_.extra_target_items.push_back(node_range(node));
+    uint32_t previous_end = 0;
     each_field(node, c_.f.name, [&](TSNode name) {
-      if (!ts_node_is_missing(name)) m_.targets.push_back({text(name), node_range(name)});
+      if (ts_node_is_missing(name)) return;
+      Target t{text(name), node_range(name)};
+      auto listed = std::find_if(m_.targets.begin(), m_.targets.end(), [&](const Target& o) { return o.name == t.name; });
+      if (listed == m_.targets.end()) m_.targets.push_back(t);
+      else if (first_item) m_.repeated_targets.push_back({t.range, listed->range, {previous_end, t.range.end}});
+      previous_end = t.range.end;
     });
     if (!m_.items_before_target && m_.first_item_range.end == 0) m_.first_item_range = node_range(node);
   }

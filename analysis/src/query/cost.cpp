@@ -90,7 +90,8 @@ KernelCosts kernel_costs(const Module& m, std::string_view text, const LineIndex
   return out;
 }
 
-std::vector<DocumentCosts::Entry> DocumentCosts::kernels(Document& doc, const CostTarget& at, ByteRange range) {
+std::vector<DocumentCosts::Entry> DocumentCosts::kernels(Document& doc, const CostTarget& at,
+                                                         const std::vector<Diagnostic>& diagnostics, ByteRange range) {
   std::vector<Entry> out;
   if (!at.device) return out;
   std::unordered_map<uint64_t, KernelCosts> next;
@@ -102,11 +103,18 @@ std::vector<DocumentCosts::Entry> DocumentCosts::kernels(Document& doc, const Co
     uint64_t key = u.key ^ (salt + 0x9e3779b97f4a7c15ull + (u.key << 6) + (u.key >> 2));
     key ^= static_cast<uint64_t>(doc.lines().position(u.piece.begin).line) * 0x100000001b3ull;
     bool wanted = u.piece.end >= range.begin && u.piece.begin <= range.end;
+    bool errors = wanted && doc.kernel_has_errors(i, diagnostics);
+    key = errors ? ~key : key;  // a kernel with errors has its own summary
     auto found = cache_.find(key);
     auto kept = next.find(key);  // a twin kernel (same text and start line) cannot exist; be safe anyway
     // Node handles keep the summary where it is: unchanged kernels keep their addresses.
     if (kept == next.end() && found != cache_.end()) kept = next.insert(cache_.extract(found)).position;
     if (!wanted) continue;
+    if (kept == next.end() && errors) {
+      KernelCosts none;
+      none.lens.push_back({.device = std::string(at.device->id), .problem = std::string(kNotEstimatedWithErrors)});
+      kept = next.emplace(key, std::move(none)).first;
+    }
     if (kept == next.end())
       kept = next.emplace(key, kernel_costs(doc.kernel_model(i), doc.text(), doc.lines(), u.piece, at)).first;
     out.push_back({&u, &kept->second});

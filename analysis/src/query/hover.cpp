@@ -251,7 +251,9 @@ std::optional<HoverInfo> hover_at(const Module& m, std::string_view text, const 
     if (!(d.range.contains(offset) || (d.range.begin == d.range.end && d.range.begin == offset))) continue;
     const RuleInfo& rule = rule_info(d.id);
     if (!h.subject && h.diagnostics.empty()) h.range = d.range;
-    h.diagnostics.push_back({rule.code, rule.summary, d.message});
+    bool listed = std::any_of(h.diagnostics.begin(), h.diagnostics.end(),
+                              [&](const HoverDiagnostic& o) { return o.code == rule.code; });
+    if (!listed) h.diagnostics.push_back({rule.code, rule.summary});  // each rule once
   }
   if (!h.subject && h.diagnostics.empty()) return std::nullopt;
   return h;

@@ -197,9 +197,9 @@ std::vector<InlayHintInfo> inlay_hints(const Module& m, std::string_view text, B
     bool buffer = s.kind == SymbolKind::Smem || s.kind == SymbolKind::Tmem || s.kind == SymbolKind::Reg;
     if (!buffer || !in_range(s.decl.end) || s.decl.end == 0) continue;
     if (std::optional<int64_t> b = eval.bytes_of(s.type)) {
-      std::string label = std::to_string(*b) + " B";
-      if (*b >= 1024 && *b % 1024 == 0) label = std::to_string(*b / 1024) + " KB";
-      out.push_back({s.decl.end, label});
+      InlayHintInfo h{.kind = InlayHintInfo::Kind::Size, .offset = s.decl.end, .name = s.name, .bytes = *b};
+      if (!s.type.stage_dims.empty()) h.per_stage = eval.bytes_of(s.type, s.type.stage_dims.size());
+      out.push_back(h);
     }
   }
   for (const Stmt& st : m.stmts) {
@@ -207,10 +207,8 @@ std::vector<InlayHintInfo> inlay_hints(const Module& m, std::string_view text, B
     if (!p || p->stage == kNone) continue;
     const Symbol& s = m.symbol(p->stage);
     if (!in_range(s.def.end)) continue;
-    std::string stages = p->stages == kNone ? "" : eval.fold(p->stages) ? std::to_string(*eval.fold(p->stages)) : "";
-    std::string name(s.name);
-    out.push_back({s.def.end, ": stage" + (stages.empty() ? "" : " 0.." + std::to_string(std::stoll(stages) - 1)) +
-                                  ", phase " + name + ".phase"});
+    out.push_back({.kind = InlayHintInfo::Kind::Stage, .offset = s.def.end, .name = s.name,
+                   .stages = p->stages == kNone ? std::nullopt : eval.fold(p->stages)});
   }
   std::sort(out.begin(), out.end(), [](const InlayHintInfo& a, const InlayHintInfo& b) { return a.offset < b.offset; });
   return out;

@@ -14,6 +14,15 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { resolveServer, settingsEditorFor } from "./serverPath";
+import {
+  RULE_PAGE_REQUEST,
+  RULE_SCHEME,
+  codeOfRulePagePath,
+  diagnosticCode,
+  isRuleCode,
+  rulePagePath,
+  serverInfoLine,
+} from "./serverInfo";
 
 let client: LanguageClient | undefined;
 let outputChannel: vscode.OutputChannel;
@@ -102,6 +111,12 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   });
   try {
     await client.start();
+    // Which server answered, and its version (initialize's serverInfo).
+    const info = client.initializeResult?.serverInfo;
+    outputChannel.appendLine(serverInfoLine(info, serverCommand));
+    if (info?.version) {
+      statusItem.tooltip = `${info.name} ${info.version}: ${serverCommand}\nTargets: ${targets().join(", ") || "(from the files)"}\nClick to show the output.`;
+    }
   } catch (err) {
     setStatus("$(error) cake-lsp", `cake-lsp failed to start: ${String(err)}`, true);
     outputChannel.appendLine(`cake-lsp failed to start: ${String(err)}`);
@@ -121,10 +136,40 @@ async function stopClient(): Promise<void> {
   }
 }
 
-/** The rule page of a diagnostic (codeDescription.href) under the cursor, or picked from the file's. */
+/** Whether a file: URI names a file that exists. */
+async function fileExists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Shows the page of rule `code`: the file its diagnostic links to
+ * (codeDescription.href) when it exists, rendered; else the page the server
+ * has built in (cake/rulePage), as a read-only cake-rule: document: a
+ * server installed without its docs still explains its rules.
+ */
+async function showRulePage(code: string, link?: vscode.Uri): Promise<void> {
+  if (link && link.scheme !== "file") {
+    await vscode.env.openExternal(link);
+    return;
+  }
+  const page = link && (await fileExists(link)) ? link : vscode.Uri.from({ scheme: RULE_SCHEME, path: rulePagePath(code) });
+  await vscode.commands.executeCommand("markdown.showPreview", page);
+}
+
+/** The rule page of a diagnostic under the cursor, or picked from the file's; or of a code or link given. */
 async function openRuleDocs(arg?: unknown): Promise<void> {
   if (typeof arg === "string" && arg !== "") {
-    await vscode.env.openExternal(vscode.Uri.parse(arg));
+    if (isRuleCode(arg)) {
+      await showRulePage(arg);
+    } else {
+      const link = vscode.Uri.parse(arg);
+      await showRulePage(codeOfRulePagePath(link.path.split("/").pop() ?? ""), link);
+    }
     return;
   }
   const editor = vscode.window.activeTextEditor;
@@ -132,7 +177,7 @@ async function openRuleDocs(arg?: unknown): Promise<void> {
     void vscode.window.showInformationMessage("CAKE IR: no active editor.");
     return;
   }
-  const all = vscode.languages.getDiagnostics(editor.document.uri).filter((d) => typeof d.code === "object" && d.code !== null);
+  const all = vscode.languages.getDiagnostics(editor.document.uri).filter((d) => isRuleCode(diagnosticCode(d.code)));
   if (all.length === 0) {
     void vscode.window.showInformationMessage("CAKE IR: this file has no diagnostics with a rule page.");
     return;
@@ -141,7 +186,7 @@ async function openRuleDocs(arg?: unknown): Promise<void> {
   let chosen = at.length === 1 ? at[0] : undefined;
   if (!chosen) {
     const picks = (at.length > 0 ? at : all).map((d) => ({
-      label: String((d.code as { value: string | number }).value),
+      label: diagnosticCode(d.code) ?? "",
       description: `line ${d.range.start.line + 1}`,
       detail: d.message,
       diagnostic: d,
@@ -151,14 +196,26 @@ async function openRuleDocs(arg?: unknown): Promise<void> {
   if (!chosen) {
     return;
   }
-  const target = (chosen.code as { target: vscode.Uri }).target;
-  if (target.scheme === "file") {
-    // Rule pages are markdown files: show them rendered.
-    await vscode.commands.executeCommand("markdown.showPreview", target);
-  } else {
-    await vscode.env.openExternal(target);
-  }
+  const code = chosen.code;
+  const link = typeof code === "object" && code !== null && "target" in code ? code.target : undefined;
+  await showRulePage(diagnosticCode(code) ?? "", link);
 }
+
+/** cake-rule:/CAKE-E0402.md: the rule's page as the running server has it built in. */
+const rulePages: vscode.TextDocumentContentProvider = {
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const code = codeOfRulePagePath(uri.path);
+    if (!client) {
+      return `# ${code}\n\ncake-lsp is not running: start it to see this page.`;
+    }
+    try {
+      const page = await client.sendRequest<{ markdown: string }>(RULE_PAGE_REQUEST, { code });
+      return page.markdown;
+    } catch (err) {
+      return `# ${code}\n\ncake-lsp has no page for it: ${String(err)}`;
+    }
+  },
+};
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   outputChannel = vscode.window.createOutputChannel("CAKE IR Language Server");
@@ -177,6 +234,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.commands.registerCommand("cake.showOutput", () => outputChannel.show(true)),
     vscode.commands.registerCommand("cake.openRuleDocs", openRuleDocs),
+    vscode.workspace.registerTextDocumentContentProvider(RULE_SCHEME, rulePages),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration("cake.server.path") || e.affectsConfiguration("cake.server.args")) {
         const choice = await vscode.window.showInformationMessage("CAKE IR: the server settings changed.", "Restart Server");

@@ -88,6 +88,8 @@ for (const c of ["cake.restartServer", "cake.showOutput", "cake.openRuleDocs"]) 
   check(bundle.includes(`"${c}"`), `command ${c} registered in the bundle`);
 }
 
+check(bundle.includes('"cake/rulePage"') && bundle.includes('"cake-rule"'), "the bundle asks the server for rule pages (cake-rule: documents)");
+check(bundle.includes("serverInfo"), "the bundle logs initialize's serverInfo");
 // Section - Server lookup (src/serverPath.ts, compiled with esbuild)
 
 const esbuild = require("esbuild");

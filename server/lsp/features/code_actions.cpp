@@ -15,10 +15,9 @@ bool overlaps(ByteRange a, ByteRange b) {
 json code_action(Context& context, const json& params) {
   OpenDocument& d = context.document(params);
   ByteRange range = context.byte_range(d, params.value("range", json::object()));
-  const std::vector<Diagnostic>* diagnostics = d.doc->diagnostics([&] { return context.cancelled(); });
-  if (!diagnostics) throw RequestError{error_code::ContentModified, "the document changed; ask again"};
+  const std::vector<Diagnostic>& diagnostics = context.diagnostics(d);
   json actions = json::array();
-  for (const Diagnostic& diag : *diagnostics) {
+  for (const Diagnostic& diag : diagnostics) {
     if (diag.fixes.empty() || !overlaps(diag.range, range)) continue;
     json linked = diagnostics_json(context, d, {diag});
     for (const Fix& fix : diag.fixes) {

@@ -23,11 +23,10 @@ namespace {
 
 json pull(Context& context, const json& params) {
   OpenDocument& document = context.document(params);
-  const std::vector<Diagnostic>* diagnostics = document.doc->diagnostics([&] { return context.cancelled(); });
-  if (!diagnostics) throw RequestError{error_code::ContentModified, "the document changed; ask again"};
+  const std::vector<Diagnostic>& diagnostics = context.diagnostics(document);
   std::string result_id = std::to_string(document.version);
   if (params.value("previousResultId", std::string()) == result_id) return {{"kind", "unchanged"}, {"resultId", result_id}};
-  return {{"kind", "full"}, {"resultId", result_id}, {"items", diagnostics_json(context, document, *diagnostics)}};
+  return {{"kind", "full"}, {"resultId", result_id}, {"items", diagnostics_json(context, document, diagnostics)}};
 }
 
 }  // namespace
