@@ -35,6 +35,11 @@ want_stamp() { echo "code-server $version node-abi $(node -p process.versions.mo
 installed() { [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(want_stamp)" ]; }
 
 status() {
+  # An install under way (scripts/test.sh starts it in the background while
+  # the build runs) holds the lock: wait for it to end.
+  mkdir -p "$cache"
+  exec 9>"$cache/code-server.lock"
+  flock 9
   installed && return 0
   if [ -f "$failed" ]; then
     echo "code-server $version could not be installed by scripts/setup.sh: $(cat "$failed")"

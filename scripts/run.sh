@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/setup.sh
+CAKE_CODE_SERVER=no bash scripts/setup.sh
 cmake -S . -B build -G Ninja
 cmake --build build --target cake
 echo "== cake check docs/examples"

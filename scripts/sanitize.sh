@@ -7,7 +7,7 @@
 # (label `build`: they compile sources, which a sanitizer cannot watch) and
 # the examples against their references on the CPU executor (label `run`:
 # ten times slower under the sanitizers; exec.run drives the same executor),
-# then fuzzes the front end for 60 s and the language server for 30 s
+# then fuzzes the front end for 45 s and the language server for 20 s
 # (scripts/fuzz.sh, CAKE_FUZZ_TARGET=lsp) reusing the same build directory,
 # which is why it is configured with -DCAKE_FUZZ=ON too. Any sanitizer report
 # fails the test that triggers it. Meant to finish in well under 8 minutes on
@@ -40,6 +40,6 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 ctest --test-dir "$build" -LE "bench|editors|build|run" -j "$jobs" --output-on-failure ${CAKE_CTEST_ARGS:-}
 echo "sanitize.sh: tests passed at $((SECONDS - start))s"
 
-CAKE_FUZZ_BUILD_DIR="$build" "$root/scripts/fuzz.sh" "${1:-60}"
-CAKE_FUZZ_BUILD_DIR="$build" CAKE_FUZZ_TARGET=lsp "$root/scripts/fuzz.sh" 30
+CAKE_FUZZ_BUILD_DIR="$build" "$root/scripts/fuzz.sh" "${1:-45}"
+CAKE_FUZZ_BUILD_DIR="$build" CAKE_FUZZ_TARGET=lsp "$root/scripts/fuzz.sh" 20
 echo "sanitize.sh: done in $((SECONDS - start))s"

@@ -57,4 +57,17 @@ done
 # code-server for editors.vscode_e2e, cached outside the repository
 # (scripts/code_server.sh: a no-op once installed; without node 20 or the
 # npm registry it says why, the test skips, and setup goes on).
-bash "$root/scripts/code_server.sh" install
+# CAKE_CODE_SERVER=background (scripts/test.sh) installs it while the build
+# runs: the test waits for the install's lock. CAKE_CODE_SERVER=no
+# (scripts/run.sh, which runs no editor test) leaves it out.
+case ${CAKE_CODE_SERVER:-foreground} in
+  no) ;;
+  background)
+    if bash "$root/scripts/code_server.sh" status >/dev/null 2>&1; then
+      echo "setup: code-server present"
+    else
+      echo "setup: installing code-server in the background (editors.vscode_e2e waits for it)"
+      nohup bash "$root/scripts/code_server.sh" install >/dev/null 2>&1 &
+    fi ;;
+  *) bash "$root/scripts/code_server.sh" install ;;
+esac

@@ -13,9 +13,10 @@ Three measurements, each on generated files (`cake-bench-check
    non-ASCII, NUL bytes, comment openers, one-character deletions), sent in
    bursts of --burst without waiting;
    after each burst, hover, completion, semantic tokens, code lens, document
-   symbols and inlay hints are requested at once, and each is timed from
-   its send to its answer (goal: none waits more than 100 ms behind the
-   queued edits). Resident memory is read after a warm-up and once the
+   symbols and inlay hints are requested one after another (a different one
+   first each time), each timed from its send to its answer; the first
+   after a burst waits behind the burst's queued edits (goal: none more
+   than 100 ms). Resident memory is read after a warm-up and once the
    known document has replaced the soaked text (goal: growth under 20 %). Then the whole text is replaced by a known
    document, whose diagnostics must equal those of a fresh server that
    opens it: a mismatch exits 1.
@@ -202,19 +203,29 @@ def soak(binary, text, edits, burst, seed):
     s = Session(binary, text)
     waits = {m: [] for m in REQUESTS}
     try:
+        bursts = [0]
+        first = {m: [] for m in REQUESTS}
+
         def requests():
-            sent = [(m, s.c.request_async(m, request_params(m, s, rng)), time.perf_counter()) for m in REQUESTS]
-            for method, rid, t0 in sent:
-                r = s.c.wait_response(rid, timeout=600)
+            # One after another, the first (a different kind each burst)
+            # right behind the burst's queued edits.
+            order = REQUESTS[bursts[0] % len(REQUESTS):] + REQUESTS[:bursts[0] % len(REQUESTS)]
+            bursts[0] += 1
+            for i, method in enumerate(order):
+                t0 = time.perf_counter()
+                r = s.c.request(method, request_params(method, s, rng), timeout=600)
                 if "error" in r and r["error"]["code"] != -32800:
                     raise RuntimeError(f"{method} failed: {r['error']}")
                 waits[method].append(time.perf_counter() - t0)
+                if i == 0:
+                    first[method].append(time.perf_counter() - t0)
             s.c.notifications.clear()
 
         requests()  # warm-up: every kernel estimated once, tokens built
         rss_start = rss_kb(s.c.proc.pid)
         for m in waits:
             waits[m].clear()
+            first[m].clear()
         t_start = time.perf_counter()
         done = 0
         while done < edits:
@@ -236,7 +247,7 @@ def soak(binary, text, edits, burst, seed):
         finally:
             fresh.close()
         same = json.dumps(final, sort_keys=True) == json.dumps(expected, sort_keys=True)
-        return {"waits": waits, "rss_start": rss_start, "rss_end": rss_end, "rss_replaced": rss_replaced,
+        return {"waits": waits, "first": first, "rss_start": rss_start, "rss_end": rss_end, "rss_replaced": rss_replaced,
                 "seconds": soak_time,
                 "same": same, "final": len(final), "expected": len(expected)}
     finally:
@@ -290,13 +301,15 @@ def main():
 
         r = soak(a.cake_lsp, generate(a.bench_check, a.soak_lines, work), a.edits, a.burst, a.seed)
         print(f"\nlsp_soak: {a.edits} random edits on {a.soak_lines:,} lines in bursts of {a.burst}, six requests "
-              f"after each burst ({r['seconds']:.1f} s); request send -> answer (ms)")
-        print(f"{'request':<36} {'p50':>8} {'p95':>8} {'max':>8}  goal max <= 100")
-        worst = 0.0
+              f"after each burst, one after another ({r['seconds']:.1f} s); request send -> answer (ms): every "
+              f"request, and the first after a burst (behind its queued edits)")
+        print(f"{'request':<36} {'p50':>8} {'p95':>8} {'max':>8} {'first p50':>10} {'first max':>10}  "
+              f"goal first max <= 100")
         for method, times in r["waits"].items():
-            worst = max(worst, max(times))
+            f = r["first"][method] or [0.0]
             print(f"{method:<36} {ms(statistics.median(times)):>8.2f} {ms(percentile(times, 95)):>8.2f} "
-                  f"{ms(max(times)):>8.2f}  {'meets' if max(times) <= 0.1 else 'misses'}")
+                  f"{ms(max(times)):>8.2f} {ms(statistics.median(f)):>10.2f} {ms(max(f)):>10.2f}  "
+                  f"{'meets' if max(f) <= 0.1 else 'misses'}")
         # Growth compares the same text: the known document after warm-up and
         # after the soak (the broken text at the end of it is reported too).
         growth = r["rss_replaced"] / r["rss_start"] - 1 if r["rss_start"] else 0.0
