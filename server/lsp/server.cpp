@@ -162,7 +162,16 @@ class Server final : public Context {
           background_work();
           continue;
         }
-        ready_.wait(lock, [&] { return !queue_.empty() || input_ended_; });
+        // After a quiet spell with nothing to do, free pages go back to the
+        // system (never on the way from an edit to its diagnostics).
+        auto arrived = [&] { return !queue_.empty() || input_ended_; };
+        if (trim_due_ && !ready_.wait_for(lock, std::chrono::milliseconds(200), arrived)) {
+          trim_due_ = false;
+          lock.unlock();
+          release_free_memory();
+          continue;
+        }
+        ready_.wait(lock, arrived);
         if (queue_.empty()) return 1;  // the client went away without `exit`
         message = std::move(queue_.front());
         queue_.pop_front();
@@ -353,14 +362,15 @@ class Server final : public Context {
       notify("textDocument/publishDiagnostics",
              {{"uri", uri}, {"version", d.version}, {"diagnostics", diagnostics_json(*this, d, *diagnostics)}});
       d.diagnostics_published = true;
+      trim_due_ = true;
       if (message_waiting()) return;
     }
-    release_free_memory();
   }
 
-  /// Every document is checked and nothing waits: the heap's free pages go
-  /// back to the system (glibc keeps them otherwise, so resident memory
-  /// would only grow over a long session of edits).
+  /// Every document is checked and nothing came for 200 ms: the heap's free
+  /// pages go back to the system (glibc keeps them otherwise, so resident
+  /// memory would only grow over a long session of edits). Not right after
+  /// each check: trimming a large heap takes milliseconds.
   static void release_free_memory() {
 #ifdef __GLIBC__
     malloc_trim(0);
@@ -390,6 +400,7 @@ class Server final : public Context {
   json client_ = json::object();
   PositionEncoding encoding_ = PositionEncoding::Utf16;
   bool pull_ = false;
+  bool trim_due_ = false;  // diagnostics were published since the last trim
   std::string trace_ = "off";
   AnalyzeOptions analyze_options_;
   std::map<std::string, OpenDocument> documents_;
