@@ -81,13 +81,6 @@ class RangeMap {
   const std::vector<ByteRange>& to_;
 };
 
-void for_each_range(Diagnostic& d, const std::function<ByteRange(ByteRange)>& f) {
-  d.range = f(d.range);
-  for (RelatedSpan& r : d.related) r.range = f(r.range);
-  for (Fix& fix : d.fixes)
-    for (TextEdit& e : fix.edits) e.range = f(e.range);
-}
-
 struct UnitResult {
   std::vector<ByteRange> inputs;  // where the inputs were when it ran
   std::vector<Diagnostic> diagnostics;
@@ -281,18 +274,10 @@ void Document::apply(const TextEdit& edit) {
   uint32_t end = std::clamp(edit.range.end, begin, size);
   text_.replace(begin, end - begin, edit.new_text);
   lines_ = LineIndex(text_);
-  uint32_t new_end = begin + static_cast<uint32_t>(edit.new_text.size());
-  // What changed since the last parse, as one window: bytes before its
-  // begin and after its end are those of the parsed text (moved).
-  if (!pending_) {
-    pending_ = SyntaxTree::Window{begin, end, new_end};
-  } else {
-    SyntaxTree::Window& w = *pending_;
-    uint32_t reach = std::max(w.new_end, end);  // in the text before this edit
-    w.old_end += reach - w.new_end;
-    w.new_end = reach - (end - begin) + static_cast<uint32_t>(edit.new_text.size());
-    w.begin = std::min(w.begin, begin);
-  }
+  // What changed since the last parse, as one window.
+  uint32_t inserted = static_cast<uint32_t>(edit.new_text.size());
+  if (!pending_) pending_ = SyntaxTree::Window::of(begin, end, inserted);
+  else pending_->add(begin, end, inserted);
   model_.reset();
   unit_model_.reset();
   layout_.reset();

@@ -147,15 +147,9 @@ TEST_CASE("update() after random edits gives the tree of a fresh parse", "[piece
       uint32_t end = std::min<uint32_t>(static_cast<uint32_t>(text.size()), begin + rng() % 12);
       std::string insert = fragments[rng() % std::size(fragments)];
       text.replace(begin, end - begin, insert);
-      uint32_t new_end = begin + static_cast<uint32_t>(insert.size());
-      if (e == 0) {
-        w = {begin, end, new_end};
-      } else {
-        uint32_t reach = std::max(w.new_end, end);
-        w.old_end += reach - w.new_end;
-        w.new_end = reach - (end - begin) + static_cast<uint32_t>(insert.size());
-        w.begin = std::min(w.begin, begin);
-      }
+      uint32_t inserted = static_cast<uint32_t>(insert.size());
+      if (e == 0) w = cake::SyntaxTree::Window::of(begin, end, inserted);
+      else w.add(begin, end, inserted);
     }
     lines = cake::LineIndex(text);
     tree.update(text, lines, w);

@@ -60,4 +60,14 @@ struct Diagnostic {
   std::vector<std::string> targets;  // the targets it concerns; empty: all
 };
 
+/// Replaces every byte range of `d` (its own, its related spans', its
+/// fixes' edits) by f(range): moving a diagnostic moves all of them.
+template <typename Fn>
+void for_each_range(Diagnostic& d, Fn&& f) {
+  d.range = f(d.range);
+  for (RelatedSpan& r : d.related) r.range = f(r.range);
+  for (Fix& fix : d.fixes)
+    for (TextEdit& e : fix.edits) e.range = f(e.range);
+}
+
 }  // namespace cake

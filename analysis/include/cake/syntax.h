@@ -53,9 +53,8 @@ class SyntaxTree {
   /// Parses `text` (with `lines`, its line index, for the pieces' points).
   SyntaxTree(std::string_view text, const LineIndex& lines);
 
-  /// The pieces; every one parsed unless update() was cancelled (parsed()).
+  /// The pieces; every one parsed unless update() was cancelled.
   const std::vector<Piece>& pieces() const { return pieces_; }
-  bool parsed() const;
   bool has_error() const;
   /// Each piece's root node, in text order.
   template <typename Fn>
@@ -70,6 +69,10 @@ class SyntaxTree {
   /// them is unchanged. Reparses the pieces that changed and moves the rest.
   struct Window {
     uint32_t begin = 0, old_end = 0, new_end = 0;
+    /// The window of one edit: [begin, end) replaced by `inserted` bytes.
+    static Window of(uint32_t begin, uint32_t end, uint32_t inserted) { return {begin, end, begin + inserted}; }
+    /// Widens it by a later edit, in the text as it is after this window.
+    void add(uint32_t begin, uint32_t end, uint32_t inserted);
   };
   /// With `cancelled`, asked before each piece is parsed: when it answers
   /// true, update() returns false and the pieces left stay unparsed until

@@ -52,10 +52,6 @@ SyntaxTree::SyntaxTree(std::string_view text, const LineIndex& lines) {
   finish(text, lines);
 }
 
-bool SyntaxTree::parsed() const {
-  return std::all_of(pieces_.begin(), pieces_.end(), [](const Piece& p) { return p.tree != nullptr; });
-}
-
 bool SyntaxTree::finish(std::string_view text, const LineIndex& lines, const std::function<bool()>& cancelled) {
   for (Piece& p : pieces_) {
     if (p.tree) continue;
@@ -63,6 +59,15 @@ bool SyntaxTree::finish(std::string_view text, const LineIndex& lines, const std
     parse_piece(text, lines, p);
   }
   return true;
+}
+
+void SyntaxTree::Window::add(uint32_t b, uint32_t e, uint32_t inserted) {
+  // Bytes before the window's begin are the parsed text's; bytes after its
+  // end are too, moved: the part of [b, e) past the end widens both ends.
+  uint32_t reach = std::max(new_end, e);
+  old_end += reach - new_end;
+  new_end = reach - (e - b) + inserted;
+  begin = std::min(begin, b);
 }
 
 SyntaxTree parse(std::string_view text) { return SyntaxTree(text, LineIndex(text)); }
@@ -101,7 +106,7 @@ bool SyntaxTree::update(std::string_view text, const LineIndex& lines, Window ch
       while (old < pieces_.size() && pieces_[old].range.begin < was.begin) ++old;
       if (old < pieces_.size() && pieces_[old].range.begin == was.begin && pieces_[old].range.end == was.end) {
         Piece p = std::move(pieces_[old++]);
-        if (p.tree && shift != 0 && r.begin != was.begin) {
+        if (p.tree && r.begin != was.begin) {
           // Every byte before the piece, from the change on, was replaced.
           TSInputEdit e{};
           e.start_byte = changed.begin;

@@ -282,14 +282,9 @@ class SyntaxErrorCollector {
 };
 
 void shift(Diagnostic& d, int64_t by) {
-  auto move = [&](ByteRange& r) {
-    r.begin = static_cast<uint32_t>(r.begin + by);
-    r.end = static_cast<uint32_t>(r.end + by);
-  };
-  move(d.range);
-  for (RelatedSpan& r : d.related) move(r.range);
-  for (Fix& f : d.fixes)
-    for (TextEdit& e : f.edits) move(e.range);
+  for_each_range(d, [&](ByteRange r) {
+    return ByteRange{static_cast<uint32_t>(r.begin + by), static_cast<uint32_t>(r.end + by)};
+  });
 }
 
 }  // namespace
