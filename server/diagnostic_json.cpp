@@ -30,10 +30,6 @@ class ValueSink {
   void value(const char* key, V&& v) {
     add(key, json(std::forward<V>(v)));
   }
-  template <typename V>
-  void element(V&& v) {
-    add(nullptr, json(std::forward<V>(v)));
-  }
   json take() { return std::move(root_); }
 
  private:
