@@ -274,9 +274,9 @@ void Document::apply(const TextEdit& edit) {
   uint32_t end = std::clamp(edit.range.end, begin, size);
   text_.replace(begin, end - begin, edit.new_text);
   lines_ = LineIndex(text_);
-  // What changed since the last parse, as one window.
+  // What changed since the last parse.
   uint32_t inserted = static_cast<uint32_t>(edit.new_text.size());
-  if (!pending_) pending_ = SyntaxTree::Window::of(begin, end, inserted);
+  if (!pending_) pending_ = SyntaxTree::Changes::of(begin, end, inserted);
   else pending_->add(begin, end, inserted);
   model_.reset();
   unit_model_.reset();
@@ -291,7 +291,7 @@ const SyntaxTree& Document::tree() {
 
 bool Document::parse_tree(const std::function<bool()>& cancelled) {
   if (!pending_) return tree_.finish(text_, lines_, cancelled);
-  SyntaxTree::Window changed = *pending_;
+  SyntaxTree::Changes changed = std::move(*pending_);
   pending_.reset();
   return tree_.update(text_, lines_, changed, cancelled);
 }

@@ -139,21 +139,56 @@ TEST_CASE("update() after random edits gives the tree of a fresh parse", "[piece
   cake::LineIndex lines(text);
   cake::SyntaxTree tree(text, lines);
   for (int step = 0; step < 400; ++step) {
-    // One to three edits, applied to the text before the tree follows.
-    cake::SyntaxTree::Window w;
-    int edits = 1 + static_cast<int>(rng() % 3);
+    // One to six edits, applied to the text before the tree follows.
+    cake::SyntaxTree::Changes w;
+    int edits = 1 + static_cast<int>(rng() % 6);
     for (int e = 0; e < edits; ++e) {
       uint32_t begin = static_cast<uint32_t>(rng() % (text.size() + 1));
       uint32_t end = std::min<uint32_t>(static_cast<uint32_t>(text.size()), begin + rng() % 12);
       std::string insert = fragments[rng() % std::size(fragments)];
       text.replace(begin, end - begin, insert);
       uint32_t inserted = static_cast<uint32_t>(insert.size());
-      if (e == 0) w = cake::SyntaxTree::Window::of(begin, end, inserted);
+      if (e == 0) w = cake::SyntaxTree::Changes::of(begin, end, inserted);
       else w.add(begin, end, inserted);
     }
     lines = cake::LineIndex(text);
     tree.update(text, lines, w);
     INFO("step " << step);
     REQUIRE(pieces(tree) == pieces(cake::parse(text)));
+  }
+}
+
+TEST_CASE("Changes keeps far-apart edits apart and maps every byte outside them", "[pieces]") {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 300; ++round) {
+    std::string old_text;
+    for (int i = 0; i < 400; ++i) old_text += static_cast<char>('a' + rng() % 26);
+    std::string text = old_text;
+    cake::SyntaxTree::Changes c;
+    int edits = 1 + static_cast<int>(rng() % 12);
+    for (int e = 0; e < edits; ++e) {
+      uint32_t begin = static_cast<uint32_t>(rng() % (text.size() + 1));
+      uint32_t end = std::min<uint32_t>(static_cast<uint32_t>(text.size()), begin + rng() % 6);
+      std::string insert(rng() % 5, '#');
+      text.replace(begin, end - begin, insert);
+      if (e == 0) c = cake::SyntaxTree::Changes::of(begin, end, static_cast<uint32_t>(insert.size()));
+      else c.add(begin, end, static_cast<uint32_t>(insert.size()));
+    }
+    INFO("round " << round);
+    REQUIRE_FALSE(c.spans.empty());
+    CHECK(c.spans.size() <= static_cast<size_t>(edits));
+    // Disjoint, in order, not touching; the stretches between map 1:1.
+    uint32_t old_at = 0, new_at = 0;
+    for (const auto& s : c.spans) {
+      REQUIRE(s.old_begin <= s.old_end);
+      REQUIRE(s.new_begin <= s.new_end);
+      REQUIRE(s.old_begin - old_at == s.new_begin - new_at);
+      CHECK(text.substr(new_at, s.new_begin - new_at) == old_text.substr(old_at, s.old_begin - old_at));
+      if (new_at > 0 || old_at > 0) CHECK(s.new_begin > new_at);
+      old_at = s.old_end;
+      new_at = s.new_end;
+    }
+    CHECK(text.size() - new_at == old_text.size() - old_at);
+    CHECK(text.substr(new_at) == old_text.substr(old_at));
   }
 }

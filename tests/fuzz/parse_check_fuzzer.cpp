@@ -128,21 +128,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     run_accepted_kernels(*analysis);
   }
 
-  // One incremental edit: replace [start, start + removed) by a slice of the
-  // input itself, both chosen from the input's hash.
+  // Two incremental edits: replace [start, start + removed) by a slice of
+  // the input itself, then insert another slice elsewhere, all chosen from
+  // the input's hash.
   uint64_t h = fnv1a(data, size);
   size_t start = size == 0 ? 0 : h % (size + 1);
   size_t removed = std::min<size_t>((h >> 16) % 17, size - start);
   size_t from = size == 0 ? 0 : (h >> 24) % size;
   size_t inserted = std::min<size_t>((h >> 40) % 17, size - from);
   std::string edited = text.substr(0, start) + text.substr(from, inserted) + text.substr(start + removed);
+  cake::SyntaxTree::Changes changes = cake::SyntaxTree::Changes::of(
+      static_cast<uint32_t>(start), static_cast<uint32_t>(start + removed), static_cast<uint32_t>(inserted));
+  size_t second = edited.empty() ? 0 : ((h >> 48) * 2654435761u) % (edited.size() + 1);
+  size_t second_len = std::min<size_t>((h >> 56) % 9, size - from);
+  edited.insert(second, text.substr(from, second_len));
+  changes.add(static_cast<uint32_t>(second), static_cast<uint32_t>(second), static_cast<uint32_t>(second_len));
 
   // The piecewise reparse must give the tree of a fresh parse, errors or
   // not (cake/syntax.h: the tree is a function of the text).
   cake::LineIndex before(text), after(edited);
   cake::SyntaxTree tree(text, before);
-  tree.update(edited, after, {static_cast<uint32_t>(start), static_cast<uint32_t>(start + removed),
-                              static_cast<uint32_t>(start + inserted)});
+  tree.update(edited, after, changes);
   cake::SyntaxTree fresh = cake::parse(edited);
   std::vector<cake::Diagnostic> diagnostics = cake::syntax_diagnostics(tree, edited);
   for (const cake::Diagnostic& d : diagnostics) {

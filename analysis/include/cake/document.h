@@ -107,7 +107,7 @@ class Document {
   std::string text_;
   LineIndex lines_{std::string_view{}};
   SyntaxTree tree_;
-  std::optional<SyntaxTree::Window> pending_;  // what edits changed since the tree was parsed
+  std::optional<SyntaxTree::Changes> pending_;  // what edits changed since the tree was parsed
   std::unique_ptr<Module> model_;
   std::unique_ptr<Module> unit_model_;  // model_at() of one kernel
   ByteRange unit_model_range_;

@@ -64,20 +64,31 @@ class SyntaxTree {
   /// The root of the piece holding `offset` (the last piece for the end).
   TSNode root_at(uint32_t offset) const;
 
-  /// The bytes [begin, old_end) of the text parsed last were replaced, in
-  /// one or more edits, by [begin, new_end) of `text`; everything outside
-  /// them is unchanged. Reparses the pieces that changed and moves the rest.
-  struct Window {
-    uint32_t begin = 0, old_end = 0, new_end = 0;
-    /// The window of one edit: [begin, end) replaced by `inserted` bytes.
-    static Window of(uint32_t begin, uint32_t end, uint32_t inserted) { return {begin, end, begin + inserted}; }
-    /// Widens it by a later edit, in the text as it is after this window.
+  /// What one or more edits changed since the text was parsed last: the
+  /// replaced stretches, disjoint and in text order, each as its bytes in the
+  /// old text and in the new one; everything between them is unchanged
+  /// (moved). Edits far apart stay apart, so a burst of edits all over a file
+  /// reparses only the pieces they fall in.
+  struct Changes {
+    struct Span {
+      uint32_t old_begin = 0, old_end = 0, new_begin = 0, new_end = 0;
+    };
+    std::vector<Span> spans;
+    /// One edit: [begin, end) replaced by `inserted` bytes.
+    static Changes of(uint32_t begin, uint32_t end, uint32_t inserted) {
+      Changes c;
+      c.add(begin, end, inserted);
+      return c;
+    }
+    /// A later edit, in the text as it is after the changes so far; spans it
+    /// overlaps or touches merge with it.
     void add(uint32_t begin, uint32_t end, uint32_t inserted);
   };
   /// With `cancelled`, asked before each piece is parsed: when it answers
   /// true, update() returns false and the pieces left stay unparsed until
   /// finish() (or another update()) parses them.
-  bool update(std::string_view text, const LineIndex& lines, Window changed,
+  /// Reparses the pieces that changed and moves the rest.
+  bool update(std::string_view text, const LineIndex& lines, const Changes& changed,
               const std::function<bool()>& cancelled = {});
   /// Parses the pieces an update() left; true unless cancelled.
   bool finish(std::string_view text, const LineIndex& lines, const std::function<bool()>& cancelled = {});

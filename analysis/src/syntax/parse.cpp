@@ -61,13 +61,37 @@ bool SyntaxTree::finish(std::string_view text, const LineIndex& lines, const std
   return true;
 }
 
-void SyntaxTree::Window::add(uint32_t b, uint32_t e, uint32_t inserted) {
-  // Bytes before the window's begin are the parsed text's; bytes after its
-  // end are too, moved: the part of [b, e) past the end widens both ends.
-  uint32_t reach = std::max(new_end, e);
-  old_end += reach - new_end;
-  new_end = reach - (e - b) + inserted;
-  begin = std::min(begin, b);
+void SyntaxTree::Changes::add(uint32_t begin, uint32_t end, uint32_t inserted) {
+  // The spans [i, j) overlap or touch [begin, end] (new coordinates).
+  size_t i = 0;
+  while (i < spans.size() && spans[i].new_end < begin) ++i;
+  size_t j = i;
+  while (j < spans.size() && spans[j].new_begin <= end) ++j;
+  // Up to the end of a span, new - old is the shift of everything before.
+  auto shift_through = [&](size_t k) { return k ? int64_t(spans[k - 1].new_end) - spans[k - 1].old_end : 0; };
+  Span merged;
+  if (j > i && spans[i].new_begin <= begin) {
+    merged.old_begin = spans[i].old_begin;
+    merged.new_begin = spans[i].new_begin;
+  } else {
+    merged.old_begin = uint32_t(begin - shift_through(i));
+    merged.new_begin = begin;
+  }
+  uint32_t reach = end;  // the merged stretch's end, before this edit
+  if (j > i && spans[j - 1].new_end >= end) {
+    merged.old_end = spans[j - 1].old_end;
+    reach = spans[j - 1].new_end;
+  } else {
+    merged.old_end = uint32_t(end - shift_through(j));
+  }
+  int64_t delta = int64_t(inserted) - int64_t(end - begin);
+  merged.new_end = uint32_t(reach + delta);
+  spans.erase(spans.begin() + i, spans.begin() + j);
+  spans.insert(spans.begin() + i, merged);
+  for (size_t k = i + 1; k < spans.size(); ++k) {
+    spans[k].new_begin = uint32_t(spans[k].new_begin + delta);
+    spans[k].new_end = uint32_t(spans[k].new_end + delta);
+  }
 }
 
 SyntaxTree parse(std::string_view text) { return SyntaxTree(text, LineIndex(text)); }
@@ -84,35 +108,37 @@ TSNode SyntaxTree::root_at(uint32_t offset) const {
   return ts_tree_root_node(it->tree.get());
 }
 
-bool SyntaxTree::update(std::string_view text, const LineIndex& lines, Window changed,
+bool SyntaxTree::update(std::string_view text, const LineIndex& lines, const Changes& changed,
                         const std::function<bool()>& cancelled) {
   std::vector<uint32_t> starts = piece_starts(text);
-  int64_t shift = int64_t(changed.new_end) - int64_t(changed.old_end);
+  const std::vector<Changes::Span>& spans = changed.spans;
   std::vector<Piece> next;
   next.reserve(starts.size());
-  size_t old = 0;  // pieces_ before `old` are passed
+  size_t old = 0;   // pieces_ before `old` are passed
+  size_t span = 0;  // spans before `span` end at or before the piece
   for (size_t i = 0; i < starts.size(); ++i) {
     ByteRange r{starts[i], i + 1 < starts.size() ? starts[i + 1] : static_cast<uint32_t>(text.size())};
-    // The same bytes at the same place before the change, or after it, moved.
-    // A piece's tree depends only on its bytes: the lexer sees nothing
-    // outside its range.
-    ByteRange was = r;
-    bool unchanged = r.end <= changed.begin;
-    if (!unchanged && r.begin >= changed.new_end) {
-      unchanged = true;
-      was = {uint32_t(r.begin - shift), uint32_t(r.end - shift)};
-    }
+    while (span < spans.size() && spans[span].new_end <= r.begin) ++span;
+    // The same bytes as before the changes, moved by those before it: no
+    // span reaches into it. A piece's tree depends only on its bytes: the
+    // lexer sees nothing outside its range.
+    bool unchanged = true;
+    for (size_t k = span; k < spans.size() && spans[k].new_begin < r.end; ++k)
+      if (spans[k].new_end > r.begin) unchanged = false;
     if (unchanged) {
+      int64_t shift = span ? int64_t(spans[span - 1].new_end) - spans[span - 1].old_end : 0;
+      ByteRange was{uint32_t(r.begin - shift), uint32_t(r.end - shift)};
       while (old < pieces_.size() && pieces_[old].range.begin < was.begin) ++old;
       if (old < pieces_.size() && pieces_[old].range.begin == was.begin && pieces_[old].range.end == was.end) {
         Piece p = std::move(pieces_[old++]);
         if (p.tree && r.begin != was.begin) {
-          // Every byte before the piece, from the change on, was replaced.
+          // Every byte before the piece, from the first change on, was
+          // replaced (as far as its tree is concerned).
           TSInputEdit e{};
-          e.start_byte = changed.begin;
+          e.start_byte = spans.front().new_begin;
           e.old_end_byte = was.begin;
           e.new_end_byte = r.begin;
-          e.start_point = point(lines, changed.begin);
+          e.start_point = point(lines, e.start_byte);
           e.old_end_point = p.start;
           e.new_end_point = point(lines, r.begin);
           ts_tree_edit(p.tree.get(), &e);
