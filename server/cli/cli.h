@@ -42,6 +42,10 @@ std::string estimate_help();
 int run_run(Args args);
 std::string run_help();
 
+/// `cake lower FILE [options]`; `args` excludes "lower".
+int run_lower(Args args);
+std::string lower_help();
+
 /// `cake calibrate --measurements FILE [options]`; `args` excludes "calibrate".
 int run_calibrate(Args args);
 std::string calibrate_help();

@@ -35,6 +35,7 @@ commands:
   estimate  estimate each kernel's time per bench shape, target and device
   calibrate fit the cost model's device table to measured kernel times
   run       run kernels on the CPU reference executor (--backend cpu)
+  lower     lower kernels to CUDA C++, PTX or cubins (NVRTC), or a launch plan
   help      show this help, or `cake help check` for a command's
 
 options:
@@ -57,6 +58,7 @@ int help_command(Args args) {
   if (args[0] == "estimate") return write_all(stdout, estimate_help()) ? kExitOk : kExitUsage;
   if (args[0] == "calibrate") return write_all(stdout, calibrate_help()) ? kExitOk : kExitUsage;
   if (args[0] == "run") return write_all(stdout, run_help()) ? kExitOk : kExitUsage;
+  if (args[0] == "lower") return write_all(stdout, lower_help()) ? kExitOk : kExitUsage;
   return usage_error("no help for unknown command '" + std::string(args[0]) + "'");
 }
 
@@ -75,6 +77,7 @@ int dispatch(Args args, const char* argv0) {
   if (command == "estimate") return run_estimate(rest);
   if (command == "calibrate") return run_calibrate(rest);
   if (command == "run") return run_run(rest);
+  if (command == "lower") return run_lower(rest);
   if (command.starts_with("-")) return usage_error("unknown option '" + std::string(command) + "'");
   return usage_error("unknown command '" + std::string(command) + "'");
 }

@@ -61,8 +61,9 @@ TEST_CASE("every registered code is drawn by a test") {
   for (const auto& entry : fs::recursive_directory_iterator(fs::path(CAKE_TESTS_DIR) / "diagnostics"))
     if (entry.path().extension() == ".cake") all += read(entry.path());
   // Codes a .cake test file cannot carry: bytes that are not text, and
-  // nesting deeper than any reviewable file.
-  std::set<std::string> exempt = {"CAKE-E0003", "CAKE-E0005"};
+  // nesting deeper than any reviewable file; and E0801, which `cake lower`
+  // draws, not the checks (tests/codegen/lower_test.cpp).
+  std::set<std::string> exempt = {"CAKE-E0003", "CAKE-E0005", "CAKE-E0801"};
   for (const cake::RuleInfo& r : cake::all_rules()) {
     if (exempt.count(std::string(r.code))) continue;
     INFO(r.code);

@@ -1,0 +1,58 @@
+// Lowering CAKE IR to CUDA C++ (docs/lowering.md): one self-contained
+// translation unit per kernel × target, an `extern "C"` kernel with every
+// physical line under a `#line` of the .cake file, each statement's text as a
+// comment above its code, and the launch plan as data. No I/O: the caller
+// compiles the source (nvrtc.h) and writes files.
+#pragma once
+
+#include "cake/analyze.h"
+#include "cake/diagnostic.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cake::codegen {
+
+/// One parameter of the kernel's signature, in order.
+struct LaunchParam {
+  std::string name;
+  enum class Kind { Tensor, ShapeSymbol, Scalar } kind = Kind::Tensor;
+  std::string ctype;  // "const float*", "long long", ...
+};
+
+/// Grid, block and shared memory of one bench of the kernel.
+struct BenchLaunch {
+  std::vector<std::pair<std::string, int64_t>> shape;  // the bench's bindings
+  std::vector<int64_t> grid;                           // x, y, z
+};
+
+/// What a launcher needs to run the kernel (docs/lowering.md, "Launch plan").
+struct LaunchPlan {
+  std::string kernel;
+  std::string target;
+  std::vector<LaunchParam> params;
+  std::vector<std::string> grid;  // C++ expressions over the shape symbols, x first
+  int64_t block = 0;
+  int64_t dynamic_smem = 0;  // bytes: the verifier's layout total (E0301)
+  std::vector<BenchLaunch> benches;
+};
+
+struct Lowered {
+  std::string cuda;  // the translation unit
+  /// For each line of `cuda` (index 0 is line 1): the 1-based .cake line
+  /// its `#line` names, 0 for lines that map nowhere (the prelude, `#line`
+  /// directives themselves).
+  std::vector<uint32_t> cake_line;
+  LaunchPlan plan;
+  /// Why it could not be lowered (CAKE-E08xx), empty when it was.
+  std::vector<Diagnostic> diagnostics;
+  bool ok() const { return diagnostics.empty(); }
+};
+
+/// Lowers kernel `kernel` (an index into analysis.module.kernels) for
+/// `target` ("sm_80", ...). `file` is the path `#line` names. A file with
+/// errors is refused: analysis.diagnostics must hold none.
+Lowered lower(const Analysis& analysis, uint32_t kernel, const std::string& target, const std::string& file);
+
+}  // namespace cake::codegen

@@ -1,0 +1,106 @@
+// The state of lowering one kernel × target, shared by the files of
+// codegen/src: the model and its facts, the CUDA being written with its line
+// map, and the diagnostics of what cannot be lowered (yet).
+#pragma once
+
+#include "cake/codegen/lower.h"
+#include "cake/model.h"
+#include "facts/kernel_facts.h"
+#include "semantics/eval.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cake::codegen {
+
+/// A fragment's shape as the lowering sees it: its layout, its dims (folded
+/// to constants) and its dtype.
+struct FragShape {
+  FragLayout layout = FragLayout::None;
+  std::vector<int64_t> dims;  // tile dims; empty: a scalar register
+  DType dtype = DType::Unknown;
+  /// 32-bit registers per thread (E0304's count).
+  int64_t registers() const;
+  /// Elements of the C++ array that holds it per thread: one per register
+  /// (32-bit types), one per element for a per-thread (layout None) tile.
+  int64_t slots() const;
+};
+
+/// Where register `i` of a fragment sits in its tile, as C++ expressions of
+/// `i` (an unrolled loop variable) and the thread's lane: row and column (a
+/// 1-D fragment has only a row, or for layout None the flat index).
+struct ElementPlace {
+  std::string row, col;
+};
+
+class Emitter {
+ public:
+  Emitter(const Analysis& analysis, uint32_t kernel, const TargetInfo& target, const std::string& file);
+
+  const Module& m;
+  const LineIndex& lines;
+  const Kernel& kernel;
+  const TargetInfo& target;
+  KernelFacts facts;
+  const Evaluator& eval;
+  std::string file;
+  Lowered out;
+
+  // Section - writing
+
+  /// Appends one physical line, mapped to the .cake line of `at` (no
+  /// mapping when `at` is empty and no statement is current).
+  void line(const std::string& text, ByteRange at);
+  /// A `.cake` statement's text as comments (one per source line; only
+  /// its first line when `head_only`).
+  void comment(ByteRange at, bool head_only = false);
+  int indent = 0;
+
+  // Section - refusing
+
+  /// Records that the construct at `at` cannot be lowered (CAKE-E0801).
+  void refuse(ByteRange at, const std::string& what);
+
+  // Section - values (values.cpp)
+
+  /// The C++ of an integer (index) expression; refuses what it cannot say.
+  std::string index(ExprId e);
+  /// The C++ of a condition.
+  std::string condition(ExprId e);
+  /// The shape of a register fragment symbol, or nullopt (refused).
+  std::optional<FragShape> fragment(SymbolId s, ByteRange at);
+  /// Where register `i` (C++ expression) of `f` sits.
+  ElementPlace place(const FragShape& f, const std::string& i);
+  /// The C++ of element-wise expression `e` at register `i` of a result of
+  /// shape `result`; operands are fragments of that shape, row vectors
+  /// broadcast along rows, or scalars.
+  std::string element(ExprId e, const FragShape& result, const std::string& i);
+  /// Register slot `slot` of symbol `s` as an f32 (or integer) value:
+  /// 16-bit floats widened.
+  std::string value(SymbolId s, const std::string& slot) const;
+  /// The f32 value `v` as fragment `f` stores it (16-bit floats rounded).
+  std::string store_value(const FragShape& f, const std::string& v) const;
+  /// The C++ name of a symbol (a CAKE name that is a C++ keyword or one of
+  /// the lowering's own is renamed).
+  std::string name(SymbolId s) const;
+  std::string ctype(DType dtype) const;
+
+  /// The linear element index into tensor or smem `base` of the element
+  /// (row, col) of the tile that the index expression `e` selects; refused
+  /// forms give nullopt.
+  std::optional<std::string> address(ExprId e, const std::string& row, const std::string& col, int tile_rank);
+
+  // Section - statements (statements.cpp)
+
+  void statements(const std::vector<StmtId>& body);
+  void statement(StmtId id);
+
+ private:
+  ByteRange current_{};
+};
+
+std::string cxx_int(int64_t v);
+
+}  // namespace cake::codegen

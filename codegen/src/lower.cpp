@@ -1,0 +1,211 @@
+// lower(): the kernel's frame (signature, launch bounds), the prelude, the
+// shared-memory carve-up from KernelFacts' layout (the verifier's offsets:
+// one formula), the warp and lane of each thread, then the statements
+// (statements.cpp). See cake/codegen/lower.h and docs/lowering.md.
+#include "emitter.h"
+
+#include "cake/registry.h"
+
+#include <algorithm>
+
+namespace cake::codegen {
+namespace {
+
+// The prelude every translation unit carries (no #include: nothing is read
+// at compile time). Helpers that emit instructions are macros, so the
+// instructions map to the `.cake` line of their use (docs/lowering.md).
+constexpr const char* kPrelude = R"(// ---- cake prelude ----
+#define CAKE_INF __int_as_float(0x7f800000)
+#define CAKE_NAN __int_as_float(0x7fffffff)
+// 16-bit floats are kept as their bits and widened to f32 for arithmetic;
+// a value stored to one is rounded to nearest even, as cvt.rn does (PTX ISA,
+// cvt). bf16 is the top half of an f32, so both ways are bit
+// arithmetic (NaN stays a quiet NaN); f16 goes through cvt in functions.
+#define CAKE_BF16_F32(h) __uint_as_float((unsigned)(h) << 16)
+#define CAKE_BF16_RN(u) ((((u) & 0x7fffffffu) > 0x7f800000u) ? 0x7fc00000u : (u) + 0x7fffu + (((u) >> 16) & 1u))
+#define CAKE_F32_BF16(x) ((unsigned short)(CAKE_BF16_RN(__float_as_uint(x)) >> 16))
+#define CAKE_ROUND_BF16(x) CAKE_BF16_F32(CAKE_F32_BF16(x))
+static __device__ __forceinline__ float cake_f16_f32(unsigned short h) {
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+  return f;
+}
+static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
+  unsigned short h;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+  return h;
+}
+#define CAKE_F16_F32(h) cake_f16_f32(h)
+#define CAKE_F32_F16(x) cake_f32_f16(x)
+#define CAKE_ROUND_F16(x) cake_f16_f32(cake_f32_f16(x))
+// max/min as the CPU executor computes them: NaN in, NaN out.
+#define CAKE_MAX(a, b) ((isnan(a) || isnan(b)) ? CAKE_NAN : fmaxf((a), (b)))
+#define CAKE_MIN(a, b) ((isnan(a) || isnan(b)) ? CAKE_NAN : fminf((a), (b)))
+// ---- end of prelude ----
+)";
+
+std::string quoted_path(const std::string& file) {
+  std::string out = "\"";
+  for (char c : file) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+Emitter::Emitter(const Analysis& analysis, uint32_t k, const TargetInfo& t, const std::string& f)
+    : m(analysis.module), lines(analysis.lines), kernel(analysis.module.kernels[k]), target(t), facts(analysis.module, k),
+      eval(facts.evaluator()), file(f) {}
+
+void Emitter::line(const std::string& text, ByteRange at) {
+  if (at.begin == at.end && at.begin == 0) at = current_;
+  if (at.begin != at.end || at.begin != 0) {
+    uint32_t n = lines.position(at.begin).line + 1;
+    out.cuda += "#line " + std::to_string(n) + " " + quoted_path(file) + "\n";
+    out.cake_line.push_back(0);
+    out.cake_line.push_back(n);
+  } else {
+    out.cake_line.push_back(0);
+  }
+  out.cuda += std::string(static_cast<size_t>(indent) * 2 + 2, ' ') + text + "\n";
+}
+
+void Emitter::comment(ByteRange at, bool head_only) {
+  std::string_view text = m.written(at);
+  uint32_t offset = at.begin;
+  for (size_t pos = 0; pos <= text.size();) {
+    size_t nl = text.find('\n', pos);
+    std::string_view one = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    while (!one.empty() && (one.back() == '\r' || one.back() == ' ')) one.remove_suffix(1);
+    while (!one.empty() && one.front() == ' ') one.remove_prefix(1);
+    if (!one.empty()) line("// " + std::string(one), {offset + static_cast<uint32_t>(pos), offset + static_cast<uint32_t>(pos) + 1});
+    if (nl == std::string_view::npos || head_only) break;
+    pos = nl + 1;
+  }
+}
+
+void Emitter::refuse(ByteRange at, const std::string& what) {
+  Diagnostic d;
+  d.id = DiagId::NotLowered;
+  d.severity = Severity::Error;
+  d.range = at;
+  d.message = what + " cannot be lowered to CUDA yet";
+  d.targets = {std::string(target.name)};
+  out.diagnostics.push_back(std::move(d));
+}
+
+Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_name, const std::string& file) {
+  const TargetInfo* target = find_target(target_name);
+  Lowered refused;
+  if (!target || k >= analysis.module.kernels.size()) {
+    Diagnostic d;
+    d.id = DiagId::NotLowered;
+    d.range = k < analysis.module.kernels.size() ? analysis.module.kernels[k].range : ByteRange{};
+    d.message = !target ? "target `" + target_name + "` cannot be lowered to CUDA yet" : "no such kernel";
+    refused.diagnostics.push_back(std::move(d));
+    return refused;
+  }
+  for (const Diagnostic& d : analysis.diagnostics) {
+    if (d.severity != Severity::Error) continue;
+    Diagnostic r;
+    r.id = DiagId::NotLowered;
+    r.range = d.range;
+    r.message = "a file with errors cannot be lowered to CUDA yet: " + d.message;
+    refused.diagnostics.push_back(std::move(r));
+    return refused;
+  }
+  Emitter x(analysis, k, *target, file);
+  const Module& m = analysis.module;
+  const Kernel& kernel = m.kernels[k];
+  const Symbol& ksym = m.symbols[kernel.symbol];
+  ByteRange head{kernel.range.begin, kernel.range.begin + 1};
+  LaunchPlan& plan = x.out.plan;
+  plan.kernel = std::string(ksym.name);
+  plan.target = target_name;
+
+  // Section - the signature: parameters in declaration order, then the
+  // shape symbols in Kernel::shape_symbols order.
+  for (SymbolId p : kernel.params) {
+    const Symbol& s = m.symbols[p];
+    std::string type = x.ctype(s.type.dtype);
+    if (type.empty()) {
+      x.refuse(s.decl, "a " + std::string(dtype_name(s.type.dtype)) + " parameter");
+      continue;
+    }
+    if (s.kind == SymbolKind::TensorParam) plan.params.push_back({x.name(p), LaunchParam::Kind::Tensor, type + "* __restrict__"});
+    else plan.params.push_back({x.name(p), LaunchParam::Kind::Scalar, type});
+  }
+  for (SymbolId s : kernel.shape_symbols) plan.params.push_back({x.name(s), LaunchParam::Kind::ShapeSymbol, "long long"});
+  auto block = kernel.block == kNone ? std::nullopt : x.eval.fold(kernel.block);
+  if (!block || *block <= 0 || *block % 32 != 0) x.refuse(kernel.block_range, "a block size that is not a constant multiple of 32");
+  plan.block = block.value_or(0);
+  if (!kernel.cluster.empty()) x.refuse(kernel.cluster_range, "a `cluster` clause");
+  for (ExprId g : kernel.grid) plan.grid.push_back(x.index(g));
+
+  // Section - shared memory: the verifier's layout (KernelFacts).
+  const SmemLayout& smem = x.facts.on(*target).smem;
+  if (!smem.complete) x.refuse(head, "shared memory whose size is not a constant");
+  plan.dynamic_smem = smem.total;
+
+  x.out.cuda += kPrelude;
+  x.out.cake_line.resize(static_cast<size_t>(std::count(x.out.cuda.begin(), x.out.cuda.end(), '\n')), 0);
+  std::string signature;
+  for (const LaunchParam& p : plan.params) signature += (signature.empty() ? "" : ", ") + p.ctype + " " + p.name;
+  x.indent = -1;
+  x.line("extern \"C\" __global__ void __launch_bounds__(" + std::to_string(plan.block) + ", 1)", head);
+  x.line(plan.kernel + "(" + signature + ") {", head);
+  x.indent = 0;
+  if (smem.total > 0) x.line("extern __shared__ __align__(1024) unsigned char cake_smem[];", head);
+  x.line("const unsigned cake_warp = __shfl_sync(0xffffffffu, threadIdx.x / 32, 0);  // warp-uniform", head);
+  x.line("const unsigned cake_lane = threadIdx.x % 32;", head);
+  for (const SmemSlot& slot : smem.slots) {
+    const Symbol& s = m.symbols[slot.symbol];
+    if (slot.barrier) {
+      x.refuse(s.decl, "an mbarrier");
+      continue;
+    }
+    std::string type = x.ctype(s.type.dtype);
+    if (type.empty() || slot.stride != slot.stage_bytes) {
+      x.refuse(s.decl, "this shared-memory buffer (only 32-bit elements, stages without padding so far)");
+      continue;
+    }
+    x.line(type + "* const " + x.name(slot.symbol) + " = (" + type + "*)(cake_smem + " + std::to_string(slot.offset) +
+               ");  // " + std::to_string(slot.bytes) + " bytes",
+           s.decl);
+  }
+  const auto& roles = x.facts.roles();
+  bool has_roles = roles && std::any_of(roles->begin(), roles->end(), [](const RoleView& r) { return r.stmt != kNone; });
+  if (!has_roles) {
+    x.line("const long long cake_rank = cake_warp;  // the implicit role's rank: the warp", head);
+    x.line("(void)cake_rank;", head);
+  }
+  x.statements(kernel.body);
+  x.indent = -1;
+  x.line("}", {kernel.range.end - 1, kernel.range.end});
+
+  // Section - the plan's benches: the grid at each bench's shape.
+  for (const Bench& b : m.benches) {
+    if (b.kernel_symbol != kernel.symbol) continue;
+    Env env;
+    BenchLaunch launch;
+    for (const BenchBinding& bind : b.bindings) {
+      auto v = x.eval.fold(bind.value);
+      if (!v) continue;
+      launch.shape.push_back({std::string(bind.name), *v});
+      if (bind.symbol != kNone) env.values[bind.symbol] = *v;
+    }
+    for (ExprId g : kernel.grid) launch.grid.push_back(x.eval.eval(g, &env).value_or(0));
+    while (launch.grid.size() < 3) launch.grid.push_back(1);
+    plan.benches.push_back(std::move(launch));
+  }
+  if (!x.out.diagnostics.empty()) {
+    Lowered failed;
+    failed.diagnostics = std::move(x.out.diagnostics);
+    return failed;
+  }
+  return std::move(x.out);
+}
+
+}  // namespace cake::codegen

@@ -1,0 +1,279 @@
+// Statements: one C++ block per `.cake` statement, its text as a comment
+// above it and every line under the statement's `#line`. One switch per op
+// family, a case per op and no `default:` (an op added to ops.def fails the
+// build here until it is lowered or refused). See docs/lowering.md.
+#include "emitter.h"
+
+#include <variant>
+
+namespace cake::codegen {
+namespace {
+
+struct Lowerer {
+  Emitter& x;
+  StmtId id;
+  const Stmt& s;
+
+  void line(const std::string& text) { x.line(text, s.range); }
+
+  /// `#pragma unroll` loop over a fragment's registers, `body` using `i`.
+  void each_register(const FragShape& f, const std::string& body) {
+    int64_t n = f.slots();
+    if (n == 1) {
+      line("{ const int cake_i = 0; " + body + " }");
+      return;
+    }
+    line("#pragma unroll");
+    line("for (int cake_i = 0; cake_i < " + std::to_string(n) + "; ++cake_i) " + body);
+  }
+
+  void declaration(const DeclStmt& d) {
+    const Symbol& sym = x.m.symbols[d.symbol];
+    switch (sym.kind) {
+      case SymbolKind::Reg: {
+        auto f = x.fragment(d.symbol, sym.decl);
+        if (!f) return;
+        line(x.ctype(f->dtype) + " " + x.name(d.symbol) + "[" + std::to_string(f->slots()) + "];");
+        if (sym.value != kNone) each_register(*f, x.name(d.symbol) + "[cake_i] = " + rvalue(*f, sym.value) + ";");
+        return;
+      }
+      // Shared memory, barriers and tensor maps are placed in the prologue
+      // (lower.cpp); nothing is left to do where they are declared.
+      case SymbolKind::Smem: case SymbolKind::Mbarrier: case SymbolKind::NamedBarrier: case SymbolKind::Tensormap:
+        return;
+      case SymbolKind::Tmem:
+        x.refuse(sym.decl, "tensor memory");
+        return;
+      case SymbolKind::Const: case SymbolKind::ShapeSymbol: case SymbolKind::TensorParam: case SymbolKind::ScalarParam:
+      case SymbolKind::Let: case SymbolKind::LoopVar: case SymbolKind::StageVar: case SymbolKind::Role:
+      case SymbolKind::Kernel: case SymbolKind::Dispatch: case SymbolKind::DispatchParam: case SymbolKind::Builtin:
+        return;
+    }
+  }
+
+  /// `load r <- mem` and `store mem <- r` for a register fragment `r`.
+  void load_store(const MoveStmt& mv, bool load) {
+    ExprId reg = load ? mv.dst : mv.src, mem = load ? mv.src : mv.dst;
+    const Expr& r = x.m.exprs[reg];
+    if (r.kind != Expr::Kind::Name || r.symbol == kNone) return x.refuse(r.range, "a register operand that is not a name");
+    auto f = x.fragment(r.symbol, r.range);
+    if (!f) return;
+    ElementPlace at = x.place(*f, "cake_i");
+    int rank = static_cast<int>(f->dims.size());
+    auto addr = x.address(mem, at.row, at.col, rank);
+    if (!addr) return;
+    std::string reg_name = x.name(r.symbol);
+    std::string body = load ? reg_name + "[cake_i] = " + *addr + ";" : *addr + " = " + reg_name + "[cake_i];";
+    if (f->dims.empty()) {
+      // One value: i is 0.
+      line("{ const int cake_i = 0; " + body + " }");
+      return;
+    }
+    if (!load && f->layout == FragLayout::MmaAccRow) {
+      // Each row is held by the 4 lanes of a quad alike: one writes it.
+      line("if (cake_lane % 4 == 0) {");
+      ++x.indent;
+      each_register(*f, body);
+      --x.indent;
+      line("}");
+      return;
+    }
+    each_register(*f, body);
+  }
+
+  void move(const MoveStmt& mv) {
+    switch (mv.op) {
+      case Op::Load: return load_store(mv, true);
+      case Op::Store: return load_store(mv, false);
+      case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad: case Op::Ldmatrix:
+      case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
+      case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::CpAsyncCommit: case Op::WgmmaFence:
+      case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
+      case Op::Syncthreads: case Op::ClusterSync: case Op::FenceProxyAsync: case Op::CpAsyncWait:
+      case Op::WgmmaWait: case Op::TmaStoreWait: case Op::Arrive: case Op::ArriveExpectTx:
+      case Op::Tcgen05Commit: case Op::ArgminRow: case Op::ArgmaxRow:
+        return x.refuse(s.keyword, "`" + std::string(op_spelling(mv.op)) + "`");
+    }
+  }
+
+  void plain(const PlainStmt& p) {
+    switch (p.op) {
+      case Op::Syncthreads: return line("__syncthreads();");
+      case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
+      case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
+      case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::CpAsyncCommit: case Op::WgmmaFence:
+      case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
+      case Op::ClusterSync: case Op::FenceProxyAsync: case Op::CpAsyncWait: case Op::WgmmaWait:
+      case Op::TmaStoreWait: case Op::Arrive: case Op::ArriveExpectTx: case Op::Tcgen05Commit:
+      case Op::ArgminRow: case Op::ArgmaxRow:
+        return x.refuse(s.keyword, "`" + std::string(op_spelling(p.op)) + "`");
+    }
+  }
+
+  /// `reduce.row max|min|sum d <- src`: each thread over its values of a
+  /// row, then across the quad of lanes that holds the row (shfl xor 1, 2).
+  void reduce(const ReduceStmt& r) {
+    const Expr &d = x.m.exprs[r.dst], &src = x.m.exprs[r.src];
+    if (d.kind != Expr::Kind::Name || src.kind != Expr::Kind::Name || d.symbol == kNone || src.symbol == kNone)
+      return x.refuse(s.range, "a reduction over operands that are not names");
+    auto fd = x.fragment(d.symbol, d.range);
+    auto fs = x.fragment(src.symbol, src.range);
+    if (!fd || !fs) return;
+    if (fs->layout != FragLayout::MmaAcc || fd->layout != FragLayout::MmaAccRow || fd->dims[0] != fs->dims[0])
+      return x.refuse(s.range, "a row reduction other than mma_acc into mma_acc.row");
+    std::string combine = r.kind == ReduceStmt::Kind::Max ? "CAKE_MAX(cake_v, cake_w)"
+                          : r.kind == ReduceStmt::Kind::Min ? "CAKE_MIN(cake_v, cake_w)" : "cake_v + cake_w";
+    std::string init = r.kind == ReduceStmt::Kind::Max ? "-CAKE_INF" : r.kind == ReduceStmt::Kind::Min ? "CAKE_INF" : "0.0f";
+    int64_t tiles_per_row = fs->dims[1] / 8;
+    std::string dn = x.name(d.symbol), sn = x.name(src.symbol);
+    // Row slot j of the .row vector: tile row j / 2, half j % 2 (registers
+    // 0, 1 or 2, 3 of each of the row's 16 x 8 tiles).
+    line("#pragma unroll");
+    line("for (int cake_j = 0; cake_j < " + std::to_string(fd->registers()) + "; ++cake_j) {");
+    ++x.indent;
+    line("float cake_v = " + init + ";");
+    line("#pragma unroll");
+    line("for (int cake_c = 0; cake_c < " + std::to_string(2 * tiles_per_row) + "; ++cake_c) {");
+    line("  const float cake_w = " + sn + "[((cake_j / 2) * " + std::to_string(tiles_per_row) +
+         " + cake_c / 2) * 4 + (cake_j % 2) * 2 + cake_c % 2];");
+    line("  cake_v = " + combine + ";");
+    line("}");
+    line("for (int cake_o = 1; cake_o < 4; cake_o *= 2) {");
+    line("  const float cake_w = __shfl_xor_sync(0xffffffffu, cake_v, cake_o);");
+    line("  cake_v = " + combine + ";");
+    line("}");
+    line(dn + "[cake_j] = cake_v;");
+    --x.indent;
+    line("}");
+  }
+
+  void assign(const AssignStmt& a) {
+    const Expr& t = x.m.exprs[a.target];
+    if (t.kind != Expr::Kind::Name || t.symbol == kNone) return x.refuse(t.range, "an assignment to something other than a register");
+    auto f = x.fragment(t.symbol, t.range);
+    if (!f) return;
+    std::string op(a.op);
+    if (op != "=" && op != "+=" && op != "-=" && op != "*=" && op != "/=") return x.refuse(s.keyword, "`" + op + "`");
+    if (op == "=") return each_register(*f, x.name(t.symbol) + "[cake_i] = " + rvalue(*f, a.value) + ";");
+    // `a op= v` is `a = a op v`, computed as `=` is.
+    std::string now = x.value(t.symbol, x.name(t.symbol) + "[cake_i]");
+    std::string v = "(" + now + " " + op.substr(0, 1) + " " + x.element(a.value, *f, "cake_i") + ")";
+    if (is_float(f->dtype)) v = x.store_value(*f, v);
+    else v = "(" + x.ctype(f->dtype) + ")(" + now + " " + op.substr(0, 1) + " " + x.index(a.value) + ")";
+    each_register(*f, x.name(t.symbol) + "[cake_i] = " + v + ";");
+  }
+
+  /// The value of `e` as fragment `f` stores it: f32 arithmetic rounded
+  /// to a 16-bit float, or integer arithmetic for an integer fragment.
+  std::string rvalue(const FragShape& f, ExprId e) {
+    if (!is_float(f.dtype)) return "(" + x.ctype(f.dtype) + ")(" + x.index(e) + ")";
+    // `c = cvt<bf16>(acc)` into a bf16 fragment: storing it rounds once.
+    const Expr& v = x.m.exprs[e];
+    if (v.kind == Expr::Kind::Cast && v.cast_type == f.dtype) e = v.lhs;
+    return x.store_value(f, x.element(e, f, "cake_i"));
+  }
+
+  void block(const std::vector<StmtId>& body) {
+    ++x.indent;
+    x.statements(body);
+    --x.indent;
+  }
+
+  void role(const RoleStmt& r) {
+    const auto& roles = x.facts.roles();
+    if (!roles) return x.refuse(s.range, "a role whose warps are not constants");
+    for (const RoleView& v : *roles) {
+      if (v.stmt != id) continue;
+      std::string first = std::to_string(v.first_warp), end = std::to_string(v.first_warp + v.warps);
+      bool all = v.first_warp == 0 && x.facts.threads() && v.warps * 32 >= *x.facts.threads();
+      line(all ? "{" : "if (cake_warp >= " + first + " && cake_warp < " + end + ") {");
+      ++x.indent;
+      std::string per = v.kind == RoleSpec::Kind::Warpgroup ? "4" : "1";
+      line("const long long cake_rank = ((long long)cake_warp - " + first + ") / " + per + ";");
+      line("(void)cake_rank;");
+      if (r.maxnreg != kNone) x.refuse(r.maxnreg_clause, "`maxnreg`");
+      x.statements(r.body);
+      --x.indent;
+      line("}");
+      return;
+    }
+    x.refuse(s.range, "this role");
+  }
+
+  void run() {
+    std::visit(
+        [&](const auto& n) {
+          using T = std::decay_t<decltype(n)>;
+          if constexpr (std::is_same_v<T, DeclStmt>) {
+            declaration(n);
+          } else if constexpr (std::is_same_v<T, LetStmt>) {
+            line("const long long " + x.name(n.symbol) + " = " + x.index(n.value) + ";");
+          } else if constexpr (std::is_same_v<T, ForStmt>) {
+            std::string v = x.name(n.variable);
+            std::string step = n.step == kNone ? "1LL" : x.index(n.step);
+            line("for (long long " + v + " = " + x.index(n.start) + "; " + v + " < " + x.index(n.end) + "; " + v +
+                 " += " + step + ") {");
+            block(n.body);
+            line("}");
+          } else if constexpr (std::is_same_v<T, IfStmt>) {
+            line("if (" + x.condition(n.condition) + ") {");
+            block(n.then_body);
+            if (!n.else_body.empty()) {
+              line("} else {");
+              block(n.else_body);
+            }
+            line("}");
+          } else if constexpr (std::is_same_v<T, MoveStmt>) {
+            move(n);
+          } else if constexpr (std::is_same_v<T, PlainStmt>) {
+            plain(n);
+          } else if constexpr (std::is_same_v<T, ReduceStmt>) {
+            reduce(n);
+          } else if constexpr (std::is_same_v<T, AssignStmt>) {
+            assign(n);
+          } else if constexpr (std::is_same_v<T, RoleStmt>) {
+            role(n);
+          } else if constexpr (std::is_same_v<T, MmaStmt> || std::is_same_v<T, GroupWaitStmt> ||
+                               std::is_same_v<T, ArriveStmt> || std::is_same_v<T, CommitStmt> ||
+                               std::is_same_v<T, ArgReduceStmt>) {
+            x.refuse(s.keyword, "`" + std::string(op_spelling(n.op)) + "`");
+          } else if constexpr (std::is_same_v<T, WaitStmt>) {
+            x.refuse(s.keyword, "`wait`");
+          } else if constexpr (std::is_same_v<T, SyncStmt>) {
+            x.refuse(s.keyword, "`sync`");
+          } else if constexpr (std::is_same_v<T, ElectStmt>) {
+            x.refuse(s.keyword, "`elect`");
+          } else if constexpr (std::is_same_v<T, PipelineStmt>) {
+            x.refuse(s.keyword, "`pipeline`");
+          } else {
+            static_assert(sizeof(T) == 0, "a statement kind the lowering does not handle");
+          }
+        },
+        s.node);
+  }
+};
+
+}  // namespace
+
+void Emitter::statements(const std::vector<StmtId>& body) {
+  for (StmtId id : body) statement(id);
+}
+
+void Emitter::statement(StmtId id) {
+  const Stmt& s = m.stmts[id];
+  // Declarations of buffers placed in the prologue leave no code and no comment.
+  if (const auto* d = std::get_if<DeclStmt>(&s.node)) {
+    SymbolKind k = m.symbols[d->symbol].kind;
+    if (k == SymbolKind::Smem || k == SymbolKind::Mbarrier || k == SymbolKind::NamedBarrier ||
+        k == SymbolKind::Tensormap)
+      return;
+  }
+  // A statement with a body is quoted by its first line only.
+  bool has_body = std::holds_alternative<RoleStmt>(s.node) || std::holds_alternative<ForStmt>(s.node) ||
+                  std::holds_alternative<IfStmt>(s.node) || std::holds_alternative<PipelineStmt>(s.node) ||
+                  std::holds_alternative<ElectStmt>(s.node);
+  comment(s.range, has_body);
+  Lowerer{*this, id, s}.run();
+}
+
+}  // namespace cake::codegen

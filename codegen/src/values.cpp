@@ -1,0 +1,365 @@
+// Values: integer and boolean expressions, fragments and where each register
+// of a fragment sits (the PTX ISA's mma.sync accumulator layout, "Matrix
+// Fragments for mma.m16n8k16 with floating point type"), element-wise expressions over them,
+// and addresses into tensors and shared memory. See docs/lowering.md.
+#include "emitter.h"
+
+#include "semantics/fragments.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace cake::codegen {
+namespace {
+
+// C++ keywords and names the generated code declares itself; a CAKE name
+// equal to one is renamed with a trailing underscore.
+const std::set<std::string_view>& reserved() {
+  static const std::set<std::string_view> names = {
+      "alignas", "alignof", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const", "constexpr",
+      "continue", "default", "delete", "do", "double", "else", "enum", "explicit", "extern", "false", "float",
+      "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "nullptr",
+      "operator", "private", "protected", "public", "register", "return", "short", "signed", "sizeof", "static",
+      "struct", "switch", "template", "this", "throw", "true", "try", "typedef", "typeid", "typename", "union",
+      "unsigned", "using", "virtual", "void", "volatile", "while", "threadIdx", "blockIdx", "blockDim", "gridDim",
+      "warpSize", "min", "max", "isnan", "exp2f", "NAN", "INFINITY"};
+  return names;
+}
+
+std::string float_literal(double v) {
+  if (std::isinf(v)) return v > 0 ? "CAKE_INF" : "(-CAKE_INF)";
+  if (std::isnan(v)) return "CAKE_NAN";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  std::string s = buf;
+  if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+  return s + "f";
+}
+
+}  // namespace
+
+std::string cxx_int(int64_t v) {
+  if (v == INT64_MIN) return "(-9223372036854775807LL - 1)";
+  return std::to_string(v) + "LL";
+}
+
+int64_t FragShape::registers() const {
+  int64_t elements = 1;
+  for (int64_t d : dims) elements *= d;
+  return fragment_registers(layout, elements, dtype_bits(dtype), 32);
+}
+
+int64_t FragShape::slots() const {
+  if (layout != FragLayout::None) return registers();
+  int64_t elements = 1;
+  for (int64_t d : dims) elements *= d;
+  return elements;
+}
+
+std::string Emitter::name(SymbolId s) const {
+  std::string n(m.symbols[s].name);
+  if (reserved().count(n) || n.starts_with("cake_")) n += "_";
+  return n;
+}
+
+std::string Emitter::ctype(DType dtype) const {
+  switch (dtype) {
+    case DType::F32: return "float";
+    case DType::F64: return "double";
+    case DType::I32: return "int";
+    case DType::U32: case DType::B32: return "unsigned";
+    case DType::I64: return "long long";
+    case DType::U64: return "unsigned long long";
+    // 16-bit floats are kept as their bits; arithmetic widens them to f32.
+    case DType::F16: case DType::BF16: return "unsigned short";
+    case DType::TF32: case DType::F8E4M3: case DType::F8E5M2:
+    case DType::F6E3M2: case DType::F6E2M3: case DType::F4E2M1: case DType::I16: case DType::I8:
+    case DType::U16: case DType::U8: case DType::Pred: case DType::Unknown:
+      return "";
+  }
+  return "";
+}
+
+std::string Emitter::index(ExprId id) {
+  const Expr& e = m.exprs[id];
+  if (auto v = eval.fold(id)) return cxx_int(*v);
+  switch (e.kind) {
+    case Expr::Kind::Int: return cxx_int(e.int_value);
+    case Expr::Kind::Bool: return e.int_value ? "true" : "false";
+    case Expr::Kind::Name: {
+      if (e.symbol == kNone) break;
+      const Symbol& s = m.symbols[e.symbol];
+      switch (s.kind) {
+        case SymbolKind::ShapeSymbol: case SymbolKind::ScalarParam: case SymbolKind::Let:
+        case SymbolKind::LoopVar: case SymbolKind::StageVar: case SymbolKind::Const:
+          return name(e.symbol);
+        case SymbolKind::Builtin:
+          if (s.name == "lane") return "cake_lane";
+          break;
+        case SymbolKind::Reg:
+          // A per-thread scalar register in a condition (`if dist < best`).
+          if (s.type.dims.empty() && s.type.layout == FragLayout::None) return value(e.symbol, name(e.symbol) + "[0]");
+          break;
+        case SymbolKind::TensorParam: case SymbolKind::Smem: case SymbolKind::Tmem:
+        case SymbolKind::Mbarrier: case SymbolKind::NamedBarrier: case SymbolKind::Tensormap:
+        case SymbolKind::Role: case SymbolKind::Kernel: case SymbolKind::Dispatch: case SymbolKind::DispatchParam:
+          break;
+      }
+      break;
+    }
+    case Expr::Kind::Field: {
+      const Expr& base = m.exprs[e.lhs];
+      if (base.kind != Expr::Kind::Name || base.symbol == kNone) break;
+      const Symbol& s = m.symbols[base.symbol];
+      if (s.kind == SymbolKind::Builtin) {
+        if (s.name == "block" && (e.text == "x" || e.text == "y" || e.text == "z"))
+          return "(long long)blockIdx." + std::string(e.text);
+        if (s.name == "warp" && e.text == "id") return "(long long)cake_warp";
+        if (s.name == "role" && e.text == "rank") return "cake_rank";
+      }
+      if (s.kind == SymbolKind::StageVar && e.text == "phase") return name(base.symbol) + "_phase";
+      break;
+    }
+    case Expr::Kind::Unary:
+      return "(" + std::string(e.text) + index(e.lhs) + ")";
+    case Expr::Kind::Binary: {
+      std::string op(e.text);
+      if (op == "&&" || op == "||" || op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=" ||
+          op == "+" || op == "-" || op == "*" || op == "/" || op == "%" || op == "&" || op == "|" || op == "^" ||
+          op == "<<" || op == ">>")
+        return "(" + index(e.lhs) + " " + op + " " + index(e.rhs) + ")";
+      break;
+    }
+    case Expr::Kind::Call:
+      if (e.text == "cdiv" && e.args.size() == 2) {
+        std::string a = index(e.args[0]), b = index(e.args[1]);
+        return "((" + a + " + " + b + " - 1) / " + b + ")";
+      }
+      if ((e.text == "min" || e.text == "max") && e.args.size() == 2) {
+        std::string a = index(e.args[0]), b = index(e.args[1]);
+        return "(" + a + (e.text == "min" ? " < " : " > ") + b + " ? " + a + " : " + b + ")";
+      }
+      break;
+    case Expr::Kind::Float: case Expr::Kind::Cast: case Expr::Kind::Index: case Expr::Kind::Transpose:
+    case Expr::Kind::Error:
+      break;
+  }
+  refuse(e.range, "the integer expression `" + std::string(m.written(e.range)) + "`");
+  return "0";
+}
+
+std::string Emitter::condition(ExprId e) { return index(e); }
+
+std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
+  const Symbol& sym = m.symbols[s];
+  if (sym.kind != SymbolKind::Reg) {
+    refuse(at, "`" + std::string(sym.name) + "` as a register operand");
+    return std::nullopt;
+  }
+  FragShape f;
+  f.layout = sym.type.layout;
+  f.dtype = sym.type.dtype;
+  for (ExprId d : sym.type.dims) {
+    auto v = eval.fold(d);
+    if (!v || *v <= 0) {
+      refuse(sym.decl, "a fragment whose shape is not a positive constant");
+      return std::nullopt;
+    }
+    f.dims.push_back(*v);
+  }
+  bool half = f.dtype == DType::BF16 || f.dtype == DType::F16;
+  if (ctype(f.dtype).empty() || dtype_bits(f.dtype) > 32 || (half && f.layout != FragLayout::None)) {
+    refuse(sym.decl, "a " + std::string(dtype_name(f.dtype)) + " fragment in this layout (so far: 32-bit types, and 16-bit floats per thread)");
+    return std::nullopt;
+  }
+  switch (f.layout) {
+    case FragLayout::None: return f;
+    case FragLayout::MmaAcc:
+      if (f.dims.size() == 2 && f.dims[0] % 16 == 0 && f.dims[1] % 8 == 0) return f;
+      break;
+    case FragLayout::MmaAccRow:
+      if (f.dims.size() == 1 && f.dims[0] % 16 == 0) return f;
+      break;
+    case FragLayout::WgmmaAcc: case FragLayout::WgmmaAccRow: case FragLayout::Tcgen05Acc:
+      refuse(sym.decl, "the " + std::string(frag_layout_name(f.layout)) + " layout");
+      return std::nullopt;
+  }
+  refuse(sym.decl, "this fragment shape for its layout");
+  return std::nullopt;
+}
+
+ElementPlace Emitter::place(const FragShape& f, const std::string& i) {
+  switch (f.layout) {
+    case FragLayout::MmaAcc: {
+      // Tiles of 16 x 8 in row-major order, 4 values each: v0, v1 at row
+      // g, columns 2t, 2t+1; v2, v3 at row g + 8 (g = lane / 4, t = lane % 4).
+      std::string tiles_per_row = std::to_string(f.dims[1] / 8);
+      std::string tile = "((" + i + ") / 4)";
+      return {"(16 * (" + tile + " / " + tiles_per_row + ") + cake_lane / 4 + 8 * (((" + i + ") % 4) / 2))",
+              "(8 * (" + tile + " % " + tiles_per_row + ") + 2 * (cake_lane % 4) + ((" + i + ") % 2))"};
+    }
+    case FragLayout::MmaAccRow:
+      // The rows of the mma_acc layout: g and g + 8 of each 16-row tile.
+      return {"(16 * ((" + i + ") / 2) + cake_lane / 4 + 8 * ((" + i + ") % 2))", ""};
+    case FragLayout::None: {
+      if (f.dims.size() == 2) {
+        std::string c = std::to_string(f.dims[1]);
+        return {"((" + i + ") / " + c + ")", "((" + i + ") % " + c + ")"};
+      }
+      return {"(" + i + ")", ""};
+    }
+    case FragLayout::WgmmaAcc: case FragLayout::WgmmaAccRow: case FragLayout::Tcgen05Acc:
+      break;
+  }
+  return {"0", "0"};
+}
+
+namespace {
+
+/// The row slot of a `.row` vector that register `i` of an mma_acc
+/// fragment with `columns` columns reads: tile row (i / 4) / (columns / 8),
+/// half (i % 4) / 2.
+std::string mma_row_slot(int64_t columns, const std::string& i) {
+  return "(2 * (((" + i + ") / 4) / " + std::to_string(columns / 8) + ") + ((" + i + ") % 4) / 2)";
+}
+
+}  // namespace
+
+std::string Emitter::element(ExprId id, const FragShape& result, const std::string& i) {
+  const Expr& e = m.exprs[id];
+  switch (e.kind) {
+    case Expr::Kind::Int: return float_literal(static_cast<double>(e.int_value));
+    case Expr::Kind::Float: return float_literal(e.float_value);
+    case Expr::Kind::Name: {
+      if (e.symbol == kNone) break;
+      const Symbol& s = m.symbols[e.symbol];
+      if (s.kind == SymbolKind::Builtin && (s.name == "inf" || s.name == "nan")) return s.name == "inf" ? "CAKE_INF" : "CAKE_NAN";
+      if (s.kind != SymbolKind::Reg) return "(float)" + index(id);
+      auto f = fragment(e.symbol, e.range);
+      if (!f) return "0";
+      if (f->dims.empty()) return value(e.symbol, name(e.symbol) + "[0]");
+      if (f->layout == result.layout && f->dims == result.dims) return value(e.symbol, name(e.symbol) + "[" + i + "]");
+      if (f->layout == FragLayout::MmaAccRow && result.layout == FragLayout::MmaAcc && f->dims[0] == result.dims[0])
+        return name(e.symbol) + "[" + mma_row_slot(result.dims[1], i) + "]";
+      refuse(e.range, "`" + std::string(s.name) + "` as an operand of this shape and layout");
+      return "0";
+    }
+    case Expr::Kind::Field: return "(float)" + index(id);
+    case Expr::Kind::Unary: return "(" + std::string(e.text) + element(e.lhs, result, i) + ")";
+    case Expr::Kind::Binary: {
+      std::string op(e.text);
+      if (op == "+" || op == "-" || op == "*" || op == "/")
+        return "(" + element(e.lhs, result, i) + " " + op + " " + element(e.rhs, result, i) + ")";
+      break;
+    }
+    case Expr::Kind::Call: {
+      // The executor's semantics (exec/src/tile.cpp): max/min propagate NaN.
+      if ((e.text == "max" || e.text == "min") && e.args.size() == 2)
+        return std::string(e.text == "max" ? "CAKE_MAX" : "CAKE_MIN") + "(" + element(e.args[0], result, i) + ", " +
+               element(e.args[1], result, i) + ")";
+      static const std::pair<std::string_view, std::string_view> unary[] = {
+          {"exp2", "exp2f"}, {"log2", "log2f"}, {"exp", "expf"}, {"log", "logf"},
+          {"rsqrt", "rsqrtf"}, {"sqrt", "sqrtf"}, {"abs", "fabsf"}};
+      for (auto [cake_fn, cuda_fn] : unary)
+        if (e.text == cake_fn && e.args.size() == 1) return std::string(cuda_fn) + "(" + element(e.args[0], result, i) + ")";
+      break;
+    }
+    case Expr::Kind::Cast:
+      // Arithmetic is f32: cvt<f32> widens (reading a 16-bit value already
+      // does), cvt<bf16>/cvt<f16> round to nearest even and widen again.
+      if (e.cast_type == DType::F32) return element(e.lhs, result, i);
+      if (e.cast_type == DType::BF16) return "CAKE_ROUND_BF16(" + element(e.lhs, result, i) + ")";
+      if (e.cast_type == DType::F16) return "CAKE_ROUND_F16(" + element(e.lhs, result, i) + ")";
+      break;
+    case Expr::Kind::Bool: case Expr::Kind::Index: case Expr::Kind::Transpose:
+    case Expr::Kind::Error:
+      break;
+  }
+  refuse(e.range, "the element-wise expression `" + std::string(m.written(e.range)) + "`");
+  return "0";
+}
+
+std::string Emitter::value(SymbolId s, const std::string& slot) const {
+  switch (m.symbols[s].type.dtype) {
+    case DType::BF16: return "CAKE_BF16_F32(" + slot + ")";
+    case DType::F16: return "CAKE_F16_F32(" + slot + ")";
+    case DType::F64: case DType::F32: case DType::TF32: case DType::F8E4M3: case DType::F8E5M2: case DType::F6E3M2:
+    case DType::F6E2M3: case DType::F4E2M1: case DType::I64: case DType::I32: case DType::I16: case DType::I8:
+    case DType::U64: case DType::U32: case DType::U16: case DType::U8: case DType::B32: case DType::Pred:
+    case DType::Unknown:
+      break;
+  }
+  return slot;
+}
+
+std::string Emitter::store_value(const FragShape& f, const std::string& v) const {
+  if (f.dtype == DType::BF16) return "CAKE_F32_BF16(" + v + ")";
+  if (f.dtype == DType::F16) return "CAKE_F32_F16(" + v + ")";
+  return v;
+}
+
+std::optional<std::string> Emitter::address(ExprId id, const std::string& row, const std::string& col, int tile_rank) {
+  const Expr& e = m.exprs[id];
+  SymbolId base = kNone;
+  std::vector<IndexItem> items;
+  if (e.kind == Expr::Kind::Index && m.exprs[e.lhs].kind == Expr::Kind::Name) {
+    base = m.exprs[e.lhs].symbol;
+    items = e.items;
+  } else if (e.kind == Expr::Kind::Name) {
+    base = e.symbol;
+  }
+  if (base == kNone) {
+    refuse(e.range, "this operand form");
+    return std::nullopt;
+  }
+  const Symbol& s = m.symbols[base];
+  if (s.kind != SymbolKind::TensorParam && s.kind != SymbolKind::Smem) {
+    refuse(e.range, "a " + std::string(symbol_kind_name(s.kind)) + " as a memory operand");
+    return std::nullopt;
+  }
+  if (s.type.swizzle != Swizzle::None || s.type.order != Order::RowMajor) {
+    refuse(e.range, "a swizzled or column-major buffer");
+    return std::nullopt;
+  }
+  // Dims: the stage dims (smem rings) first, then the tile's.
+  std::vector<std::string> dims;
+  size_t stages = s.type.stage_dims.size();
+  for (ExprId d : s.type.stage_dims) dims.push_back(index(d));
+  for (ExprId d : s.type.dims) dims.push_back(index(d));
+  // Each dim's index: an item's scalar, or a slice's start plus the tile's
+  // row (then column), or for a dim left whole the tile's row (column).
+  std::vector<std::string> coordinate(dims.size(), "0");
+  std::vector<const std::string*> tile_coords;
+  if (tile_rank >= 1) tile_coords.push_back(&row);
+  if (tile_rank >= 2) tile_coords.push_back(&col);
+  size_t next_tile = 0;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    IndexItem::Kind kind = d < items.size() ? items[d].kind : IndexItem::Kind::Full;
+    if (kind == IndexItem::Kind::Scalar) {
+      coordinate[d] = index(items[d].start);
+      continue;
+    }
+    if (d < stages) {
+      refuse(e.range, "a ring buffer used without its stage index");
+      return std::nullopt;
+    }
+    if (next_tile >= tile_coords.size()) {
+      refuse(e.range, "an operand with more tile dims than its fragment");
+      return std::nullopt;
+    }
+    const std::string& t = *tile_coords[next_tile++];
+    coordinate[d] = kind == IndexItem::Kind::Slice ? "(" + index(items[d].start) + " + " + t + ")" : t;
+  }
+  if (next_tile != tile_coords.size()) {
+    refuse(e.range, "an operand with fewer tile dims than its fragment");
+    return std::nullopt;
+  }
+  // Row-major over all dims (a ring's stages are whole tiles one after another).
+  std::string linear = coordinate[0];
+  for (size_t d = 1; d < dims.size(); ++d) linear = "(" + linear + ") * " + dims[d] + " + " + coordinate[d];
+  return name(base) + "[" + linear + "]";
+}
+
+}  // namespace cake::codegen
