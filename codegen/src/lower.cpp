@@ -96,6 +96,16 @@ void Emitter::refuse(ByteRange at, const std::string& what) {
   out.diagnostics.push_back(std::move(d));
 }
 
+std::vector<int64_t> launch_grid(const Module& m, uint32_t k, const std::vector<std::pair<SymbolId, int64_t>>& shape) {
+  Evaluator eval(m);
+  Env env;
+  for (const auto& [s, v] : shape) env.values[s] = v;
+  std::vector<int64_t> grid;
+  for (ExprId g : m.kernels[k].grid) grid.push_back(eval.eval(g, &env).value_or(0));
+  while (grid.size() < 3) grid.push_back(1);
+  return grid;
+}
+
 Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_name, const std::string& file) {
   const TargetInfo* target = find_target(target_name);
   Lowered refused;
@@ -188,16 +198,15 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
   // Section - the plan's benches: the grid at each bench's shape.
   for (const Bench& b : m.benches) {
     if (b.kernel_symbol != kernel.symbol) continue;
-    Env env;
     BenchLaunch launch;
+    std::vector<std::pair<SymbolId, int64_t>> shape;
     for (const BenchBinding& bind : b.bindings) {
       auto v = x.eval.fold(bind.value);
       if (!v) continue;
       launch.shape.push_back({std::string(bind.name), *v});
-      if (bind.symbol != kNone) env.values[bind.symbol] = *v;
+      if (bind.symbol != kNone) shape.push_back({bind.symbol, *v});
     }
-    for (ExprId g : kernel.grid) launch.grid.push_back(x.eval.eval(g, &env).value_or(0));
-    while (launch.grid.size() < 3) launch.grid.push_back(1);
+    launch.grid = launch_grid(m, k, shape);
     plan.benches.push_back(std::move(launch));
   }
   if (!x.out.diagnostics.empty()) {

@@ -13,6 +13,7 @@
 // generated stress inputs through this same function.
 
 #include "cake/analyze.h"
+#include "cake/codegen/lower.h"
 #include "cake/exec/run.h"
 #include "cake/exec/setup.h"
 #include "cake/syntax.h"
@@ -106,6 +107,26 @@ void run_accepted_kernels(const cake::Analysis& a) {
   }
 }
 
+/// Every kernel of a file the verifier accepts lowers for each of its
+/// targets, or is refused with E0801 on a range inside the text; never a
+/// crash (docs/lowering.md). Nothing is compiled here.
+void lower_accepted_kernels(const cake::Analysis& a) {
+  if (cake::count(a.diagnostics).errors > 0) return;
+  for (uint32_t k = 0; k < a.module.kernels.size() && k < 4; ++k)
+    for (const std::string& t : cake::file_targets(a.module, {})) {
+      cake::codegen::Lowered low = cake::codegen::lower(a, k, t, "fuzz.cake");
+      for (const cake::Diagnostic& d : low.diagnostics)
+        if (d.id != cake::DiagId::NotLowered || d.range.begin > d.range.end || d.range.end > a.text.size()) {
+          std::fprintf(stderr, "lowering diagnostic outside the text or of another code: %s\n", d.message.c_str());
+          std::abort();
+        }
+      if (low.ok() && low.cake_line.size() != static_cast<size_t>(std::count(low.cuda.begin(), low.cuda.end(), '\n'))) {
+        std::fprintf(stderr, "lowered CUDA and its line map disagree\n");
+        std::abort();
+      }
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -126,6 +147,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
     }
     run_accepted_kernels(*analysis);
+    lower_accepted_kernels(*analysis);
   }
 
   // Two incremental edits: replace [start, start + removed) by a slice of

@@ -50,6 +50,11 @@ struct Lowered {
   bool ok() const { return diagnostics.empty(); }
 };
 
+/// The grid (x, y, z) of kernel `kernel` at a shape (every shape symbol
+/// bound); 0 for a dimension that does not evaluate.
+std::vector<int64_t> launch_grid(const Module& module, uint32_t kernel,
+                                 const std::vector<std::pair<SymbolId, int64_t>>& shape);
+
 /// Lowers kernel `kernel` (an index into analysis.module.kernels) for
 /// `target` ("sm_80", ...). `file` is the path `#line` names. A file with
 /// errors is refused: analysis.diagnostics must hold none.
