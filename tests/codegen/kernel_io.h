@@ -1,0 +1,162 @@
+// Running a lowered kernel against the CPU executor, shared by the host run
+// (codegen/host_run_test.cpp) and the GPU check (gpu/gpu_check.cpp): the
+// shapes the examples' kernels run at, their inputs and expected outputs
+// from the executor, the bytes of each parameter as the kernel's C++ type
+// holds them, and the comparison of what came back.
+#pragma once
+
+#include "cake/analyze.h"
+#include "cake/codegen/lower.h"
+#include "cake/exec/numeric.h"
+#include "cake/exec/run.h"
+#include "cake/exec/setup.h"
+
+#include <bit>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cake::testing {
+
+/// Shapes larger than the smallest legal one, so loops run more than once
+/// and several blocks run; small enough for the executor. Kernels not named
+/// here run at the smallest shape their facts allow.
+inline const std::map<std::string, std::vector<std::pair<std::string, int64_t>>>& check_shapes() {
+  static const std::map<std::string, std::vector<std::pair<std::string, int64_t>>> shapes = {
+      {"row_softmax", {{"R", 32}}},
+      {"row_softmax_ref", {{"R", 32}}},
+      {"hopper_gemm_ref", {{"M", 3}, {"N", 256}, {"K", 40}}},
+      {"ampere_gemm_ref", {{"M", 5}, {"N", 128}, {"K", 40}}},
+      {"blackwell_gemm_ref", {{"M", 3}, {"N", 256}, {"K", 40}}},
+      {"kmeans_ref", {{"N", 200}, {"K", 20}}},
+      {"kmeans_assign_ref", {{"N", 200}, {"K", 20}}},
+  };
+  return shapes;
+}
+
+/// One parameter as the kernel gets it.
+struct Argument {
+  codegen::LaunchParam::Kind kind = codegen::LaunchParam::Kind::Tensor;
+  DType dtype = DType::Unknown;
+  std::vector<unsigned char> bytes;  // a tensor's elements
+  long long scalar = 0;              // a scalar or shape symbol
+  size_t expected = SIZE_MAX;        // a tensor's index into the executor's results
+};
+
+/// A kernel at a shape: its arguments and what the executor computed.
+struct KernelCase {
+  exec::ShapeChoice shape;
+  std::vector<Argument> arguments;  // in the plan's order
+  exec::RunResult want;
+  std::vector<int64_t> grid;
+  std::string error;  // why there is no case
+};
+
+inline std::vector<unsigned char> to_bytes(DType dtype, const std::vector<double>& values) {
+  std::vector<unsigned char> out;
+  auto put = [&](const void* p, size_t n) {
+    auto* b = static_cast<const unsigned char*>(p);
+    out.insert(out.end(), b, b + n);
+  };
+  for (double v : values) {
+    if (dtype == DType::F32) {
+      float f = static_cast<float>(v);
+      put(&f, 4);
+    } else if (dtype == DType::BF16) {
+      // Values are already rounded into bf16: the top half of the f32.
+      uint16_t h = static_cast<uint16_t>(std::bit_cast<uint32_t>(static_cast<float>(v)) >> 16);
+      put(&h, 2);
+    } else if (dtype == DType::I32) {
+      int32_t i = static_cast<int32_t>(v);
+      put(&i, 4);
+    } else {
+      throw std::runtime_error("a parameter dtype kernel_io does not convert: " + std::string(dtype_name(dtype)));
+    }
+  }
+  return out;
+}
+
+inline std::vector<double> from_bytes(DType dtype, const std::vector<unsigned char>& bytes) {
+  std::vector<double> out;
+  size_t size = dtype == DType::BF16 ? 2 : 4;
+  for (size_t at = 0; at + size <= bytes.size(); at += size) {
+    if (dtype == DType::F32) {
+      float f;
+      std::memcpy(&f, &bytes[at], 4);
+      out.push_back(f);
+    } else if (dtype == DType::BF16) {
+      uint16_t h;
+      std::memcpy(&h, &bytes[at], 2);
+      out.push_back(std::bit_cast<float>(uint32_t(h) << 16));
+    } else if (dtype == DType::I32) {
+      int32_t i;
+      std::memcpy(&i, &bytes[at], 4);
+      out.push_back(i);
+    } else {
+      throw std::runtime_error("a parameter dtype kernel_io does not convert: " + std::string(dtype_name(dtype)));
+    }
+  }
+  return out;
+}
+
+/// Seeded inputs at the kernel's check shape, the executor's outputs for
+/// them, and the arguments in the order of `plan`.
+inline KernelCase make_case(const Module& m, uint32_t kernel, const codegen::LaunchPlan& plan, uint64_t seed) {
+  KernelCase c;
+  auto it = check_shapes().find(plan.kernel);
+  c.shape = exec::choose_shape(m, kernel, -1, it == check_shapes().end() ? decltype(it->second){} : it->second);
+  if (!c.shape.error.empty()) {
+    c.error = c.shape.error;
+    return c;
+  }
+  std::vector<exec::TensorData> inputs;
+  if (!exec::make_inputs(m, kernel, c.shape.values, seed, inputs, c.error)) return c;
+  c.want = exec::run_kernel(m, kernel, c.shape.values, inputs, {});
+  if (!c.want.completed() || !c.want.problems.empty()) {
+    c.error = "the CPU executor did not complete the kernel cleanly";
+    return c;
+  }
+  c.grid = codegen::launch_grid(m, kernel, c.shape.values);
+  size_t tensor = 0;
+  for (const codegen::LaunchParam& p : plan.params) {
+    Argument a;
+    a.kind = p.kind;
+    if (p.kind == codegen::LaunchParam::Kind::ShapeSymbol) {
+      for (const auto& [s, v] : c.shape.values)
+        if (m.symbols[s].name == p.name) a.scalar = v;
+    } else {
+      const exec::TensorData& t = inputs.at(tensor);
+      if (t.name != p.name) {
+        c.error = "the plan's parameter " + p.name + " is the executor's " + t.name;
+        return c;
+      }
+      a.dtype = t.dtype;
+      a.expected = tensor++;
+      if (p.kind == codegen::LaunchParam::Kind::Scalar) a.scalar = static_cast<long long>(t.values.at(0));
+      else a.bytes = to_bytes(t.dtype, t.values);
+    }
+    c.arguments.push_back(std::move(a));
+  }
+  return c;
+}
+
+/// Each tensor argument (as it came back from the kernel) against the
+/// executor's result, with the executor's tolerances; a line per mismatch.
+inline std::vector<std::string> mismatches(const KernelCase& c) {
+  std::vector<std::string> out;
+  for (const Argument& a : c.arguments) {
+    if (a.kind != codegen::LaunchParam::Kind::Tensor) continue;
+    const exec::TensorData& want = c.want.tensors.at(a.expected);
+    std::vector<double> got = from_bytes(a.dtype, a.bytes);
+    exec::Comparison cmp = exec::compare(a.dtype, got, want.values);
+    if (!cmp.matches())
+      out.push_back(want.name + ": " + std::to_string(cmp.mismatches) + " of " + std::to_string(got.size()) +
+                    " elements differ (max abs " + std::to_string(cmp.max_abs) + ", max rel " +
+                    std::to_string(cmp.max_rel) + ")");
+  }
+  return out;
+}
+
+}  // namespace cake::testing
