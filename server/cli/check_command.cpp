@@ -7,6 +7,8 @@
 #include "io.h"
 
 #include "cake/analyze.h"
+#include "cake/codegen/facts.h"
+#include "cake/registry.h"
 #include "convert.h"
 #include "diagnostic_json.h"
 #include "sarif.h"
@@ -84,6 +86,25 @@ void render(FileResult& result, const InputFile& input, const Analysis& analysis
   }
 }
 
+/// --compile: the compiler's facts of every kernel that lowers, for each of
+/// the file's targets, when the file has no errors (docs/lowering.md).
+void add_compiler_facts(Analysis& a) {
+  if (count(a.diagnostics).errors > 0) return;
+  std::vector<Diagnostic> found;
+  for (uint32_t k = 0; k < a.module.kernels.size(); ++k)
+    for (const Target& t : a.module.targets) {
+      codegen::FactsResult r = codegen::compiler_facts(a, k, std::string(t.name));
+      found.insert(found.end(), r.diagnostics.begin(), r.diagnostics.end());
+    }
+  if (found.empty()) return;
+  a.diagnostics.insert(a.diagnostics.end(), found.begin(), found.end());
+  // Sorted as analyze() sorts: by range, then by code.
+  std::stable_sort(a.diagnostics.begin(), a.diagnostics.end(), [](const Diagnostic& x, const Diagnostic& y) {
+    return std::tuple(x.range.begin, x.range.end, rule_info(x.id).code) <
+           std::tuple(y.range.begin, y.range.end, rule_info(y.id).code);
+  });
+}
+
 FileResult check_file(const InputFile& input, const CheckContext& context) {
   FileResult result;
   result.path = input.path;
@@ -97,6 +118,7 @@ FileResult check_file(const InputFile& input, const CheckContext& context) {
     }
     std::unique_ptr<Analysis> analysis =
         analyze(std::move(read.text), context.analyze_options);
+    if (context.options.compile) add_compiler_facts(*analysis);
     result.counts = count(analysis->diagnostics);
     render(result, input, *analysis, context);
   } catch (const std::exception& e) {

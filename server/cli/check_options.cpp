@@ -84,6 +84,7 @@ bool apply_flag(CheckOptions& options, std::string_view name) {
   if (name == "--werror") options.werror = true;
   else if (name == "--quiet" || name == "-q") options.quiet = true;
   else if (name == "--summary") options.summary = true;
+  else if (name == "--compile") options.compile = true;
   else if (name == "--help" || name == "-h") options.help = true;
   else return false;
   return true;
@@ -133,6 +134,12 @@ options:
                             performance warnings use, for the targets it
                             runs (a100 a10 rtx3090 l4 rtx4090 h100 h200
                             b200); default: each target's default device
+  --compile                 also lower each kernel to CUDA and compile it
+                            with NVRTC for each target: what the compiler
+                            finds (a rejected line, spilled registers, shared
+                            memory the layout does not count) is reported on
+                            the .cake lines (E0802, W0803, W0804); kernels
+                            that do not lower yet are left out
   --jobs N, -j N            check N files at once (default 1; 0: one per
                             core); output keeps the input order
   --summary                 print the per-file table even for one file

@@ -20,6 +20,7 @@ struct CheckOptions {
   bool quiet = false;    // no summary lines (text mode)
   bool summary = false;  // the per-file table even for one file (text mode)
   bool help = false;
+  bool compile = false;  // also lower and compile each kernel: the compiler's facts (E0802, W0803, W0804)
   unsigned jobs = 1;     // files checked at once; 0: one per core
   std::vector<std::string> default_targets;  // for files that name none
   std::string device;                        // for W07xx; empty: each target's default

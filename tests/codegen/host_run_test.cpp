@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "kernel_io.h"
+#include "support/test_files.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -24,12 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace cake;
 
-std::string read(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+std::string read(const fs::path& p) { return cake::test::read_file(p).value_or(""); }
 
 /// A call of the kernel from an argument array, and the launcher the host
 /// runtime provides (cuda_host.h).

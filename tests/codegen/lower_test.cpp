@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "cake/analyze.h"
+#include "support/test_files.h"
 #include "cake/codegen/lower.h"
 #include "cake/codegen/nvrtc.h"
 
@@ -24,12 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace cake;
 
-std::string read(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+std::string read(const fs::path& p) { return cake::test::read_file(p).value_or(""); }
 
 std::string kernel_name(const Analysis& a, uint32_t k) {
   return std::string(a.module.symbols[a.module.kernels[k].symbol].name);

@@ -9,6 +9,7 @@
 // Usage: cake-gpu-check [EXAMPLES_DIR]        (tests/gpu/run.sh wraps it)
 #include "driver.h"
 #include "kernel_io.h"
+#include "support/test_files.h"
 
 #include "cake/codegen/nvrtc.h"
 
@@ -23,12 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace cake;
 
-std::string read(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+std::string read(const fs::path& p) { return cake::test::read_file(p).value_or(""); }
 
 /// The architecture to compile a kernel lowered for `target` for on a GPU of
 /// compute capability major.minor, or "" when that GPU cannot run it: code

@@ -1,0 +1,43 @@
+// What the CUDA compiler learns about a kernel, back on its .cake lines
+// (docs/lowering.md, "Compiler facts"): the kernel is lowered and compiled
+// with NVRTC for a target, and NVRTC's and ptxas's findings become
+// diagnostics: a rejected line (E0802, through `#line` or the PTX `.loc`
+// lines), spilled registers (W0803, on the kernel with its roles' fragments
+// as related spans), shared memory the verifier's layout does not count
+// (W0804). A kernel that does not lower yet has no compiler facts.
+#pragma once
+
+#include "cake/analyze.h"
+#include "cake/codegen/lower.h"
+#include "cake/codegen/nvrtc.h"
+
+#include <string>
+#include <vector>
+
+namespace cake::codegen {
+
+struct FactsResult {
+  bool lowered = false, compiled = false;
+  std::vector<Diagnostic> diagnostics;
+  std::vector<FunctionResources> resources;
+};
+
+/// Lowers and compiles kernel `kernel` for `target` and turns what the
+/// compiler reports into diagnostics. `extra_options` go to NVRTC (a test
+/// can tighten the register limit). Without NVRTC: nothing compiled, no
+/// diagnostics.
+FactsResult compiler_facts(const Analysis& analysis, uint32_t kernel, const std::string& target,
+                           const std::vector<std::string>& extra_options = {});
+
+/// The diagnostics of compile result `r` of the lowering of kernel `kernel`
+/// (with launch plan `plan`), compiled from code whose `#line`s name
+/// "kernel.cake": what compiler_facts() reports.
+std::vector<Diagnostic> compile_diagnostics(const Analysis& analysis, uint32_t kernel, const std::string& target,
+                                            const LaunchPlan& plan, const CompileResult& r);
+
+/// The 1-based .cake line of PTX line `ptx_line` (1-based): the nearest
+/// `.loc` before it, in file `cake_file` (following `inlined_at` to it); 0
+/// when none names that file.
+uint32_t ptx_line_to_cake(const std::string& ptx, uint32_t ptx_line, const std::string& cake_file);
+
+}  // namespace cake::codegen
