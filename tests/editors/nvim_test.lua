@@ -138,6 +138,30 @@ local function run()
   check(info:find("id " .. client.id .. ", running", 1, true), ":CakeInfo shows the client id and state")
   check(info:find("parser:   loaded", 1, true), ":CakeInfo shows the parser loaded")
   check(info:find("targets:  sm_90a", 1, true), ":CakeInfo shows the targets")
+
+  -- Section - :CakeLowered (hopper_gemm does not lower yet: the view says why)
+  vim.cmd("buffer " .. buf)
+  local wrow = line_of(lines, "wgmma.fence")
+  vim.api.nvim_win_set_cursor(0, { wrow + 1, 4 })
+  check(vim.fn.exists(":CakeLowered") == 2, ":CakeLowered is defined by plugin/cake.lua")
+  local view = cake.show_lowered()
+  check(view and vim.api.nvim_buf_is_valid(view), ":CakeLowered opens a view buffer")
+  local shown = table.concat(vim.api.nvim_buf_get_lines(view, 0, -1, false), "\n")
+  check(shown:find("hopper_gemm cannot be lowered to CUDA for sm_90a yet", 1, true)
+    and shown:find("CAKE-E0801", 1, true), "the view says why hopper_gemm does not lower", shown)
+  check(vim.bo[view].filetype == "cuda" and not vim.bo[view].modifiable, "the view is read-only CUDA")
+  -- row_softmax lowers: its CUDA, with #line directives naming the file.
+  local softmax = root .. "/docs/examples/row_softmax.cake"
+  vim.cmd("edit " .. vim.fn.fnameescape(softmax))
+  local sbuf = vim.api.nvim_get_current_buf()
+  check(vim.wait(10000, function() return cake_client(sbuf) ~= nil end), "cake-lsp attaches to row_softmax.cake")
+  local slines = vim.api.nvim_buf_get_lines(sbuf, 0, -1, false)
+  local srow = line_of(slines, "reduce.row max pm")
+  vim.api.nvim_win_set_cursor(0, { srow + 1, 4 })
+  local sview = cake.show_lowered()
+  local cuda = sview and table.concat(vim.api.nvim_buf_get_lines(sview, 0, -1, false), "\n") or ""
+  check(cuda:find('extern "C" __global__', 1, true) and cuda:find("// reduce.row max pm <- x", 1, true),
+    "the view holds row_softmax's CUDA", cuda:sub(1, 300))
   os.remove(broken)
 end
 

@@ -509,6 +509,39 @@ def rename_case(c):
     check("error" in e, "rename refuses a keyword as the new name", e)
 
 
+def case_lowered_cuda(server):
+    """cake/lowered: the CUDA of the kernel under the cursor, or why not."""
+    c = server.start()
+    check(c.capabilities.get("experimental", {}).get("lowered") is True, "cake/lowered is advertised", c.capabilities)
+    path = ROOT / "docs" / "examples" / "row_softmax.cake"
+    text = path.read_text(encoding="utf-8")
+    uri = path.as_uri()
+    c.open(uri, text)
+    at = {"line": line_of(text, "reduce.row max pm <- x"), "character": 4}
+    r = c.request("cake/lowered", {"textDocument": {"uri": uri}, "position": at})["result"]
+    check(r["kernel"] == "row_softmax" and r["target"] == "sm_80" and r["ok"], "row_softmax lowers for sm_80", r)
+    check(f'#line {at["line"] + 1} "{path}"' in r["cuda"] and "// reduce.row max pm <- x" in r["cuda"],
+          "its CUDA quotes the statement under its #line", r["cuda"][:400])
+    # Edited: the answer follows the newest text; a view names its kernel.
+    c.change(uri, 2, [{"range": {"start": at, "end": at}, "text": "// "}])
+    r = c.request("cake/lowered", {"textDocument": {"uri": uri}, "kernel": "row_softmax"})["result"]
+    check(r["ok"] and "// reduce.row max pm <- x" not in r["cuda"], "the CUDA follows the edit", r["cuda"][:400])
+    r = c.request("cake/lowered", {"textDocument": {"uri": uri}, "kernel": "nothing"})
+    check(error_code(r) == INVALID_PARAMS, "no kernel of that name", r)
+    # A kernel that does not lower yet: why, on its lines.
+    hopper = ROOT / "docs" / "examples" / "hopper_gemm.cake"
+    htext = hopper.read_text(encoding="utf-8")
+    c.open(hopper.as_uri(), htext)
+    r = c.request("cake/lowered", {"textDocument": {"uri": hopper.as_uri()},
+                                   "position": {"line": line_of(htext, "wgmma.fence"), "character": 6}})["result"]
+    check(not r["ok"] and r["cuda"] == "" and r["problems"], "hopper_gemm is refused, with its problems", r)
+    check(all(p["code"] == "CAKE-E0801" for p in r["problems"]), "the problems are E0801", r["problems"])
+    # Outside any kernel: an error, and the server serves on.
+    r = c.request("cake/lowered", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+    check(error_code(r) == INVALID_PARAMS, "no kernel at the first line", r)
+    alive(c)
+
+
 def case_workspace_symbol(server):
     c = server.start()
     check(c.capabilities.get("workspaceSymbolProvider"), "workspace symbols are advertised", c.capabilities)

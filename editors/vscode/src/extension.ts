@@ -15,9 +15,15 @@ import {
 } from "vscode-languageclient/node";
 import { resolveServer, settingsEditorFor } from "./serverPath";
 import {
+  LOWERED_REQUEST,
+  LOWERED_SCHEME,
+  LoweredResult,
   RULE_PAGE_REQUEST,
   RULE_SCHEME,
   codeOfRulePagePath,
+  loweredPath,
+  loweredText,
+  parseLoweredPath,
   diagnosticCode,
   isRuleCode,
   rulePagePath,
@@ -217,6 +223,82 @@ const rulePages: vscode.TextDocumentContentProvider = {
   },
 };
 
+/**
+ * cake-lowered:/KERNEL.TARGET.cu?SOURCE_URI: the CUDA that cake/lowered gives
+ * for a kernel of a .cake document, read-only; it follows the document's
+ * edits (asked again 300 ms after the last one).
+ */
+const loweredChanged = new vscode.EventEmitter<vscode.Uri>();
+const loweredViews = new Map<string, vscode.Uri>();
+const loweredProvider: vscode.TextDocumentContentProvider = {
+  onDidChange: loweredChanged.event,
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const which = parseLoweredPath(uri.path);
+    if (!which) {
+      return "// not a lowered-CUDA view\n";
+    }
+    loweredViews.set(uri.toString(), uri);
+    if (!client) {
+      return "// cake-lsp is not running: start it to see the lowered CUDA.\n";
+    }
+    try {
+      const r = await client.sendRequest<LoweredResult>(LOWERED_REQUEST, {
+        textDocument: { uri: uri.query },
+        kernel: which.kernel,
+        target: which.target,
+      });
+      return loweredText(r);
+    } catch (err) {
+      return `// cake-lsp could not lower ${which.kernel}: ${String(err)}\n`;
+    }
+  },
+};
+
+let loweredTimer: NodeJS.Timeout | undefined;
+function refreshLoweredViews(source: vscode.Uri): void {
+  if (loweredTimer) {
+    clearTimeout(loweredTimer);
+  }
+  loweredTimer = setTimeout(() => {
+    for (const view of loweredViews.values()) {
+      if (view.query === source.toString()) {
+        loweredChanged.fire(view);
+      }
+    }
+  }, 300);
+}
+
+/** "Show Lowered CUDA": the CUDA of the kernel under the cursor, beside the editor. */
+async function showLowered(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.languageId !== "cake") {
+    void vscode.window.showInformationMessage("CAKE IR: open a .cake file and put the cursor in a kernel.");
+    return;
+  }
+  if (!client) {
+    void vscode.window.showInformationMessage("CAKE IR: cake-lsp is not running.");
+    return;
+  }
+  let r: LoweredResult;
+  try {
+    r = await client.sendRequest<LoweredResult>(LOWERED_REQUEST, {
+      textDocument: { uri: editor.document.uri.toString() },
+      position: client.code2ProtocolConverter.asPosition(editor.selection.active),
+    });
+  } catch (err) {
+    void vscode.window.showInformationMessage(`CAKE IR: ${String(err)}`);
+    return;
+  }
+  const uri = vscode.Uri.from({ scheme: LOWERED_SCHEME, path: loweredPath(r.kernel, r.target), query: editor.document.uri.toString() });
+  const doc = await vscode.workspace.openTextDocument(uri);
+  try {
+    await vscode.languages.setTextDocumentLanguage(doc, "cuda-cpp");
+  } catch {
+    // No CUDA language in this VS Code: plain text.
+  }
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   outputChannel = vscode.window.createOutputChannel("CAKE IR Language Server");
   traceChannel = vscode.window.createOutputChannel("CAKE IR Language Server Trace");
@@ -235,6 +317,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("cake.showOutput", () => outputChannel.show(true)),
     vscode.commands.registerCommand("cake.openRuleDocs", openRuleDocs),
     vscode.workspace.registerTextDocumentContentProvider(RULE_SCHEME, rulePages),
+    vscode.commands.registerCommand("cake.showLowered", showLowered),
+    vscode.workspace.registerTextDocumentContentProvider(LOWERED_SCHEME, loweredProvider),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document.languageId === "cake") {
+        refreshLoweredViews(e.document.uri);
+      }
+    }),
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      if (d.uri.scheme === LOWERED_SCHEME) {
+        loweredViews.delete(d.uri.toString());
+      }
+    }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration("cake.server.path") || e.affectsConfiguration("cake.server.args")) {
         const choice = await vscode.window.showInformationMessage("CAKE IR: the server settings changed.", "Restart Server");

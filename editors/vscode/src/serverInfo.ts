@@ -43,3 +43,39 @@ export function rulePagePath(code: string): string {
 export function codeOfRulePagePath(path: string): string {
   return path.replace(/^\//, "").replace(/\.md$/, "");
 }
+
+/** The custom request of cake-lsp (docs/lsp.md) that answers with a kernel's lowered CUDA. */
+export const LOWERED_REQUEST = "cake/lowered";
+/** The scheme of the read-only documents that show a kernel's lowered CUDA. */
+export const LOWERED_SCHEME = "cake-lowered";
+
+/** cake/lowered's answer (server/lsp/features/lowered.cpp). */
+export interface LoweredResult {
+  kernel: string;
+  target: string;
+  targets: string[];
+  ok: boolean;
+  cuda: string;
+  problems: { code: string; message: string; range: { start: { line: number; character: number } } }[];
+}
+
+/** What a lowered-CUDA view shows, by its path ("/row_softmax.sm_80.cu") and query (the .cake document's URI). */
+export function loweredPath(kernel: string, target: string): string {
+  return `/${kernel}.${target}.cu`;
+}
+export function parseLoweredPath(path: string): { kernel: string; target: string } | undefined {
+  const m = /^\/(.+)\.(sm_[0-9a-z]+)\.cu$/.exec(path);
+  return m ? { kernel: m[1], target: m[2] } : undefined;
+}
+
+/** The text of the view: the CUDA, or why the kernel does not lower yet, as CUDA comments. */
+export function loweredText(r: LoweredResult): string {
+  if (r.ok) {
+    return r.cuda;
+  }
+  const lines = [`// ${r.kernel} cannot be lowered to CUDA for ${r.target} yet (docs/lowering.md):`];
+  for (const p of r.problems) {
+    lines.push(`//   line ${p.range.start.line + 1}: ${p.code}: ${p.message}`);
+  }
+  return lines.join("\n") + "\n";
+}

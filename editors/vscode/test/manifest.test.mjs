@@ -83,13 +83,16 @@ const props = pkg.contributes.configuration.properties;
 for (const k of ["cake.server.path", "cake.server.args", "cake.trace.server", "cake.targets"]) check(k in props, `setting ${k}`);
 check(JSON.stringify(props["cake.trace.server"].enum) === JSON.stringify(["off", "messages", "verbose"]), "cake.trace.server is off|messages|verbose");
 const cmds = pkg.contributes.commands.map((c) => c.command);
-for (const c of ["cake.restartServer", "cake.showOutput", "cake.openRuleDocs"]) {
+for (const c of ["cake.restartServer", "cake.showOutput", "cake.openRuleDocs", "cake.showLowered"]) {
   check(cmds.includes(c), `command ${c} contributed`);
   check(bundle.includes(`"${c}"`), `command ${c} registered in the bundle`);
 }
 
 check(bundle.includes('"cake/rulePage"') && bundle.includes('"cake-rule"'), "the bundle asks the server for rule pages (cake-rule: documents)");
 check(bundle.includes("serverInfo"), "the bundle logs initialize's serverInfo");
+check(bundle.includes('"cake/lowered"') && bundle.includes('"cake-lowered"'), "the bundle asks the server for lowered CUDA (cake-lowered: documents)");
+check((pkg.contributes.menus["editor/context"] ?? []).some((m) => m.command === "cake.showLowered" && m.when === "editorLangId == cake"),
+  "Show Lowered CUDA is in the editor's context menu of .cake files");
 // Section - Server lookup (src/serverPath.ts, compiled with esbuild)
 
 const esbuild = require("esbuild");

@@ -29,6 +29,13 @@ check(info.serverInfoLine(undefined, "/x/cake-lsp").includes("no serverInfo"), "
 check(info.diagnosticCode({ value: "CAKE-E0101", target: {} }) === "CAKE-E0101" && info.diagnosticCode("CAKE-W0701") === "CAKE-W0701", "diagnosticCode of a linked or plain code");
 check(info.isRuleCode("CAKE-E0402") && !info.isRuleCode("E0402") && !info.isRuleCode(undefined), "isRuleCode");
 check(info.codeOfRulePagePath(info.rulePagePath("CAKE-E0402")) === "CAKE-E0402", "rule page path round trip");
+const which = info.parseLoweredPath(info.loweredPath("row_softmax", "sm_90a"));
+check(which?.kernel === "row_softmax" && which?.target === "sm_90a", "lowered view path round trip");
+check(info.parseLoweredPath("/x.cu") === undefined, "a path without a target is not a lowered view");
+const refused = info.loweredText({ kernel: "k", target: "sm_90a", ok: false, cuda: "",
+  problems: [{ code: "CAKE-E0801", message: "`wgmma` cannot be lowered to CUDA yet", range: { start: { line: 41, character: 6 } } }] });
+check(refused.includes("// k cannot be lowered to CUDA for sm_90a yet") && refused.includes("//   line 42: CAKE-E0801: `wgmma`"),
+  "a refused kernel's view says why, by line");
 fs.rmSync(tmp, { recursive: true, force: true });
 
 // Section - a real cake-lsp
@@ -51,6 +58,14 @@ if (!server) {
   const page = await connection.sendRequest(info.RULE_PAGE_REQUEST, { code });
   check(page.markdown.startsWith("# CAKE-E0402: "), "cake/rulePage answers with the rule's page");
   check(page.markdown === fs.readFileSync(path.join(extRoot, "..", "..", "docs", "rules", "CAKE-E0402.md"), "utf8"), "the page as docs/rules has it");
+  // The lowered-CUDA view's request, as the content provider sends it.
+  check(result.capabilities?.experimental?.lowered === true, "cake/lowered advertised");
+  const example = path.join(extRoot, "..", "..", "docs", "examples", "row_softmax.cake");
+  const uri = `file://${example}`;
+  connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "cake", version: 1, text: fs.readFileSync(example, "utf8") } });
+  const lowered = await connection.sendRequest(info.LOWERED_REQUEST, { textDocument: { uri }, kernel: "row_softmax", target: "sm_80" });
+  const text = info.loweredText(lowered);
+  check(lowered.ok && text.includes('extern "C" __global__') && text.includes(`#line 30 "${example}"`), "cake/lowered gives row_softmax's CUDA with its #lines");
   await connection.sendRequest("shutdown");
   connection.sendNotification("exit");
   clearTimeout(timeout);

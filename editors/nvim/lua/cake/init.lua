@@ -256,6 +256,83 @@ function M.restart()
   return buf
 end
 
+--- :CakeLowered: the CUDA of the kernel under the cursor (cake/lowered,
+--- docs/lowering.md) in a read-only buffer beside it, filetype cuda; it
+--- follows the .cake buffer's edits (asked again 300 ms after the last).
+--- Returns the view's buffer, or nil with a message.
+function M.show_lowered()
+  local src = vim.api.nvim_get_current_buf()
+  local client = cake_clients(src)[1]
+  if not client then
+    vim.notify("cake: no cake-lsp attached to this buffer", vim.log.levels.WARN)
+    return nil
+  end
+  local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
+  local function ask(p)
+    local r = client.request_sync("cake/lowered", p, 10000, src)
+    if not r or r.err or not r.result then
+      return nil, (r and r.err and r.err.message) or "no answer from cake-lsp"
+    end
+    return r.result
+  end
+  local result, err = ask(params)
+  if not result then
+    vim.notify("cake: " .. err, vim.log.levels.WARN)
+    return nil
+  end
+  local function text(res)
+    if res.ok then
+      return vim.split(res.cuda, "\n", { plain = true })
+    end
+    local lines = { "// " .. res.kernel .. " cannot be lowered to CUDA for " .. res.target .. " yet (docs/lowering.md):" }
+    for _, p in ipairs(res.problems) do
+      table.insert(lines, string.format("//   line %d: %s: %s", p.range.start.line + 1, p.code, p.message))
+    end
+    return lines
+  end
+  local name = "cake-lowered://" .. result.kernel .. "." .. result.target .. ".cu"
+  local view = vim.fn.bufnr(name)
+  if view == -1 then
+    view = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_name(view, name)
+    vim.bo[view].buftype = "nofile"
+    vim.bo[view].filetype = "cuda"
+  end
+  local function fill(res)
+    vim.bo[view].modifiable = true
+    vim.api.nvim_buf_set_lines(view, 0, -1, false, text(res))
+    vim.bo[view].modifiable = false
+  end
+  fill(result)
+  if vim.fn.bufwinnr(view) == -1 then
+    vim.cmd("vertical sbuffer " .. view)
+    vim.cmd("wincmd p")
+  end
+  -- Follow the edits of the .cake buffer, by the kernel's name.
+  local generation = 0
+  local follow = { textDocument = params.textDocument, kernel = result.kernel, target = result.target }
+  vim.api.nvim_create_autocmd({ "TextChanged", "TextChangedI" }, {
+    buffer = src,
+    callback = function()
+      if not vim.api.nvim_buf_is_valid(view) then
+        return true -- the view is gone: stop following
+      end
+      generation = generation + 1
+      local mine = generation
+      vim.defer_fn(function()
+        if mine ~= generation or not vim.api.nvim_buf_is_valid(view) then
+          return
+        end
+        local res = ask(follow)
+        if res then
+          fill(res)
+        end
+      end, 300)
+    end,
+  })
+  return view
+end
+
 --- What :CakeInfo shows, as a table.
 function M.info(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
