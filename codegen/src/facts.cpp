@@ -2,6 +2,7 @@
 // cake/codegen/facts.h and docs/lowering.md.
 #include "cake/codegen/facts.h"
 
+#include "cake/codegen/cache.h"
 #include "cake/codegen/lower.h"
 #include "facts/kernel_facts.h"
 
@@ -99,7 +100,7 @@ uint32_t ptx_line_to_cake(const std::string& ptx, uint32_t ptx_line, const std::
 }
 
 FactsResult compiler_facts(const Analysis& a, uint32_t kernel, const std::string& target,
-                           const std::vector<std::string>& extra_options) {
+                           const std::vector<std::string>& extra_options, const std::string& cache_dir) {
   FactsResult out;
   Lowered low = lower(a, kernel, target, kCakeFile);
   if (!low.ok() || !available()) return out;
@@ -109,7 +110,7 @@ FactsResult compiler_facts(const Analysis& a, uint32_t kernel, const std::string
   request.name = low.plan.kernel + ".cu";
   request.arch = target;
   request.options = extra_options;
-  CompileResult r = compile(request);
+  CompileResult r = compile_cached(request, cache_dir);
   out.resources = r.resources;
   out.compiled = r.ok;
   out.diagnostics = compile_diagnostics(a, kernel, target, low.plan, r);

@@ -7,6 +7,7 @@
 #include "io.h"
 
 #include "cake/analyze.h"
+#include "cake/codegen/cache.h"
 #include "cake/codegen/facts.h"
 #include "cake/registry.h"
 #include "convert.h"
@@ -93,7 +94,7 @@ void add_compiler_facts(Analysis& a) {
   std::vector<Diagnostic> found;
   for (uint32_t k = 0; k < a.module.kernels.size(); ++k)
     for (const Target& t : a.module.targets) {
-      codegen::FactsResult r = codegen::compiler_facts(a, k, std::string(t.name));
+      codegen::FactsResult r = codegen::compiler_facts(a, k, std::string(t.name), {}, codegen::default_cache_dir());
       found.insert(found.end(), r.diagnostics.begin(), r.diagnostics.end());
     }
   if (found.empty()) return;

@@ -13,6 +13,7 @@
 #include "text_report.h"
 
 #include "cake/analyze.h"
+#include "cake/codegen/cache.h"
 #include "cake/codegen/lower.h"
 #include "cake/codegen/nvrtc.h"
 #include "cake/registry.h"
@@ -204,7 +205,7 @@ int run_lower(Args args) {
         req.source = low.cuda;
         req.name = kname + "." + t + ".cu";
         req.arch = t;
-        codegen::CompileResult r = codegen::compile(req);
+        codegen::CompileResult r = codegen::compile_cached(req, codegen::default_cache_dir());
         json res = json::array();
         for (const codegen::FunctionResources& f : r.resources)
           res.push_back({{"function", f.function}, {"registers", f.registers}, {"spill_stores", f.spill_stores},

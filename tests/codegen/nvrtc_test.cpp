@@ -2,10 +2,15 @@
 // for each target family in-process, ptxas's report is read back (registers,
 // barriers, spills), a front-end error comes back in the log with its
 // `#line` file and line, and the report parser reads both nvcc's and NVRTC's
-// styles. Without NVRTC the test is skipped (exit 77), saying why.
+// styles; the cubin cache (cache.h) answers a repeated compile. Without NVRTC the test is skipped (exit 77), saying why.
 #include <catch2/catch.hpp>
 
+#include "cake/codegen/cache.h"
 #include "cake/codegen/nvrtc.h"
+
+#include <unistd.h>
+
+#include <filesystem>
 
 #include <cstdlib>
 #include <iostream>
@@ -91,4 +96,50 @@ TEST_CASE("a front-end error names the #line file and line") {
   INFO(c.log);
   CHECK(c.log.find("k.cake(41)") != std::string::npos);
   CHECK(c.log.find("undefined_name") != std::string::npos);
+}
+
+TEST_CASE("the cubin cache answers a second compile of the same program, and only that") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("cake-cubin-cache-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  CompileRequest r;
+  r.source = kKernel;
+  r.name = "probe.cu";
+  r.arch = "sm_80";
+  CompileRequest other = r;
+  other.arch = "sm_90a";
+  CompileRequest option = r;
+  option.options.push_back("-DCAKE_SOMETHING=1");
+  CHECK(cache_key(r) != cache_key(other));
+  CHECK(cache_key(r) != cache_key(option));
+  CHECK(cache_key(r) == cache_key(CompileRequest(r)));
+  if (!available()) {
+    WARN("skipped the compiles: this build has no NVRTC (the CUDA Toolkit was not found)");
+    return;
+  }
+  bool hit = true;
+  CompileResult first = compile_cached(r, dir.string(), &hit);
+  REQUIRE(first.ok);
+  CHECK_FALSE(hit);
+  CompileResult second = compile_cached(r, dir.string(), &hit);
+  CHECK(hit);
+  CHECK(second.ok);
+  CHECK(second.cubin == first.cubin);
+  CHECK(second.ptx == first.ptx);
+  REQUIRE(second.resources.size() == 1);
+  CHECK(second.resources[0].registers == first.resources[0].registers);
+  compile_cached(other, dir.string(), &hit);
+  CHECK_FALSE(hit);  // another architecture is another entry
+  // An entry without its cubin does not count: compiled again, and kept.
+  fs::remove(dir / (cache_key(r) + ".cubin"));
+  compile_cached(r, dir.string(), &hit);
+  CHECK_FALSE(hit);
+  compile_cached(r, dir.string(), &hit);
+  CHECK(hit);
+  // A failed compile is not kept.
+  CompileRequest bad = r;
+  bad.source = "extern \"C\" __global__ void k() { undefined_name = 1; }\n";
+  CHECK_FALSE(compile_cached(bad, dir.string(), &hit).ok);
+  CHECK_FALSE(fs::exists(dir / (cache_key(bad) + ".cubin")));
+  fs::remove_all(dir);
 }

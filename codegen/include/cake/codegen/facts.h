@@ -23,11 +23,11 @@ struct FactsResult {
 };
 
 /// Lowers and compiles kernel `kernel` for `target` and turns what the
-/// compiler reports into diagnostics. `extra_options` go to NVRTC (a test
-/// can tighten the register limit). Without NVRTC: nothing compiled, no
-/// diagnostics.
+/// compiler reports into diagnostics. `extra_options` go to NVRTC; with a
+/// `cache_dir`, compiles come from and go to the cubin cache (cache.h).
+/// Without NVRTC: nothing compiled, no diagnostics.
 FactsResult compiler_facts(const Analysis& analysis, uint32_t kernel, const std::string& target,
-                           const std::vector<std::string>& extra_options = {});
+                           const std::vector<std::string>& extra_options = {}, const std::string& cache_dir = "");
 
 /// The diagnostics of compile result `r` of the lowering of kernel `kernel`
 /// (with launch plan `plan`), compiled from code whose `#line`s name
