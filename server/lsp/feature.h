@@ -39,6 +39,13 @@ struct OpenDocument {
   std::unique_ptr<Document> doc;
   bool diagnostics_published = false;  // push mode: the current version's are out
   DocumentCosts costs;                 // each kernel's estimates, for code lens and inlay hints
+  /// The compiler's facts (E0802, W0803, W0804; docs/lowering.md), found in
+  /// the background for version `compiled_version`; shown only while that is
+  /// the document's version.
+  std::vector<Diagnostic> compiled;
+  int64_t compiled_version = -1;
+  /// The version a background compile was last started for (one per version).
+  int64_t compile_started = -1;
 };
 
 class Context {

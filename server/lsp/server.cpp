@@ -4,6 +4,9 @@
 #include "feature.h"
 #include "features/diagnostics.h"
 
+#include "cake/codegen/cache.h"
+#include "cake/codegen/facts.h"
+
 #include <chrono>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -60,13 +63,25 @@ enum class State { Uninitialized, Running, ShutDown };
 // ten levels) and far short of what recursion over a json value can take.
 constexpr int kMaxNesting = 128;
 
+// How long typing must pause before the compiler's facts of a document are
+// looked for in the background (docs/lsp.md).
+constexpr auto kCompilePause = std::chrono::milliseconds(500);
+
 class Server final : public Context {
+  /// A background compile's result (the compiler's facts of one version).
+  struct CompileDone {
+    std::string uri;
+    int64_t version = 0;
+    std::vector<Diagnostic> diagnostics;
+  };
+
  public:
   Server(MessageWriter& out, const ServerOptions& options) : out_(out), options_(options) {}
 
   int run(MessageReader& in) {
     std::thread reader([&] { read_loop(in); });
     int code = main_loop();
+    if (compile_worker_.joinable()) compile_worker_.join();
     // The reader ends at the end of the input. After `exit` with the input
     // still open (a client that keeps its pipe), the process ends without
     // it: at once, because a reader left running would wake on the closing
@@ -157,14 +172,36 @@ class Server final : public Context {
       json message;
       {
         std::unique_lock lock(mutex_);
-        if (queue_.empty() && !input_ended_ && has_background_work()) {
+        if (compile_done_) {
+          CompileDone done = std::move(*compile_done_);
+          compile_done_.reset();
+          lock.unlock();
+          finish_compile(std::move(done));
+          continue;
+        }
+        bool idle = queue_.empty() && !input_ended_;
+        if (idle && has_background_work()) {
           lock.unlock();
           background_work();
           continue;
         }
+        auto arrived = [&] { return !queue_.empty() || input_ended_ || compile_done_.has_value(); };
+        // Every document's diagnostics are out: after a pause in typing,
+        // the compiler's facts of one of them, on a worker thread.
+        if (idle) {
+          if (OpenDocument* d = compile_candidate()) {
+            auto due = last_change_ + kCompilePause;
+            if (std::chrono::steady_clock::now() >= due) {
+              lock.unlock();
+              start_compile(*d);
+            } else {
+              ready_.wait_until(lock, due, arrived);
+            }
+            continue;
+          }
+        }
         // After a quiet spell with nothing to do, free pages go back to the
         // system (never on the way from an edit to its diagnostics).
-        auto arrived = [&] { return !queue_.empty() || input_ended_; };
         if (trim_due_ && !ready_.wait_for(lock, std::chrono::milliseconds(200), arrived)) {
           trim_due_ = false;
           lock.unlock();
@@ -172,12 +209,71 @@ class Server final : public Context {
           continue;
         }
         ready_.wait(lock, arrived);
+        if (compile_done_) continue;
         if (queue_.empty()) return 1;  // the client went away without `exit`
         message = std::move(queue_.front());
         queue_.pop_front();
       }
       if (auto code = handle(message)) return *code;
     }
+  }
+
+  // Section - The compiler's facts, in the background
+
+  /// A document whose current version has no compile yet, once its
+  /// diagnostics are out; null when none or one is compiling.
+  OpenDocument* compile_candidate() {
+    if (!compile_enabled_ || compiling_ || state_ != State::Running) return nullptr;
+    for (auto& [uri, d] : documents_)
+      if (d.compile_started != d.version && (pull_ || d.diagnostics_published)) return &d;
+    return nullptr;
+  }
+
+  /// Lowers and compiles every kernel of `d`'s text for each of its targets
+  /// on a worker thread (a copy of the text: edits go on meanwhile, and a
+  /// result for an older version is dropped).
+  void start_compile(OpenDocument& d) {
+    d.compile_started = d.version;
+    if (compile_worker_.joinable()) compile_worker_.join();
+    compiling_ = true;
+    compile_worker_ = std::thread([this, uri = d.uri, version = d.version, text = d.doc->text(),
+                                   options = analyze_options_, extra = compile_options_] {
+      CompileDone done{uri, version, {}};
+      try {
+        std::unique_ptr<Analysis> a = analyze(text, options);
+        if (count(a->diagnostics).errors == 0)
+          for (uint32_t k = 0; k < a->module.kernels.size(); ++k)
+            for (const std::string& t : file_targets(a->module, options)) {
+              codegen::FactsResult r = codegen::compiler_facts(*a, k, t, extra, codegen::default_cache_dir());
+              done.diagnostics.insert(done.diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
+            }
+      } catch (const std::exception&) {
+        done.diagnostics.clear();
+      }
+      std::lock_guard lock(mutex_);
+      compile_done_ = std::move(done);
+      ready_.notify_all();
+    });
+  }
+
+  /// Keeps the facts when they are of the document's current version, and
+  /// publishes them with its diagnostics (push mode, when there are any).
+  void finish_compile(CompileDone done) {
+    compiling_ = false;
+    if (compile_worker_.joinable()) compile_worker_.join();
+    auto it = documents_.find(done.uri);
+    if (it == documents_.end() || it->second.version != done.version) return;
+    OpenDocument& d = it->second;
+    d.compiled = std::move(done.diagnostics);
+    d.compiled_version = done.version;
+    if (pull_ || d.compiled.empty()) return;
+    const std::vector<Diagnostic>* diagnostics = d.doc->diagnostics([&] { return message_waiting(); });
+    if (!diagnostics) {
+      d.diagnostics_published = false;  // background_work publishes them, with the facts
+      return;
+    }
+    notify("textDocument/publishDiagnostics",
+           {{"uri", d.uri}, {"version", d.version}, {"diagnostics", diagnostics_json(*this, d, with_compiled(d, *diagnostics))}});
   }
 
   /// Handles one message; an exit code when it was `exit`.
@@ -268,6 +364,8 @@ class Server final : public Context {
       handlers_[f.method] = f.handle;
       if (f.advertise) f.advertise(client_, caps);
     }
+    // The compiler's facts join the diagnostics after typing pauses.
+    caps["experimental"]["compilerFacts"] = compile_enabled_;
     state_ = State::Running;
     return {{"capabilities", caps}, {"serverInfo", {{"name", "cake-lsp"}, {"version", options_.version}}}};
   }
@@ -297,6 +395,16 @@ class Server final : public Context {
   /// whose table estimates and W07xx diagnostics use (AnalyzeOptions).
   void set_settings(const json& settings) {
     if (!settings.is_object()) return;
+    // `compile`: look for the compiler's facts in the background (default
+    // on where NVRTC is); `compileOptions`: extra NVRTC options for it.
+    if (settings.contains("compile") && settings["compile"].is_boolean())
+      compile_enabled_ = settings["compile"].get<bool>() && codegen::available();
+    if (settings.contains("compileOptions") && settings["compileOptions"].is_array()) {
+      compile_options_.clear();
+      for (const json& o : settings["compileOptions"])
+        if (o.is_string()) compile_options_.push_back(o.get<std::string>());
+      for (auto& [uri, d] : documents_) d.compile_started = -1;
+    }
     AnalyzeOptions next = analyze_options_;
     if (settings.contains("targets") && settings["targets"].is_array()) {
       next.default_targets.clear();
@@ -324,6 +432,7 @@ class Server final : public Context {
     d.version = td.value("version", int64_t{0});
     d.doc = std::make_unique<Document>(td.at("text").get<std::string>(), analyze_options_);
     documents_.insert_or_assign(uri, std::move(d));
+    last_change_ = std::chrono::steady_clock::now();
   }
 
   void did_change(const json& params) {
@@ -337,6 +446,7 @@ class Server final : public Context {
     }
     d.version = params.at("textDocument").value("version", d.version + 1);
     d.diagnostics_published = false;
+    last_change_ = std::chrono::steady_clock::now();
   }
 
   void did_close(const json& params) {
@@ -360,7 +470,7 @@ class Server final : public Context {
       const std::vector<Diagnostic>* diagnostics = d.doc->diagnostics([&] { return message_waiting(); });
       if (!diagnostics) return;  // a newer message first; the work resumes after it
       notify("textDocument/publishDiagnostics",
-             {{"uri", uri}, {"version", d.version}, {"diagnostics", diagnostics_json(*this, d, *diagnostics)}});
+             {{"uri", uri}, {"version", d.version}, {"diagnostics", diagnostics_json(*this, d, with_compiled(d, *diagnostics))}});
       d.diagnostics_published = true;
       trim_due_ = true;
       if (message_waiting()) return;
@@ -405,6 +515,11 @@ class Server final : public Context {
   AnalyzeOptions analyze_options_;
   std::map<std::string, OpenDocument> documents_;
   std::unordered_map<std::string, RequestHandler> handlers_;
+  bool compile_enabled_ = codegen::available();
+  std::vector<std::string> compile_options_;
+  std::chrono::steady_clock::time_point last_change_{};
+  bool compiling_ = false;
+  std::thread compile_worker_;
 
   mutable std::mutex mutex_;  // guards the fields below, shared with the reader
   std::condition_variable ready_;
@@ -412,6 +527,7 @@ class Server final : public Context {
   bool input_ended_ = false;
   std::set<std::string> cancelled_;  // ids (as JSON text) of cancelled requests
   std::optional<json> current_id_;
+  std::optional<CompileDone> compile_done_;  // a background compile's result, for the main thread
 };
 
 }  // namespace

@@ -542,6 +542,54 @@ def case_lowered_cuda(server):
     alive(c)
 
 
+def case_compiler_facts_in_the_background(server):
+    """After typing pauses, the compiler's facts join the diagnostics (docs/lsp.md)."""
+    c = server.start(initialize=False)
+    # An NVRTC option that breaks the exp2 of row_softmax's line 37, as a
+    # wrong lowering would: its E0802 must come back on that line.
+    r = c.request("initialize", {"processId": None, "rootUri": None, "capabilities": {},
+                                 "initializationOptions": {"compileOptions": ["--define-macro=exp2f=cake_no_such_function"]}})
+    c.notify("initialized", {})
+    if not r["result"]["capabilities"].get("experimental", {}).get("compilerFacts"):
+        raise Skip("this cake-lsp was built without NVRTC: no compiler facts")
+    path = ROOT / "docs" / "examples" / "row_softmax.cake"
+    text = path.read_text(encoding="utf-8")
+    uri = path.as_uri()
+    c.open(uri, text, version=1)
+    first = diagnostics_for(c, uri, 1)
+    check(not [d for d in first["diagnostics"] if d.get("code") == "CAKE-E0802"], "the verifier's diagnostics come first, without facts")
+    facts = c.wait_notification("textDocument/publishDiagnostics",
+                                lambda p: p["uri"] == uri and p.get("version") == 1 and
+                                any(d.get("code") == "CAKE-E0802" for d in p["diagnostics"]), 60)
+    e = next(d for d in facts["diagnostics"] if d.get("code") == "CAKE-E0802")
+    check(e["range"]["start"]["line"] == line_of(text, "x = exp2((x - m)"), "E0802 on the exp2 line", e)
+    check("cake_no_such_function" in e["message"] and e.get("severity") == 1, "with the compiler's words, as an error", e)
+    # An edit: its diagnostics come without the old facts, then with new ones.
+    c.change(uri, 2, [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "\n"}])
+    p = diagnostics_for(c, uri, 2)
+    check(not [d for d in p["diagnostics"] if d.get("code") == "CAKE-E0802"], "an edit drops the old version's facts")
+    again = c.wait_notification("textDocument/publishDiagnostics",
+                                lambda p: p["uri"] == uri and p.get("version") == 2 and
+                                any(d.get("code") == "CAKE-E0802" for d in p["diagnostics"]), 60)
+    moved = next(d for d in again["diagnostics"] if d.get("code") == "CAKE-E0802")
+    check(moved["range"]["start"]["line"] == e["range"]["start"]["line"] + 1, "the new version's facts, one line down", moved)
+    alive(c)
+
+
+def case_compile_off(server):
+    c = server.start(initialize=False)
+    c.request("initialize", {"processId": None, "rootUri": None, "capabilities": {},
+                             "initializationOptions": {"compile": False,
+                                                       "compileOptions": ["--define-macro=exp2f=cake_no_such_function"]}})
+    c.notify("initialized", {})
+    path = ROOT / "docs" / "examples" / "row_softmax.cake"
+    c.open(path.as_uri(), path.read_text(encoding="utf-8"), version=1)
+    diagnostics_for(c, path.as_uri(), 1)
+    later = c.drain(1.5)
+    check(not [m for m in later if m.get("method") == "textDocument/publishDiagnostics"],
+          "with compile off, nothing more is published", later)
+
+
 def case_workspace_symbol(server):
     c = server.start()
     check(c.capabilities.get("workspaceSymbolProvider"), "workspace symbols are advertised", c.capabilities)

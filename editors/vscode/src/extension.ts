@@ -91,7 +91,11 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     outputChannel,
     traceOutputChannel: traceChannel,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
-    initializationOptions: { targets: targets(), device: vscode.workspace.getConfiguration("cake").get<string>("device", "") },
+    initializationOptions: {
+      targets: targets(),
+      device: vscode.workspace.getConfiguration("cake").get<string>("device", ""),
+      compile: vscode.workspace.getConfiguration("cake").get<boolean>("compile", true),
+    },
     synchronize: { configurationSection: "cake" },
     errorHandler: {
       error: () => ({ action: ErrorAction.Continue }),

@@ -80,7 +80,7 @@ const custom = new Set(pkg.contributes.semanticTokenTypes.map((t) => t.id));
 for (const t of ["op", "buffer", "barrier", "role", "target"]) check(custom.has(t), `custom semantic token type ${t} declared`);
 
 const props = pkg.contributes.configuration.properties;
-for (const k of ["cake.server.path", "cake.server.args", "cake.trace.server", "cake.targets"]) check(k in props, `setting ${k}`);
+for (const k of ["cake.server.path", "cake.server.args", "cake.trace.server", "cake.targets", "cake.compile"]) check(k in props, `setting ${k}`);
 check(JSON.stringify(props["cake.trace.server"].enum) === JSON.stringify(["off", "messages", "verbose"]), "cake.trace.server is off|messages|verbose");
 const cmds = pkg.contributes.commands.map((c) => c.command);
 for (const c of ["cake.restartServer", "cake.showOutput", "cake.openRuleDocs", "cake.showLowered"]) {

@@ -19,14 +19,23 @@ json diagnostics_json(Context& context, OpenDocument& document, const std::vecto
   return items;
 }
 
+std::vector<Diagnostic> with_compiled(const OpenDocument& document, const std::vector<Diagnostic>& diagnostics) {
+  std::vector<Diagnostic> all = diagnostics;
+  if (document.compiled_version == document.version)
+    all.insert(all.end(), document.compiled.begin(), document.compiled.end());
+  return all;
+}
+
 namespace {
 
 json pull(Context& context, const json& params) {
   OpenDocument& document = context.document(params);
   const std::vector<Diagnostic>& diagnostics = context.diagnostics(document);
-  std::string result_id = std::to_string(document.version);
+  // The result id names the compiler's facts too: they come later.
+  bool compiled = document.compiled_version == document.version;
+  std::string result_id = std::to_string(document.version) + (compiled ? "c" : "");
   if (params.value("previousResultId", std::string()) == result_id) return {{"kind", "unchanged"}, {"resultId", result_id}};
-  return {{"kind", "full"}, {"resultId", result_id}, {"items", diagnostics_json(context, document, diagnostics)}};
+  return {{"kind", "full"}, {"resultId", result_id}, {"items", diagnostics_json(context, document, with_compiled(document, diagnostics))}};
 }
 
 }  // namespace

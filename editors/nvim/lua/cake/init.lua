@@ -4,6 +4,7 @@
 --     cmd = nil,            -- e.g. { "/path/to/cake-lsp" }; default: ROOT/build/bin/cake-lsp, then cake-lsp on PATH
 --     targets = {},         -- default targets, e.g. { "sm_90a" } (initializationOptions.targets)
 --     device = "",          -- GPU of the cost estimates, e.g. "h200"; "": each target's default
+--     compile = true,       -- the compiler's facts in the background (initializationOptions.compile)
 --     root_markers = { ".git", "CMakeLists.txt" },
 --     on_attach = nil,      -- function(client, bufnr)
 --     capabilities = nil,   -- merged into vim.lsp.protocol.make_client_capabilities()
@@ -21,6 +22,7 @@ local defaults = {
   cmd = nil,
   targets = {},
   device = "",
+  compile = true,
   root_markers = { ".git", "CMakeLists.txt" },
   on_attach = nil,
   capabilities = nil,
@@ -93,8 +95,8 @@ local function client_config(root)
     cmd = cmd,
     root_dir = root,
     capabilities = capabilities,
-    init_options = { targets = M.config.targets, device = M.config.device },
-    settings = { cake = { targets = M.config.targets, device = M.config.device } },
+    init_options = { targets = M.config.targets, device = M.config.device, compile = M.config.compile },
+    settings = { cake = { targets = M.config.targets, device = M.config.device, compile = M.config.compile } },
     on_attach = M.config.on_attach,
   }
 end
