@@ -558,20 +558,21 @@ def case_compiler_facts_in_the_background(server):
     c.open(uri, text, version=1)
     first = diagnostics_for(c, uri, 1)
     check(not [d for d in first["diagnostics"] if d.get("code") == "CAKE-E0802"], "the verifier's diagnostics come first, without facts")
-    facts = c.wait_notification("textDocument/publishDiagnostics",
-                                lambda p: p["uri"] == uri and p.get("version") == 1 and
-                                any(d.get("code") == "CAKE-E0802" for d in p["diagnostics"]), 60)
-    e = next(d for d in facts["diagnostics"] if d.get("code") == "CAKE-E0802")
+    def compiler_error(version):
+        """The E0802 of the diagnostics published again for `version`."""
+        facts = c.wait_notification("textDocument/publishDiagnostics",
+                                    lambda p: p["uri"] == uri and p.get("version") == version and
+                                    any(d.get("code") == "CAKE-E0802" for d in p["diagnostics"]), 60)
+        return next(d for d in facts["diagnostics"] if d.get("code") == "CAKE-E0802")
+
+    e = compiler_error(1)
     check(e["range"]["start"]["line"] == line_of(text, "x = exp2((x - m)"), "E0802 on the exp2 line", e)
     check("cake_no_such_function" in e["message"] and e.get("severity") == 1, "with the compiler's words, as an error", e)
     # An edit: its diagnostics come without the old facts, then with new ones.
     c.change(uri, 2, [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "\n"}])
     p = diagnostics_for(c, uri, 2)
     check(not [d for d in p["diagnostics"] if d.get("code") == "CAKE-E0802"], "an edit drops the old version's facts")
-    again = c.wait_notification("textDocument/publishDiagnostics",
-                                lambda p: p["uri"] == uri and p.get("version") == 2 and
-                                any(d.get("code") == "CAKE-E0802" for d in p["diagnostics"]), 60)
-    moved = next(d for d in again["diagnostics"] if d.get("code") == "CAKE-E0802")
+    moved = compiler_error(2)
     check(moved["range"]["start"]["line"] == e["range"]["start"]["line"] + 1, "the new version's facts, one line down", moved)
     alive(c)
 
