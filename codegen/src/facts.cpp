@@ -6,6 +6,7 @@
 #include "cake/codegen/lower.h"
 #include "facts/kernel_facts.h"
 
+#include <algorithm>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -14,8 +15,9 @@ namespace cake::codegen {
 namespace {
 
 // The name `#line` gives the .cake file in the code compiled here: what
-// NVRTC's messages and the PTX `.file` directive then name.
-constexpr const char* kCakeFile = "kernel.cake";
+// NVRTC's messages and the PTX `.file` directive then name. Absolute: NVRTC
+// records a relative one in `.file` against its current directory.
+constexpr const char* kCakeFile = "/cake-lowered/kernel.cake";
 
 /// The narrowest span on 1-based .cake line `line` inside the kernel: the
 /// keyword of the first statement that starts on it, else the line's text.
@@ -44,7 +46,7 @@ Diagnostic make(DiagId id, Severity severity, ByteRange at, std::string message,
   return d;
 }
 
-/// NVRTC's front-end errors (`kernel.cake(35): error: ...`) and ptxas's
+/// NVRTC's front-end errors (`/cake-lowered/kernel.cake(35): error: ...`) and ptxas's
 /// (`ptxas application ptx input, line 131; error : ...`), each once.
 std::vector<Diagnostic> compile_errors(const Analysis& a, uint32_t kernel, const std::string& target,
                                        const CompileResult& r) {
@@ -74,29 +76,73 @@ std::vector<Diagnostic> compile_errors(const Analysis& a, uint32_t kernel, const
 
 }  // namespace
 
-uint32_t ptx_line_to_cake(const std::string& ptx, uint32_t ptx_line, const std::string& cake_file) {
+namespace {
+
+/// The lines of `ptx`, and for each the .cake line (1-based) of the nearest
+/// `.loc` at or before it that names `cake_file`, directly or through
+/// `inlined_at` (0 before any). NVRTC writes the `.file` directives last.
+struct PtxLocs {
+  std::vector<std::string> lines;
+  std::vector<uint32_t> cake;
+};
+
+PtxLocs ptx_locs(const std::string& ptx, const std::string& cake_file) {
   static const std::regex file_re(R"(^\s*\.file\s+(\d+)\s+"([^"]*)\")");
   static const std::regex loc_re(R"(^\s*\.loc\s+(\d+)\s+(\d+)\s+\d+(.*)$)");
   static const std::regex inlined_re(R"(inlined_at\s+(\d+)\s+(\d+)\s+\d+)");
-  // .file directives come last in NVRTC's PTX: read them all first.
-  std::vector<std::string> lines;
-  {
-    std::istringstream in(ptx);
-    std::string l;
-    while (std::getline(in, l)) lines.push_back(l);
-  }
+  PtxLocs out;
+  std::istringstream in(ptx);
+  for (std::string l; std::getline(in, l);) out.lines.push_back(l);
   std::set<std::string> cake_ids;
   std::smatch m;
-  for (const std::string& l : lines)
+  for (const std::string& l : out.lines)
     if (std::regex_search(l, m, file_re) && m[2] == cake_file) cake_ids.insert(m[1]);
-  for (size_t i = std::min<size_t>(ptx_line, lines.size()); i-- > 0;) {
-    if (!std::regex_search(lines[i], m, loc_re)) continue;
-    if (cake_ids.count(m[1])) return static_cast<uint32_t>(std::stoul(m[2]));
-    std::string rest = m[3];
-    std::smatch n;
-    if (std::regex_search(rest, n, inlined_re) && cake_ids.count(n[1])) return static_cast<uint32_t>(std::stoul(n[2]));
+  uint32_t current = 0;
+  for (const std::string& l : out.lines) {
+    if (l.find(".loc") != std::string::npos && std::regex_search(l, m, loc_re)) {
+      std::string rest = m[3];
+      std::smatch n;
+      if (cake_ids.count(m[1])) current = static_cast<uint32_t>(std::stoul(m[2]));
+      else if (std::regex_search(rest, n, inlined_re) && cake_ids.count(n[1]))
+        current = static_cast<uint32_t>(std::stoul(n[2]));
+    }
+    out.cake.push_back(current);
   }
-  return 0;
+  return out;
+}
+
+}  // namespace
+
+uint32_t ptx_line_to_cake(const std::string& ptx, uint32_t ptx_line, const std::string& cake_file) {
+  PtxLocs locs = ptx_locs(ptx, cake_file);
+  if (ptx_line == 0 || locs.cake.empty()) return 0;
+  return locs.cake[std::min<size_t>(ptx_line, locs.cake.size()) - 1];
+}
+
+PtxLines ptx_by_line(const std::string& ptx, const std::string& cake_file) {
+  PtxLocs locs = ptx_locs(ptx, cake_file);
+  PtxLines out;
+  for (size_t i = 0; i < locs.lines.size(); ++i) {
+    std::string_view t = locs.lines[i];
+    size_t first = t.find_first_not_of(" \t");
+    if (first == std::string_view::npos || locs.cake[i] == 0) continue;
+    t = t.substr(first);
+    if (t.front() == '.' || t.front() == '{' || t.front() == '}' || t.starts_with("//") || t.front() == '$' ||
+        t.back() == ':')
+      continue;
+    // `@%p1 bra $L__BB0_2;`: the predicate is not the opcode.
+    if (t.front() == '@') {
+      size_t sp = t.find_first_of(" \t");
+      if (sp == std::string_view::npos) continue;
+      t = t.substr(t.find_first_not_of(" \t", sp));
+    }
+    std::string op(t.substr(0, t.find_first_of(" \t;")));
+    auto& ops = out[locs.cake[i]];
+    auto it = std::find_if(ops.begin(), ops.end(), [&](const auto& p) { return p.first == op; });
+    if (it == ops.end()) ops.push_back({op, 1});
+    else ++it->second;
+  }
+  return out;
 }
 
 FactsResult compiler_facts(const Analysis& a, uint32_t kernel, const std::string& target,
@@ -114,6 +160,7 @@ FactsResult compiler_facts(const Analysis& a, uint32_t kernel, const std::string
   out.resources = r.resources;
   out.compiled = r.ok;
   out.diagnostics = compile_diagnostics(a, kernel, target, low.plan, r);
+  if (r.ok) out.ptx_lines = ptx_by_line(r.ptx, kCakeFile);
   return out;
 }
 

@@ -3,6 +3,7 @@
 // handlers are a few lines that call analysis/ and convert the answer.
 #pragma once
 
+#include "cake/codegen/facts.h"
 #include "cake/document.h"
 #include "cake/query_cost.h"
 #include "convert.h"
@@ -46,6 +47,10 @@ struct OpenDocument {
   int64_t compiled_version = -1;
   /// The version a background compile was last started for (one per version).
   int64_t compile_started = -1;
+  /// With `compiled`: the PTX each .cake line became, for the file's first
+  /// target (the hover shows it).
+  codegen::PtxLines ptx_lines;
+  std::string ptx_target;
 };
 
 class Context {

@@ -73,6 +73,8 @@ class Server final : public Context {
     std::string uri;
     int64_t version = 0;
     std::vector<Diagnostic> diagnostics;
+    codegen::PtxLines ptx_lines;  // of the file's first target
+    std::string ptx_target;
   };
 
  public:
@@ -238,17 +240,22 @@ class Server final : public Context {
     compiling_ = true;
     compile_worker_ = std::thread([this, uri = d.uri, version = d.version, text = d.doc->text(),
                                    options = analyze_options_, extra = compile_options_] {
-      CompileDone done{uri, version, {}};
+      CompileDone done{uri, version, {}, {}, {}};
       try {
         std::unique_ptr<Analysis> a = analyze(text, options);
-        if (count(a->diagnostics).errors == 0)
+        std::vector<std::string> targets = file_targets(a->module, options);
+        if (count(a->diagnostics).errors == 0 && !targets.empty()) {
+          done.ptx_target = targets.front();
           for (uint32_t k = 0; k < a->module.kernels.size(); ++k)
-            for (const std::string& t : file_targets(a->module, options)) {
+            for (const std::string& t : targets) {
               codegen::FactsResult r = codegen::compiler_facts(*a, k, t, extra, codegen::default_cache_dir());
               done.diagnostics.insert(done.diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
+              if (t == done.ptx_target) done.ptx_lines.insert(r.ptx_lines.begin(), r.ptx_lines.end());
             }
+        }
       } catch (const std::exception&) {
         done.diagnostics.clear();
+        done.ptx_lines.clear();
       }
       std::lock_guard lock(mutex_);
       compile_done_ = std::move(done);
@@ -266,6 +273,8 @@ class Server final : public Context {
     OpenDocument& d = it->second;
     d.compiled = std::move(done.diagnostics);
     d.compiled_version = done.version;
+    d.ptx_lines = std::move(done.ptx_lines);
+    d.ptx_target = std::move(done.ptx_target);
     if (pull_ || d.compiled.empty()) return;
     const std::vector<Diagnostic>* diagnostics = d.doc->diagnostics([&] { return message_waiting(); });
     if (!diagnostics) {

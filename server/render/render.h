@@ -37,6 +37,10 @@ std::string hover_markdown(const HoverInfo& hover, const std::function<RuleText(
 /// pipeline's per-iteration breakdown or a line's demand and time.
 std::string cost_hover_markdown(const CostHover& hover);
 
+/// The PTX instructions a .cake line became (opcode and count, in order),
+/// as one hover paragraph.
+std::string ptx_hover_markdown(std::string_view target, const std::vector<std::pair<std::string, int>>& ops);
+
 /// A code lens title, "≈ 41.2 µs · hbm-bound 78 % · H100-SXM5-80GB · N=4096".
 std::string lens_title(const KernelCosts::Lens& lens);
 

@@ -67,6 +67,30 @@ TEST_CASE("PTX lines map to .cake lines through .loc, following inlined_at") {
   CHECK(codegen::ptx_line_to_cake(ptx, 3, "other.cake") == 0);
 }
 
+TEST_CASE("PTX instructions are counted by the .cake line of their .loc") {
+  std::string ptx =
+      "  .loc 1 12 3\n"
+      "  ld.global.f32 %f1, [%rd1];\n"
+      "  ld.global.f32 %f2, [%rd1+4];\n"
+      "  @%p1 bra $L__BB0_2;\n"
+      "$L__BB0_2:\n"
+      "  .loc 2 5 1, function_name $L__info, inlined_at 1 40 7\n"
+      "  {\n"
+      "  cvt.f32.f16 %f4, %rs1;\n"
+      "  }\n"
+      "  .loc 1 41 2\n"
+      "  // a comment\n"
+      "  ret;\n"
+      "  .file 1 \"kernel.cake\"\n"
+      "  .file 2 \"prelude.cuh\"\n";
+  codegen::PtxLines lines = codegen::ptx_by_line(ptx, "kernel.cake");
+  REQUIRE(lines.size() == 3);
+  using Ops = std::vector<std::pair<std::string, int>>;
+  CHECK(lines[12] == Ops{{"ld.global.f32", 2}, {"bra", 1}});
+  CHECK(lines[40] == Ops{{"cvt.f32.f16", 1}});
+  CHECK(lines[41] == Ops{{"ret", 1}});
+}
+
 TEST_CASE("static shared memory the verifier's layout does not count draws W0804") {
   auto a = analyze(read(fs::path(CAKE_EXAMPLES_DIR) / "row_softmax.cake"));
   codegen::Lowered low = codegen::lower(*a, 0, "sm_80", "kernel.cake");
@@ -137,6 +161,23 @@ TEST_CASE("a line the CUDA compiler rejects draws E0802 on that line") {
   CHECK(d.id == DiagId::CudaCompileError);
   CHECK(line_of(*a, d.range.begin) == 37);
   CHECK(d.message.find("for sm_80: identifier \"cake_no_such_function\" is undefined") != std::string::npos);
+}
+
+TEST_CASE("a compiled kernel's PTX is counted by its .cake lines") {
+  if (!codegen::available()) {
+    WARN("skipped: this build has no NVRTC (the CUDA Toolkit was not found)");
+    return;
+  }
+  auto a = analyze(read(fs::path(CAKE_EXAMPLES_DIR) / "row_softmax.cake"));
+  codegen::FactsResult r = codegen::compiler_facts(*a, 0, "sm_80");
+  REQUIRE(r.compiled);
+  // Line 37: x = exp2((x - m) * 1.4426950408889634), over 128 values.
+  REQUIRE(r.ptx_lines.count(37) == 1);
+  int ex2 = 0;
+  for (const auto& [op, n] : r.ptx_lines.at(37))
+    if (op.starts_with("ex2")) ex2 += n;
+  CHECK(ex2 == 128);
+  CHECK(r.ptx_lines.count(29) == 1);  // the load
 }
 
 TEST_CASE("a kernel that does not lower has no compiler facts") {

@@ -577,6 +577,33 @@ def case_compiler_facts_in_the_background(server):
     alive(c)
 
 
+def case_hover_shows_ptx(server):
+    """Once the background compile of this version is in, hover lists a line's PTX."""
+    c = server.start()
+    if not c.capabilities.get("experimental", {}).get("compilerFacts"):
+        raise Skip("this cake-lsp was built without NVRTC: no compiler facts")
+    path = ROOT / "docs" / "examples" / "row_softmax.cake"
+    text = path.read_text(encoding="utf-8")
+    uri = path.as_uri()
+    c.open(uri, text, version=1)
+    diagnostics_for(c, uri, 1)
+    line = line_of(text, "x = exp2((x - m)")
+    at = {"textDocument": {"uri": uri}, "position": {"line": line, "character": 8}}
+    value = ""
+    deadline = time.monotonic() + 60
+    while "**PTX**" not in value and time.monotonic() < deadline:
+        r = c.request("textDocument/hover", at)["result"]
+        value = r["contents"]["value"] if r else ""
+        time.sleep(0.2)
+    check("**PTX** for sm_80 on this line" in value and "ex2.approx" in value, "hover lists the exp2 line's PTX", value)
+    # Right after an edit (within the 500 ms pause) the old version's PTX
+    # is not shown: its lines may have moved.
+    c.change(uri, 2, [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "\n"}])
+    diagnostics_for(c, uri, 2)
+    r = c.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line + 1, "character": 8}})["result"]
+    check(not r or "**PTX**" not in r["contents"]["value"], "no PTX of an older version after an edit", r)
+
+
 def case_compile_off(server):
     c = server.start(initialize=False)
     c.request("initialize", {"processId": None, "rootUri": None, "capabilities": {},

@@ -4,7 +4,8 @@
 // rule_pages.h) and a link to the page when the docs are on disk, but not
 // its message, which the editor shows with the diagnostic; on a kernel's
 // name, a pipeline or an op, its estimated cost (cake/query_cost.h,
-// render/cost_hover.cpp), unless the kernel has errors of its own.
+// render/cost_hover.cpp), unless the kernel has errors of its own; and the
+// PTX the line became, once a background compile of this version found it.
 #include "cake/query_hover.h"
 #include "diagnostic_json.h"
 #include "feature.h"
@@ -39,8 +40,25 @@ json hover(Context& context, const json& params) {
     if (!h) range = cost->range;
     markdown += (h ? "\n\n---\n\n" : "") + render::cost_hover_markdown(*cost);
   } else if (!h) {
-    return nullptr;
+    range = {};
   }
+  // The PTX this line became, from the last background compile of this
+  // version (docs/lsp.md), after everything else.
+  if (d.compiled_version == d.version) {
+    uint32_t line = d.doc->lines().position(offset).line + 1;
+    auto it = d.ptx_lines.find(line);
+    if (it != d.ptx_lines.end() && !it->second.empty()) {
+      if (markdown.empty()) {
+        std::string_view text = d.doc->lines().line_text(line - 1);
+        size_t first = text.find_first_not_of(" \t");
+        uint32_t begin = d.doc->lines().line_start(line - 1);
+        range = {begin + static_cast<uint32_t>(first == std::string_view::npos ? 0 : first),
+                 begin + static_cast<uint32_t>(text.size())};
+      }
+      markdown += (markdown.empty() ? "" : "\n\n---\n\n") + render::ptx_hover_markdown(d.ptx_target, it->second);
+    }
+  }
+  if (markdown.empty()) return nullptr;
   return {{"contents", {{"kind", "markdown"}, {"value", markdown}}}, {"range", context.range(d, range)}};
 }
 

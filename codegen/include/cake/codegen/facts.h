@@ -11,16 +11,27 @@
 #include "cake/codegen/lower.h"
 #include "cake/codegen/nvrtc.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace cake::codegen {
 
+/// The PTX instructions of each .cake line (1-based): opcode and count, in
+/// the order they first appear.
+using PtxLines = std::map<uint32_t, std::vector<std::pair<std::string, int>>>;
+
 struct FactsResult {
   bool lowered = false, compiled = false;
   std::vector<Diagnostic> diagnostics;
   std::vector<FunctionResources> resources;
+  PtxLines ptx_lines;  // of the compiled kernel
 };
+
+/// The instructions of `ptx` by the .cake line of the `.loc` before them
+/// (following `inlined_at` into `cake_file`); directives, labels and braces
+/// are not instructions.
+PtxLines ptx_by_line(const std::string& ptx, const std::string& cake_file);
 
 /// Lowers and compiles kernel `kernel` for `target` and turns what the
 /// compiler reports into diagnostics. `extra_options` go to NVRTC; with a
@@ -31,7 +42,7 @@ FactsResult compiler_facts(const Analysis& analysis, uint32_t kernel, const std:
 
 /// The diagnostics of compile result `r` of the lowering of kernel `kernel`
 /// (with launch plan `plan`), compiled from code whose `#line`s name
-/// "kernel.cake": what compiler_facts() reports.
+/// "/cake-lowered/kernel.cake": what compiler_facts() reports.
 std::vector<Diagnostic> compile_diagnostics(const Analysis& analysis, uint32_t kernel, const std::string& target,
                                             const LaunchPlan& plan, const CompileResult& r);
 
