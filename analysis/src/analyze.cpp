@@ -35,8 +35,13 @@ void finish_diagnostics(std::vector<Diagnostic>& diagnostics) {
     uint32_t from = open->range.begin;
     std::erase_if(diagnostics, [&](const Diagnostic& d) { return d.range.begin > from && d.id != DiagId::InvalidCharacter; });
   }
-  // One order for every way of computing them (analyze(), Document): by
-  // range, code and message; the same report twice is shown once.
+  sort_diagnostics(diagnostics);
+}
+
+void sort_diagnostics(std::vector<Diagnostic>& diagnostics) {
+  // One order for every way of computing them (analyze(), Document, the
+  // compiler's facts added by `cake check --compile`): by range, code and
+  // message; the same report twice is shown once.
   std::sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& x, const Diagnostic& y) {
     return std::tie(x.range.begin, x.range.end, x.id, x.message) < std::tie(y.range.begin, y.range.end, y.id, y.message);
   });

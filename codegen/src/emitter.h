@@ -73,6 +73,10 @@ class Emitter {
   std::optional<FragShape> fragment(SymbolId s, ByteRange at);
   /// Where register `i` (C++ expression) of `f` sits.
   ElementPlace place(const FragShape& f, const std::string& i);
+  /// The register of an mma_acc fragment `f` that holds the k-th value (of
+  /// 2 · columns / 8) of its row slot `slot` (a `.row` vector's register):
+  /// what a row reduction reads.
+  std::string mma_acc_register(const FragShape& f, const std::string& slot, const std::string& k) const;
   /// The C++ of element-wise expression `e` at register `i` of a result of
   /// shape `result`; operands are fragments of that shape, row vectors
   /// broadcast along rows, or scalars.

@@ -126,16 +126,13 @@ struct Lowerer {
     std::string init = r.kind == ReduceStmt::Kind::Max ? "-CAKE_INF" : r.kind == ReduceStmt::Kind::Min ? "CAKE_INF" : "0.0f";
     int64_t tiles_per_row = fs->dims[1] / 8;
     std::string dn = x.name(d.symbol), sn = x.name(src.symbol);
-    // Row slot j of the .row vector: tile row j / 2, half j % 2 (registers
-    // 0, 1 or 2, 3 of each of the row's 16 x 8 tiles).
     line("#pragma unroll");
     line("for (int cake_j = 0; cake_j < " + std::to_string(fd->registers()) + "; ++cake_j) {");
     ++x.indent;
     line("float cake_v = " + init + ";");
     line("#pragma unroll");
     line("for (int cake_c = 0; cake_c < " + std::to_string(2 * tiles_per_row) + "; ++cake_c) {");
-    line("  const float cake_w = " + sn + "[((cake_j / 2) * " + std::to_string(tiles_per_row) +
-         " + cake_c / 2) * 4 + (cake_j % 2) * 2 + cake_c % 2];");
+    line("  const float cake_w = " + sn + "[" + x.mma_acc_register(*fs, "cake_j", "cake_c") + "];");
     line("  cake_v = " + combine + ";");
     line("}");
     line("for (int cake_o = 1; cake_o < 4; cake_o *= 2) {");

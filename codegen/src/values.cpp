@@ -119,7 +119,6 @@ std::string Emitter::index(ExprId id) {
         if (s.name == "warp" && e.text == "id") return "(long long)cake_warp";
         if (s.name == "role" && e.text == "rank") return "cake_rank";
       }
-      if (s.kind == SymbolKind::StageVar && e.text == "phase") return name(base.symbol) + "_phase";
       break;
     }
     case Expr::Kind::Unary:
@@ -226,6 +225,14 @@ std::string mma_row_slot(int64_t columns, const std::string& i) {
 }
 
 }  // namespace
+
+std::string Emitter::mma_acc_register(const FragShape& f, const std::string& slot, const std::string& k) const {
+  // The inverse of mma_row_slot(): row slot j is tile row j / 2, half j % 2;
+  // its k-th value is in tile (j / 2, k / 2), register 2 * half + k % 2.
+  std::string tiles_per_row = std::to_string(f.dims[1] / 8);
+  return "((((" + slot + ") / 2) * " + tiles_per_row + " + (" + k + ") / 2) * 4 + ((" + slot + ") % 2) * 2 + (" + k +
+         ") % 2)";
+}
 
 std::string Emitter::element(ExprId id, const FragShape& result, const std::string& i) {
   const Expr& e = m.exprs[id];

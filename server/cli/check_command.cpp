@@ -9,7 +9,6 @@
 #include "cake/analyze.h"
 #include "cake/codegen/cache.h"
 #include "cake/codegen/facts.h"
-#include "cake/registry.h"
 #include "convert.h"
 #include "diagnostic_json.h"
 #include "sarif.h"
@@ -99,11 +98,7 @@ void add_compiler_facts(Analysis& a) {
     }
   if (found.empty()) return;
   a.diagnostics.insert(a.diagnostics.end(), found.begin(), found.end());
-  // Sorted as analyze() sorts: by range, then by code.
-  std::stable_sort(a.diagnostics.begin(), a.diagnostics.end(), [](const Diagnostic& x, const Diagnostic& y) {
-    return std::tuple(x.range.begin, x.range.end, rule_info(x.id).code) <
-           std::tuple(y.range.begin, y.range.end, rule_info(y.id).code);
-  });
+  sort_diagnostics(a.diagnostics);
 }
 
 FileResult check_file(const InputFile& input, const CheckContext& context) {

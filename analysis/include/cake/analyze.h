@@ -41,6 +41,10 @@ std::unique_ptr<Analysis> analyze(std::string text, const AnalyzeOptions& option
 /// these.
 std::vector<std::string> file_targets(const Module& module, const AnalyzeOptions& options);
 
+/// Puts diagnostics in the order analyze() gives them (by range, code and
+/// message) and drops exact repeats: for a caller that adds its own.
+void sort_diagnostics(std::vector<Diagnostic>& diagnostics);
+
 /// Counts of diagnostics by severity.
 struct DiagnosticCounts {
   unsigned errors = 0, warnings = 0, infos = 0, hints = 0;

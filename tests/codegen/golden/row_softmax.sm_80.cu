@@ -75,7 +75,7 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 30 "@CAKE_FILE@"
       for (int cake_c = 0; cake_c < 64; ++cake_c) {
 #line 30 "@CAKE_FILE@"
-        const float cake_w = x[((cake_j / 2) * 32 + cake_c / 2) * 4 + (cake_j % 2) * 2 + cake_c % 2];
+        const float cake_w = x[((((cake_j) / 2) * 32 + (cake_c) / 2) * 4 + ((cake_j) % 2) * 2 + (cake_c) % 2)];
 #line 30 "@CAKE_FILE@"
         cake_v = CAKE_MAX(cake_v, cake_w);
 #line 30 "@CAKE_FILE@"
@@ -143,7 +143,7 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 38 "@CAKE_FILE@"
       for (int cake_c = 0; cake_c < 64; ++cake_c) {
 #line 38 "@CAKE_FILE@"
-        const float cake_w = x[((cake_j / 2) * 32 + cake_c / 2) * 4 + (cake_j % 2) * 2 + cake_c % 2];
+        const float cake_w = x[((((cake_j) / 2) * 32 + (cake_c) / 2) * 4 + ((cake_j) % 2) * 2 + (cake_c) % 2)];
 #line 38 "@CAKE_FILE@"
         cake_v = cake_v + cake_w;
 #line 38 "@CAKE_FILE@"
