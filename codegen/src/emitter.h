@@ -24,8 +24,12 @@ struct FragShape {
   /// 32-bit registers per thread (E0304's count).
   int64_t registers() const;
   /// Elements of the C++ array that holds it per thread: one per register
-  /// (32-bit types), one per element for a per-thread (layout None) tile.
+  /// (32-bit types, and 16-bit pairs packed in one), one per element for a
+  /// per-thread (layout None) tile.
   int64_t slots() const;
+  /// A 16-bit fragment in an accumulator layout: pairs of elements packed
+  /// in 32-bit registers (the mma.sync operand form), not element-wise.
+  bool packed() const;
 };
 
 /// Where register `i` of a fragment sits in its tile, as C++ expressions of
@@ -73,6 +77,13 @@ class Emitter {
   std::optional<FragShape> fragment(SymbolId s, ByteRange at);
   /// Where register `i` (C++ expression) of `f` sits.
   ElementPlace place(const FragShape& f, const std::string& i);
+  /// The register of a packed (16-bit) mma_acc fragment `f` that holds the
+  /// 8 x 8 block at rows 8 * `block_row`, columns 8 * `block_col`: each such
+  /// register is one ldmatrix matrix and one mma.sync operand register.
+  std::string packed_register(const FragShape& f, const std::string& block_row, const std::string& block_col) const;
+  /// The 8 x 8 block (row, column of blocks) that register `r` of packed
+  /// fragment `f` holds: the inverse of packed_register().
+  ElementPlace packed_block(const FragShape& f, const std::string& r) const;
   /// The register of an mma_acc fragment `f` that holds the k-th value (of
   /// 2 · columns / 8) of its row slot `slot` (a `.row` vector's register):
   /// what a row reduction reads.
@@ -89,20 +100,49 @@ class Emitter {
   /// The C++ name of a symbol (a CAKE name that is a C++ keyword or one of
   /// the lowering's own is renamed).
   std::string name(SymbolId s) const;
+  /// The C++ name of a pipeline stage's phase (`s.phase`).
+  std::string phase_name(SymbolId stage) const;
   std::string ctype(DType dtype) const;
+  /// The C++ element type of a fragment's array.
+  std::string storage(const FragShape& f) const;
+  /// A power of two that provably divides integer expression `e` (1 when
+  /// nothing is known): from constants, the kernel's `where` facts on
+  /// shape symbols, loop starts and steps, + - and *. What a vector width
+  /// or a 16-byte copy needs proven.
+  int64_t multiple_of(ExprId e);
 
   /// The linear element index into tensor or smem `base` of the element
   /// (row, col) of the tile that the index expression `e` selects; refused
   /// forms give nullopt.
   std::optional<std::string> address(ExprId e, const std::string& row, const std::string& col, int tile_rank);
+  /// The dims of the tile memory operand `e` selects (slices' extents and
+  /// whole dims, folded), or nullopt (refused).
+  std::optional<std::vector<int64_t>> tile_dims(ExprId e);
+  /// A power of two (elements) that divides the element offset of every
+  /// tile element of `e` whose column is a multiple of it: what its slice
+  /// starts and row pitches allow. The innermost dim's extent is not
+  /// counted: the caller steps columns in pieces.
+  int64_t alignment(ExprId e);
+
+  /// The threads that run the current statement together (the role's, or
+  /// the block's outside roles), and this thread's rank among them.
+  int64_t group_threads = 0;
+  std::string group_rank = "(int)threadIdx.x";
 
   // Section - statements (statements.cpp)
 
   void statements(const std::vector<StmtId>& body);
   void statement(StmtId id);
 
+  // Section - Ampere's tensor-core data path (mma_sync.cpp)
+
+  void cp_async(const Stmt& s, const MoveStmt& mv);
+  void ldmatrix(const Stmt& s, const MoveStmt& mv);
+  void mma_sync(const Stmt& s, const MmaStmt& n);
+
  private:
   ByteRange current_{};
+  std::map<SymbolId, int64_t> symbol_multiple_;
 };
 
 std::string cxx_int(int64_t v);

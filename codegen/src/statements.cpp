@@ -33,8 +33,10 @@ struct Lowerer {
       case SymbolKind::Reg: {
         auto f = x.fragment(d.symbol, sym.decl);
         if (!f) return;
-        line(x.ctype(f->dtype) + " " + x.name(d.symbol) + "[" + std::to_string(f->slots()) + "];");
-        if (sym.value != kNone) each_register(*f, x.name(d.symbol) + "[cake_i] = " + rvalue(*f, sym.value) + ";");
+        line(x.storage(*f) + " " + x.name(d.symbol) + "[" + std::to_string(f->slots()) + "];");
+        if (sym.value == kNone) return;
+        if (f->packed()) return x.refuse(sym.decl, "an initial value of a packed 16-bit mma_acc fragment");
+        each_register(*f, x.name(d.symbol) + "[cake_i] = " + rvalue(*f, sym.value) + ";");
         return;
       }
       // Shared memory, barriers and tensor maps are placed in the prologue
@@ -58,6 +60,7 @@ struct Lowerer {
     if (r.kind != Expr::Kind::Name || r.symbol == kNone) return x.refuse(r.range, "a register operand that is not a name");
     auto f = x.fragment(r.symbol, r.range);
     if (!f) return;
+    if (f->packed()) return x.refuse(r.range, "a plain load or store of a packed 16-bit mma_acc fragment");
     ElementPlace at = x.place(*f, "cake_i");
     int rank = static_cast<int>(f->dims.size());
     auto addr = x.address(mem, at.row, at.col, rank);
@@ -85,7 +88,9 @@ struct Lowerer {
     switch (mv.op) {
       case Op::Load: return load_store(mv, true);
       case Op::Store: return load_store(mv, false);
-      case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad: case Op::Ldmatrix:
+      case Op::CpAsync: return x.cp_async(s, mv);
+      case Op::Ldmatrix: return x.ldmatrix(s, mv);
+      case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
       case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
       case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::CpAsyncCommit: case Op::WgmmaFence:
       case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
@@ -99,9 +104,10 @@ struct Lowerer {
   void plain(const PlainStmt& p) {
     switch (p.op) {
       case Op::Syncthreads: return line("__syncthreads();");
+      case Op::CpAsyncCommit: return line("CAKE_CP_ASYNC_COMMIT();");
       case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
       case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
-      case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::CpAsyncCommit: case Op::WgmmaFence:
+      case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::WgmmaFence:
       case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
       case Op::ClusterSync: case Op::FenceProxyAsync: case Op::CpAsyncWait: case Op::WgmmaWait:
       case Op::TmaStoreWait: case Op::Arrive: case Op::ArriveExpectTx: case Op::Tcgen05Commit:
@@ -119,6 +125,7 @@ struct Lowerer {
     auto fd = x.fragment(d.symbol, d.range);
     auto fs = x.fragment(src.symbol, src.range);
     if (!fd || !fs) return;
+    if (fs->packed()) return x.refuse(src.range, "a row reduction of a packed 16-bit mma_acc fragment");
     if (fs->layout != FragLayout::MmaAcc || fd->layout != FragLayout::MmaAccRow || fd->dims[0] != fs->dims[0])
       return x.refuse(s.range, "a row reduction other than mma_acc into mma_acc.row");
     std::string combine = r.kind == ReduceStmt::Kind::Max ? "CAKE_MAX(cake_v, cake_w)"
@@ -149,6 +156,7 @@ struct Lowerer {
     if (t.kind != Expr::Kind::Name || t.symbol == kNone) return x.refuse(t.range, "an assignment to something other than a register");
     auto f = x.fragment(t.symbol, t.range);
     if (!f) return;
+    if (f->packed()) return x.refuse(t.range, "an element-wise assignment to a packed 16-bit mma_acc fragment");
     std::string op(a.op);
     if (op != "=" && op != "+=" && op != "-=" && op != "*=" && op != "/=") return x.refuse(s.keyword, "`" + op + "`");
     if (op == "=") return each_register(*f, x.name(t.symbol) + "[cake_i] = " + rvalue(*f, a.value) + ";");
@@ -189,12 +197,45 @@ struct Lowerer {
       line("const long long cake_rank = ((long long)cake_warp - " + first + ") / " + per + ";");
       line("(void)cake_rank;");
       if (r.maxnreg != kNone) x.refuse(r.maxnreg_clause, "`maxnreg`");
+      int64_t outer_threads = x.group_threads;
+      std::string outer_rank = x.group_rank;
+      x.group_threads = v.warps * 32;
+      if (!all) x.group_rank = "((int)threadIdx.x - " + std::to_string(v.first_warp * 32) + ")";
       x.statements(r.body);
+      x.group_threads = outer_threads;
+      x.group_rank = outer_rank;
       --x.indent;
       line("}");
       return;
     }
     x.refuse(s.range, "this role");
+  }
+
+  /// `cp.async.wait n`: n is a constant (the verifier's E-rule), as
+  /// cp.async.wait_group needs.
+  void group_wait(const GroupWaitStmt& w) {
+    auto pending = x.eval.fold(w.pending);
+    if (w.op != Op::CpAsyncWait) return x.refuse(s.keyword, "`" + std::string(op_spelling(w.op)) + "`");
+    if (!pending || *pending < 0 || *pending > 7) return x.refuse(s.range, "a cp.async.wait whose count is not a constant 0 .. 7");
+    line("CAKE_CP_ASYNC_WAIT(" + std::to_string(*pending) + ");");
+  }
+
+  /// `pipeline s in ring(S) for i in a .. b`: the loop, with s = i % S and
+  /// its phase (i / S) % 2 bound in the body (docs/language.md, Pipelines).
+  void pipeline(const PipelineStmt& p) {
+    auto stages = x.eval.fold(p.stages);
+    if (!stages || *stages <= 0) return x.refuse(p.ring, "a ring whose stage count is not a positive constant");
+    std::string v = x.name(p.variable), st = x.name(p.stage), ring = std::to_string(*stages);
+    std::string step = p.step == kNone ? "1LL" : x.index(p.step);
+    line("for (long long " + v + " = " + x.index(p.start) + "; " + v + " < " + x.index(p.end) + "; " + v + " += " +
+         step + ") {");
+    ++x.indent;
+    line("const long long " + st + " = " + v + " % " + ring + ";");
+    line("const long long " + x.phase_name(p.stage) + " = " + v + " / " + ring + " % 2;");
+    line("(void)" + st + "; (void)" + x.phase_name(p.stage) + ";");
+    x.statements(p.body);
+    --x.indent;
+    line("}");
   }
 
   void run() {
@@ -230,8 +271,12 @@ struct Lowerer {
             assign(n);
           } else if constexpr (std::is_same_v<T, RoleStmt>) {
             role(n);
-          } else if constexpr (std::is_same_v<T, MmaStmt> || std::is_same_v<T, GroupWaitStmt> ||
-                               std::is_same_v<T, ArriveStmt> || std::is_same_v<T, CommitStmt> ||
+          } else if constexpr (std::is_same_v<T, MmaStmt>) {
+            if (n.op == Op::Mma) x.mma_sync(s, n);
+            else x.refuse(s.keyword, "`" + std::string(op_spelling(n.op)) + "`");
+          } else if constexpr (std::is_same_v<T, GroupWaitStmt>) {
+            group_wait(n);
+          } else if constexpr (std::is_same_v<T, ArriveStmt> || std::is_same_v<T, CommitStmt> ||
                                std::is_same_v<T, ArgReduceStmt>) {
             x.refuse(s.keyword, "`" + std::string(op_spelling(n.op)) + "`");
           } else if constexpr (std::is_same_v<T, WaitStmt>) {
@@ -241,7 +286,7 @@ struct Lowerer {
           } else if constexpr (std::is_same_v<T, ElectStmt>) {
             x.refuse(s.keyword, "`elect`");
           } else if constexpr (std::is_same_v<T, PipelineStmt>) {
-            x.refuse(s.keyword, "`pipeline`");
+            pipeline(n);
           } else {
             static_assert(sizeof(T) == 0, "a statement kind the lowering does not handle");
           }

@@ -4,11 +4,14 @@
 // and addresses into tensors and shared memory. See docs/lowering.md.
 #include "emitter.h"
 
+#include "cost/banks.h"
 #include "semantics/fragments.h"
+#include "semantics/shape_logic.h"
 
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 #include <set>
 
 namespace cake::codegen {
@@ -51,6 +54,8 @@ int64_t FragShape::registers() const {
   return fragment_registers(layout, elements, dtype_bits(dtype), 32);
 }
 
+bool FragShape::packed() const { return layout != FragLayout::None && dtype_bits(dtype) == 16; }
+
 int64_t FragShape::slots() const {
   if (layout != FragLayout::None) return registers();
   int64_t elements = 1;
@@ -63,6 +68,8 @@ std::string Emitter::name(SymbolId s) const {
   if (reserved().count(n) || n.starts_with("cake_")) n += "_";
   return n;
 }
+
+std::string Emitter::phase_name(SymbolId stage) const { return "cake_phase_" + name(stage); }
 
 std::string Emitter::ctype(DType dtype) const {
   switch (dtype) {
@@ -80,6 +87,64 @@ std::string Emitter::ctype(DType dtype) const {
       return "";
   }
   return "";
+}
+
+std::string Emitter::storage(const FragShape& f) const { return f.packed() ? "unsigned" : ctype(f.dtype); }
+
+int64_t Emitter::multiple_of(ExprId id) {
+  constexpr int64_t kAny = int64_t(1) << 40;  // what 0 is a multiple of, as far as anyone asks
+  auto power_of_two = [](int64_t v) { return v == 0 ? kAny : v & -v; };
+  if (auto v = eval.fold(id)) return *v == INT64_MIN ? kAny : power_of_two(*v < 0 ? -*v : *v);
+  const Expr& e = m.exprs[id];
+  switch (e.kind) {
+    case Expr::Kind::Name: {
+      if (e.symbol == kNone) return 1;
+      const Symbol& s = m.symbols[e.symbol];
+      if (s.kind == SymbolKind::Let && s.value != kNone) return multiple_of(s.value);
+      if (s.kind == SymbolKind::LoopVar && s.stmt != kNone) {
+        const Stmt& loop = m.stmts[s.stmt];
+        ExprId start = kNone, step = kNone;
+        if (const auto* f = std::get_if<ForStmt>(&loop.node)) start = f->start, step = f->step;
+        if (const auto* p = std::get_if<PipelineStmt>(&loop.node)) start = p->start, step = p->step;
+        if (start == kNone) return 1;
+        return std::gcd(multiple_of(start), step == kNone ? 1 : multiple_of(step));
+      }
+      if (s.kind != SymbolKind::ShapeSymbol) return 1;
+      if (auto it = symbol_multiple_.find(e.symbol); it != symbol_multiple_.end()) return it->second;
+      // The largest 2^j (up to 1024) that the kernel's facts make divide it:
+      // `facts and S % 2^j != 0` has no solution.
+      std::unordered_map<SymbolId, uint32_t> vars;
+      for (SymbolId v : kernel.shape_symbols) vars.emplace(v, static_cast<uint32_t>(vars.size()));
+      std::vector<logic::Formula> facts;
+      for (ExprId f : kernel.facts)
+        if (auto formula = logic::to_formula(m, eval, f, vars)) facts.push_back(std::move(*formula));
+      int64_t found = 1;
+      auto var = vars.find(e.symbol);
+      for (int64_t d = 1024; var != vars.end() && d > 1; d /= 2) {
+        auto other = logic::modulo(var->second, d, logic::Rel::Ne, 0);
+        if (!other) continue;
+        std::vector<logic::Formula> all = facts;
+        all.push_back(std::move(*other));
+        if (logic::solve(logic::Formula::all(std::move(all)), static_cast<uint32_t>(vars.size())).verdict ==
+            logic::Verdict::Unsat) {
+          found = d;
+          break;
+        }
+      }
+      symbol_multiple_[e.symbol] = found;
+      return found;
+    }
+    case Expr::Kind::Unary:
+      return e.text == "-" ? multiple_of(e.lhs) : 1;
+    case Expr::Kind::Binary:
+      if (e.text == "+" || e.text == "-") return std::gcd(multiple_of(e.lhs), multiple_of(e.rhs));
+      if (e.text == "*") return std::min(kAny, multiple_of(e.lhs) * multiple_of(e.rhs));
+      return 1;
+    case Expr::Kind::Int: case Expr::Kind::Bool: case Expr::Kind::Float: case Expr::Kind::Field: case Expr::Kind::Call:
+    case Expr::Kind::Cast: case Expr::Kind::Index: case Expr::Kind::Transpose: case Expr::Kind::Error:
+      return 1;
+  }
+  return 1;
 }
 
 std::string Emitter::index(ExprId id) {
@@ -119,6 +184,7 @@ std::string Emitter::index(ExprId id) {
         if (s.name == "warp" && e.text == "id") return "(long long)cake_warp";
         if (s.name == "role" && e.text == "rank") return "cake_rank";
       }
+      if (s.kind == SymbolKind::StageVar && e.text == "phase") return phase_name(base.symbol);
       break;
     }
     case Expr::Kind::Unary:
@@ -169,8 +235,10 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
     f.dims.push_back(*v);
   }
   bool half = f.dtype == DType::BF16 || f.dtype == DType::F16;
-  if (ctype(f.dtype).empty() || dtype_bits(f.dtype) > 32 || (half && f.layout != FragLayout::None)) {
-    refuse(sym.decl, "a " + std::string(dtype_name(f.dtype)) + " fragment in this layout (so far: 32-bit types, and 16-bit floats per thread)");
+  if (ctype(f.dtype).empty() || dtype_bits(f.dtype) > 32 ||
+      (half && f.layout != FragLayout::None && f.layout != FragLayout::MmaAcc)) {
+    refuse(sym.decl, "a " + std::string(dtype_name(f.dtype)) +
+                         " fragment in this layout (so far: 32-bit types, 16-bit floats per thread or in mma_acc)");
     return std::nullopt;
   }
   switch (f.layout) {
@@ -226,6 +294,19 @@ std::string mma_row_slot(int64_t columns, const std::string& i) {
 
 }  // namespace
 
+std::string Emitter::packed_register(const FragShape& f, const std::string& block_row, const std::string& block_col) const {
+  // Block (r, c) is half r % 2 of 16 x 8 tile (r / 2, c); a tile is two
+  // registers, v0v1 (rows g) then v2v3 (rows g + 8).
+  std::string tiles_per_row = std::to_string(f.dims[1] / 8);
+  return "(2 * ((" + block_row + ") / 2 * " + tiles_per_row + " + (" + block_col + ")) + (" + block_row + ") % 2)";
+}
+
+ElementPlace Emitter::packed_block(const FragShape& f, const std::string& r) const {
+  // The inverse of packed_register(): register r is half r % 2 of tile r / 2.
+  std::string tiles_per_row = std::to_string(f.dims[1] / 8);
+  return {"(2 * ((" + r + ") / 2 / " + tiles_per_row + ") + (" + r + ") % 2)", "((" + r + ") / 2 % " + tiles_per_row + ")"};
+}
+
 std::string Emitter::mma_acc_register(const FragShape& f, const std::string& slot, const std::string& k) const {
   // The inverse of mma_row_slot(): row slot j is tile row j / 2, half j % 2;
   // its k-th value is in tile (j / 2, k / 2), register 2 * half + k % 2.
@@ -246,6 +327,10 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
       if (s.kind != SymbolKind::Reg) return "(float)" + index(id);
       auto f = fragment(e.symbol, e.range);
       if (!f) return "0";
+      if (f->packed()) {
+        refuse(e.range, "a packed 16-bit mma_acc fragment as an element-wise operand");
+        return "0";
+      }
       if (f->dims.empty()) return value(e.symbol, name(e.symbol) + "[0]");
       if (f->layout == result.layout && f->dims == result.dims) return value(e.symbol, name(e.symbol) + "[" + i + "]");
       if (f->layout == FragLayout::MmaAccRow && result.layout == FragLayout::MmaAcc && f->dims[0] == result.dims[0])
@@ -307,16 +392,31 @@ std::string Emitter::store_value(const FragShape& f, const std::string& v) const
   return v;
 }
 
-std::optional<std::string> Emitter::address(ExprId id, const std::string& row, const std::string& col, int tile_rank) {
-  const Expr& e = m.exprs[id];
+namespace {
+
+/// The buffer an operand names and its index items (none for a bare name).
+struct Operand {
   SymbolId base = kNone;
   std::vector<IndexItem> items;
-  if (e.kind == Expr::Kind::Index && m.exprs[e.lhs].kind == Expr::Kind::Name) {
-    base = m.exprs[e.lhs].symbol;
-    items = e.items;
-  } else if (e.kind == Expr::Kind::Name) {
-    base = e.symbol;
+};
+
+Operand operand_of(const Module& m, ExprId id) {
+  // `sA[s][0 : 64, :]`: the stage's items, then the tile's.
+  std::vector<IndexItem> items;
+  const Expr* e = &m.exprs[id];
+  while (e->kind == Expr::Kind::Index) {
+    items.insert(items.begin(), e->items.begin(), e->items.end());
+    e = &m.exprs[e->lhs];
   }
+  if (e->kind == Expr::Kind::Name) return {e->symbol, std::move(items)};
+  return {};
+}
+
+}  // namespace
+
+std::optional<std::string> Emitter::address(ExprId id, const std::string& row, const std::string& col, int tile_rank) {
+  const Expr& e = m.exprs[id];
+  auto [base, items] = operand_of(m, id);
   if (base == kNone) {
     refuse(e.range, "this operand form");
     return std::nullopt;
@@ -326,8 +426,8 @@ std::optional<std::string> Emitter::address(ExprId id, const std::string& row, c
     refuse(e.range, "a " + std::string(symbol_kind_name(s.kind)) + " as a memory operand");
     return std::nullopt;
   }
-  if (s.type.swizzle != Swizzle::None || s.type.order != Order::RowMajor) {
-    refuse(e.range, "a swizzled or column-major buffer");
+  if (s.type.order != Order::RowMajor) {
+    refuse(e.range, "a column-major buffer");
     return std::nullopt;
   }
   // Dims: the stage dims (smem rings) first, then the tile's.
@@ -363,10 +463,73 @@ std::optional<std::string> Emitter::address(ExprId id, const std::string& row, c
     refuse(e.range, "an operand with fewer tile dims than its fragment");
     return std::nullopt;
   }
-  // Row-major over all dims (a ring's stages are whole tiles one after another).
-  std::string linear = coordinate[0];
-  for (size_t d = 1; d < dims.size(); ++d) linear = "(" + linear + ") * " + dims[d] + " + " + coordinate[d];
-  return name(base) + "[" + linear + "]";
+  auto row_major = [&](size_t from, size_t to) {
+    std::string linear = coordinate[from];
+    for (size_t d = from + 1; d < to; ++d) linear = "(" + linear + ") * " + dims[d] + " + " + coordinate[d];
+    return linear;
+  };
+  const SmemSlot* slot = nullptr;
+  if (s.kind == SymbolKind::Smem)
+    for (const SmemSlot& x : facts.on(target).smem.slots)
+      if (x.symbol == base) slot = &x;
+  // A ring's stages are whole tiles one after another, unless placed
+  // apart (padded to a swizzle's repeat), and a swizzled tile's 16-byte
+  // chunks move within each row group: both by byte offset from the stage.
+  if (!slot || (s.type.swizzle == Swizzle::None && slot->stride == slot->stage_bytes))
+    return name(base) + "[" + row_major(0, dims.size()) + "]";
+  std::string stage = stages == 0 ? "0" : row_major(0, stages);
+  std::string bytes = "((" + row_major(stages, dims.size()) + ") * " + std::to_string(dtype_bits(s.type.dtype) / 8) + ")";
+  if (s.type.swizzle != Swizzle::None) {
+    SwizzleBits z = swizzle_bits(s.type.swizzle);
+    bytes = "CAKE_SWIZZLE(" + bytes + ", " + std::to_string(z.row_shift) + ", " + std::to_string(z.mask) + ", " +
+            std::to_string(z.chunk_shift) + ")";
+  }
+  return "(*(" + ctype(s.type.dtype) + "*)((unsigned char*)" + name(base) + " + (" + stage + ") * " +
+         std::to_string(slot->stride) + " + " + bytes + "))";
+}
+
+std::optional<std::vector<int64_t>> Emitter::tile_dims(ExprId id) {
+  auto [base, items] = operand_of(m, id);
+  if (base == kNone) {
+    refuse(m.exprs[id].range, "this operand form");
+    return std::nullopt;
+  }
+  const Symbol& s = m.symbols[base];
+  std::vector<ExprId> all(s.type.stage_dims.begin(), s.type.stage_dims.end());
+  all.insert(all.end(), s.type.dims.begin(), s.type.dims.end());
+  std::vector<int64_t> out;
+  for (size_t d = 0; d < all.size(); ++d) {
+    IndexItem::Kind kind = d < items.size() ? items[d].kind : IndexItem::Kind::Full;
+    if (kind == IndexItem::Kind::Scalar) continue;
+    auto v = eval.fold(kind == IndexItem::Kind::Slice ? items[d].extent : all[d]);
+    if (!v || *v <= 0) {
+      refuse(m.exprs[id].range, "a tile whose extent is not a constant");
+      return std::nullopt;
+    }
+    out.push_back(*v);
+  }
+  return out;
+}
+
+int64_t Emitter::alignment(ExprId id) {
+  auto [base, items] = operand_of(m, id);
+  if (base == kNone) return 1;
+  const Symbol& s = m.symbols[base];
+  std::vector<ExprId> all(s.type.stage_dims.begin(), s.type.stage_dims.end());
+  all.insert(all.end(), s.type.dims.begin(), s.type.dims.end());
+  if (all.empty()) return 1;
+  // Offset = sum over dims of coordinate × pitch (the product of the dims
+  // after it). Every dim but the innermost moves by its pitch; the
+  // innermost by its start (a scalar index, a slice start, or 0).
+  int64_t a = int64_t(1) << 40;
+  for (size_t d = 0; d + 1 < all.size(); ++d) {
+    int64_t pitch = 1;
+    for (size_t e = d + 1; e < all.size(); ++e) pitch = std::min(int64_t(1) << 40, pitch * multiple_of(all[e]));
+    a = std::gcd(a, pitch);
+  }
+  size_t last = all.size() - 1;
+  if (last < items.size() && items[last].kind != IndexItem::Kind::Full) a = std::gcd(a, multiple_of(items[last].start));
+  return a;
 }
 
 }  // namespace cake::codegen

@@ -29,6 +29,8 @@ inline const std::map<std::string, std::vector<std::pair<std::string, int64_t>>>
       {"row_softmax_ref", {{"R", 32}}},
       {"hopper_gemm_ref", {{"M", 3}, {"N", 256}, {"K", 40}}},
       {"ampere_gemm_ref", {{"M", 5}, {"N", 128}, {"K", 40}}},
+      // 5 k-tiles: the 3-stage ring turns, the last two refills are skipped.
+      {"ampere_gemm", {{"M", 128}, {"N", 256}, {"K", 160}}},
       {"blackwell_gemm_ref", {{"M", 3}, {"N", 256}, {"K", 40}}},
       {"kmeans_ref", {{"N", 200}, {"K", 20}}},
       {"kmeans_assign_ref", {{"N", 200}, {"K", 20}}},

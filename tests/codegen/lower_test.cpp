@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "cake/analyze.h"
+#include "semantics/eval.h"
 #include "support/test_files.h"
 #include "cake/codegen/lower.h"
 #include "cake/codegen/nvrtc.h"
@@ -106,6 +107,8 @@ TEST_CASE("every example kernel lowers or is refused inside the kernel") {
 struct LoweredExample {
   std::string file, kernel, target;
   codegen::Lowered low;
+  const Analysis* analysis = nullptr;
+  uint32_t index = 0;
 };
 
 std::vector<LoweredExample> lowered_examples(std::vector<std::unique_ptr<Analysis>>& keep) {
@@ -120,10 +123,78 @@ std::vector<LoweredExample> lowered_examples(std::vector<std::unique_ptr<Analysi
     for (uint32_t k = 0; k < a.module.kernels.size(); ++k)
       for (const std::string& t : file_targets(a.module, {})) {
         codegen::Lowered low = codegen::lower(a, k, t, kFile);
-        if (low.ok()) out.push_back({f.filename().string(), kernel_name(a, k), t, std::move(low)});
+        if (low.ok()) out.push_back({f.filename().string(), kernel_name(a, k), t, std::move(low), &a, k});
       }
   }
   return out;
+}
+
+/// The synchronisation a loop's IR names: bar.sync for `syncthreads`,
+/// cp.async.wait_group for `cp.async.wait`, fence.proxy.async for its op.
+struct SyncCounts {
+  int barriers = 0, waits = 0, fences = 0;
+  bool operator==(const SyncCounts&) const = default;
+};
+
+void count_ir(const Module& m, const std::vector<StmtId>& body, SyncCounts& c) {
+  for (StmtId id : body) {
+    const Stmt& s = m.stmts[id];
+    if (const auto* p = std::get_if<PlainStmt>(&s.node)) {
+      if (p->op == Op::Syncthreads) ++c.barriers;
+      if (p->op == Op::FenceProxyAsync) ++c.fences;
+    }
+    if (const auto* w = std::get_if<GroupWaitStmt>(&s.node); w && w->op == Op::CpAsyncWait) ++c.waits;
+    if (const auto* f = std::get_if<IfStmt>(&s.node)) {
+      count_ir(m, f->then_body, c);
+      count_ir(m, f->else_body, c);
+    }
+  }
+}
+
+/// The loops of a body whose trip count is not a constant (those are not
+/// unrolled) and that hold no other loop: the hot loops.
+void hot_loops(const Module& m, const Evaluator& eval, const std::vector<StmtId>& body, std::vector<StmtId>& out) {
+  for (StmtId id : body) {
+    const Stmt& s = m.stmts[id];
+    const std::vector<StmtId>* inner = nullptr;
+    bool constant = false;
+    if (const auto* f = std::get_if<ForStmt>(&s.node)) inner = &f->body, constant = eval.fold(f->end).has_value();
+    if (const auto* p = std::get_if<PipelineStmt>(&s.node)) inner = &p->body, constant = eval.fold(p->end).has_value();
+    if (const auto* r = std::get_if<RoleStmt>(&s.node)) inner = &r->body;
+    if (const auto* f = std::get_if<IfStmt>(&s.node)) {
+      hot_loops(m, eval, f->then_body, out);
+      hot_loops(m, eval, f->else_body, out);
+    }
+    if (!inner) continue;
+    size_t before = out.size();
+    hot_loops(m, eval, *inner, out);
+    if (out.size() == before && !constant && !std::holds_alternative<RoleStmt>(s.node)) out.push_back(id);
+  }
+}
+
+/// The same counts over the PTX instructions whose `.loc` line is in
+/// [first, last].
+SyncCounts count_ptx(const std::string& ptx, uint32_t first, uint32_t last) {
+  SyncCounts c;
+  std::istringstream in(ptx);
+  std::string line;
+  uint32_t at = 0;
+  static const std::regex loc_re(R"(^\s*\.loc\s+\d+\s+(\d+)\s)");
+  std::smatch match;
+  while (std::getline(in, line)) {
+    if (std::regex_search(line, match, loc_re)) {
+      at = static_cast<uint32_t>(std::stoul(match[1]));
+      continue;
+    }
+    if (at < first || at > last) continue;
+    size_t i = line.find_first_not_of(" \t");
+    if (i == std::string::npos) continue;
+    std::string_view op = std::string_view(line).substr(i);
+    if (op.starts_with("bar.sync") || op.starts_with("barrier.sync")) ++c.barriers;
+    if (op.starts_with("cp.async.wait_group")) ++c.waits;
+    if (op.starts_with("fence.proxy.async")) ++c.fences;
+  }
+  return c;
 }
 
 TEST_CASE("the lowered CUDA of every kernel that lowers matches its golden file") {
@@ -219,8 +290,8 @@ TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file w
   REQUIRE(count(a->diagnostics).errors == 0);
   codegen::Lowered low = codegen::lower(*a, 0, "sm_90a", kFile);
   REQUIRE_FALSE(low.ok());
-  // The consumer's k-loop (a `pipeline`) and the producer's `elect` are
-  // refused on their keywords, each naming it.
+  // The consumer's `wgmma` and the producer's `elect` are refused on their
+  // keywords, each naming it, and each refusal is said once.
   std::set<std::string> refused;
   for (const Diagnostic& d : low.diagnostics) {
     INFO(d.message);
@@ -228,8 +299,12 @@ TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file w
     std::string word = a->text.substr(d.range.begin, d.range.end - d.range.begin);
     if (d.message.find("`" + word + "`") != std::string::npos) refused.insert(word);
   }
-  CHECK(refused.count("pipeline") == 1);
+  CHECK(refused.count("wgmma") == 1);
   CHECK(refused.count("elect") == 1);
+  for (size_t i = 1; i < low.diagnostics.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      CHECK_FALSE((low.diagnostics[i].range == low.diagnostics[j].range &&
+                   low.diagnostics[i].message == low.diagnostics[j].message));
 
   auto broken = analyze(text.substr(0, text.rfind('}')));
   REQUIRE(count(broken->diagnostics).errors > 0);
@@ -245,6 +320,7 @@ TEST_CASE("lowered kernels compile without spills and map every PTX line to the 
     return;
   }
   std::vector<std::unique_ptr<Analysis>> keep;
+  int hot = 0;
   for (const LoweredExample& e : lowered_examples(keep)) {
     codegen::CompileRequest r;
     r.source = e.low.cuda;
@@ -259,6 +335,26 @@ TEST_CASE("lowered kernels compile without spills and map every PTX line to the 
     CHECK(c.resources[0].local == 0);
     LocLines locs = loc_lines(c.ptx);
     CHECK(locs.files == std::set<std::string>{kFile});
+    // The hot loops hold exactly the barriers, waits and fences their IR names.
+    const Module& m = e.analysis->module;
+    Evaluator eval(m);
+    std::vector<StmtId> loops;
+    hot_loops(m, eval, m.kernels[e.index].body, loops);
+    for (StmtId id : loops) {
+      const Stmt& s = m.stmts[id];
+      uint32_t first = e.analysis->lines.position(s.range.begin).line + 1;
+      uint32_t last = e.analysis->lines.position(s.range.end - 1).line + 1;
+      SyncCounts want;
+      const auto* f = std::get_if<ForStmt>(&s.node);
+      count_ir(m, f ? f->body : std::get<PipelineStmt>(s.node).body, want);
+      SyncCounts got = count_ptx(c.ptx, first, last);
+      INFO("hot loop at lines " << first << " .. " << last);
+      CHECK(got.barriers == want.barriers);
+      CHECK(got.waits == want.waits);
+      CHECK(got.fences == want.fences);
+      if (e.kernel == "ampere_gemm") CHECK(want == SyncCounts{2, 1, 0});
+      ++hot;
+    }
     if (e.kernel != "row_softmax" && e.kernel != "row_softmax_ref") continue;
     // Every statement that does work has instructions on its line.
     std::set<uint32_t> expected = e.kernel == "row_softmax"
@@ -269,6 +365,8 @@ TEST_CASE("lowered kernels compile without spills and map every PTX line to the 
       CHECK(locs.lines.count(l) == 1);
     }
   }
+  // ampere_gemm's k-loop on three targets, and the reference kernels' loops.
+  CHECK(hot >= 10);
 }
 
 TEST_CASE("a front-end error inside a statement names its .cake line") {

@@ -9,21 +9,22 @@
 
 namespace cake {
 
+SwizzleBits swizzle_bits(Swizzle swizzle) {
+  // Swizzle<B, 4, 3>: 16-byte chunks (bit 4 up) XORed with the row bits from bit 7.
+  return {4, 7, static_cast<int64_t>(swizzle_bytes(swizzle) / 16) - 1};  // 32B: 1 bit, 64B: 2, 128B: 3
+}
+
+int64_t swizzled(int64_t offset, Swizzle swizzle) {
+  if (swizzle == Swizzle::None) return offset;
+  SwizzleBits b = swizzle_bits(swizzle);
+  return offset ^ (((offset >> b.row_shift) & b.mask) << b.chunk_shift);
+}
+
 namespace {
 
 /// Elements per accumulator row that one quad of threads holds at once: 2
 /// consecutive values in each of its 4 threads (PTX mma/wgmma C layouts).
 constexpr int64_t kAccRowElements = kThreadsPerAccRow * 2;
-/// Swizzle<B, 4, 3>: 16-byte chunks (bit 4 up) XORed with the row bits from bit 7.
-constexpr unsigned kSwizzleChunkShift = 4, kSwizzleRowShift = 7;
-
-int64_t swizzled(int64_t offset, Swizzle swizzle) {
-  unsigned span = swizzle_bytes(swizzle);
-  if (span == 0) return offset;
-  int64_t mask = static_cast<int64_t>(span / 16) - 1;  // 32B: 1 bit, 64B: 2, 128B: 3
-  return offset ^ (((offset >> kSwizzleRowShift) & mask) << kSwizzleChunkShift);
-}
-
 int64_t phase_bytes(const TargetInfo& t) { return t.smem_banks.value * t.smem_bank_bytes.value; }
 
 /// Bytes of `n` elements of `dtype`, when whole.

@@ -31,6 +31,18 @@
 
 namespace cake {
 
+/// A swizzle as bit fields of a byte offset: the `mask` bits from
+/// `chunk_shift` (the 16-byte chunk) are XORed with those from `row_shift`.
+/// The one formula: the verifier and cost model read it through swizzled(),
+/// the lowering writes it into the CUDA it emits (codegen/src/values.cpp).
+struct SwizzleBits {
+  unsigned chunk_shift = 4, row_shift = 7;
+  int64_t mask = 0;
+};
+SwizzleBits swizzle_bits(Swizzle swizzle);
+/// Byte offset `offset` from a base aligned to the pattern, swizzled.
+int64_t swizzled(int64_t offset, Swizzle swizzle);
+
 enum class SmemPattern : uint8_t { Matrix, Accumulator };
 
 struct SmemRead {

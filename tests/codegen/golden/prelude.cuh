@@ -25,4 +25,39 @@ static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
 // max/min as the CPU executor computes them: NaN in, NaN out.
 #define CAKE_MAX(a, b) ((isnan(a) || isnan(b)) ? CAKE_NAN : fmaxf((a), (b)))
 #define CAKE_MIN(a, b) ((isnan(a) || isnan(b)) ? CAKE_NAN : fminf((a), (b)))
+// A swizzled tile's byte offset `o` (from a base aligned to the pattern):
+// bits from `chunk` (the 16-byte chunk) XOR `mask` of the bits from `row`.
+#define CAKE_SWIZZLE(o, row, mask, chunk) ((o) ^ ((((o) >> (row)) & (mask)) << (chunk)))
+// Ampere's asynchronous copies, matrix loads and warp MMAs (PTX ISA:
+// cp.async, cp.async.commit_group, cp.async.wait_group, ldmatrix, mma).
+// Addresses are generic pointers, converted to their state space here. A
+// build that runs the code elsewhere (the host test runtime) may define
+// these names first.
+#ifndef CAKE_CP_ASYNC_16
+// 16, 8 or 4 bytes from global `src` to shared `dst`; 16 bypasses L1 (.cg).
+#define CAKE_CP_ASYNC_OPERANDS(dst, src) \
+  "r"((unsigned)__cvta_generic_to_shared(dst)), "l"(__cvta_generic_to_global(src))
+#define CAKE_CP_ASYNC_16(dst, src) \
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: CAKE_CP_ASYNC_OPERANDS(dst, src) : "memory")
+#define CAKE_CP_ASYNC_8(dst, src) \
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" :: CAKE_CP_ASYNC_OPERANDS(dst, src) : "memory")
+#define CAKE_CP_ASYNC_4(dst, src) \
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: CAKE_CP_ASYNC_OPERANDS(dst, src) : "memory")
+#define CAKE_CP_ASYNC_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
+#define CAKE_CP_ASYNC_WAIT(n) asm volatile("cp.async.wait_group %0;" :: "n"(n) : "memory")
+// Four 8x8 b16 matrices: lanes 8j .. 8j + 7 give the row addresses of matrix
+// j, and each lane receives row lane / 4, elements 2 (lane % 4) + {0, 1} of
+// matrix j in r[j].
+#define CAKE_LDMATRIX_X4(r, addr)                                                    \
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"   \
+               : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3])               \
+               : "r"((unsigned)__cvta_generic_to_shared(addr)))
+// d += a @ b for one m16n8k16 tile: d f32 (4 registers), a (4) and b (2)
+// packed 16-bit pairs of type `t` (bf16 or f16).
+#define CAKE_MMA_M16N8K16(t, d, a, b0, b1)                                           \
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32." t "." t ".f32 "             \
+               "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"      \
+               : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3])               \
+               : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"(b0), "r"(b1))
+#endif
 // ---- end of prelude ----

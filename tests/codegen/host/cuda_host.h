@@ -4,7 +4,9 @@
 // threads are fibers (ucontext) switched cooperatively: at __syncthreads and
 // at every warp shuffle a thread waits for the others, as on the GPU, so a
 // thread never sees another's write it would not see there. Only what
-// docs/lowering.md lowers today is here; inline PTX (`asm`) is not run.
+// docs/lowering.md lowers today is here; inline PTX (`asm`) is not run:
+// the prelude's instruction macros (cp.async, ldmatrix, mma) are defined
+// here instead, computing what the PTX ISA says each returns.
 //
 // This checks the lowering's own arithmetic (where each register sits,
 // addresses, reductions, rounding) against the CPU executor without a GPU.
@@ -35,7 +37,10 @@ struct Thread {
 struct Warp {
   uint64_t generation = 0;
   unsigned arrived = 0;
-  uint32_t slots[2][32] = {};
+  // Each lane's contribution to the collective in progress, by generation
+  // parity (a lane cannot be two collectives ahead of another).
+  static constexpr size_t kSlotBytes = 64;
+  unsigned char slots[2][32][kSlotBytes] = {};
 };
 
 struct Block {
@@ -68,13 +73,14 @@ inline void syncthreads() {
   self->wait = Thread::Wait::None;
 }
 
-/// Every lane of the warp puts `bits` in and takes lane `from`'s out.
-inline uint32_t exchange(uint32_t bits, unsigned from) {
+/// A warp collective: every lane puts `bytes` of `mine` in; when all 32
+/// have, each gets every lane's (`all`, 32 × bytes, lane order).
+inline void gather(const void* mine, size_t bytes, void* all) {
   Thread* self = current;
   unsigned lane = self->idx.x % 32;
   Warp& w = block->warps[self->idx.x / 32];
   uint64_t g = w.generation;
-  w.slots[g % 2][lane] = bits;
+  std::memcpy(w.slots[g % 2][lane], mine, bytes);
   if (++w.arrived == 32) {
     w.arrived = 0;
     ++w.generation;
@@ -83,7 +89,14 @@ inline uint32_t exchange(uint32_t bits, unsigned from) {
     while (w.generation == g) yield();
     self->wait = Thread::Wait::None;
   }
-  return w.slots[g % 2][from % 32];
+  for (unsigned l = 0; l < 32; ++l) std::memcpy(static_cast<unsigned char*>(all) + l * bytes, w.slots[g % 2][l], bytes);
+}
+
+/// Every lane of the warp puts `bits` in and takes lane `from`'s out.
+inline uint32_t exchange(uint32_t bits, unsigned from) {
+  uint32_t all[32];
+  gather(&bits, 4, all);
+  return all[from % 32];
 }
 
 template <typename T>
@@ -94,6 +107,58 @@ T shfl(T v, unsigned from) {
   bits = exchange(bits, from);
   std::memcpy(&v, &bits, 4);
   return v;
+}
+
+// Section - Ampere's instructions, as the PTX ISA defines their results.
+
+/// ldmatrix .x4 .b16: lanes 8j .. 8j + 7 address the rows of matrix j; lane
+/// l receives row l / 4, 16-bit elements 2 (l % 4) + {0, 1} of each.
+inline void ldmatrix_x4(unsigned* r, const void* addr) {
+  const void* rows[32];
+  gather(&addr, sizeof addr, rows);
+  unsigned lane = current->idx.x % 32;
+  for (unsigned j = 0; j < 4; ++j)
+    std::memcpy(&r[j], static_cast<const unsigned char*>(rows[8 * j + lane / 4]) + 4 * (lane % 4), 4);
+}
+
+inline float half_bits_to_float(uint16_t h, bool bf16) {
+  if (bf16) {
+    uint32_t u = uint32_t(h) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+  // IEEE binary16: sign, 5-bit exponent (bias 15), 10-bit fraction.
+  int exponent = (h >> 10) & 0x1f, fraction = h & 0x3ff;
+  float magnitude = exponent == 0    ? std::ldexp(float(fraction), -24)
+                    : exponent == 31 ? (fraction ? NAN : INFINITY)
+                                     : std::ldexp(float(fraction | 0x400), exponent - 25);
+  return (h & 0x8000) ? -magnitude : magnitude;
+}
+
+/// mma.sync m16n8k16 .row.col, f32 accumulators, 16-bit operands: the
+/// fragments of A (a0..a3), B (b0, b1) and D as the PTX ISA lays them out
+/// (g = lane / 4, t = lane % 4): a0, a1 hold A[g][2t, 2t+1] packed, a1
+/// A[g+8][..], a2 A[g][2t+8, ..], a3 A[g+8][2t+8, ..]; b0 holds B[2t, 2t+1][g],
+/// b1 B[2t+8, ..][g]; d0, d1 D[g][2t, 2t+1], d2, d3 D[g+8][..].
+inline void mma_m16n8k16(const char* type, float* d, const unsigned* a, unsigned b0, unsigned b1) {
+  struct Operands {
+    unsigned a[4], b[2];
+  } mine = {{a[0], a[1], a[2], a[3]}, {b0, b1}}, all[32];
+  gather(&mine, sizeof mine, all);
+  bool bf16 = std::strcmp(type, "bf16") == 0;
+  auto half = [&](unsigned word, unsigned which) { return half_bits_to_float(uint16_t(word >> (16 * which)), bf16); };
+  auto A = [&](unsigned row, unsigned k) {
+    return half(all[4 * (row % 8) + (k % 8) / 2].a[row / 8 + 2 * (k / 8)], k % 2);
+  };
+  auto B = [&](unsigned k, unsigned col) { return half(all[4 * col + (k % 8) / 2].b[k / 8], k % 2); };
+  unsigned lane = current->idx.x % 32, g = lane / 4, t = lane % 4;
+  for (unsigned i = 0; i < 4; ++i) {
+    unsigned row = g + 8 * (i / 2), col = 2 * t + i % 2;
+    float sum = d[i];
+    for (unsigned k = 0; k < 16; ++k) sum += A(row, k) * B(k, col);
+    d[i] = sum;
+  }
 }
 
 inline void trampoline() {
@@ -127,6 +192,14 @@ extern unsigned char cake_smem[];
 #define asm(...) ((void)0)
 
 inline void __syncthreads() { cake_host::syncthreads(); }
+// cp.async copies at once here: its completion is what the waits order.
+#define CAKE_CP_ASYNC_16(dst, src) std::memcpy((dst), (src), 16)
+#define CAKE_CP_ASYNC_8(dst, src) std::memcpy((dst), (src), 8)
+#define CAKE_CP_ASYNC_4(dst, src) std::memcpy((dst), (src), 4)
+#define CAKE_CP_ASYNC_COMMIT() ((void)0)
+#define CAKE_CP_ASYNC_WAIT(n) ((void)0)
+#define CAKE_LDMATRIX_X4(r, addr) cake_host::ldmatrix_x4((r), (addr))
+#define CAKE_MMA_M16N8K16(t, d, a, b0, b1) cake_host::mma_m16n8k16((t), (d), (a), (b0), (b1))
 template <typename T>
 T __shfl_sync(unsigned, T v, int from) {
   return cake_host::shfl(v, static_cast<unsigned>(from));

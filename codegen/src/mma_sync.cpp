@@ -1,0 +1,110 @@
+// Ampere's data path into the tensor cores, per warp or per thread:
+// cp.async tiles from global to shared memory, ldmatrix from shared memory
+// into packed 16-bit mma_acc fragments, and mma.sync m16n8k16 over them.
+// The fragment layout is values.cpp's (place(), packed_register()); the
+// instructions are the prelude's macros (lower.cpp). See docs/lowering.md.
+#include "emitter.h"
+
+#include "facts/roles.h"
+
+namespace cake::codegen {
+
+void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
+  auto dst = tile_dims(mv.dst), src = tile_dims(mv.src);
+  if (!dst || !src) return;
+  const Symbol& to = m.symbols[root_symbol(m, mv.dst)];
+  const Symbol& from = m.symbols[root_symbol(m, mv.src)];
+  if (*dst != *src || dst->empty() || dst->size() > 2 || to.type.dtype != from.type.dtype)
+    return refuse(s.range, "a cp.async between tiles of different shapes or types, or of rank above 2");
+  int64_t element = dtype_bits(to.type.dtype) / 8;
+  if (element <= 0 || ctype(to.type.dtype).empty()) return refuse(s.range, "a cp.async of this element type");
+  int64_t rows = dst->size() == 2 ? (*dst)[0] : 1, columns = dst->back();
+  // The widest piece (16, 8 or 4 bytes) that divides a row and whose
+  // start is aligned in both tiles (tensor bases are taken to be 16-byte
+  // aligned: docs/lowering.md).
+  int64_t aligned = std::min(alignment(mv.dst), alignment(mv.src)) * element;
+  int64_t piece = 0;
+  for (int64_t bytes : {16, 8, 4})
+    if (bytes % element == 0 && (columns * element) % bytes == 0 && aligned % bytes == 0) {
+      piece = bytes;
+      break;
+    }
+  if (piece == 0) return refuse(s.range, "a cp.async whose rows or starts are not provably 4-byte aligned");
+  int64_t per_piece = piece / element, pieces_per_row = columns / per_piece, pieces = rows * pieces_per_row;
+  int64_t threads = group_threads, rounds = (pieces + threads - 1) / threads;
+  if (threads <= 0) return refuse(s.range, "a cp.async in a group of threads of unknown size");
+  std::string row = dst->size() == 2 ? "(cake_p / " + std::to_string(pieces_per_row) + ")" : "";
+  std::string col = "(cake_p % " + std::to_string(pieces_per_row) + " * " + std::to_string(per_piece) + ")";
+  if (dst->size() == 1) std::swap(row, col);
+  auto d = address(mv.dst, row, col, static_cast<int>(dst->size()));
+  auto g = address(mv.src, row, col, static_cast<int>(dst->size()));
+  if (!d || !g) return;
+  // Piece p of the tile (row-major) is copied by thread p % threads.
+  line("#pragma unroll", s.range);
+  line("for (int cake_j = 0; cake_j < " + std::to_string(rounds) + "; ++cake_j) {", s.range);
+  line("  const int cake_p = " + group_rank + " + cake_j * " + std::to_string(threads) + ";", s.range);
+  std::string copy = "CAKE_CP_ASYNC_" + std::to_string(piece) + "(&" + *d + ", &" + *g + ");";
+  line(pieces % threads == 0 ? "  " + copy : "  if (cake_p < " + std::to_string(pieces) + ") " + copy, s.range);
+  line("}", s.range);
+}
+
+void Emitter::ldmatrix(const Stmt& s, const MoveStmt& mv) {
+  const Expr& r = m.exprs[mv.dst];
+  if (r.kind != Expr::Kind::Name || r.symbol == kNone) return refuse(r.range, "an ldmatrix into something other than a fragment");
+  auto f = fragment(r.symbol, r.range);
+  auto tile = tile_dims(mv.src);
+  if (!f || !tile) return;
+  if (mv.trans) return refuse(s.range, "`ldmatrix ... trans`");
+  if (!f->packed() || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0)
+    return refuse(r.range, "an ldmatrix into other than a 16-bit mma_acc fragment of a multiple of 4 registers");
+  if (*tile != f->dims) return refuse(s.range, "an ldmatrix whose tile is not the fragment's shape");
+  // Four registers a step: lane l gives the address of row l % 8 of the
+  // 8 x 8 block that register 4q + l / 8 holds.
+  ElementPlace block = packed_block(*f, "(4 * cake_q + (int)cake_lane / 8)");
+  auto at = address(mv.src, "(8 * " + block.row + " + (int)cake_lane % 8)", "(8 * " + block.col + ")", 2);
+  if (!at) return;
+  line("#pragma unroll", s.range);
+  line("for (int cake_q = 0; cake_q < " + std::to_string(f->registers() / 4) + "; ++cake_q)", s.range);
+  line("  CAKE_LDMATRIX_X4(&" + name(r.symbol) + "[4 * cake_q], &" + *at + ");", s.range);
+}
+
+void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
+  const Expr &acc = m.exprs[n.acc], &a = m.exprs[n.a], &bt = m.exprs[n.b];
+  if (bt.kind != Expr::Kind::Transpose)
+    return refuse(bt.range, "an mma whose B operand is not an [N, K] fragment used as `.T` (mma.sync is K-major only)");
+  const Expr& b = m.exprs[bt.lhs];
+  for (const Expr* e : {&acc, &a, &b})
+    if (e->kind != Expr::Kind::Name || e->symbol == kNone) return refuse(e->range, "an mma operand that is not a fragment");
+  auto fc = fragment(acc.symbol, acc.range), fa = fragment(a.symbol, a.range), fb = fragment(b.symbol, b.range);
+  if (!fc || !fa || !fb) return;
+  if (n.accumulate != kNone) return refuse(s.range, "`accumulate(...)` on an mma");
+  if (fc->layout != FragLayout::MmaAcc || fc->dtype != DType::F32 || !fa->packed() || !fb->packed() ||
+      fa->layout != FragLayout::MmaAcc || fb->layout != FragLayout::MmaAcc || fa->dtype != fb->dtype)
+    return refuse(s.range, "an mma other than f32 mma_acc += 16-bit mma_acc @ (16-bit mma_acc).T");
+  int64_t M = fc->dims[0], N = fc->dims[1], K = fa->dims[1];
+  if (fa->dims[0] != M || fb->dims[0] != N || fb->dims[1] != K || K % 16 != 0 || N % 16 != 0)
+    return refuse(s.range, "an mma whose fragments' shapes do not match (m16n8k16 tiles)");
+  const char* type = fa->dtype == DType::BF16 ? "\"bf16\"" : "\"f16\"";
+  std::string c = name(acc.symbol), an = name(a.symbol), bn = name(b.symbol);
+  if (!n.accumulate_into) {
+    line("#pragma unroll", s.range);
+    line("for (int cake_i = 0; cake_i < " + std::to_string(fc->registers()) + "; ++cake_i) " + c + "[cake_i] = 0.0f;",
+         s.range);
+  }
+  // m16n8k16 tile (i, j, k): D is acc tile (i, j), four registers; A the
+  // blocks (2i .. 2i + 1, 2k .. 2k + 1) of a, in register order; B the
+  // blocks (j, 2k) and (j, 2k + 1) of b (an n8 tile is one block row).
+  line("#pragma unroll", s.range);
+  line("for (int cake_m = 0; cake_m < " + std::to_string(M / 16) + "; ++cake_m)", s.range);
+  line("#pragma unroll", s.range);
+  line("for (int cake_n = 0; cake_n < " + std::to_string(N / 8) + "; ++cake_n)", s.range);
+  line("#pragma unroll", s.range);
+  line("for (int cake_k = 0; cake_k < " + std::to_string(K / 16) + "; ++cake_k)", s.range);
+  line("  CAKE_MMA_M16N8K16(" + std::string(type) + ", &" + c + "[4 * (cake_m * " + std::to_string(N / 8) +
+           " + cake_n)], &" + an + "[" + packed_register(*fa, "2 * cake_m", "2 * cake_k") + "], " + bn + "[" +
+           packed_register(*fb, "cake_n", "2 * cake_k") + "], " + bn + "[" +
+           packed_register(*fb, "cake_n", "2 * cake_k + 1") + "]);",
+       s.range);
+}
+
+}  // namespace cake::codegen
