@@ -128,6 +128,9 @@ class Emitter {
   /// the block's outside roles), and this thread's rank among them.
   int64_t group_threads = 0;
   std::string group_rank = "(int)threadIdx.x";
+  /// The current role's first warp, and whether the code is inside `elect`.
+  int64_t role_first_warp = 0;
+  bool elected = false;
 
   // Section - statements (statements.cpp)
 
@@ -139,6 +142,20 @@ class Emitter {
   void cp_async(const Stmt& s, const MoveStmt& mv);
   void ldmatrix(const Stmt& s, const MoveStmt& mv);
   void mma_sync(const Stmt& s, const MmaStmt& n);
+
+  // Section - synchronisation (sync.cpp)
+
+  /// One thread initialises every mbarrier, then a fence and a barrier.
+  void mbarrier_prologue();
+  /// A generic pointer to the mbarrier an operand names (`full[s]`).
+  std::optional<std::string> barrier_address(ExprId e);
+  void arrive(const Stmt& s, const ArriveStmt& a);
+  void wait(const Stmt& s, const WaitStmt& w);
+  void named_sync(const Stmt& s, const SyncStmt& n);
+  void elect(const Stmt& s, const ElectStmt& e);
+  void fence_proxy_async(const Stmt& s);
+  /// `maxnreg(R)`: setmaxnreg from the launch's registers per thread.
+  void set_max_registers(const RoleStmt& r);
 
  private:
   ByteRange current_{};

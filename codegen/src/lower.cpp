@@ -76,6 +76,40 @@ static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
                : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3])               \
                : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"(b0), "r"(b1))
 #endif
+// mbarriers, named barriers, elect, proxy fences and register budgets (PTX
+// ISA: mbarrier.init, mbarrier.arrive, mbarrier.expect_tx, mbarrier.test_wait
+// and try_wait (.parity), fence.mbarrier_init, bar.sync, elect.sync,
+// fence.proxy.async, setmaxnreg). `bar` is a generic pointer to the 8-byte
+// barrier in shared memory.
+#ifndef CAKE_MBAR_INIT
+#define CAKE_SMEM_ADDR(p) ((unsigned)__cvta_generic_to_shared(p))
+#define CAKE_MBAR_INIT(bar, count) \
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(CAKE_SMEM_ADDR(bar)), "r"((unsigned)(count)) : "memory")
+#define CAKE_FENCE_MBAR_INIT() asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory")
+#define CAKE_MBAR_ARRIVE(bar) \
+  asm volatile("{ .reg .b64 cake_state; mbarrier.arrive.shared::cta.b64 cake_state, [%0]; }" \
+               :: "r"(CAKE_SMEM_ADDR(bar)) : "memory")
+#define CAKE_MBAR_ARRIVE_EXPECT_TX(bar, bytes)                                                          \
+  asm volatile("{ .reg .b64 cake_state; mbarrier.arrive.expect_tx.shared::cta.b64 cake_state, [%0], %1; }" \
+               :: "r"(CAKE_SMEM_ADDR(bar)), "r"((unsigned)(bytes)) : "memory")
+// Spin until the phase of parity `parity` has completed: try_wait (which
+// may suspend the thread) where the target has it, test_wait before sm_90.
+#define CAKE_MBAR_WAIT(bar, parity)                                                          \
+  asm volatile("{ .reg .pred cake_done; cake_wait: "                                         \
+               "mbarrier.try_wait.parity.shared::cta.b64 cake_done, [%0], %1; "              \
+               "@!cake_done bra cake_wait; }" :: "r"(CAKE_SMEM_ADDR(bar)), "r"((unsigned)(parity)) : "memory")
+#define CAKE_MBAR_TEST_WAIT(bar, parity)                                                     \
+  asm volatile("{ .reg .pred cake_done; cake_wait: "                                         \
+               "mbarrier.test_wait.parity.shared::cta.b64 cake_done, [%0], %1; "             \
+               "@!cake_done bra cake_wait; }" :: "r"(CAKE_SMEM_ADDR(bar)), "r"((unsigned)(parity)) : "memory")
+#define CAKE_NAMED_SYNC(id, threads) asm volatile("bar.sync %0, %1;" :: "r"((unsigned)(id)), "r"((unsigned)(threads)) : "memory")
+// `out` = 1 in the one lane elect.sync chooses among the whole (converged) warp.
+#define CAKE_ELECT_SYNC(out) \
+  asm volatile("{ .reg .pred cake_p; elect.sync _|cake_p, 0xffffffff; selp.u32 %0, 1, 0, cake_p; }" : "=r"(out))
+#define CAKE_FENCE_PROXY_ASYNC() asm volatile("fence.proxy.async.shared::cta;" ::: "memory")
+#define CAKE_SETMAXNREG_INC(n) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" :: "n"(n))
+#define CAKE_SETMAXNREG_DEC(n) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" :: "n"(n))
+#endif
 // ---- end of prelude ----
 )";
 
@@ -211,7 +245,9 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
   for (const SmemSlot& slot : smem.slots) {
     const Symbol& s = m.symbols[slot.symbol];
     if (slot.barrier) {
-      x.refuse(s.decl, "an mbarrier");
+      x.line("unsigned char* const " + x.name(slot.symbol) + " = cake_smem + " + std::to_string(slot.offset) + ";  // " +
+                 std::to_string(slot.count) + " mbarrier(s), " + std::to_string(slot.stride) + " bytes apart",
+             s.decl);
       continue;
     }
     std::string type = x.ctype(s.type.dtype);
@@ -223,6 +259,7 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
                ");  // " + std::to_string(slot.bytes) + " bytes",
            s.decl);
   }
+  x.mbarrier_prologue();
   x.group_threads = plan.block;
   const auto& roles = x.facts.roles();
   bool has_roles = roles && std::any_of(roles->begin(), roles->end(), [](const RoleView& r) { return r.stmt != kNone; });

@@ -105,11 +105,12 @@ struct Lowerer {
     switch (p.op) {
       case Op::Syncthreads: return line("__syncthreads();");
       case Op::CpAsyncCommit: return line("CAKE_CP_ASYNC_COMMIT();");
+      case Op::FenceProxyAsync: return x.fence_proxy_async(s);
       case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
       case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
       case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::WgmmaFence:
       case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
-      case Op::ClusterSync: case Op::FenceProxyAsync: case Op::CpAsyncWait: case Op::WgmmaWait:
+      case Op::ClusterSync: case Op::CpAsyncWait: case Op::WgmmaWait:
       case Op::TmaStoreWait: case Op::Arrive: case Op::ArriveExpectTx: case Op::Tcgen05Commit:
       case Op::ArgminRow: case Op::ArgmaxRow:
         return x.refuse(s.keyword, "`" + std::string(op_spelling(p.op)) + "`");
@@ -196,14 +197,16 @@ struct Lowerer {
       std::string per = v.kind == RoleSpec::Kind::Warpgroup ? "4" : "1";
       line("const long long cake_rank = ((long long)cake_warp - " + first + ") / " + per + ";");
       line("(void)cake_rank;");
-      if (r.maxnreg != kNone) x.refuse(r.maxnreg_clause, "`maxnreg`");
-      int64_t outer_threads = x.group_threads;
+      if (r.maxnreg != kNone) x.set_max_registers(r);
+      int64_t outer_threads = x.group_threads, outer_first = x.role_first_warp;
       std::string outer_rank = x.group_rank;
       x.group_threads = v.warps * 32;
+      x.role_first_warp = v.first_warp;
       if (!all) x.group_rank = "((int)threadIdx.x - " + std::to_string(v.first_warp * 32) + ")";
       x.statements(r.body);
       x.group_threads = outer_threads;
       x.group_rank = outer_rank;
+      x.role_first_warp = outer_first;
       --x.indent;
       line("}");
       return;
@@ -276,15 +279,16 @@ struct Lowerer {
             else x.refuse(s.keyword, "`" + std::string(op_spelling(n.op)) + "`");
           } else if constexpr (std::is_same_v<T, GroupWaitStmt>) {
             group_wait(n);
-          } else if constexpr (std::is_same_v<T, ArriveStmt> || std::is_same_v<T, CommitStmt> ||
-                               std::is_same_v<T, ArgReduceStmt>) {
+          } else if constexpr (std::is_same_v<T, ArriveStmt>) {
+            x.arrive(s, n);
+          } else if constexpr (std::is_same_v<T, CommitStmt> || std::is_same_v<T, ArgReduceStmt>) {
             x.refuse(s.keyword, "`" + std::string(op_spelling(n.op)) + "`");
           } else if constexpr (std::is_same_v<T, WaitStmt>) {
-            x.refuse(s.keyword, "`wait`");
+            x.wait(s, n);
           } else if constexpr (std::is_same_v<T, SyncStmt>) {
-            x.refuse(s.keyword, "`sync`");
+            x.named_sync(s, n);
           } else if constexpr (std::is_same_v<T, ElectStmt>) {
-            x.refuse(s.keyword, "`elect`");
+            x.elect(s, n);
           } else if constexpr (std::is_same_v<T, PipelineStmt>) {
             pipeline(n);
           } else {

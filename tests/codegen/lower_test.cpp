@@ -290,8 +290,8 @@ TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file w
   REQUIRE(count(a->diagnostics).errors == 0);
   codegen::Lowered low = codegen::lower(*a, 0, "sm_90a", kFile);
   REQUIRE_FALSE(low.ok());
-  // The consumer's `wgmma` and the producer's `elect` are refused on their
-  // keywords, each naming it, and each refusal is said once.
+  // The consumer's `wgmma` and the producer's `tma.load` are refused on
+  // their keywords, each naming it, and each refusal is said once.
   std::set<std::string> refused;
   for (const Diagnostic& d : low.diagnostics) {
     INFO(d.message);
@@ -300,7 +300,7 @@ TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file w
     if (d.message.find("`" + word + "`") != std::string::npos) refused.insert(word);
   }
   CHECK(refused.count("wgmma") == 1);
-  CHECK(refused.count("elect") == 1);
+  CHECK(refused.count("tma.load") == 1);
   for (size_t i = 1; i < low.diagnostics.size(); ++i)
     for (size_t j = 0; j < i; ++j)
       CHECK_FALSE((low.diagnostics[i].range == low.diagnostics[j].range &&

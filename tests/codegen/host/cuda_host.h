@@ -15,6 +15,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ucontext.h>
 #include <vector>
@@ -161,6 +163,11 @@ inline void mma_m16n8k16(const char* type, float* d, const unsigned* a, unsigned
   }
 }
 
+[[noreturn]] inline void unmodelled(const char* instruction) {
+  std::fprintf(stderr, "cuda_host: %s is not modelled on the host\n", instruction);
+  std::abort();
+}
+
 inline void trampoline() {
   block->entry(block->args);
   current->done = true;
@@ -200,6 +207,19 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_CP_ASYNC_WAIT(n) ((void)0)
 #define CAKE_LDMATRIX_X4(r, addr) cake_host::ldmatrix_x4((r), (addr))
 #define CAKE_MMA_M16N8K16(t, d, a, b0, b1) cake_host::mma_m16n8k16((t), (d), (a), (b0), (b1))
+// Not modelled here yet: a kernel that uses these stops with a message
+// rather than run without them.
+#define CAKE_MBAR_INIT(bar, count) cake_host::unmodelled("mbarrier.init")
+#define CAKE_FENCE_MBAR_INIT() cake_host::unmodelled("fence.mbarrier_init")
+#define CAKE_MBAR_ARRIVE(bar) cake_host::unmodelled("mbarrier.arrive")
+#define CAKE_MBAR_ARRIVE_EXPECT_TX(bar, bytes) cake_host::unmodelled("mbarrier.arrive.expect_tx")
+#define CAKE_MBAR_WAIT(bar, parity) cake_host::unmodelled("mbarrier.try_wait")
+#define CAKE_MBAR_TEST_WAIT(bar, parity) cake_host::unmodelled("mbarrier.test_wait")
+#define CAKE_NAMED_SYNC(id, threads) cake_host::unmodelled("bar.sync with an id")
+#define CAKE_ELECT_SYNC(out) ((out) = 0, cake_host::unmodelled("elect.sync"))
+#define CAKE_FENCE_PROXY_ASYNC() cake_host::unmodelled("fence.proxy.async")
+#define CAKE_SETMAXNREG_INC(n) cake_host::unmodelled("setmaxnreg")
+#define CAKE_SETMAXNREG_DEC(n) cake_host::unmodelled("setmaxnreg")
 template <typename T>
 T __shfl_sync(unsigned, T v, int from) {
   return cake_host::shfl(v, static_cast<unsigned>(from));

@@ -1,0 +1,146 @@
+// Synchronisation: mbarriers (initialised in the prologue, arrivals, parity
+// waits), named barriers, `elect`, the async-proxy fence and a role's
+// register budget (`maxnreg` as setmaxnreg). The instructions are the
+// prelude's macros (lower.cpp); which one a target gets is read from its
+// features. See docs/lowering.md.
+#include "emitter.h"
+
+#include "facts/roles.h"
+
+namespace cake::codegen {
+
+void Emitter::mbarrier_prologue() {
+  const SmemLayout& smem = facts.on(target).smem;
+  bool any = false;
+  for (const SmemSlot& slot : smem.slots) {
+    if (!slot.barrier) continue;
+    const Symbol& s = m.symbols[slot.symbol];
+    auto count = s.count == kNone ? std::optional<int64_t>(1) : eval.fold(s.count);
+    if (!count || *count <= 0) {
+      refuse(s.decl, "an mbarrier whose count is not a positive constant");
+      continue;
+    }
+    if (!any) line("if (threadIdx.x == 0) {", s.decl);
+    any = true;
+    // One thread initialises every barrier of the array, with the arrivals
+    // a phase takes (the declaration's count).
+    line("  for (int cake_i = 0; cake_i < " + std::to_string(slot.count) + "; ++cake_i) CAKE_MBAR_INIT(" +
+             name(slot.symbol) + " + cake_i * " + std::to_string(slot.stride) + ", " + std::to_string(*count) + ");",
+         s.decl);
+  }
+  if (!any) return;
+  ByteRange head{kernel.range.begin, kernel.range.begin + 1};
+  // The inits are visible to the async proxy (TMA's complete_tx) after
+  // fence.mbarrier_init, to the other threads after the barrier.
+  if (target.has(Feature::MbarrierTx)) line("  CAKE_FENCE_MBAR_INIT();", head);
+  line("}", head);
+  line("__syncthreads();", head);
+}
+
+std::optional<std::string> Emitter::barrier_address(ExprId e) {
+  const Expr& x = m.exprs[e];
+  SymbolId b = root_symbol(m, e);
+  const SmemSlot* slot = nullptr;
+  for (const SmemSlot& s : facts.on(target).smem.slots)
+    if (s.barrier && s.symbol == b) slot = &s;
+  if (!slot) {
+    refuse(x.range, "this barrier operand");
+    return std::nullopt;
+  }
+  if (x.kind == Expr::Kind::Name) return name(b);
+  if (x.kind == Expr::Kind::Index && x.items.size() == 1 && x.items[0].kind == IndexItem::Kind::Scalar &&
+      m.exprs[x.lhs].kind == Expr::Kind::Name)
+    return "(" + name(b) + " + (" + index(x.items[0].start) + ") * " + std::to_string(slot->stride) + ")";
+  refuse(x.range, "this barrier operand");
+  return std::nullopt;
+}
+
+void Emitter::arrive(const Stmt& s, const ArriveStmt& a) {
+  auto bar = barrier_address(a.barrier);
+  if (!bar) return;
+  if (a.op == Op::Arrive) return line("CAKE_MBAR_ARRIVE(" + *bar + ");", s.range);
+  if (a.op == Op::ArriveExpectTx) return line("CAKE_MBAR_ARRIVE_EXPECT_TX(" + *bar + ", " + index(a.bytes) + ");", s.range);
+  refuse(s.keyword, "`" + std::string(op_spelling(a.op)) + "`");
+}
+
+void Emitter::wait(const Stmt& s, const WaitStmt& w) {
+  auto bar = barrier_address(w.barrier);
+  if (!bar) return;
+  // try_wait came with transaction counts (PTX ISA 7.8, sm_90); before, test_wait.
+  std::string macro = target.has(Feature::MbarrierTx) ? "CAKE_MBAR_WAIT(" : "CAKE_MBAR_TEST_WAIT(";
+  line(macro + *bar + ", " + index(w.parity) + ");", s.range);
+}
+
+void Emitter::named_sync(const Stmt& s, const SyncStmt& n) {
+  SymbolId b = root_symbol(m, n.barrier);
+  if (b == kNone || m.symbols[b].kind != SymbolKind::NamedBarrier) return refuse(m.exprs[n.barrier].range, "this barrier operand");
+  const Symbol& sym = m.symbols[b];
+  auto id = eval.fold(sym.id);
+  auto threads = eval.fold(sym.count);
+  if (!id || !threads) return refuse(sym.decl, "a named barrier whose id or threads are not constants");
+  line("CAKE_NAMED_SYNC(" + std::to_string(*id) + ", " + std::to_string(*threads) + ");", s.range);
+}
+
+void Emitter::elect(const Stmt& s, const ElectStmt& e) {
+  int64_t outer_threads = group_threads;
+  std::string outer_rank = group_rank;
+  bool outer_elected = elected;
+  // Collective moves inside see the elected threads: one for `elect`;
+  // several independent ones otherwise (not a group that moves a tile).
+  group_threads = e.kind == ElectStmt::Kind::One ? 1 : 0;
+  group_rank = "0";
+  elected = true;
+  if (outer_elected) {
+    // A nested elect keeps the thread already elected (docs/language.md).
+    line("{", s.range);
+    ++indent;
+    statements(e.body);
+    --indent;
+    line("}", s.range);
+  } else {
+    // The warp test first, then elect.sync with the whole warp converged
+    // (lane 0 where the target has no elect.sync).
+    std::string first = std::to_string(role_first_warp);
+    std::string warps = e.kind == ElectStmt::Kind::One           ? "cake_warp == " + first
+                        : e.kind == ElectStmt::Kind::PerWarpgroup ? "cake_warp == " + first + " || cake_warp % 4 == 0"
+                                                                  : "true";
+    line("if (" + warps + ") {", s.range);
+    ++indent;
+    if (target.has(Feature::ElectSync)) {
+      line("unsigned cake_elected;", s.range);
+      line("CAKE_ELECT_SYNC(cake_elected);", s.range);
+    } else {
+      line("const bool cake_elected = cake_lane == 0;", s.range);
+    }
+    line("if (cake_elected) {", s.range);
+    ++indent;
+    statements(e.body);
+    --indent;
+    line("}", s.range);
+    --indent;
+    line("}", s.range);
+  }
+  elected = outer_elected;
+  group_threads = outer_threads;
+  group_rank = outer_rank;
+}
+
+void Emitter::fence_proxy_async(const Stmt& s) { line("CAKE_FENCE_PROXY_ASYNC();", s.range); }
+
+void Emitter::set_max_registers(const RoleStmt& r) {
+  auto budget = eval.fold(r.maxnreg);
+  if (!budget) return refuse(r.maxnreg_clause, "a `maxnreg` that is not a constant");
+  if (!target.has(Feature::Setmaxnreg)) return refuse(r.maxnreg_clause, "`maxnreg` on a target without setmaxnreg");
+  // The launch gives every thread the pool's share (__launch_bounds__ caps
+  // ptxas there: KernelFacts' register plan); a role moves from it.
+  const RegisterPlan& plan = facts.on(target).registers;
+  if (!plan.known || !facts.threads() || *facts.threads() <= 0)
+    return refuse(r.maxnreg_clause, "a `maxnreg` in a block whose register pool is unknown");
+  int64_t launch = std::min<int64_t>(plan.pool / *facts.threads(), target.max_regs_per_thread.value);
+  if (*budget == launch) return;
+  line(std::string(*budget > launch ? "CAKE_SETMAXNREG_INC(" : "CAKE_SETMAXNREG_DEC(") + std::to_string(*budget) +
+           ");  // from the launch's " + std::to_string(launch) + " registers per thread",
+       r.maxnreg_clause);
+}
+
+}  // namespace cake::codegen

@@ -1,0 +1,374 @@
+// One minimal kernel per op of ops.def, checked on every target: where the
+// target has every op of the kernel, the verifier accepts it and, if its
+// ops lower, NVRTC compiles it without spills; where it lacks one, the
+// verifier refuses each statement of such an op on its line (CAKE-E02xx)
+// and lower() refuses the file before any compile. Ops that do not lower
+// yet (docs/lowering.md) are listed here and must be refused with E0801
+// naming one of them. A new op in ops.def fails the test until it has a
+// kernel here.
+#include <catch2/catch.hpp>
+
+#include "cake/analyze.h"
+#include "cake/arch.h"
+#include "cake/codegen/lower.h"
+#include "cake/codegen/nvrtc.h"
+#include "cake/ops.h"
+#include "cake/registry.h"
+
+#include <set>
+#include <sstream>
+
+namespace {
+
+using namespace cake;
+
+struct OpKernel {
+  std::string ops;  // the ops it tests, space-separated spellings
+  std::string text; // the kernel, without its `target` line
+};
+
+const std::vector<OpKernel>& op_kernels() {
+  static const std::vector<OpKernel> kernels = {
+    {"load store", R"(kernel op_copy(X: global f32[N], Y: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
+  let i = block.x * 128 + warp.id * 32 + lane
+  reg x: f32
+  load x <- X[i]
+  store Y[i] <- x
+})"},
+    {"cp.async cp.async.commit cp.async.wait syncthreads", R"(kernel op_cp_async(A: global bf16[M, K], C: global bf16[M, 32]) where M % 128 == 0, K % 32 == 0 grid (M / 128) block 128 {
+  smem sa: bf16[128, 32]
+  reg x: bf16
+  cp.async sa <- A[block.x * 128 : 128, 0 : 32]
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  load x <- sa[warp.id * 32 + lane, 0]
+  store C[block.x * 128 + warp.id * 32 + lane, 0] <- x
+})"},
+    {"ldmatrix mma", R"(kernel op_mma(A: global bf16[M, 16], B: global bf16[N, 16], C: global f32[M, N]) where M % 16 == 0, N % 16 == 0 grid (N / 16, M / 16) block 32 {
+  smem sa: bf16[16, 16] swizzle(32B)
+  smem sb: bf16[16, 16] swizzle(32B)
+  reg acc: f32[16, 16] layout(mma_acc) = 0
+  reg a: bf16[16, 16] layout(mma_acc)
+  reg b: bf16[16, 16] layout(mma_acc)
+  cp.async sa <- A[block.y * 16 : 16, :]
+  cp.async sb <- B[block.x * 16 : 16, :]
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  ldmatrix a <- sa
+  ldmatrix b <- sb
+  mma acc += a @ b.T
+  store C[block.y * 16 : 16, block.x * 16 : 16] <- acc
+})"},
+    {"arrive", R"(kernel op_mbarrier(X: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
+  mbarrier done count(128)
+  mbarrier one
+  mbarrier warps count(4)
+  mbarrier groups
+  namedbarrier half id(1) threads(128)
+  arrive done
+  wait done parity(0)
+  elect { arrive one }
+  elect.warp { arrive warps }
+  elect.warpgroup { arrive groups }
+  wait one parity(0)
+  wait warps parity(0)
+  wait groups parity(0)
+  sync half
+})"},
+    {"tma.load arrive.expect_tx tma.store tma.store.commit tma.store.wait", R"(kernel op_tma(X: global bf16[N, 64], Y: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem xs: bf16[128, 64] swizzle(128B)
+  mbarrier full
+  tensormap tX = X box [128, 64] swizzle(128B)
+  tensormap tY = Y box [128, 64] swizzle(128B)
+  role load all {
+    elect {
+      arrive.expect_tx full, bytes(xs)
+      tma.load xs <- tX[block.x * 128, 0], full
+    }
+    wait full parity(0)
+    elect {
+      tma.store tY[block.x * 128, 0] <- xs
+      tma.store.commit
+      tma.store.wait 0
+    }
+  }
+})"},
+    {"bulk.load", R"(kernel op_bulk(V: global f32[N], W: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem vs: f32[128]
+  mbarrier full
+  reg x: f32
+  role load all {
+    elect {
+      arrive.expect_tx full, bytes(vs)
+      bulk.load vs <- V[block.x * 128 : 128], full
+    }
+    wait full parity(0)
+    load x <- vs[warp.id * 32 + lane]
+    store W[block.x * 128 + warp.id * 32 + lane] <- x
+  }
+})"},
+    {"stmatrix fence.proxy.async", R"(kernel op_stmatrix(C: global bf16[16, 16]) grid (1) block 32 {
+  smem cs: bf16[16, 16]
+  reg c: bf16[16, 16] layout(mma_acc) = 0
+  reg x: bf16
+  stmatrix cs <- c
+  fence.proxy.async
+  syncthreads
+  load x <- cs[lane / 2, lane % 2]
+  store C[lane / 2, lane % 2] <- x
+})"},
+    {"cluster.sync", R"(kernel op_cluster(X: global f32[N]) where N % 256 == 0 grid (N / 128) block 128 cluster (2) {
+  cluster.sync
+})"},
+    {"wgmma wgmma.fence wgmma.commit wgmma.wait", R"(kernel op_wgmma(C: global f32[64, 64]) grid (1) block 128 {
+  smem a: bf16[64, 16]
+  smem b: bf16[64, 16]
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    wgmma.fence
+    wgmma acc += a @ b.T
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+})"},
+    {"tcgen05.mma tcgen05.commit tcgen05.ld tcgen05.wait.ld", R"(kernel op_tcgen05(C: global f32[M, 256]) where M % 128 == 0 grid (M / 128) block 128 {
+  smem sA: bf16[128, 64] swizzle(128B)
+  smem sB: bf16[256, 64] swizzle(128B)
+  tmem acc: f32[128, 256]
+  mbarrier done
+  reg r: f32[32, 32] layout(tcgen05_acc)
+  let q = warp.id % 4
+  elect {
+    tcgen05.mma acc += sA @ sB.T, accumulate(false)
+    tcgen05.commit done
+  }
+  wait done parity(0)
+  tcgen05.ld r <- acc[q * 32 : 32, 0 : 32]
+  tcgen05.wait.ld
+  store C[block.x * 128 + q * 32 : 32, 0 : 32] <- r
+})"},
+    {"tcgen05.st tcgen05.wait.st tcgen05.cp", R"(kernel op_tcgen05_st(C: global f32[128, 32]) grid (1) block 128 {
+  smem s: f32[128, 32]
+  tmem t: f32[128, 32]
+  tmem u: f32[128, 32]
+  mbarrier done
+  reg r: f32[32, 32] layout(tcgen05_acc) = 0
+  let q = warp.id % 4
+  tcgen05.st t[q * 32 : 32, :] <- r
+  tcgen05.wait.st
+  elect {
+    tcgen05.cp u <- s
+    tcgen05.commit done
+  }
+  wait done parity(0)
+})"},
+    {"argmin.row argmax.row", R"(kernel op_argmin(X: global f32[M, 32], I: global i32[M], J: global i32[M]) where M % 16 == 0 grid (M / 16) block 32 {
+  reg x: f32[16, 32] layout(mma_acc)
+  reg best: f32[16] layout(mma_acc.row) = +inf
+  reg worst: f32[16] layout(mma_acc.row) = -inf
+  reg arg: i32[16] layout(mma_acc.row) = 0
+  reg top: i32[16] layout(mma_acc.row) = 0
+  load x <- X[block.x * 16 : 16, :]
+  argmin.row best, arg <- x
+  argmax.row worst, top <- x
+  store I[block.x * 16 : 16] <- arg
+  store J[block.x * 16 : 16] <- top
+})"},
+  };
+  return kernels;
+}
+
+/// Ops whose lowering is still to come (docs/lowering.md, "Not yet").
+const std::set<std::string>& not_lowered_yet() {
+  static const std::set<std::string> ops = {
+      "tma.load", "tma.store", "tma.store.commit", "tma.store.wait", "bulk.load", "stmatrix", "cluster.sync",
+      "wgmma", "wgmma.fence", "wgmma.commit", "wgmma.wait", "tcgen05.mma", "tcgen05.commit", "tcgen05.ld",
+      "tcgen05.st", "tcgen05.cp", "tcgen05.wait.ld", "tcgen05.wait.st", "argmin.row", "argmax.row"};
+  return ops;
+}
+
+std::vector<std::string> words(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+const OpInfo* find_op(std::string_view spelling) {
+  for (const OpInfo& o : all_ops())
+    if (o.spelling == spelling) return &o;
+  return nullptr;
+}
+
+void statements_of(const Module& m, const std::vector<StmtId>& body, std::vector<StmtId>& out) {
+  for (StmtId id : body) {
+    out.push_back(id);
+    std::visit(
+        [&](const auto& n) {
+          if constexpr (requires { n.body; }) statements_of(m, n.body, out);
+          if constexpr (requires { n.then_body; }) {
+            statements_of(m, n.then_body, out);
+            statements_of(m, n.else_body, out);
+          }
+        },
+        m.stmts[id].node);
+  }
+}
+
+/// Lowered code compiled for `target` with NVRTC.
+codegen::CompileResult compile_for(const codegen::Lowered& low, std::string_view target) {
+  codegen::CompileRequest r;
+  r.source = low.cuda;
+  r.arch = std::string(target);
+  return codegen::compile(r);
+}
+
+std::string messages(const std::vector<Diagnostic>& diagnostics) {
+  std::string out;
+  for (const Diagnostic& d : diagnostics) out += d.message + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every op has a minimal kernel") {
+  std::set<std::string> covered;
+  for (const OpKernel& k : op_kernels())
+    for (const std::string& w : words(k.ops)) {
+      INFO(w);
+      CHECK(find_op(w) != nullptr);
+      covered.insert(w);
+    }
+  for (const OpInfo& o : all_ops()) {
+#ifdef CAKE_EXTRA_TEST_OP
+    if (o.op == Op::ExtraTestOp) continue;
+#endif
+    INFO("op " << o.spelling);
+    CHECK(covered.count(std::string(o.spelling)) == 1);
+  }
+}
+
+TEST_CASE("each op's kernel compiles where its target has the op and is refused where it does not") {
+  int compiled = 0, refused_by_verifier = 0, not_lowered = 0;
+  for (const OpKernel& k : op_kernels()) {
+    std::vector<std::string> ops = words(k.ops);
+    bool lowers = true;
+    for (const std::string& w : ops) lowers = lowers && !not_lowered_yet().count(w);
+    for (const TargetInfo& t : all_targets()) {
+      std::string text = "target " + std::string(t.name) + "\n" + k.text + "\n";
+      INFO("ops " << k.ops << " on " << t.name << "\n" << text);
+      auto a = analyze(text);
+      const Module& m = a->module;
+      REQUIRE(m.kernels.size() == 1);
+      // The statements of an op the target lacks.
+      std::vector<StmtId> all, missing;
+      statements_of(m, m.kernels[0].body, all);
+      for (StmtId id : all) {
+        auto op = op_of(m.stmts[id]);
+        if (!op) continue;
+        auto f = op_feature(*op);
+        if (f && !t.has(*f)) missing.push_back(id);
+      }
+      if (!missing.empty()) {
+        // Refused by the verifier, on each such statement's line.
+        for (StmtId id : missing) {
+          uint32_t line = a->lines.position(m.stmts[id].range.begin).line;
+          bool found = false;
+          for (const Diagnostic& d : a->diagnostics)
+            found = found || (d.severity == Severity::Error && rule_info(d.id).code.starts_with("CAKE-E02") &&
+                              a->lines.position(d.range.begin).line == line);
+          INFO("line " << line + 1);
+          CHECK(found);
+        }
+        codegen::Lowered low = codegen::lower(*a, 0, std::string(t.name), "/ops/op.cake");
+        CHECK_FALSE(low.ok());
+        REQUIRE(!low.diagnostics.empty());
+        CHECK(low.diagnostics[0].message.starts_with("a file with errors cannot be lowered"));
+        ++refused_by_verifier;
+        continue;
+      }
+      for (const Diagnostic& d : a->diagnostics) {
+        INFO(rule_info(d.id).code << " " << d.message);
+        CHECK(d.severity != Severity::Error);
+      }
+      codegen::Lowered low = codegen::lower(*a, 0, std::string(t.name), "/ops/op.cake");
+      if (!lowers) {
+        // Refused with E0801, naming an op that is not lowered yet.
+        REQUIRE_FALSE(low.ok());
+        bool named = false;
+        for (const Diagnostic& d : low.diagnostics) {
+          CHECK(d.id == DiagId::NotLowered);
+          for (const std::string& w : ops)
+            named = named || (not_lowered_yet().count(w) && d.message.find("`" + w + "`") != std::string::npos);
+        }
+        CHECK(named);
+        ++not_lowered;
+        continue;
+      }
+      INFO(messages(low.diagnostics));
+      REQUIRE(low.ok());
+      if (!codegen::available()) continue;
+      codegen::CompileResult c = compile_for(low, t.name);
+      INFO(c.log << c.error);
+      REQUIRE(c.ok);
+      REQUIRE(c.resources.size() == 1);
+      CHECK(c.resources[0].spill_stores == 0);
+      CHECK(c.resources[0].spill_loads == 0);
+      ++compiled;
+    }
+  }
+  if (!codegen::available()) WARN("compiles skipped: this build has no NVRTC (the CUDA Toolkit was not found)");
+  else CHECK(compiled >= 20);
+  CHECK(refused_by_verifier >= 20);
+  CHECK(not_lowered >= 5);
+}
+
+TEST_CASE("a role's maxnreg becomes setmaxnreg from the launch's registers, where the target has it") {
+  // hopper_gemm's budgets without its TMA and wgmma: 384 threads launch
+  // with 168 registers each; the producer gives 128 back, the consumers
+  // take them.
+  const std::string kernel = R"(
+kernel roles(X: global f32[N]) where N % 384 == 0 grid (N / 384) block 384 {
+  mbarrier ready count(256)
+  role producer warpgroup(0) maxnreg(40) {
+    wait ready parity(0)
+  }
+  role consumer warpgroup(1, 2) maxnreg(232) {
+    reg x: f32
+    load x <- X[block.x * 384 + warp.id * 32 + lane]
+    arrive ready
+    store X[block.x * 384 + warp.id * 32 + lane] <- x
+  }
+}
+)";
+  int compiled = 0;
+  for (const TargetInfo& t : all_targets()) {
+    INFO(t.name);
+    auto a = analyze("target " + std::string(t.name) + "\n" + kernel);
+    bool has = t.has(Feature::Setmaxnreg);
+    bool refused = false;
+    for (const Diagnostic& d : a->diagnostics)
+      refused = refused || (d.severity == Severity::Error && rule_info(d.id).code == "CAKE-E0203");
+    CHECK(refused == !has);
+    if (!has) continue;
+    codegen::Lowered low = codegen::lower(*a, 0, std::string(t.name), "/ops/roles.cake");
+    INFO(messages(low.diagnostics));
+    REQUIRE(low.ok());
+    CHECK(low.cuda.find("CAKE_SETMAXNREG_DEC(40);  // from the launch's 168 registers per thread") != std::string::npos);
+    CHECK(low.cuda.find("CAKE_SETMAXNREG_INC(232);") != std::string::npos);
+    if (!codegen::available()) continue;
+    codegen::CompileResult c = compile_for(low, t.name);
+    INFO(c.log << c.error);
+    REQUIRE(c.ok);
+    CHECK(c.ptx.find("setmaxnreg.dec.sync.aligned.u32 40;") != std::string::npos);
+    CHECK(c.ptx.find("setmaxnreg.inc.sync.aligned.u32 232;") != std::string::npos);
+    // ptxas reports the launch allocation: the pool's share.
+    REQUIRE(c.resources.size() == 1);
+    CHECK(c.resources[0].registers == 168);
+    ++compiled;
+  }
+  if (codegen::available()) CHECK(compiled == 2);
+}
