@@ -117,8 +117,10 @@ struct Lowerer {
     }
   }
 
-  /// `reduce.row max|min|sum d <- src`: each thread over its values of a
-  /// row, then across the quad of lanes that holds the row (shfl xor 1, 2).
+  /// `reduce.row max|min|sum d <- src`. mma_acc into mma_acc.row: each
+  /// thread over its values of a row, then across the quad of lanes that
+  /// holds the row (shfl xor 1, 2). A per-thread [R, C] into [R]: each
+  /// thread over its own rows.
   void reduce(const ReduceStmt& r) {
     const Expr &d = x.m.exprs[r.dst], &src = x.m.exprs[r.src];
     if (d.kind != Expr::Kind::Name || src.kind != Expr::Kind::Name || d.symbol == kNone || src.symbol == kNone)
@@ -127,13 +129,30 @@ struct Lowerer {
     auto fs = x.fragment(src.symbol, src.range);
     if (!fd || !fs) return;
     if (fs->packed()) return x.refuse(src.range, "a row reduction of a packed 16-bit mma_acc fragment");
-    if (fs->layout != FragLayout::MmaAcc || fd->layout != FragLayout::MmaAccRow || fd->dims[0] != fs->dims[0])
-      return x.refuse(s.range, "a row reduction other than mma_acc into mma_acc.row");
     std::string combine = r.kind == ReduceStmt::Kind::Max ? "CAKE_MAX(cake_v, cake_w)"
                           : r.kind == ReduceStmt::Kind::Min ? "CAKE_MIN(cake_v, cake_w)" : "cake_v + cake_w";
     std::string init = r.kind == ReduceStmt::Kind::Max ? "-CAKE_INF" : r.kind == ReduceStmt::Kind::Min ? "CAKE_INF" : "0.0f";
-    int64_t tiles_per_row = fs->dims[1] / 8;
     std::string dn = x.name(d.symbol), sn = x.name(src.symbol);
+    if (fs->layout == FragLayout::None && fd->layout == FragLayout::None && fs->dims.size() == 2 &&
+        fd->dims.size() == 1 && fd->dims[0] == fs->dims[0] && is_float(fd->dtype)) {
+      std::string columns = std::to_string(fs->dims[1]);
+      line("#pragma unroll");
+      line("for (int cake_j = 0; cake_j < " + std::to_string(fd->dims[0]) + "; ++cake_j) {");
+      ++x.indent;
+      line("float cake_v = " + init + ";");
+      line("#pragma unroll");
+      line("for (int cake_c = 0; cake_c < " + columns + "; ++cake_c) {");
+      line("  const float cake_w = " + x.value(src.symbol, sn + "[cake_j * " + columns + " + cake_c]") + ";");
+      line("  cake_v = " + combine + ";");
+      line("}");
+      line(dn + "[cake_j] = " + x.store_value(*fd, "cake_v") + ";");
+      --x.indent;
+      line("}");
+      return;
+    }
+    if (fs->layout != FragLayout::MmaAcc || fd->layout != FragLayout::MmaAccRow || fd->dims[0] != fs->dims[0])
+      return x.refuse(s.range, "a row reduction other than mma_acc into mma_acc.row, or per-thread [R, C] into [R]");
+    int64_t tiles_per_row = fs->dims[1] / 8;
     line("#pragma unroll");
     line("for (int cake_j = 0; cake_j < " + std::to_string(fd->registers()) + "; ++cake_j) {");
     ++x.indent;
@@ -148,6 +167,61 @@ struct Lowerer {
     line("  cake_v = " + combine + ";");
     line("}");
     line(dn + "[cake_j] = cake_v;");
+    --x.indent;
+    line("}");
+  }
+
+  /// `argmin.row|argmax.row v, i <- src [, base(e)]`: a strictly better
+  /// value replaces (the smallest column wins a tie, an earlier call wins
+  /// over a later equal one), as the CPU executor does. Per thread over its
+  /// own rows, or for mma_acc over a thread's values of a row, then the
+  /// quad's (value, column) pairs (shfl xor 1, 2), then against v.
+  void arg_reduce(const ArgReduceStmt& r) {
+    const Expr &v = x.m.exprs[r.value], &ix = x.m.exprs[r.index], &src = x.m.exprs[r.src];
+    for (const Expr* e : {&v, &ix, &src})
+      if (e->kind != Expr::Kind::Name || e->symbol == kNone) return x.refuse(e->range, "an arg-reduction operand that is not a fragment");
+    auto fv = x.fragment(v.symbol, v.range), fi = x.fragment(ix.symbol, ix.range), fs = x.fragment(src.symbol, src.range);
+    if (!fv || !fi || !fs) return;
+    bool min = r.op == Op::ArgminRow;
+    std::string better = min ? "<" : ">", init = min ? "CAKE_INF" : "-CAKE_INF";
+    std::string base = r.base == kNone ? "0LL" : x.index(r.base);
+    std::string vn = x.name(v.symbol), in = x.name(ix.symbol), sn = x.name(src.symbol);
+    std::string itype = x.ctype(fi->dtype);
+    if (!is_float(fv->dtype) || is_float(fi->dtype) || fs->packed() || fv->dims != fi->dims || fv->layout != fi->layout)
+      return x.refuse(s.range, "an arg-reduction other than into a float value and an integer index of one shape");
+    std::string take = "if (cake_w " + better + " " + x.value(v.symbol, vn + "[cake_j]") + ") { " + vn + "[cake_j] = " +
+                       x.store_value(*fv, "cake_w") + "; " + in + "[cake_j] = (" + itype + ")(cake_col + " + base + "); }";
+    if (fs->layout == FragLayout::None && fv->layout == FragLayout::None && fs->dims.size() == 2 &&
+        fv->dims.size() == 1 && fv->dims[0] == fs->dims[0]) {
+      std::string columns = std::to_string(fs->dims[1]);
+      line("#pragma unroll");
+      line("for (int cake_j = 0; cake_j < " + std::to_string(fv->dims[0]) + "; ++cake_j)");
+      line("#pragma unroll");
+      line("  for (int cake_col = 0; cake_col < " + columns + "; ++cake_col) {");
+      line("    const float cake_w = " + x.value(src.symbol, sn + "[cake_j * " + columns + " + cake_col]") + ";");
+      line("    " + take);
+      line("  }");
+      return;
+    }
+    if (fs->layout != FragLayout::MmaAcc || fv->layout != FragLayout::MmaAccRow || fv->dims[0] != fs->dims[0])
+      return x.refuse(s.range, "an arg-reduction other than mma_acc into mma_acc.row, or per-thread [R, C] into [R]");
+    int64_t tiles_per_row = fs->dims[1] / 8;
+    line("#pragma unroll");
+    line("for (int cake_j = 0; cake_j < " + std::to_string(fv->registers()) + "; ++cake_j) {");
+    ++x.indent;
+    line("float cake_w = " + init + ";");
+    line("int cake_col = -1;");
+    line("#pragma unroll");
+    line("for (int cake_c = 0; cake_c < " + std::to_string(2 * tiles_per_row) + "; ++cake_c) {");
+    line("  const float cake_u = " + sn + "[" + x.mma_acc_register(*fs, "cake_j", "cake_c") + "];");
+    line("  if (cake_u " + better + " cake_w) { cake_w = cake_u; cake_col = 8 * (cake_c / 2) + 2 * (int)(cake_lane % 4) + cake_c % 2; }");
+    line("}");
+    line("for (int cake_o = 1; cake_o < 4; cake_o *= 2) {");
+    line("  const float cake_u = __shfl_xor_sync(0xffffffffu, cake_w, cake_o);");
+    line("  const int cake_k = __shfl_xor_sync(0xffffffffu, cake_col, cake_o);");
+    line("  if (cake_u " + better + " cake_w || (cake_u == cake_w && (unsigned)cake_k < (unsigned)cake_col)) { cake_w = cake_u; cake_col = cake_k; }");
+    line("}");
+    line(take);
     --x.indent;
     line("}");
   }
@@ -281,7 +355,9 @@ struct Lowerer {
             group_wait(n);
           } else if constexpr (std::is_same_v<T, ArriveStmt>) {
             x.arrive(s, n);
-          } else if constexpr (std::is_same_v<T, CommitStmt> || std::is_same_v<T, ArgReduceStmt>) {
+          } else if constexpr (std::is_same_v<T, ArgReduceStmt>) {
+            arg_reduce(n);
+          } else if constexpr (std::is_same_v<T, CommitStmt>) {
             x.refuse(s.keyword, "`" + std::string(op_spelling(n.op)) + "`");
           } else if constexpr (std::is_same_v<T, WaitStmt>) {
             x.wait(s, n);

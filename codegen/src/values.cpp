@@ -335,6 +335,10 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
       if (f->layout == result.layout && f->dims == result.dims) return value(e.symbol, name(e.symbol) + "[" + i + "]");
       if (f->layout == FragLayout::MmaAccRow && result.layout == FragLayout::MmaAcc && f->dims[0] == result.dims[0])
         return name(e.symbol) + "[" + mma_row_slot(result.dims[1], i) + "]";
+      // A per-thread [R] vector along the rows of a per-thread [R, C] tile.
+      if (f->layout == FragLayout::None && result.layout == FragLayout::None && f->dims.size() == 1 &&
+          result.dims.size() == 2 && f->dims[0] == result.dims[0])
+        return value(e.symbol, name(e.symbol) + "[(" + i + ") / " + std::to_string(result.dims[1]) + "]");
       refuse(e.range, "`" + std::string(s.name) + "` as an operand of this shape and layout");
       return "0";
     }

@@ -8,7 +8,9 @@
 // semantics on a real GPU are tests/gpu/'s to check.
 #include <catch2/catch.hpp>
 
+#include "cake/arch.h"
 #include "kernel_io.h"
+#include "op_kernels.h"
 #include "support/test_files.h"
 
 #include <dlfcn.h>
@@ -41,11 +43,56 @@ std::string entry_points(const codegen::LaunchPlan& plan) {
                  "  cake_host::run(cake_entry, a, grid, threads, cake_smem, smem);\n}\n";
 }
 
+/// Builds `low` with the host compiler, runs it on the seeded inputs of its
+/// check shape and compares with the CPU executor's outputs.
+void run_on_host(const Module& m, uint32_t k, const codegen::Lowered& low, const fs::path& work) {
+  testing::KernelCase c = testing::make_case(m, k, low.plan, 7);
+  INFO("shape " << c.shape.text);
+  REQUIRE(c.error.empty());
+
+  // The lowered code, built as a shared object with the host compiler.
+  fs::path source = work / (low.plan.kernel + ".cpp"), object = work / (low.plan.kernel + ".so");
+  fs::path log = work / (low.plan.kernel + ".log");
+  std::ofstream(source) << "#include \"cuda_host.h\"\n" << low.cuda << entry_points(low.plan);
+  std::string command = std::string(CAKE_HOST_CXX) + " -std=c++20 -O1 -fPIC -shared -w -I" + CAKE_HOST_DIR + " " +
+                        source.string() + " " + CAKE_HOST_DIR + "/cuda_host_run.cpp -o " + object.string() + " 2>" +
+                        log.string();
+  int status = std::system(command.c_str());
+  INFO(command << "\n" << read(log));
+  REQUIRE(status == 0);
+  void* so = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
+  REQUIRE(so != nullptr);
+  using Launch = void (*)(void**, const unsigned*, unsigned, size_t);
+  auto launch = reinterpret_cast<Launch>(dlsym(so, "cake_host_launch"));
+  REQUIRE(launch != nullptr);
+
+  std::vector<void*> pointers(c.arguments.size()), args;
+  for (size_t i = 0; i < c.arguments.size(); ++i) {
+    testing::Argument& arg = c.arguments[i];
+    if (arg.kind == codegen::LaunchParam::Kind::Tensor) {
+      pointers[i] = arg.bytes.data();
+      args.push_back(&pointers[i]);
+    } else {
+      args.push_back(&arg.scalar);
+    }
+  }
+  unsigned grid[3] = {unsigned(c.grid[0]), unsigned(c.grid[1]), unsigned(c.grid[2])};
+  CHECK(int64_t(grid[0]) * grid[1] * grid[2] == c.want.ctas);
+  launch(args.data(), grid, static_cast<unsigned>(low.plan.block), static_cast<size_t>(low.plan.dynamic_smem));
+  dlclose(so);
+  for (const std::string& wrong : testing::mismatches(c)) FAIL_CHECK(wrong);
+}
+
+fs::path work_dir() {
+  fs::path work = fs::temp_directory_path() / ("cake-host-run-" + std::to_string(::getpid()));
+  fs::create_directories(work);
+  return work;
+}
+
 }  // namespace
 
 TEST_CASE("every kernel that lowers computes on the host what the CPU executor computes") {
-  fs::path work = fs::temp_directory_path() / ("cake-host-run-" + std::to_string(::getpid()));
-  fs::create_directories(work);
+  fs::path work = work_dir();
   int ran = 0;
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(CAKE_EXAMPLES_DIR))
@@ -60,44 +107,32 @@ TEST_CASE("every kernel that lowers computes on the host what the CPU executor c
       codegen::Lowered low = codegen::lower(*a, k, targets[0], file.string());
       if (!low.ok()) continue;
       INFO(file.filename().string() << ": " << low.plan.kernel);
-      testing::KernelCase c = testing::make_case(m, k, low.plan, 7);
-      INFO("shape " << c.shape.text);
-      REQUIRE(c.error.empty());
-
-      // The lowered code, built as a shared object with the host compiler.
-      fs::path source = work / (low.plan.kernel + ".cpp"), object = work / (low.plan.kernel + ".so");
-      fs::path log = work / (low.plan.kernel + ".log");
-      std::ofstream(source) << "#include \"cuda_host.h\"\n" << low.cuda << entry_points(low.plan);
-      std::string command = std::string(CAKE_HOST_CXX) + " -std=c++20 -O1 -fPIC -shared -w -I" + CAKE_HOST_DIR + " " +
-                            source.string() + " " + CAKE_HOST_DIR + "/cuda_host_run.cpp -o " + object.string() +
-                            " 2>" + log.string();
-      int status = std::system(command.c_str());
-      INFO(command << "\n" << read(log));
-      REQUIRE(status == 0);
-      void* so = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
-      REQUIRE(so != nullptr);
-      using Launch = void (*)(void**, const unsigned*, unsigned, size_t);
-      auto launch = reinterpret_cast<Launch>(dlsym(so, "cake_host_launch"));
-      REQUIRE(launch != nullptr);
-
-      std::vector<void*> pointers(c.arguments.size()), args;
-      for (size_t i = 0; i < c.arguments.size(); ++i) {
-        testing::Argument& arg = c.arguments[i];
-        if (arg.kind == codegen::LaunchParam::Kind::Tensor) {
-          pointers[i] = arg.bytes.data();
-          args.push_back(&pointers[i]);
-        } else {
-          args.push_back(&arg.scalar);
-        }
-      }
-      unsigned grid[3] = {unsigned(c.grid[0]), unsigned(c.grid[1]), unsigned(c.grid[2])};
-      CHECK(int64_t(grid[0]) * grid[1] * grid[2] == c.want.ctas);
-      launch(args.data(), grid, static_cast<unsigned>(low.plan.block), static_cast<size_t>(low.plan.dynamic_smem));
-      dlclose(so);
-      for (const std::string& wrong : testing::mismatches(c)) FAIL_CHECK(wrong);
+      run_on_host(m, k, low, work);
       ++ran;
     }
   }
   fs::remove_all(work);
-  CHECK(ran >= 7);
+  CHECK(ran >= 9);
+}
+
+TEST_CASE("each op's minimal kernel that lowers computes on the host what the CPU executor computes") {
+  // On the first target that has its ops (tests/codegen/op_kernels.h).
+  fs::path work = work_dir();
+  int ran = 0;
+  for (const testing::OpKernel& op : testing::op_kernels()) {
+    for (const TargetInfo& t : all_targets()) {
+      auto a = analyze("target " + std::string(t.name) + "\n" + op.text + "\n");
+      if (count(a->diagnostics).errors > 0) continue;
+      codegen::Lowered low = codegen::lower(*a, 0, std::string(t.name), "/ops/op.cake");
+      if (!low.ok()) break;
+      INFO("ops " << op.ops << " on " << t.name);
+      run_on_host(a->module, 0, low, work);
+      ++ran;
+      break;
+    }
+  }
+  fs::remove_all(work);
+  // loads and stores, cp.async, ldmatrix + mma, mbarriers + elect + a named
+  // barrier, arg-reductions.
+  CHECK(ran >= 5);
 }

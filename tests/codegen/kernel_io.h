@@ -34,6 +34,7 @@ inline const std::map<std::string, std::vector<std::pair<std::string, int64_t>>>
       {"blackwell_gemm_ref", {{"M", 3}, {"N", 256}, {"K", 40}}},
       {"kmeans_ref", {{"N", 200}, {"K", 20}}},
       {"kmeans_assign_ref", {{"N", 200}, {"K", 20}}},
+      {"kmeans_assign_generic", {{"N", 200}, {"K", 20}}},
   };
   return shapes;
 }

@@ -14,6 +14,7 @@
 #include "cake/codegen/nvrtc.h"
 #include "cake/ops.h"
 #include "cake/registry.h"
+#include "op_kernels.h"
 
 #include <set>
 #include <sstream>
@@ -21,172 +22,15 @@
 namespace {
 
 using namespace cake;
-
-struct OpKernel {
-  std::string ops;  // the ops it tests, space-separated spellings
-  std::string text; // the kernel, without its `target` line
-};
-
-const std::vector<OpKernel>& op_kernels() {
-  static const std::vector<OpKernel> kernels = {
-    {"load store", R"(kernel op_copy(X: global f32[N], Y: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
-  let i = block.x * 128 + warp.id * 32 + lane
-  reg x: f32
-  load x <- X[i]
-  store Y[i] <- x
-})"},
-    {"cp.async cp.async.commit cp.async.wait syncthreads", R"(kernel op_cp_async(A: global bf16[M, K], C: global bf16[M, 32]) where M % 128 == 0, K % 32 == 0 grid (M / 128) block 128 {
-  smem sa: bf16[128, 32]
-  reg x: bf16
-  cp.async sa <- A[block.x * 128 : 128, 0 : 32]
-  cp.async.commit
-  cp.async.wait 0
-  syncthreads
-  load x <- sa[warp.id * 32 + lane, 0]
-  store C[block.x * 128 + warp.id * 32 + lane, 0] <- x
-})"},
-    {"ldmatrix mma", R"(kernel op_mma(A: global bf16[M, 16], B: global bf16[N, 16], C: global f32[M, N]) where M % 16 == 0, N % 16 == 0 grid (N / 16, M / 16) block 32 {
-  smem sa: bf16[16, 16] swizzle(32B)
-  smem sb: bf16[16, 16] swizzle(32B)
-  reg acc: f32[16, 16] layout(mma_acc) = 0
-  reg a: bf16[16, 16] layout(mma_acc)
-  reg b: bf16[16, 16] layout(mma_acc)
-  cp.async sa <- A[block.y * 16 : 16, :]
-  cp.async sb <- B[block.x * 16 : 16, :]
-  cp.async.commit
-  cp.async.wait 0
-  syncthreads
-  ldmatrix a <- sa
-  ldmatrix b <- sb
-  mma acc += a @ b.T
-  store C[block.y * 16 : 16, block.x * 16 : 16] <- acc
-})"},
-    {"arrive", R"(kernel op_mbarrier(X: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
-  mbarrier done count(128)
-  mbarrier one
-  mbarrier warps count(4)
-  mbarrier groups
-  namedbarrier half id(1) threads(128)
-  arrive done
-  wait done parity(0)
-  elect { arrive one }
-  elect.warp { arrive warps }
-  elect.warpgroup { arrive groups }
-  wait one parity(0)
-  wait warps parity(0)
-  wait groups parity(0)
-  sync half
-})"},
-    {"tma.load arrive.expect_tx tma.store tma.store.commit tma.store.wait", R"(kernel op_tma(X: global bf16[N, 64], Y: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
-  smem xs: bf16[128, 64] swizzle(128B)
-  mbarrier full
-  tensormap tX = X box [128, 64] swizzle(128B)
-  tensormap tY = Y box [128, 64] swizzle(128B)
-  role load all {
-    elect {
-      arrive.expect_tx full, bytes(xs)
-      tma.load xs <- tX[block.x * 128, 0], full
-    }
-    wait full parity(0)
-    elect {
-      tma.store tY[block.x * 128, 0] <- xs
-      tma.store.commit
-      tma.store.wait 0
-    }
-  }
-})"},
-    {"bulk.load", R"(kernel op_bulk(V: global f32[N], W: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
-  smem vs: f32[128]
-  mbarrier full
-  reg x: f32
-  role load all {
-    elect {
-      arrive.expect_tx full, bytes(vs)
-      bulk.load vs <- V[block.x * 128 : 128], full
-    }
-    wait full parity(0)
-    load x <- vs[warp.id * 32 + lane]
-    store W[block.x * 128 + warp.id * 32 + lane] <- x
-  }
-})"},
-    {"stmatrix fence.proxy.async", R"(kernel op_stmatrix(C: global bf16[16, 16]) grid (1) block 32 {
-  smem cs: bf16[16, 16]
-  reg c: bf16[16, 16] layout(mma_acc) = 0
-  reg x: bf16
-  stmatrix cs <- c
-  fence.proxy.async
-  syncthreads
-  load x <- cs[lane / 2, lane % 2]
-  store C[lane / 2, lane % 2] <- x
-})"},
-    {"cluster.sync", R"(kernel op_cluster(X: global f32[N]) where N % 256 == 0 grid (N / 128) block 128 cluster (2) {
-  cluster.sync
-})"},
-    {"wgmma wgmma.fence wgmma.commit wgmma.wait", R"(kernel op_wgmma(C: global f32[64, 64]) grid (1) block 128 {
-  smem a: bf16[64, 16]
-  smem b: bf16[64, 16]
-  role mma warpgroup(0) {
-    reg acc: f32[64, 64] layout(wgmma_acc) = 0
-    wgmma.fence
-    wgmma acc += a @ b.T
-    wgmma.commit
-    wgmma.wait 0
-    store C <- acc
-  }
-})"},
-    {"tcgen05.mma tcgen05.commit tcgen05.ld tcgen05.wait.ld", R"(kernel op_tcgen05(C: global f32[M, 256]) where M % 128 == 0 grid (M / 128) block 128 {
-  smem sA: bf16[128, 64] swizzle(128B)
-  smem sB: bf16[256, 64] swizzle(128B)
-  tmem acc: f32[128, 256]
-  mbarrier done
-  reg r: f32[32, 32] layout(tcgen05_acc)
-  let q = warp.id % 4
-  elect {
-    tcgen05.mma acc += sA @ sB.T, accumulate(false)
-    tcgen05.commit done
-  }
-  wait done parity(0)
-  tcgen05.ld r <- acc[q * 32 : 32, 0 : 32]
-  tcgen05.wait.ld
-  store C[block.x * 128 + q * 32 : 32, 0 : 32] <- r
-})"},
-    {"tcgen05.st tcgen05.wait.st tcgen05.cp", R"(kernel op_tcgen05_st(C: global f32[128, 32]) grid (1) block 128 {
-  smem s: f32[128, 32]
-  tmem t: f32[128, 32]
-  tmem u: f32[128, 32]
-  mbarrier done
-  reg r: f32[32, 32] layout(tcgen05_acc) = 0
-  let q = warp.id % 4
-  tcgen05.st t[q * 32 : 32, :] <- r
-  tcgen05.wait.st
-  elect {
-    tcgen05.cp u <- s
-    tcgen05.commit done
-  }
-  wait done parity(0)
-})"},
-    {"argmin.row argmax.row", R"(kernel op_argmin(X: global f32[M, 32], I: global i32[M], J: global i32[M]) where M % 16 == 0 grid (M / 16) block 32 {
-  reg x: f32[16, 32] layout(mma_acc)
-  reg best: f32[16] layout(mma_acc.row) = +inf
-  reg worst: f32[16] layout(mma_acc.row) = -inf
-  reg arg: i32[16] layout(mma_acc.row) = 0
-  reg top: i32[16] layout(mma_acc.row) = 0
-  load x <- X[block.x * 16 : 16, :]
-  argmin.row best, arg <- x
-  argmax.row worst, top <- x
-  store I[block.x * 16 : 16] <- arg
-  store J[block.x * 16 : 16] <- top
-})"},
-  };
-  return kernels;
-}
+using cake::testing::OpKernel;
+using cake::testing::op_kernels;
 
 /// Ops whose lowering is still to come (docs/lowering.md, "Not yet").
 const std::set<std::string>& not_lowered_yet() {
   static const std::set<std::string> ops = {
       "tma.load", "tma.store", "tma.store.commit", "tma.store.wait", "bulk.load", "stmatrix", "cluster.sync",
       "wgmma", "wgmma.fence", "wgmma.commit", "wgmma.wait", "tcgen05.mma", "tcgen05.commit", "tcgen05.ld",
-      "tcgen05.st", "tcgen05.cp", "tcgen05.wait.ld", "tcgen05.wait.st", "argmin.row", "argmax.row"};
+      "tcgen05.st", "tcgen05.cp", "tcgen05.wait.ld", "tcgen05.wait.st"};
   return ops;
 }
 

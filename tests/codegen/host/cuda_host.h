@@ -5,8 +5,9 @@
 // at every warp shuffle a thread waits for the others, as on the GPU, so a
 // thread never sees another's write it would not see there. Only what
 // docs/lowering.md lowers today is here; inline PTX (`asm`) is not run:
-// the prelude's instruction macros (cp.async, ldmatrix, mma) are defined
-// here instead, computing what the PTX ISA says each returns.
+// the prelude's instruction macros (cp.async, ldmatrix, mma, mbarriers,
+// named barriers, elect) are defined here instead, computing what the PTX
+// ISA says each does.
 //
 // This checks the lowering's own arithmetic (where each register sits,
 // addresses, reductions, rounding) against the CPU executor without a GPU.
@@ -18,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <ucontext.h>
 #include <vector>
 
@@ -32,7 +34,7 @@ struct Thread {
   Dim3 idx;
   bool done = false;
   // Waiting: for the block's barrier generation, or its warp's, to pass.
-  enum class Wait { None, Block, Warp } wait = Wait::None;
+  enum class Wait { None, Block, Warp, Named, Mbarrier } wait = Wait::None;
   uint64_t until = 0;
 };
 
@@ -45,9 +47,27 @@ struct Warp {
   unsigned char slots[2][32][kSlotBytes] = {};
 };
 
+/// An mbarrier (PTX ISA, mbarrier): the arrivals a phase takes, those
+/// still pending and the transaction bytes it still expects; `phase`
+/// counts completed phases.
+struct Mbarrier {
+  uint32_t expected = 0, pending = 0;
+  int64_t tx = 0;
+  uint64_t phase = 0;
+};
+
+/// A named barrier (bar.sync id, threads): threads arrived in this round.
+struct Named {
+  uint64_t generation = 0;
+  unsigned arrived = 0;
+};
+
 struct Block {
   std::vector<Thread> threads;
   std::vector<Warp> warps;
+  std::map<const void*, Mbarrier> mbarriers;  // by address in shared memory
+  std::map<unsigned, Named> named;
+  uint64_t events = 0;  // changes to mbarriers and named barriers: progress
   uint64_t generation = 0;
   unsigned arrived = 0, live = 0;
   ucontext_t scheduler;
@@ -163,9 +183,71 @@ inline void mma_m16n8k16(const char* type, float* d, const unsigned* a, unsigned
   }
 }
 
-[[noreturn]] inline void unmodelled(const char* instruction) {
-  std::fprintf(stderr, "cuda_host: %s is not modelled on the host\n", instruction);
-  std::abort();
+// Section - mbarriers, named barriers and elect.
+
+inline void mbar_init(const void* bar, unsigned count) {
+  block->mbarriers[bar] = Mbarrier{count, count, 0, 0};
+  ++block->events;
+}
+
+inline Mbarrier& mbar(const void* bar) {
+  auto it = block->mbarriers.find(bar);
+  if (it == block->mbarriers.end()) {
+    std::fprintf(stderr, "cuda_host: an mbarrier used before mbarrier.init\n");
+    std::abort();
+  }
+  return it->second;
+}
+
+/// One arrival, after adding `tx` expected bytes: the phase completes when
+/// no arrival and no byte is pending.
+inline void mbar_arrive(const void* bar, int64_t tx) {
+  Mbarrier& b = mbar(bar);
+  b.tx += tx;
+  if (b.pending == 0) {
+    std::fprintf(stderr, "cuda_host: more arrivals on an mbarrier than its count\n");
+    std::abort();
+  }
+  if (--b.pending == 0 && b.tx == 0) {
+    ++b.phase;
+    b.pending = b.expected;
+  }
+  ++block->events;
+}
+
+/// Returns once the phase of parity `parity` has completed: the current
+/// phase's parity differs from it.
+inline void mbar_wait(const void* bar, unsigned parity) {
+  Thread* self = current;
+  while (mbar(bar).phase % 2 == parity % 2) {
+    self->wait = Thread::Wait::Mbarrier;
+    yield();
+  }
+  self->wait = Thread::Wait::None;
+}
+
+inline void named_sync(unsigned id, unsigned threads) {
+  Thread* self = current;
+  Named& n = block->named[id];
+  uint64_t g = n.generation;
+  ++block->events;
+  if (++n.arrived == threads) {
+    n.arrived = 0;
+    ++n.generation;
+    return;
+  }
+  self->wait = Thread::Wait::Named;
+  while (block->named[id].generation == g) yield();
+  self->wait = Thread::Wait::None;
+}
+
+/// elect.sync over the whole warp: every lane takes part; the lowest lane is
+/// the leader.
+inline unsigned elect_sync() {
+  uint32_t all[32];
+  uint32_t mine = 1;
+  gather(&mine, 4, all);
+  return current->idx.x % 32 == 0;
 }
 
 inline void trampoline() {
@@ -207,19 +289,18 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_CP_ASYNC_WAIT(n) ((void)0)
 #define CAKE_LDMATRIX_X4(r, addr) cake_host::ldmatrix_x4((r), (addr))
 #define CAKE_MMA_M16N8K16(t, d, a, b0, b1) cake_host::mma_m16n8k16((t), (d), (a), (b0), (b1))
-// Not modelled here yet: a kernel that uses these stops with a message
-// rather than run without them.
-#define CAKE_MBAR_INIT(bar, count) cake_host::unmodelled("mbarrier.init")
-#define CAKE_FENCE_MBAR_INIT() cake_host::unmodelled("fence.mbarrier_init")
-#define CAKE_MBAR_ARRIVE(bar) cake_host::unmodelled("mbarrier.arrive")
-#define CAKE_MBAR_ARRIVE_EXPECT_TX(bar, bytes) cake_host::unmodelled("mbarrier.arrive.expect_tx")
-#define CAKE_MBAR_WAIT(bar, parity) cake_host::unmodelled("mbarrier.try_wait")
-#define CAKE_MBAR_TEST_WAIT(bar, parity) cake_host::unmodelled("mbarrier.test_wait")
-#define CAKE_NAMED_SYNC(id, threads) cake_host::unmodelled("bar.sync with an id")
-#define CAKE_ELECT_SYNC(out) ((out) = 0, cake_host::unmodelled("elect.sync"))
-#define CAKE_FENCE_PROXY_ASYNC() cake_host::unmodelled("fence.proxy.async")
-#define CAKE_SETMAXNREG_INC(n) cake_host::unmodelled("setmaxnreg")
-#define CAKE_SETMAXNREG_DEC(n) cake_host::unmodelled("setmaxnreg")
+#define CAKE_MBAR_INIT(bar, count) cake_host::mbar_init((bar), (count))
+#define CAKE_MBAR_ARRIVE(bar) cake_host::mbar_arrive((bar), 0)
+#define CAKE_MBAR_ARRIVE_EXPECT_TX(bar, bytes) cake_host::mbar_arrive((bar), (bytes))
+#define CAKE_MBAR_WAIT(bar, parity) cake_host::mbar_wait((bar), (parity))
+#define CAKE_MBAR_TEST_WAIT(bar, parity) cake_host::mbar_wait((bar), (parity))
+#define CAKE_NAMED_SYNC(id, threads) cake_host::named_sync((id), (threads))
+#define CAKE_ELECT_SYNC(out) ((out) = cake_host::elect_sync())
+// Ordering and register budgets: nothing to do on one core.
+#define CAKE_FENCE_MBAR_INIT() ((void)0)
+#define CAKE_FENCE_PROXY_ASYNC() ((void)0)
+#define CAKE_SETMAXNREG_INC(n) ((void)0)
+#define CAKE_SETMAXNREG_DEC(n) ((void)0)
 template <typename T>
 T __shfl_sync(unsigned, T v, int from) {
   return cake_host::shfl(v, static_cast<unsigned>(from));

@@ -36,7 +36,7 @@ void run(void (*entry)(void**), void** args, const unsigned grid[3], unsigned th
         }
         while (b.live > 0) {
           // A pass in which no barrier opens and no thread ends is a deadlock.
-          uint64_t before = b.generation;
+          uint64_t before = b.generation, events = b.events;
           unsigned live = b.live;
           uint64_t warp_sum = 0;
           for (const Warp& w : b.warps) warp_sum += w.generation;
@@ -47,7 +47,7 @@ void run(void (*entry)(void**), void** args, const unsigned grid[3], unsigned th
           }
           uint64_t warp_after = 0;
           for (const Warp& w : b.warps) warp_after += w.generation;
-          if (b.live == live && b.generation == before && warp_after == warp_sum && live > 0) {
+          if (b.live == live && b.generation == before && b.events == events && warp_after == warp_sum && live > 0) {
             std::fprintf(stderr, "cuda_host: block (%u, %u, %u) deadlocked with %u threads waiting\n", x, y, z, live);
             std::abort();
           }
