@@ -28,8 +28,11 @@ struct FragShape {
   /// per-thread (layout None) tile.
   int64_t slots() const;
   /// A 16-bit fragment in an accumulator layout: pairs of elements packed
-  /// in 32-bit registers (the mma.sync operand form), not element-wise.
+  /// in 32-bit registers (the mma.sync and wgmma operand form): value i is
+  /// half i % 2 (the low half first) of register i / 2.
   bool packed() const;
+  /// The values one thread holds: registers, or two per packed register.
+  int64_t values() const;
 };
 
 /// Where register `i` of a fragment sits in its tile, as C++ expressions of
@@ -95,6 +98,11 @@ class Emitter {
   /// Register slot `slot` of symbol `s` as an f32 (or integer) value:
   /// 16-bit floats widened.
   std::string value(SymbolId s, const std::string& slot) const;
+  /// Value `i` of fragment `s` as stored (16-bit floats as their bits).
+  std::string slot_read(const FragShape& f, SymbolId s, const std::string& i) const;
+  /// A statement that stores `stored` (as store_value() gives it) as value
+  /// `i` of fragment `s`.
+  std::string slot_write(const FragShape& f, SymbolId s, const std::string& i, const std::string& stored) const;
   /// The f32 value `v` as fragment `f` stores it (16-bit floats rounded).
   std::string store_value(const FragShape& f, const std::string& v) const;
   /// The C++ name of a symbol (a CAKE name that is a C++ keyword or one of
@@ -143,6 +151,15 @@ class Emitter {
   void ldmatrix(const Stmt& s, const MoveStmt& mv);
   void mma_sync(const Stmt& s, const MmaStmt& n);
 
+  // Section - Hopper's warpgroup MMA (wgmma.cpp)
+
+  void wgmma(const Stmt& s, const MmaStmt& n);
+  /// The instruction macro of m64`n`k16 for 16-bit `dtype`, its definition
+  /// added to wgmma_definitions once per translation unit.
+  std::string wgmma_macro(int64_t n, DType dtype);
+  /// The instruction macros the kernel uses, placed after the prelude.
+  std::string wgmma_definitions_;
+
   // Section - synchronisation (sync.cpp)
 
   /// One thread initialises every mbarrier, then a fence and a barrier.
@@ -160,6 +177,7 @@ class Emitter {
  private:
   ByteRange current_{};
   std::map<SymbolId, int64_t> symbol_multiple_;
+  std::vector<std::string> wgmma_macros_;
 };
 
 std::string cxx_int(int64_t v);

@@ -16,9 +16,10 @@ struct Lowerer {
 
   void line(const std::string& text) { x.line(text, s.range); }
 
-  /// `#pragma unroll` loop over a fragment's registers, `body` using `i`.
+  /// `#pragma unroll` loop over the values a fragment holds per thread,
+  /// `body` using `cake_i`.
   void each_register(const FragShape& f, const std::string& body) {
-    int64_t n = f.slots();
+    int64_t n = f.values();
     if (n == 1) {
       line("{ const int cake_i = 0; " + body + " }");
       return;
@@ -35,8 +36,7 @@ struct Lowerer {
         if (!f) return;
         line(x.storage(*f) + " " + x.name(d.symbol) + "[" + std::to_string(f->slots()) + "];");
         if (sym.value == kNone) return;
-        if (f->packed()) return x.refuse(sym.decl, "an initial value of a packed 16-bit mma_acc fragment");
-        each_register(*f, x.name(d.symbol) + "[cake_i] = " + rvalue(*f, sym.value) + ";");
+        each_register(*f, x.slot_write(*f, d.symbol, "cake_i", rvalue(*f, sym.value)));
         return;
       }
       // Shared memory, barriers and tensor maps are placed in the prologue
@@ -60,19 +60,18 @@ struct Lowerer {
     if (r.kind != Expr::Kind::Name || r.symbol == kNone) return x.refuse(r.range, "a register operand that is not a name");
     auto f = x.fragment(r.symbol, r.range);
     if (!f) return;
-    if (f->packed()) return x.refuse(r.range, "a plain load or store of a packed 16-bit mma_acc fragment");
     ElementPlace at = x.place(*f, "cake_i");
     int rank = static_cast<int>(f->dims.size());
     auto addr = x.address(mem, at.row, at.col, rank);
     if (!addr) return;
-    std::string reg_name = x.name(r.symbol);
-    std::string body = load ? reg_name + "[cake_i] = " + *addr + ";" : *addr + " = " + reg_name + "[cake_i];";
+    std::string body = load ? x.slot_write(*f, r.symbol, "cake_i", *addr)
+                            : *addr + " = " + x.slot_read(*f, r.symbol, "cake_i") + ";";
     if (f->dims.empty()) {
       // One value: i is 0.
       line("{ const int cake_i = 0; " + body + " }");
       return;
     }
-    if (!load && f->layout == FragLayout::MmaAccRow) {
+    if (!load && (f->layout == FragLayout::MmaAccRow || f->layout == FragLayout::WgmmaAccRow)) {
       // Each row is held by the 4 lanes of a quad alike: one writes it.
       line("if (cake_lane % 4 == 0) {");
       ++x.indent;
@@ -106,10 +105,11 @@ struct Lowerer {
       case Op::Syncthreads: return line("__syncthreads();");
       case Op::CpAsyncCommit: return line("CAKE_CP_ASYNC_COMMIT();");
       case Op::FenceProxyAsync: return x.fence_proxy_async(s);
+      case Op::WgmmaFence: return line("CAKE_WGMMA_FENCE();");
+      case Op::WgmmaCommit: return line("CAKE_WGMMA_COMMIT();");
       case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
       case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
-      case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::WgmmaFence:
-      case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
+      case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
       case Op::ClusterSync: case Op::CpAsyncWait: case Op::WgmmaWait:
       case Op::TmaStoreWait: case Op::Arrive: case Op::ArriveExpectTx: case Op::Tcgen05Commit:
       case Op::ArgminRow: case Op::ArgmaxRow:
@@ -231,16 +231,15 @@ struct Lowerer {
     if (t.kind != Expr::Kind::Name || t.symbol == kNone) return x.refuse(t.range, "an assignment to something other than a register");
     auto f = x.fragment(t.symbol, t.range);
     if (!f) return;
-    if (f->packed()) return x.refuse(t.range, "an element-wise assignment to a packed 16-bit mma_acc fragment");
     std::string op(a.op);
     if (op != "=" && op != "+=" && op != "-=" && op != "*=" && op != "/=") return x.refuse(s.keyword, "`" + op + "`");
-    if (op == "=") return each_register(*f, x.name(t.symbol) + "[cake_i] = " + rvalue(*f, a.value) + ";");
+    if (op == "=") return each_register(*f, x.slot_write(*f, t.symbol, "cake_i", rvalue(*f, a.value)));
     // `a op= v` is `a = a op v`, computed as `=` is.
-    std::string now = x.value(t.symbol, x.name(t.symbol) + "[cake_i]");
+    std::string now = x.value(t.symbol, x.slot_read(*f, t.symbol, "cake_i"));
     std::string v = "(" + now + " " + op.substr(0, 1) + " " + x.element(a.value, *f, "cake_i") + ")";
     if (is_float(f->dtype)) v = x.store_value(*f, v);
     else v = "(" + x.ctype(f->dtype) + ")(" + now + " " + op.substr(0, 1) + " " + x.index(a.value) + ")";
-    each_register(*f, x.name(t.symbol) + "[cake_i] = " + v + ";");
+    each_register(*f, x.slot_write(*f, t.symbol, "cake_i", v));
   }
 
   /// The value of `e` as fragment `f` stores it: f32 arithmetic rounded
@@ -292,9 +291,9 @@ struct Lowerer {
   /// cp.async.wait_group needs.
   void group_wait(const GroupWaitStmt& w) {
     auto pending = x.eval.fold(w.pending);
-    if (w.op != Op::CpAsyncWait) return x.refuse(s.keyword, "`" + std::string(op_spelling(w.op)) + "`");
-    if (!pending || *pending < 0 || *pending > 7) return x.refuse(s.range, "a cp.async.wait whose count is not a constant 0 .. 7");
-    line("CAKE_CP_ASYNC_WAIT(" + std::to_string(*pending) + ");");
+    if (w.op != Op::CpAsyncWait && w.op != Op::WgmmaWait) return x.refuse(s.keyword, "`" + std::string(op_spelling(w.op)) + "`");
+    if (!pending || *pending < 0 || *pending > 7) return x.refuse(s.range, "a group wait whose count is not a constant 0 .. 7");
+    line(std::string(w.op == Op::CpAsyncWait ? "CAKE_CP_ASYNC_WAIT(" : "CAKE_WGMMA_WAIT(") + std::to_string(*pending) + ");");
   }
 
   /// `pipeline s in ring(S) for i in a .. b`: the loop, with s = i % S and
@@ -350,6 +349,7 @@ struct Lowerer {
             role(n);
           } else if constexpr (std::is_same_v<T, MmaStmt>) {
             if (n.op == Op::Mma) x.mma_sync(s, n);
+            else if (n.op == Op::Wgmma) x.wgmma(s, n);
             else x.refuse(s.keyword, "`" + std::string(op_spelling(n.op)) + "`");
           } else if constexpr (std::is_same_v<T, GroupWaitStmt>) {
             group_wait(n);

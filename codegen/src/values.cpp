@@ -56,6 +56,8 @@ int64_t FragShape::registers() const {
 
 bool FragShape::packed() const { return layout != FragLayout::None && dtype_bits(dtype) == 16; }
 
+int64_t FragShape::values() const { return packed() ? 2 * registers() : slots(); }
+
 int64_t FragShape::slots() const {
   if (layout != FragLayout::None) return registers();
   int64_t elements = 1;
@@ -90,6 +92,17 @@ std::string Emitter::ctype(DType dtype) const {
 }
 
 std::string Emitter::storage(const FragShape& f) const { return f.packed() ? "unsigned" : ctype(f.dtype); }
+
+std::string Emitter::slot_read(const FragShape& f, SymbolId s, const std::string& i) const {
+  if (!f.packed()) return name(s) + "[" + i + "]";
+  return "((unsigned short)(" + name(s) + "[(" + i + ") / 2] >> (16 * ((" + i + ") % 2))))";
+}
+
+std::string Emitter::slot_write(const FragShape& f, SymbolId s, const std::string& i, const std::string& stored) const {
+  if (!f.packed()) return name(s) + "[" + i + "] = " + stored + ";";
+  std::string reg = name(s) + "[(" + i + ") / 2]", shift = "(16 * ((" + i + ") % 2))";
+  return reg + " = (" + reg + " & ~(0xffffu << " + shift + ")) | ((unsigned)(" + stored + ") << " + shift + ");";
+}
 
 int64_t Emitter::multiple_of(ExprId id) {
   constexpr int64_t kAny = int64_t(1) << 40;  // what 0 is a multiple of, as far as anyone asks
@@ -236,7 +249,7 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
   }
   bool half = f.dtype == DType::BF16 || f.dtype == DType::F16;
   if (ctype(f.dtype).empty() || dtype_bits(f.dtype) > 32 ||
-      (half && f.layout != FragLayout::None && f.layout != FragLayout::MmaAcc)) {
+      (half && f.layout != FragLayout::None && f.layout != FragLayout::MmaAcc && f.layout != FragLayout::WgmmaAcc)) {
     refuse(sym.decl, "a " + std::string(dtype_name(f.dtype)) +
                          " fragment in this layout (so far: 32-bit types, 16-bit floats per thread or in mma_acc)");
     return std::nullopt;
@@ -249,7 +262,13 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
     case FragLayout::MmaAccRow:
       if (f.dims.size() == 1 && f.dims[0] % 16 == 0) return f;
       break;
-    case FragLayout::WgmmaAcc: case FragLayout::WgmmaAccRow: case FragLayout::Tcgen05Acc:
+    case FragLayout::WgmmaAcc:
+      if (f.dims.size() == 2 && f.dims[0] == 64 && f.dims[1] % 8 == 0) return f;
+      break;
+    case FragLayout::WgmmaAccRow:
+      if (f.dims.size() == 1 && f.dims[0] == 64) return f;
+      break;
+    case FragLayout::Tcgen05Acc:
       refuse(sym.decl, "the " + std::string(frag_layout_name(f.layout)) + " layout");
       return std::nullopt;
   }
@@ -277,7 +296,16 @@ ElementPlace Emitter::place(const FragShape& f, const std::string& i) {
       }
       return {"(" + i + ")", ""};
     }
-    case FragLayout::WgmmaAcc: case FragLayout::WgmmaAccRow: case FragLayout::Tcgen05Acc:
+    case FragLayout::WgmmaAcc:
+      // Warp w % 4 of the warpgroup holds rows 16 (w % 4) .. + 15; value i
+      // at row g + 8 ((i / 2) % 2), column 8 (i / 4) + 2t + i % 2 (PTX ISA,
+      // "Register Fragments and Shared Memory Matrix Layouts", wgmma D).
+      return {"(16 * (int)(cake_warp % 4) + cake_lane / 4 + 8 * (((" + i + ") / 2) % 2))",
+              "(8 * ((" + i + ") / 4) + 2 * (cake_lane % 4) + ((" + i + ") % 2))"};
+    case FragLayout::WgmmaAccRow:
+      // The rows of the wgmma_acc layout: g and g + 8 of the warp's 16.
+      return {"(16 * (int)(cake_warp % 4) + cake_lane / 4 + 8 * (" + i + "))", ""};
+    case FragLayout::Tcgen05Acc:
       break;
   }
   return {"0", "0"};
@@ -327,12 +355,10 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
       if (s.kind != SymbolKind::Reg) return "(float)" + index(id);
       auto f = fragment(e.symbol, e.range);
       if (!f) return "0";
-      if (f->packed()) {
-        refuse(e.range, "a packed 16-bit mma_acc fragment as an element-wise operand");
-        return "0";
-      }
       if (f->dims.empty()) return value(e.symbol, name(e.symbol) + "[0]");
-      if (f->layout == result.layout && f->dims == result.dims) return value(e.symbol, name(e.symbol) + "[" + i + "]");
+      if (f->layout == result.layout && f->dims == result.dims) return value(e.symbol, slot_read(*f, e.symbol, i));
+      if (f->layout == FragLayout::WgmmaAccRow && result.layout == FragLayout::WgmmaAcc)
+        return name(e.symbol) + "[((" + i + ") / 2) % 2]";
       if (f->layout == FragLayout::MmaAccRow && result.layout == FragLayout::MmaAcc && f->dims[0] == result.dims[0])
         return name(e.symbol) + "[" + mma_row_slot(result.dims[1], i) + "]";
       // A per-thread [R] vector along the rows of a per-thread [R, C] tile.

@@ -109,11 +109,17 @@ inline const std::vector<OpKernel>& op_kernels() {
     {"cluster.sync", R"(kernel op_cluster(X: global f32[N]) where N % 256 == 0 grid (N / 128) block 128 cluster (2) {
   cluster.sync
 })"},
-    {"wgmma wgmma.fence wgmma.commit wgmma.wait", R"(kernel op_wgmma(C: global f32[64, 64]) grid (1) block 128 {
-  smem a: bf16[64, 16]
-  smem b: bf16[64, 16]
+    {"wgmma wgmma.fence wgmma.commit wgmma.wait", R"(kernel op_wgmma(A: global bf16[64, 16], B: global bf16[64, 16], C: global f32[64, 64]) grid (1) block 128 {
+  smem a: bf16[64, 16] swizzle(32B)
+  smem b: bf16[64, 16] swizzle(32B)
   role mma warpgroup(0) {
     reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    cp.async a <- A
+    cp.async b <- B
+    cp.async.commit
+    cp.async.wait 0
+    fence.proxy.async
+    syncthreads
     wgmma.fence
     wgmma acc += a @ b.T
     wgmma.commit

@@ -93,5 +93,17 @@ static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
 #define CAKE_FENCE_PROXY_ASYNC() asm volatile("fence.proxy.async.shared::cta;" ::: "memory")
 #define CAKE_SETMAXNREG_INC(n) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" :: "n"(n))
 #define CAKE_SETMAXNREG_DEC(n) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" :: "n"(n))
+#define CAKE_WGMMA_FENCE() asm volatile("wgmma.fence.sync.aligned;" ::: "memory")
+#define CAKE_WGMMA_COMMIT() asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory")
+#define CAKE_WGMMA_WAIT(n) asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(n) : "memory")
+#endif
+// A wgmma shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor
+// Format"): start address >> 4 (bits 0-13), leading byte offset 16 (unused
+// by swizzled K-major operands), stride byte offset `sbo` >> 4 (bits
+// 32-45: 8 rows of a swizzle span), base offset 0, swizzle mode (62-63).
+#ifndef CAKE_WGMMA_DESC
+#define CAKE_WGMMA_DESC(p, sbo, mode)                                                                 \
+  ((unsigned long long)((CAKE_SMEM_ADDR(p) >> 4) & 0x3fff) | (1ull << 16) |                           \
+   ((unsigned long long)(((sbo) >> 4) & 0x3fff) << 32) | ((unsigned long long)(mode) << 62))
 #endif
 // ---- end of prelude ----

@@ -23,7 +23,12 @@
 #include <ucontext.h>
 #include <vector>
 
+extern unsigned char cake_smem[];
+
 namespace cake_host {
+
+/// The block's shared memory, 1024-byte aligned (cuda_host_run.cpp).
+inline unsigned char* cake_smem_base() { return cake_smem; }
 
 struct Dim3 {
   unsigned x = 0, y = 0, z = 0;
@@ -250,6 +255,37 @@ inline unsigned elect_sync() {
   return current->idx.x % 32 == 0;
 }
 
+// Section - Hopper's warpgroup MMA.
+
+/// Element (r, k) of a K-major swizzled shared-memory operand as its wgmma
+/// descriptor places it: row r at r × span bytes (8-row groups `sbo` apart),
+/// then the swizzle of the absolute offset (the one formula of
+/// analysis/src/cost/banks.h: 16-byte chunk bits XOR the bits from 7).
+inline float wgmma_operand(unsigned long long desc, unsigned r, unsigned k, bool bf16) {
+  size_t start = size_t(desc & 0x3fff) << 4, sbo = size_t((desc >> 32) & 0x3fff) << 4;
+  unsigned mode = unsigned(desc >> 62);
+  size_t span = mode == 1 ? 128 : mode == 2 ? 64 : 32, mask = mode == 1 ? 7 : mode == 2 ? 3 : 1;
+  size_t o = start + (r / 8) * sbo + (r % 8) * span + 2 * k;
+  o ^= ((o >> 7) & mask) << 4;
+  uint16_t h;
+  std::memcpy(&h, cake_smem_base() + o, 2);
+  return half_bits_to_float(h, bf16);
+}
+
+/// wgmma.mma_async m64nNk16 (f32 += 16-bit): each thread its own values
+/// of the warpgroup's D (warp w % 4 holds rows 16 (w % 4) .. + 15; value i
+/// at row g + 8 ((i / 2) % 2), column 8 (i / 4) + 2t + i % 2).
+inline void wgmma(unsigned n, const char* type, float* d, unsigned long long da, unsigned long long db, unsigned scale_d) {
+  bool bf16 = std::strcmp(type, "bf16") == 0;
+  unsigned lane = current->idx.x % 32, w4 = (current->idx.x / 32) % 4, g = lane / 4, t = lane % 4;
+  for (unsigned i = 0; i < n / 2; ++i) {
+    unsigned row = 16 * w4 + g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
+    float sum = scale_d ? d[i] : 0.0f;
+    for (unsigned k = 0; k < 16; ++k) sum += wgmma_operand(da, row, k, bf16) * wgmma_operand(db, col, k, bf16);
+    d[i] = sum;
+  }
+}
+
 inline void trampoline() {
   block->entry(block->args);
   current->done = true;
@@ -268,7 +304,6 @@ void run(void (*entry)(void**), void** args, const unsigned grid[3], unsigned th
 
 }  // namespace cake_host
 
-extern unsigned char cake_smem[];
 
 #define __global__
 #define __device__
@@ -296,6 +331,14 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_MBAR_TEST_WAIT(bar, parity) cake_host::mbar_wait((bar), (parity))
 #define CAKE_NAMED_SYNC(id, threads) cake_host::named_sync((id), (threads))
 #define CAKE_ELECT_SYNC(out) ((out) = cake_host::elect_sync())
+// wgmma runs at issue on one core: its fence, commit and wait order nothing.
+#define CAKE_WGMMA_DESC(p, sbo, mode)                                                                      \
+  ((unsigned long long)((((const unsigned char*)(p) - cake_host::cake_smem_base()) >> 4) & 0x3fff) |       \
+   (1ull << 16) | ((unsigned long long)(((sbo) >> 4) & 0x3fff) << 32) | ((unsigned long long)(mode) << 62))
+#define CAKE_WGMMA_HOST(n, t, d, da, db, scale_d) cake_host::wgmma((n), (t), (d), (da), (db), (scale_d))
+#define CAKE_WGMMA_FENCE() ((void)0)
+#define CAKE_WGMMA_COMMIT() ((void)0)
+#define CAKE_WGMMA_WAIT(n) ((void)0)
 // Ordering and register budgets: nothing to do on one core.
 #define CAKE_FENCE_MBAR_INIT() ((void)0)
 #define CAKE_FENCE_PROXY_ASYNC() ((void)0)

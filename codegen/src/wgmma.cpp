@@ -1,0 +1,120 @@
+// Hopper's warpgroup MMA: `wgmma acc (+)= A @ B.T` with both operands in
+// shared memory, K-major and swizzled, as wgmma.mma_async m64nNk16 with a
+// matrix descriptor per operand and k-step, and its fence, commit and wait.
+// The descriptor (PTX ISA, "Matrix Descriptor Format" of the asynchronous
+// warpgroup-level matrix shared-memory layout) is built by the prelude's
+// CAKE_WGMMA_DESC; the instruction, whose operand list depends on N, by a
+// macro written once per translation unit. See docs/lowering.md.
+#include "emitter.h"
+
+#include "facts/roles.h"
+
+namespace cake::codegen {
+namespace {
+
+/// The descriptor's swizzle mode (bits 62-63): 1 for 128B, 2 for 64B, 3
+/// for 32B; none is 0 (an unswizzled operand is refused: it needs core
+/// matrices, not rows).
+int descriptor_mode(Swizzle s) {
+  switch (s) {
+    case Swizzle::B128: return 1;
+    case Swizzle::B64: return 2;
+    case Swizzle::B32: return 3;
+    case Swizzle::None: return 0;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string Emitter::wgmma_macro(int64_t n, DType dtype) {
+  std::string type = dtype == DType::BF16 ? "bf16" : "f16";
+  std::string macro = "CAKE_WGMMA_M64N" + std::to_string(n) + "K16_" + (dtype == DType::BF16 ? "BF16" : "F16");
+  for (const std::string& m : wgmma_macros_)
+    if (m == macro) return macro;
+  wgmma_macros_.push_back(macro);
+  int64_t regs = n / 2;  // f32 accumulators per thread
+  std::string list, outs;
+  for (int64_t i = 0; i < regs; ++i) {
+    list += (i ? ", %" : "%") + std::to_string(i);
+    outs += std::string(i ? ", " : "") + "\"+f\"((d)[" + std::to_string(i) + "])";
+    if (i % 8 == 7 && i + 1 < regs) outs += " \\\n      ";
+  }
+  std::string a = "%" + std::to_string(regs), b = "%" + std::to_string(regs + 1), s = "%" + std::to_string(regs + 2);
+  std::string& out = wgmma_definitions_;
+  out += "#ifdef CAKE_WGMMA_HOST\n";
+  out += "#define " + macro + "(d, da, db, scale_d) CAKE_WGMMA_HOST(" + std::to_string(n) + ", \"" + type +
+         "\", (d), (da), (db), (scale_d))\n";
+  out += "#else\n";
+  out += "// d (" + std::to_string(regs) + " f32) = A (descriptor da) @ B (db), plus d when scale_d is not 0.\n";
+  out += "#define " + macro + "(d, da, db, scale_d) \\\n";
+  out += "  asm volatile(\"{ .reg .pred cake_p; setp.ne.b32 cake_p, " + s + ", 0; \" \\\n";
+  out += "      \"wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32." + type + "." + type + " {" +
+         list + "}, " + a + ", " + b + ", cake_p, 1, 1, 0, 0; }\" \\\n";
+  out += "      : " + outs + " \\\n";
+  out += "      : \"l\"(da), \"l\"(db), \"r\"(scale_d))\n";
+  out += "#endif\n";
+  return macro;
+}
+
+void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
+  const Expr &acc = m.exprs[n.acc], &bt = m.exprs[n.b];
+  if (acc.kind != Expr::Kind::Name || acc.symbol == kNone) return refuse(acc.range, "a wgmma accumulator that is not a fragment");
+  if (bt.kind != Expr::Kind::Transpose)
+    return refuse(bt.range, "a wgmma whose B operand is not an [N, K] shared-memory tile used as `.T` (K-major only so far)");
+  auto fc = fragment(acc.symbol, acc.range);
+  if (!fc) return;
+  if (fc->layout != FragLayout::WgmmaAcc || fc->dtype != DType::F32)
+    return refuse(acc.range, "a wgmma accumulator other than an f32 wgmma_acc fragment");
+  if (n.accumulate != kNone) return refuse(s.range, "`accumulate(...)` on a wgmma");
+  // Each operand: a K-major smem tile whose rows are one swizzle span.
+  struct Side {
+    ExprId e;
+    int64_t rows = 0, k = 0;
+    std::string base;
+    Swizzle swizzle = Swizzle::None;
+    DType dtype = DType::Unknown;
+  };
+  Side sides[2] = {{n.a}, {bt.lhs}};
+  for (Side& side : sides) {
+    const Expr& e = m.exprs[side.e];
+    SymbolId buffer = root_symbol(m, side.e);
+    if (buffer == kNone || m.symbols[buffer].kind != SymbolKind::Smem)
+      return refuse(e.range, "a wgmma operand in registers (only shared-memory operands so far)");
+    const Symbol& b = m.symbols[buffer];
+    auto dims = tile_dims(side.e);
+    if (!dims) return;
+    if (dims->size() != 2) return refuse(e.range, "a wgmma operand that is not a 2-D tile");
+    side.rows = (*dims)[0];
+    side.k = (*dims)[1];
+    side.swizzle = b.type.swizzle;
+    side.dtype = b.type.dtype;
+    const SwizzleRule* rule = target.swizzle(side.swizzle);
+    int64_t row_bytes = side.k * dtype_bits(side.dtype) / 8;
+    if (side.swizzle == Swizzle::None || !rule || row_bytes != rule->span.value || side.rows % 8 != 0)
+      return refuse(e.range, "a wgmma operand whose rows are not one swizzle span (K-major, swizzled, 8-row groups)");
+    auto at = address(side.e, "0", "0", 2);
+    if (!at) return;
+    side.base = "&" + *at;
+  }
+  const Side &A = sides[0], &B = sides[1];
+  if (A.dtype != B.dtype || (A.dtype != DType::BF16 && A.dtype != DType::F16) || A.k != B.k || A.rows != 64 ||
+      B.rows != fc->dims[1] || A.k % 16 != 0 || B.rows % 8 != 0 || B.rows > 256)
+    return refuse(s.range, "a wgmma other than f32 [64, N] += bf16/f16 [64, K] @ [N, K].T");
+  std::string macro = wgmma_macro(B.rows, A.dtype);
+  std::string c = name(acc.symbol);
+  // One instruction per k16 step; its descriptors start 16 elements (32
+  // bytes) further along the swizzled row. `=` zeroes at the first step.
+  auto desc = [&](const Side& x) {
+    const SwizzleRule* rule = target.swizzle(x.swizzle);
+    return "CAKE_WGMMA_DESC((const unsigned char*)" + x.base + " + 32 * cake_k, " +
+           std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_mode(x.swizzle)) + ")";
+  };
+  line("#pragma unroll", s.range);
+  line("for (int cake_k = 0; cake_k < " + std::to_string(A.k / 16) + "; ++cake_k)", s.range);
+  line("  " + macro + "(" + c + ", " + desc(A) + ", " + desc(B) + ", " +
+           (n.accumulate_into ? std::string("1") : std::string("cake_k > 0")) + ");",
+       s.range);
+}
+
+}  // namespace cake::codegen
