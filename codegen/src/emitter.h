@@ -10,6 +10,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -155,10 +156,22 @@ class Emitter {
 
   void wgmma(const Stmt& s, const MmaStmt& n);
   /// The instruction macro of m64`n`k16 for 16-bit `dtype`, its definition
-  /// added to wgmma_definitions once per translation unit.
+  /// added to definitions_ once per translation unit.
   std::string wgmma_macro(int64_t n, DType dtype);
-  /// The instruction macros the kernel uses, placed after the prelude.
-  std::string wgmma_definitions_;
+
+  // Section - TMA and bulk copies (tma.cpp)
+
+  void tma_load(const Stmt& s, const MoveStmt& mv);
+  void tma_store(const Stmt& s, const MoveStmt& mv);
+  void bulk_load(const Stmt& s, const MoveStmt& mv);
+  /// The rank-`rank` TMA macro (load or store), defined once per unit.
+  std::string tma_macro(int64_t rank, bool load);
+
+  /// Adds `text` to definitions_ the first time `name` is asked for.
+  bool define_once(const std::string& name);
+  /// The instruction macros the kernel uses (their operand lists depend
+  /// on a shape or rank), placed after the prelude.
+  std::string definitions_;
 
   // Section - synchronisation (sync.cpp)
 
@@ -177,7 +190,7 @@ class Emitter {
  private:
   ByteRange current_{};
   std::map<SymbolId, int64_t> symbol_multiple_;
-  std::vector<std::string> wgmma_macros_;
+  std::set<std::string> defined_;
 };
 
 std::string cxx_int(int64_t v);

@@ -113,6 +113,23 @@ static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
 #define CAKE_WGMMA_COMMIT() asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory")
 #define CAKE_WGMMA_WAIT(n) asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(n) : "memory")
 #endif
+// A tensor map as the driver encodes it (cuTensorMapEncodeTiled: 128
+// bytes, 128-byte aligned, like CUDA's CUtensorMap).
+struct __align__(128) CakeTensorMap {
+  unsigned long long opaque[16];
+};
+// TMA and bulk copies (PTX ISA: cp.async.bulk, cp.async.bulk.tensor,
+// cp.async.bulk.commit_group, cp.async.bulk.wait_group): `bytes` from global
+// `src` into shared `dst`, completing them on mbarrier `bar`; the TMA
+// store group's commit, and its wait for the reads of shared memory.
+#ifndef CAKE_BULK_LOAD
+#define CAKE_BULK_LOAD(dst, src, bytes, bar)                                                        \
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" \
+               :: "r"(CAKE_SMEM_ADDR(dst)), "l"(__cvta_generic_to_global(src)), "r"((unsigned)(bytes)),  \
+                  "r"(CAKE_SMEM_ADDR(bar)) : "memory")
+#define CAKE_TMA_STORE_COMMIT() asm volatile("cp.async.bulk.commit_group;" ::: "memory")
+#define CAKE_TMA_STORE_WAIT(n) asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(n) : "memory")
+#endif
 // A wgmma shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor
 // Format"): start address >> 4 (bits 0-13), leading byte offset 16 (unused
 // by swizzled K-major operands), stride byte offset `sbo` >> 4 (bits
@@ -166,6 +183,8 @@ void Emitter::comment(ByteRange at, bool head_only) {
     pos = nl + 1;
   }
 }
+
+bool Emitter::define_once(const std::string& name) { return defined_.insert(name).second; }
 
 void Emitter::refuse(ByteRange at, const std::string& what) {
   Diagnostic d;
@@ -228,10 +247,37 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
       x.refuse(s.decl, "a " + std::string(dtype_name(s.type.dtype)) + " parameter");
       continue;
     }
-    if (s.kind == SymbolKind::TensorParam) plan.params.push_back({x.name(p), LaunchParam::Kind::Tensor, type + "* __restrict__"});
-    else plan.params.push_back({x.name(p), LaunchParam::Kind::Scalar, type});
+    if (s.kind == SymbolKind::TensorParam) plan.params.push_back({x.name(p), LaunchParam::Kind::Tensor, type + "* __restrict__", {}});
+    else plan.params.push_back({x.name(p), LaunchParam::Kind::Scalar, type, {}});
   }
-  for (SymbolId s : kernel.shape_symbols) plan.params.push_back({x.name(s), LaunchParam::Kind::ShapeSymbol, "long long"});
+  // Then the tensor maps, in declaration order: each a 128-byte map the
+  // launcher encodes, passed by value (__grid_constant__: TMA reads it in
+  // parameter space).
+  for (SymbolId s = 0; s < m.symbols.size(); ++s) {
+    const Symbol& t = m.symbols[s];
+    if (t.kind != SymbolKind::Tensormap || t.kernel != k) continue;
+    LaunchParam p{x.name(s), LaunchParam::Kind::TensorMap, "const __grid_constant__ CakeTensorMap", {}};
+    if (t.tensor == kNone) {
+      x.refuse(t.decl, "a tensor map without its tensor");
+      continue;
+    }
+    const Symbol& tensor = m.symbols[t.tensor];
+    p.map.tensor = x.name(t.tensor);
+    p.map.dtype = std::string(dtype_name(tensor.type.dtype));
+    p.map.element_bytes = dtype_bits(tensor.type.dtype) / 8;
+    p.map.swizzle = swizzle_bytes(t.type.swizzle);
+    for (auto d = tensor.type.dims.rbegin(); d != tensor.type.dims.rend(); ++d) p.map.dims.push_back(x.index(*d));
+    for (auto b = t.box.rbegin(); b != t.box.rend(); ++b) {
+      auto v = x.eval.fold(*b);
+      if (!v) x.refuse(t.decl, "a tensor map whose box is not constant");
+      p.map.box.push_back(v.value_or(0));
+    }
+    if (tensor.type.order != Order::RowMajor || p.map.box.size() != p.map.dims.size() || p.map.dims.empty() ||
+        p.map.dims.size() > 5 || p.map.element_bytes <= 0)
+      x.refuse(t.decl, "this tensor map (row-major tensors of rank 1 to 5, a box of the tensor's rank)");
+    plan.params.push_back(std::move(p));
+  }
+  for (SymbolId s : kernel.shape_symbols) plan.params.push_back({x.name(s), LaunchParam::Kind::ShapeSymbol, "long long", {}});
   auto block = kernel.block == kNone ? std::nullopt : x.eval.fold(kernel.block);
   if (!block || *block <= 0 || *block % 32 != 0) x.refuse(kernel.block_range, "a block size that is not a constant multiple of 32");
   plan.block = block.value_or(0);
@@ -283,11 +329,11 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
   x.indent = -1;
   x.line("}", {kernel.range.end - 1, kernel.range.end});
   // The instruction macros the statements asked for, after the prelude.
-  if (!x.wgmma_definitions_.empty()) {
+  if (!x.definitions_.empty()) {
     size_t at = std::string_view(kPrelude).size();
     size_t prelude_lines = static_cast<size_t>(std::count(kPrelude, kPrelude + at, '\n'));
-    x.out.cuda.insert(at, x.wgmma_definitions_);
-    auto lines = std::count(x.wgmma_definitions_.begin(), x.wgmma_definitions_.end(), '\n');
+    x.out.cuda.insert(at, x.definitions_);
+    auto lines = std::count(x.definitions_.begin(), x.definitions_.end(), '\n');
     x.out.cake_line.insert(x.out.cake_line.begin() + static_cast<ptrdiff_t>(prelude_lines), static_cast<size_t>(lines), 0);
   }
 

@@ -16,6 +16,14 @@ struct Lowerer {
 
   void line(const std::string& text) { x.line(text, s.range); }
 
+  /// A loop whose trip count is not a constant stays a loop (`#pragma
+  /// unroll 1`): its body, barriers and waits included, is in the code once,
+  /// as the IR says, and compiles faster. Constant loops are left to the
+  /// compiler.
+  void keep_rolled(ExprId end) {
+    if (!x.eval.fold(end)) line("#pragma unroll 1");
+  }
+
   /// `#pragma unroll` loop over the values a fragment holds per thread,
   /// `body` using `cake_i`.
   void each_register(const FragShape& f, const std::string& body) {
@@ -89,7 +97,9 @@ struct Lowerer {
       case Op::Store: return load_store(mv, false);
       case Op::CpAsync: return x.cp_async(s, mv);
       case Op::Ldmatrix: return x.ldmatrix(s, mv);
-      case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
+      case Op::TmaLoad: return x.tma_load(s, mv);
+      case Op::TmaStore: return x.tma_store(s, mv);
+      case Op::BulkLoad: return x.bulk_load(s, mv);
       case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
       case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::CpAsyncCommit: case Op::WgmmaFence:
       case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
@@ -107,9 +117,10 @@ struct Lowerer {
       case Op::FenceProxyAsync: return x.fence_proxy_async(s);
       case Op::WgmmaFence: return line("CAKE_WGMMA_FENCE();");
       case Op::WgmmaCommit: return line("CAKE_WGMMA_COMMIT();");
+      case Op::TmaStoreCommit: return line("CAKE_TMA_STORE_COMMIT();");
       case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
       case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
-      case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
+      case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
       case Op::ClusterSync: case Op::CpAsyncWait: case Op::WgmmaWait:
       case Op::TmaStoreWait: case Op::Arrive: case Op::ArriveExpectTx: case Op::Tcgen05Commit:
       case Op::ArgminRow: case Op::ArgmaxRow:
@@ -265,7 +276,9 @@ struct Lowerer {
       if (v.stmt != id) continue;
       std::string first = std::to_string(v.first_warp), end = std::to_string(v.first_warp + v.warps);
       bool all = v.first_warp == 0 && x.facts.threads() && v.warps * 32 >= *x.facts.threads();
-      line(all ? "{" : "if (cake_warp >= " + first + " && cake_warp < " + end + ") {");
+      line(all                 ? "{"
+           : v.first_warp == 0 ? "if (cake_warp < " + end + ") {"
+                               : "if (cake_warp >= " + first + " && cake_warp < " + end + ") {");
       ++x.indent;
       std::string per = v.kind == RoleSpec::Kind::Warpgroup ? "4" : "1";
       line("const long long cake_rank = ((long long)cake_warp - " + first + ") / " + per + ";");
@@ -287,13 +300,13 @@ struct Lowerer {
     x.refuse(s.range, "this role");
   }
 
-  /// `cp.async.wait n`: n is a constant (the verifier's E-rule), as
-  /// cp.async.wait_group needs.
+  /// `cp.async.wait n`, `wgmma.wait n`, `tma.store.wait n`: n is a
+  /// constant, as the wait_group instructions need.
   void group_wait(const GroupWaitStmt& w) {
     auto pending = x.eval.fold(w.pending);
-    if (w.op != Op::CpAsyncWait && w.op != Op::WgmmaWait) return x.refuse(s.keyword, "`" + std::string(op_spelling(w.op)) + "`");
     if (!pending || *pending < 0 || *pending > 7) return x.refuse(s.range, "a group wait whose count is not a constant 0 .. 7");
-    line(std::string(w.op == Op::CpAsyncWait ? "CAKE_CP_ASYNC_WAIT(" : "CAKE_WGMMA_WAIT(") + std::to_string(*pending) + ");");
+    const char* macro = w.op == Op::CpAsyncWait ? "CAKE_CP_ASYNC_WAIT(" : w.op == Op::WgmmaWait ? "CAKE_WGMMA_WAIT(" : "CAKE_TMA_STORE_WAIT(";
+    line(macro + std::to_string(*pending) + ");");
   }
 
   /// `pipeline s in ring(S) for i in a .. b`: the loop, with s = i % S and
@@ -303,6 +316,7 @@ struct Lowerer {
     if (!stages || *stages <= 0) return x.refuse(p.ring, "a ring whose stage count is not a positive constant");
     std::string v = x.name(p.variable), st = x.name(p.stage), ring = std::to_string(*stages);
     std::string step = p.step == kNone ? "1LL" : x.index(p.step);
+    keep_rolled(p.end);
     line("for (long long " + v + " = " + x.index(p.start) + "; " + v + " < " + x.index(p.end) + "; " + v + " += " +
          step + ") {");
     ++x.indent;
@@ -325,6 +339,7 @@ struct Lowerer {
           } else if constexpr (std::is_same_v<T, ForStmt>) {
             std::string v = x.name(n.variable);
             std::string step = n.step == kNone ? "1LL" : x.index(n.step);
+            keep_rolled(n.end);
             line("for (long long " + v + " = " + x.index(n.start) + "; " + v + " < " + x.index(n.end) + "; " + v +
                  " += " + step + ") {");
             block(n.body);

@@ -30,9 +30,7 @@ int descriptor_mode(Swizzle s) {
 std::string Emitter::wgmma_macro(int64_t n, DType dtype) {
   std::string type = dtype == DType::BF16 ? "bf16" : "f16";
   std::string macro = "CAKE_WGMMA_M64N" + std::to_string(n) + "K16_" + (dtype == DType::BF16 ? "BF16" : "F16");
-  for (const std::string& m : wgmma_macros_)
-    if (m == macro) return macro;
-  wgmma_macros_.push_back(macro);
+  if (!define_once(macro)) return macro;
   int64_t regs = n / 2;  // f32 accumulators per thread
   std::string list, outs;
   for (int64_t i = 0; i < regs; ++i) {
@@ -41,7 +39,7 @@ std::string Emitter::wgmma_macro(int64_t n, DType dtype) {
     if (i % 8 == 7 && i + 1 < regs) outs += " \\\n      ";
   }
   std::string a = "%" + std::to_string(regs), b = "%" + std::to_string(regs + 1), s = "%" + std::to_string(regs + 2);
-  std::string& out = wgmma_definitions_;
+  std::string& out = definitions_;
   out += "#ifdef CAKE_WGMMA_HOST\n";
   out += "#define " + macro + "(d, da, db, scale_d) CAKE_WGMMA_HOST(" + std::to_string(n) + ", \"" + type +
          "\", (d), (da), (db), (scale_d))\n";

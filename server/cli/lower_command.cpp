@@ -77,9 +77,16 @@ std::optional<int> parse(Args args, LowerOptions& o) {
 json plan_json(const codegen::LaunchPlan& p) {
   json params = json::array();
   for (const codegen::LaunchParam& q : p.params) {
-    const char* kind = q.kind == codegen::LaunchParam::Kind::Tensor ? "tensor"
-                       : q.kind == codegen::LaunchParam::Kind::ShapeSymbol ? "shape" : "scalar";
-    params.push_back({{"name", q.name}, {"kind", kind}, {"type", q.ctype}});
+    const char* kind = q.kind == codegen::LaunchParam::Kind::Tensor        ? "tensor"
+                       : q.kind == codegen::LaunchParam::Kind::ShapeSymbol ? "shape"
+                       : q.kind == codegen::LaunchParam::Kind::TensorMap   ? "tensormap"
+                                                                           : "scalar";
+    json param = {{"name", q.name}, {"kind", kind}, {"type", q.ctype}};
+    if (q.kind == codegen::LaunchParam::Kind::TensorMap)
+      param["encoding"] = {{"tensor", q.map.tensor},       {"dtype", q.map.dtype}, {"element_bytes", q.map.element_bytes},
+                           {"dims", q.map.dims},           {"box", q.map.box},     {"swizzle", q.map.swizzle},
+                           {"interleave", "none"},         {"l2_promotion", 128},  {"oob_fill", "zero"}};
+    params.push_back(param);
   }
   json benches = json::array();
   for (const codegen::BenchLaunch& b : p.benches) {

@@ -10,6 +10,7 @@
 
 #include "cake/arch.h"
 #include "kernel_io.h"
+#include "host/tensor_map.h"
 #include "op_kernels.h"
 #include "support/test_files.h"
 
@@ -35,7 +36,9 @@ std::string entry_points(const codegen::LaunchPlan& plan) {
   std::string entry = "static void cake_entry(void** a) {\n  " + plan.kernel + "(";
   for (size_t i = 0; i < plan.params.size(); ++i) {
     const codegen::LaunchParam& p = plan.params[i];
-    std::string type = p.kind == codegen::LaunchParam::Kind::Tensor ? p.ctype.substr(0, p.ctype.find('*') + 1) : p.ctype;
+    std::string type = p.kind == codegen::LaunchParam::Kind::Tensor      ? p.ctype.substr(0, p.ctype.find('*') + 1)
+                       : p.kind == codegen::LaunchParam::Kind::TensorMap ? std::string("CakeTensorMap")
+                                                                         : p.ctype;
     entry += (i ? ", " : "") + std::string("*(") + type + "*)a[" + std::to_string(i) + "]";
   }
   return entry + ");\n}\n"
@@ -67,11 +70,27 @@ void run_on_host(const Module& m, uint32_t k, const codegen::Lowered& low, const
   REQUIRE(launch != nullptr);
 
   std::vector<void*> pointers(c.arguments.size()), args;
+  std::vector<cake_host::TensorMap> maps(c.arguments.size());
   for (size_t i = 0; i < c.arguments.size(); ++i) {
     testing::Argument& arg = c.arguments[i];
     if (arg.kind == codegen::LaunchParam::Kind::Tensor) {
       pointers[i] = arg.bytes.data();
       args.push_back(&pointers[i]);
+    } else if (arg.kind == codegen::LaunchParam::Kind::TensorMap) {
+      // The host runtime's encoding of what the plan tells the driver.
+      cake_host::TensorMap& t = maps[i];
+      t.base = c.arguments[arg.map_tensor].bytes.data();
+      t.rank = static_cast<uint32_t>(arg.map_dims.size());
+      t.element_bytes = static_cast<uint32_t>(arg.map.element_bytes);
+      t.swizzle = static_cast<uint32_t>(arg.map.swizzle);
+      uint64_t stride = t.element_bytes;
+      for (uint32_t d = 0; d < t.rank; ++d) {
+        t.dims[d] = static_cast<uint64_t>(arg.map_dims[d]);
+        t.strides[d] = stride;
+        stride *= t.dims[d];
+        t.box[d] = static_cast<uint32_t>(arg.map.box.at(d));
+      }
+      args.push_back(&t);
     } else {
       args.push_back(&arg.scalar);
     }

@@ -31,6 +31,8 @@ inline const std::map<std::string, std::vector<std::pair<std::string, int64_t>>>
       {"ampere_gemm_ref", {{"M", 5}, {"N", 128}, {"K", 40}}},
       // 5 k-tiles: the 3-stage ring turns, the last two refills are skipped.
       {"ampere_gemm", {{"M", 128}, {"N", 256}, {"K", 160}}},
+      // 5 k-tiles: the 4-stage ring turns, the producer waits on empty slots.
+      {"hopper_gemm", {{"M", 128}, {"N", 256}, {"K", 320}}},
       {"blackwell_gemm_ref", {{"M", 3}, {"N", 256}, {"K", 40}}},
       {"kmeans_ref", {{"N", 200}, {"K", 20}}},
       {"kmeans_assign_ref", {{"N", 200}, {"K", 20}}},
@@ -46,6 +48,11 @@ struct Argument {
   std::vector<unsigned char> bytes;  // a tensor's elements
   long long scalar = 0;              // a scalar or shape symbol
   size_t expected = SIZE_MAX;        // a tensor's index into the executor's results
+  // A tensor map: the argument index of its tensor, that tensor's dims
+  // (innermost first) and the plan's encoding.
+  size_t map_tensor = SIZE_MAX;
+  std::vector<int64_t> map_dims;
+  codegen::TensorMapEncoding map;
 };
 
 /// A kernel at a shape: its arguments and what the executor computed.
@@ -129,6 +136,17 @@ inline KernelCase make_case(const Module& m, uint32_t kernel, const codegen::Lau
     if (p.kind == codegen::LaunchParam::Kind::ShapeSymbol) {
       for (const auto& [s, v] : c.shape.values)
         if (m.symbols[s].name == p.name) a.scalar = v;
+    } else if (p.kind == codegen::LaunchParam::Kind::TensorMap) {
+      // Encoded by the launcher from its tensor's argument (tensors come first).
+      a.map = p.map;
+      for (size_t i = 0; i < plan.params.size() && i < c.arguments.size(); ++i)
+        if (plan.params[i].name == p.map.tensor) a.map_tensor = i;
+      if (a.map_tensor == SIZE_MAX) {
+        c.error = "tensor map " + p.name + " names no tensor argument before it";
+        return c;
+      }
+      const exec::TensorData& t = inputs.at(c.arguments[a.map_tensor].expected);
+      a.map_dims.assign(t.dims.rbegin(), t.dims.rend());
     } else {
       const exec::TensorData& t = inputs.at(tensor);
       if (t.name != p.name) {

@@ -129,10 +129,13 @@ std::vector<LoweredExample> lowered_examples(std::vector<std::unique_ptr<Analysi
   return out;
 }
 
-/// The synchronisation a loop's IR names: bar.sync for `syncthreads`,
-/// cp.async.wait_group for `cp.async.wait`, fence.proxy.async for its op.
+/// The synchronisation a loop's IR names: bar.sync for `syncthreads` and
+/// `sync`, the wait_group of `cp.async.wait`, `wgmma.wait` and
+/// `tma.store.wait`, fence.proxy.async for its op, an mbarrier try_wait or
+/// test_wait for `wait`, mbarrier.arrive for `arrive` and
+/// `arrive.expect_tx`.
 struct SyncCounts {
-  int barriers = 0, waits = 0, fences = 0;
+  int barriers = 0, waits = 0, fences = 0, mbarrier_waits = 0, arrives = 0;
   bool operator==(const SyncCounts&) const = default;
 };
 
@@ -143,11 +146,15 @@ void count_ir(const Module& m, const std::vector<StmtId>& body, SyncCounts& c) {
       if (p->op == Op::Syncthreads) ++c.barriers;
       if (p->op == Op::FenceProxyAsync) ++c.fences;
     }
-    if (const auto* w = std::get_if<GroupWaitStmt>(&s.node); w && w->op == Op::CpAsyncWait) ++c.waits;
+    if (std::holds_alternative<SyncStmt>(s.node)) ++c.barriers;
+    if (std::holds_alternative<GroupWaitStmt>(s.node)) ++c.waits;
+    if (std::holds_alternative<WaitStmt>(s.node)) ++c.mbarrier_waits;
+    if (std::holds_alternative<ArriveStmt>(s.node)) ++c.arrives;
     if (const auto* f = std::get_if<IfStmt>(&s.node)) {
       count_ir(m, f->then_body, c);
       count_ir(m, f->else_body, c);
     }
+    if (const auto* e = std::get_if<ElectStmt>(&s.node)) count_ir(m, e->body, c);
   }
 }
 
@@ -165,6 +172,7 @@ void hot_loops(const Module& m, const Evaluator& eval, const std::vector<StmtId>
       hot_loops(m, eval, f->then_body, out);
       hot_loops(m, eval, f->else_body, out);
     }
+    if (const auto* e = std::get_if<ElectStmt>(&s.node)) hot_loops(m, eval, e->body, out);
     if (!inner) continue;
     size_t before = out.size();
     hot_loops(m, eval, *inner, out);
@@ -187,12 +195,17 @@ SyncCounts count_ptx(const std::string& ptx, uint32_t first, uint32_t last) {
       continue;
     }
     if (at < first || at > last) continue;
-    size_t i = line.find_first_not_of(" \t");
-    if (i == std::string::npos) continue;
-    std::string_view op = std::string_view(line).substr(i);
-    if (op.starts_with("bar.sync") || op.starts_with("barrier.sync")) ++c.barriers;
-    if (op.starts_with("cp.async.wait_group")) ++c.waits;
-    if (op.starts_with("fence.proxy.async")) ++c.fences;
+    // Inline asm may put several instructions on one line: count each.
+    auto count = [&](std::string_view mnemonic) {
+      int n = 0;
+      for (size_t at = line.find(mnemonic); at != std::string::npos; at = line.find(mnemonic, at + 1)) ++n;
+      return n;
+    };
+    c.barriers += count("bar.sync") + count("barrier.sync");
+    c.waits += count("cp.async.wait_group") + count("wgmma.wait_group") + count("cp.async.bulk.wait_group");
+    c.fences += count("fence.proxy.async");
+    c.mbarrier_waits += count("mbarrier.try_wait") + count("mbarrier.test_wait");
+    c.arrives += count("mbarrier.arrive");
   }
   return c;
 }
@@ -285,12 +298,12 @@ TEST_CASE("the launch plan reads the verifier's layout and the benches' shapes")
 }
 
 TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file with errors") {
-  std::string text = read(fs::path(CAKE_EXAMPLES_DIR) / "hopper_gemm.cake");
+  std::string text = read(fs::path(CAKE_EXAMPLES_DIR) / "blackwell_gemm.cake");
   auto a = analyze(text);
   REQUIRE(count(a->diagnostics).errors == 0);
-  codegen::Lowered low = codegen::lower(*a, 0, "sm_90a", kFile);
+  codegen::Lowered low = codegen::lower(*a, 0, "sm_100a", kFile);
   REQUIRE_FALSE(low.ok());
-  // The producer's `tma.load` is refused on its keyword, naming it, and
+  // The MMA warp's `tcgen05.mma` is refused on its keyword, naming it, and
   // each refusal is said once.
   std::set<std::string> refused;
   for (const Diagnostic& d : low.diagnostics) {
@@ -299,7 +312,7 @@ TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file w
     std::string word = a->text.substr(d.range.begin, d.range.end - d.range.begin);
     if (d.message.find("`" + word + "`") != std::string::npos) refused.insert(word);
   }
-  CHECK(refused.count("tma.load") == 1);
+  CHECK(refused.count("tcgen05.mma") == 1);
   for (size_t i = 1; i < low.diagnostics.size(); ++i)
     for (size_t j = 0; j < i; ++j)
       CHECK_FALSE((low.diagnostics[i].range == low.diagnostics[j].range &&
@@ -307,7 +320,7 @@ TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file w
 
   auto broken = analyze(text.substr(0, text.rfind('}')));
   REQUIRE(count(broken->diagnostics).errors > 0);
-  codegen::Lowered none = codegen::lower(*broken, 0, "sm_90a", kFile);
+  codegen::Lowered none = codegen::lower(*broken, 0, "sm_100a", kFile);
   REQUIRE(none.diagnostics.size() == 1);
   CHECK(none.diagnostics[0].message.starts_with("a file with errors cannot be lowered"));
   CHECK(none.cuda.empty());
@@ -351,7 +364,12 @@ TEST_CASE("lowered kernels compile without spills and map every PTX line to the 
       CHECK(got.barriers == want.barriers);
       CHECK(got.waits == want.waits);
       CHECK(got.fences == want.fences);
-      if (e.kernel == "ampere_gemm") CHECK(want == SyncCounts{2, 1, 0});
+      CHECK(got.mbarrier_waits == want.mbarrier_waits);
+      CHECK(got.arrives == want.arrives);
+      if (e.kernel == "ampere_gemm") CHECK(want == SyncCounts{2, 1, 0, 0, 0});
+      // The producer's loop: wait empty, arrive.expect_tx; the consumers':
+      // wait full, wgmma.wait, arrive empty.
+      if (e.kernel == "hopper_gemm") CHECK((want == SyncCounts{0, 0, 0, 1, 1} || want == SyncCounts{0, 1, 0, 1, 1}));
       ++hot;
     }
     if (e.kernel != "row_softmax" && e.kernel != "row_softmax_ref") continue;

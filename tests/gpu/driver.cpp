@@ -118,6 +118,37 @@ std::string Driver::launch(CUfunction f, const unsigned grid[3], unsigned block,
   return e;
 }
 
+std::string Driver::encode_tensor_map(CUtensorMap& map, CUdeviceptr base, const std::string& dtype, int element_bytes,
+                                      const std::vector<int64_t>& dims, const std::vector<int64_t>& box, int swizzle) {
+  CUtensorMapDataType type;
+  if (dtype == "bf16") type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  else if (dtype == "f16") type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  else if (dtype == "f32") type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  else if (dtype == "i32") type = CU_TENSOR_MAP_DATA_TYPE_INT32;
+  else if (dtype == "u8" || dtype == "e4m3" || dtype == "e5m2") type = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  else return "a tensor map of " + dtype + " is not encoded by this runner";
+  CUtensorMapSwizzle mode = swizzle == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
+                            : swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                            : swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                            : CU_TENSOR_MAP_SWIZZLE_NONE;
+  size_t rank = dims.size();
+  if (rank == 0 || rank > 5 || box.size() != rank) return "a tensor map of rank " + std::to_string(rank);
+  cuuint64_t global[5], strides[4];
+  cuuint32_t boxes[5], elements[5];
+  cuuint64_t stride = static_cast<cuuint64_t>(element_bytes);
+  for (size_t i = 0; i < rank; ++i) {
+    global[i] = static_cast<cuuint64_t>(dims[i]);
+    boxes[i] = static_cast<cuuint32_t>(box[i]);
+    elements[i] = 1;
+    stride *= global[i];
+    if (i + 1 < rank) strides[i] = stride;  // bytes to the next index of dim i + 1
+  }
+  return check(cuTensorMapEncodeTiled_(&map, type, static_cast<cuuint32_t>(rank), reinterpret_cast<void*>(base), global,
+                                       strides, boxes, elements, CU_TENSOR_MAP_INTERLEAVE_NONE, mode,
+                                       CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+               "cuTensorMapEncodeTiled");
+}
+
 int Driver::registers(CUfunction f) const {
   int n = 0;
   cuFuncGetAttribute_(&n, CU_FUNC_ATTRIBUTE_NUM_REGS, f);

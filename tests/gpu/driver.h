@@ -39,6 +39,12 @@ class Driver {
   /// Launches and waits for the kernel; `params` as cuLaunchKernel takes them.
   std::string launch(CUfunction f, const unsigned grid[3], unsigned block, unsigned smem, void** params,
                      double& milliseconds);
+  /// A tiled tensor map of the row-major tensor at `base` (dims innermost
+  /// first, `element_bytes` each) with `box` and a swizzle of `swizzle`
+  /// bytes (0, 32, 64, 128): cuTensorMapEncodeTiled, as the launch plan
+  /// says (docs/lowering.md).
+  std::string encode_tensor_map(CUtensorMap& map, CUdeviceptr base, const std::string& dtype, int element_bytes,
+                                const std::vector<int64_t>& dims, const std::vector<int64_t>& box, int swizzle);
   /// The registers per thread the loaded kernel uses.
   int registers(CUfunction f) const;
 

@@ -101,9 +101,18 @@ int main(int argc, char** argv) {
         CUfunction function = nullptr;
         std::string error = driver->load_kernel(compiled.cubin, low.plan.kernel, module, function);
         std::vector<CUdeviceptr> device(c.arguments.size(), 0);
+        std::vector<CUtensorMap> maps(c.arguments.size());
         std::vector<void*> params;
         for (size_t i = 0; i < c.arguments.size() && error.empty(); ++i) {
           testing::Argument& arg = c.arguments[i];
+          if (arg.kind == codegen::LaunchParam::Kind::TensorMap) {
+            // Its tensor comes before it, so is on the device already.
+            error = driver->encode_tensor_map(maps[i], device[arg.map_tensor], arg.map.dtype,
+                                              static_cast<int>(arg.map.element_bytes), arg.map_dims, arg.map.box,
+                                              static_cast<int>(arg.map.swizzle));
+            params.push_back(&maps[i]);
+            continue;
+          }
           if (arg.kind != codegen::LaunchParam::Kind::Tensor) {
             params.push_back(&arg.scalar);
             continue;

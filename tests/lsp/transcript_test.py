@@ -529,12 +529,12 @@ def case_lowered_cuda(server):
     r = c.request("cake/lowered", {"textDocument": {"uri": uri}, "kernel": "nothing"})
     check(error_code(r) == INVALID_PARAMS, "no kernel of that name", r)
     # A kernel that does not lower yet: why, on its lines.
-    hopper = ROOT / "docs" / "examples" / "hopper_gemm.cake"
-    htext = hopper.read_text(encoding="utf-8")
-    c.open(hopper.as_uri(), htext)
-    r = c.request("cake/lowered", {"textDocument": {"uri": hopper.as_uri()},
-                                   "position": {"line": line_of(htext, "wgmma.fence"), "character": 6}})["result"]
-    check(not r["ok"] and r["cuda"] == "" and r["problems"], "hopper_gemm is refused, with its problems", r)
+    blackwell = ROOT / "docs" / "examples" / "blackwell_gemm.cake"
+    btext = blackwell.read_text(encoding="utf-8")
+    c.open(blackwell.as_uri(), btext)
+    r = c.request("cake/lowered", {"textDocument": {"uri": blackwell.as_uri()},
+                                   "position": {"line": line_of(btext, "tcgen05.mma acc"), "character": 6}})["result"]
+    check(not r["ok"] and r["cuda"] == "" and r["problems"], "blackwell_gemm is refused, with its problems", r)
     check(all(p["code"] == "CAKE-E0801" for p in r["problems"]), "the problems are E0801", r["problems"])
     # Outside any kernel: an error, and the server serves on.
     r = c.request("cake/lowered", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})

@@ -87,6 +87,8 @@ ampere_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
 #line 35 "@CAKE_FILE@"
     // pipeline s in ring(3) for kt in 0 .. K / 32 {
 #line 35 "@CAKE_FILE@"
+    #pragma unroll 1
+#line 35 "@CAKE_FILE@"
     for (long long kt = 0LL; kt < (K / 32LL); kt += 1LL) {
 #line 35 "@CAKE_FILE@"
       const long long s = kt % 3;

@@ -35,6 +35,8 @@ ampere_gemm_ref(unsigned short* __restrict__ A, unsigned short* __restrict__ B, 
 #line 68 "@CAKE_FILE@"
   // for k in 0 .. K {
 #line 68 "@CAKE_FILE@"
+  #pragma unroll 1
+#line 68 "@CAKE_FILE@"
   for (long long k = 0LL; k < K; k += 1LL) {
 #line 69 "@CAKE_FILE@"
     // load a <- A[i, k]

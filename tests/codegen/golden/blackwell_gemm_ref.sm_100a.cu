@@ -39,6 +39,8 @@ blackwell_gemm_ref(unsigned short* __restrict__ A, unsigned short* __restrict__ 
 #line 81 "@CAKE_FILE@"
   // for k in 0 .. K {
 #line 81 "@CAKE_FILE@"
+  #pragma unroll 1
+#line 81 "@CAKE_FILE@"
   for (long long k = 0LL; k < K; k += 1LL) {
 #line 82 "@CAKE_FILE@"
     // load a <- A[i, k]

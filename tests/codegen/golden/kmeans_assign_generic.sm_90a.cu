@@ -69,6 +69,8 @@ kmeans_assign_generic(unsigned short* __restrict__ X, unsigned short* __restrict
 #line 126 "@CAKE_FILE@"
     // for k in 0 .. K {
 #line 126 "@CAKE_FILE@"
+    #pragma unroll 1
+#line 126 "@CAKE_FILE@"
     for (long long k = 0LL; k < K; k += 1LL) {
 #line 127 "@CAKE_FILE@"
       // load cb <- C[k : 1, :]

@@ -53,6 +53,8 @@ kmeans_assign_ref(unsigned short* __restrict__ X, unsigned short* __restrict__ C
 #line 80 "@CAKE_FILE@"
     // for k in 0 .. K {                            // upwards, strict `<`: the smallest index wins a tie
 #line 80 "@CAKE_FILE@"
+    #pragma unroll 1
+#line 80 "@CAKE_FILE@"
     for (long long k = 0LL; k < K; k += 1LL) {
 #line 81 "@CAKE_FILE@"
       // dot = 0.0

@@ -53,6 +53,8 @@ kmeans_ref(unsigned short* __restrict__ X, unsigned short* __restrict__ C, float
 #line 165 "@CAKE_FILE@"
     // for k in 0 .. K {                            // upwards, strict `<`: the smallest index wins a tie
 #line 165 "@CAKE_FILE@"
+    #pragma unroll 1
+#line 165 "@CAKE_FILE@"
     for (long long k = 0LL; k < K; k += 1LL) {
 #line 166 "@CAKE_FILE@"
       // dot = 0.0

@@ -97,6 +97,23 @@ static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
 #define CAKE_WGMMA_COMMIT() asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory")
 #define CAKE_WGMMA_WAIT(n) asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(n) : "memory")
 #endif
+// A tensor map as the driver encodes it (cuTensorMapEncodeTiled: 128
+// bytes, 128-byte aligned, like CUDA's CUtensorMap).
+struct __align__(128) CakeTensorMap {
+  unsigned long long opaque[16];
+};
+// TMA and bulk copies (PTX ISA: cp.async.bulk, cp.async.bulk.tensor,
+// cp.async.bulk.commit_group, cp.async.bulk.wait_group): `bytes` from global
+// `src` into shared `dst`, completing them on mbarrier `bar`; the TMA
+// store group's commit, and its wait for the reads of shared memory.
+#ifndef CAKE_BULK_LOAD
+#define CAKE_BULK_LOAD(dst, src, bytes, bar)                                                        \
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" \
+               :: "r"(CAKE_SMEM_ADDR(dst)), "l"(__cvta_generic_to_global(src)), "r"((unsigned)(bytes)),  \
+                  "r"(CAKE_SMEM_ADDR(bar)) : "memory")
+#define CAKE_TMA_STORE_COMMIT() asm volatile("cp.async.bulk.commit_group;" ::: "memory")
+#define CAKE_TMA_STORE_WAIT(n) asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(n) : "memory")
+#endif
 // A wgmma shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor
 // Format"): start address >> 4 (bits 0-13), leading byte offset 16 (unused
 // by swizzled K-major operands), stride byte offset `sbo` >> 4 (bits

@@ -21,6 +21,8 @@
 #include <cstring>
 #include <map>
 #include <ucontext.h>
+
+#include "tensor_map.h"
 #include <vector>
 
 extern unsigned char cake_smem[];
@@ -220,6 +222,18 @@ inline void mbar_arrive(const void* bar, int64_t tx) {
   ++block->events;
 }
 
+/// `bytes` of the phase's expected transactions have arrived (a copy's
+/// complete_tx): the phase completes when nothing is pending.
+inline void mbar_complete_tx(const void* bar, int64_t bytes) {
+  Mbarrier& b = mbar(bar);
+  b.tx -= bytes;
+  if (b.pending == 0 && b.tx == 0) {
+    ++b.phase;
+    b.pending = b.expected;
+  }
+  ++block->events;
+}
+
 /// Returns once the phase of parity `parity` has completed: the current
 /// phase's parity differs from it.
 inline void mbar_wait(const void* bar, unsigned parity) {
@@ -253,6 +267,68 @@ inline unsigned elect_sync() {
   uint32_t mine = 1;
   gather(&mine, 4, all);
   return current->idx.x % 32 == 0;
+}
+
+// Section - TMA and bulk copies, at issue.
+
+/// Byte offset `o` from the block's shared memory, swizzled with a span of
+/// `swizzle` bytes (16-byte chunk bits XOR the bits from 7).
+inline size_t swizzle_offset(size_t o, uint32_t swizzle) {
+  size_t mask = swizzle == 128 ? 7 : swizzle == 64 ? 3 : swizzle == 32 ? 1 : 0;
+  return o ^ (((o >> 7) & mask) << 4);
+}
+
+/// Element `e` of a box at `c` (innermost first, row-major from the
+/// innermost dim): its byte offset in the tensor, and whether it is inside.
+inline bool box_element(const TensorMap& map, int rank, const long long* c, uint64_t e, size_t& offset) {
+  uint64_t rest = e;
+  bool inside = true;
+  offset = 0;
+  for (int i = 0; i < rank; ++i) {
+    long long at = c[i] + static_cast<long long>(rest % map.box[i]);
+    rest /= map.box[i];
+    inside = inside && at >= 0 && static_cast<uint64_t>(at) < map.dims[i];
+    offset += static_cast<size_t>(at) * map.strides[i];
+  }
+  return inside;
+}
+
+inline uint64_t box_elements(const TensorMap& map, int rank) {
+  uint64_t count = 1;
+  for (int i = 0; i < rank; ++i) count *= map.box[i];
+  return count;
+}
+
+/// The box at `c` into shared `dst`, each element swizzled by its absolute
+/// offset; outside the tensor, zeros. Then the box's bytes complete on `bar`.
+inline void tma_load(int rank, void* dst, const void* map_bytes, const long long* c, const void* bar) {
+  TensorMap map;
+  std::memcpy(&map, map_bytes, sizeof map);
+  uint64_t count = box_elements(map, rank);
+  size_t start = static_cast<size_t>(static_cast<unsigned char*>(dst) - cake_smem_base()), from = 0;
+  for (uint64_t e = 0; e < count; ++e) {
+    unsigned char* to = cake_smem_base() + swizzle_offset(start + e * map.element_bytes, map.swizzle);
+    if (box_element(map, rank, c, e, from)) std::memcpy(to, map.base + from, map.element_bytes);
+    else std::memset(to, 0, map.element_bytes);
+  }
+  mbar_complete_tx(bar, static_cast<int64_t>(count * map.element_bytes));
+}
+
+/// Shared `src` (the box, swizzled) to the tensor at `c`; elements outside
+/// the tensor are not written.
+inline void tma_store(int rank, const void* map_bytes, const long long* c, const void* src) {
+  TensorMap map;
+  std::memcpy(&map, map_bytes, sizeof map);
+  size_t start = static_cast<size_t>(static_cast<const unsigned char*>(src) - cake_smem_base()), to = 0;
+  for (uint64_t e = 0; e < box_elements(map, rank); ++e)
+    if (box_element(map, rank, c, e, to))
+      std::memcpy(const_cast<unsigned char*>(map.base) + to,
+                  cake_smem_base() + swizzle_offset(start + e * map.element_bytes, map.swizzle), map.element_bytes);
+}
+
+inline void bulk_load(void* dst, const void* src, unsigned bytes, const void* bar) {
+  std::memcpy(dst, src, bytes);
+  mbar_complete_tx(bar, bytes);
 }
 
 // Section - Hopper's warpgroup MMA.
@@ -331,6 +407,14 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_MBAR_TEST_WAIT(bar, parity) cake_host::mbar_wait((bar), (parity))
 #define CAKE_NAMED_SYNC(id, threads) cake_host::named_sync((id), (threads))
 #define CAKE_ELECT_SYNC(out) ((out) = cake_host::elect_sync())
+// Copies run at issue: a store group's commit and wait order nothing.
+#define CAKE_TMA_HOST
+#define CAKE_TMA_HOST_LOAD(rank, dst, map, c, bar) cake_host::tma_load((rank), (dst), (map), (c), (bar))
+#define CAKE_TMA_HOST_STORE(rank, map, c, src) cake_host::tma_store((rank), (map), (c), (src))
+#define CAKE_BULK_LOAD(dst, src, bytes, bar) cake_host::bulk_load((dst), (src), (bytes), (bar))
+#define CAKE_TMA_STORE_COMMIT() ((void)0)
+#define CAKE_TMA_STORE_WAIT(n) ((void)0)
+#define __grid_constant__
 // wgmma runs at issue on one core: its fence, commit and wait order nothing.
 #define CAKE_WGMMA_DESC(p, sbo, mode)                                                                      \
   ((unsigned long long)((((const unsigned char*)(p) - cake_host::cake_smem_base()) >> 4) & 0x3fff) |       \

@@ -14,11 +14,27 @@
 
 namespace cake::codegen {
 
+/// How a launcher encodes a `tensormap` (cuTensorMapEncodeTiled): a tiled
+/// map of the whole tensor parameter `tensor`, row-major and contiguous, so
+/// its global dims and strides are the tensor's own. Lists are innermost
+/// first, as the driver takes them.
+struct TensorMapEncoding {
+  std::string tensor;               // the tensor parameter's name
+  std::string dtype;                // "bf16", "f32", ...
+  int64_t element_bytes = 0;
+  std::vector<std::string> dims;    // C++ expressions over the shape symbols
+  std::vector<int64_t> box;         // the box, element strides all 1
+  int64_t swizzle = 0;              // bytes: 0 (none), 32, 64, 128
+  // Not interleaved, L2 promotion of 128 bytes, out-of-bounds elements
+  // read as zeros (CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE).
+};
+
 /// One parameter of the kernel's signature, in order.
 struct LaunchParam {
   std::string name;
-  enum class Kind { Tensor, ShapeSymbol, Scalar } kind = Kind::Tensor;
+  enum class Kind { Tensor, ShapeSymbol, Scalar, TensorMap } kind = Kind::Tensor;
   std::string ctype;  // "const float*", "long long", ...
+  TensorMapEncoding map;  // TensorMap only
 };
 
 /// Grid, block and shared memory of one bench of the kernel.

@@ -1,0 +1,124 @@
+// The copy engine: TMA tensor loads and stores through a `tensormap` (a
+// kernel parameter the launcher encodes: LaunchParam::map) and bulk copies,
+// each completing its bytes on an mbarrier or in a bulk group. Coordinates
+// go innermost first, as cp.async.bulk.tensor takes them; the instruction
+// macro of each rank is written once per translation unit after the
+// prelude. See docs/lowering.md.
+#include "emitter.h"
+
+#include "facts/roles.h"
+
+namespace cake::codegen {
+
+std::string Emitter::tma_macro(int64_t rank, bool load) {
+  std::string r = std::to_string(rank);
+  std::string macro = std::string(load ? "CAKE_TMA_LOAD_" : "CAKE_TMA_STORE_") + r + "D";
+  if (!define_once(macro)) return macro;
+  std::string params, list, operands, init;
+  for (int64_t i = 0; i < rank; ++i) {
+    std::string c = "c" + std::to_string(i);
+    params += ", " + c;
+    init += std::string(i ? ", " : "") + "(long long)(" + c + ")";
+    list += std::string(i ? ", " : "") + "%" + std::to_string(i + (load ? 2 : 1));
+    operands += ", \"r\"((int)(" + c + "))";
+  }
+  std::string& out = definitions_;
+  out += "#ifdef CAKE_TMA_HOST\n";
+  if (load)
+    out += "#define " + macro + "(dst, map" + params + ", bar) do { const long long cake_c[] = {" + init +
+           "}; CAKE_TMA_HOST_LOAD(" + r + ", (dst), (map), cake_c, (bar)); } while (0)\n";
+  else
+    out += "#define " + macro + "(map" + params + ", src) do { const long long cake_c[] = {" + init +
+           "}; CAKE_TMA_HOST_STORE(" + r + ", (map), cake_c, (src)); } while (0)\n";
+  out += "#else\n";
+  if (load) {
+    out += "// The box at coordinates c0 (innermost) .. into shared `dst`, its bytes completing on `bar`.\n";
+    out += "#define " + macro + "(dst, map" + params + ", bar) \\\n";
+    out += "  asm volatile(\"cp.async.bulk.tensor." + r +
+           "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {" + list + "}], [%" +
+           std::to_string(rank + 2) + "];\" \\\n";
+    out += "               :: \"r\"(CAKE_SMEM_ADDR(dst)), \"l\"((unsigned long long)(map))" + operands +
+           ", \"r\"(CAKE_SMEM_ADDR(bar)) : \"memory\")\n";
+  } else {
+    out += "// Shared `src` to the box at coordinates c0 (innermost) .., in this thread's bulk group.\n";
+    out += "#define " + macro + "(map" + params + ", src) \\\n";
+    out += "  asm volatile(\"cp.async.bulk.tensor." + r + "d.global.shared::cta.tile.bulk_group [%0, {" + list +
+           "}], [%" + std::to_string(rank + 1) + "];\" \\\n";
+    out += "               :: \"l\"((unsigned long long)(map))" + operands + ", \"r\"(CAKE_SMEM_ADDR(src)) : \"memory\")\n";
+  }
+  out += "#endif\n";
+  return macro;
+}
+
+namespace {
+
+/// The tensormap an operand `t[c0, c1, ...]` names and its coordinates.
+struct MapOperand {
+  SymbolId map = kNone;
+  std::vector<ExprId> coordinates;  // outermost first, as written
+};
+
+std::optional<MapOperand> map_operand(const Module& m, ExprId e) {
+  const Expr& x = m.exprs[e];
+  if (x.kind != Expr::Kind::Index || m.exprs[x.lhs].kind != Expr::Kind::Name) return std::nullopt;
+  MapOperand out;
+  out.map = m.exprs[x.lhs].symbol;
+  if (out.map == kNone || m.symbols[out.map].kind != SymbolKind::Tensormap) return std::nullopt;
+  for (const IndexItem& item : x.items) {
+    if (item.kind != IndexItem::Kind::Scalar) return std::nullopt;
+    out.coordinates.push_back(item.start);
+  }
+  return out;
+}
+
+}  // namespace
+
+void Emitter::tma_load(const Stmt& s, const MoveStmt& mv) {
+  if (mv.multicast != kNone) return refuse(mv.multicast_clause, "`multicast`");
+  auto map = map_operand(m, mv.src);
+  if (!map || map->coordinates.empty() || map->coordinates.size() > 5)
+    return refuse(m.exprs[mv.src].range, "this tensor-map operand (1 to 5 scalar coordinates)");
+  auto tile = tile_dims(mv.dst);
+  auto bar = barrier_address(mv.barrier);
+  if (!tile || !bar) return;
+  auto dst = address(mv.dst, "0", tile->size() >= 2 ? "0" : "", static_cast<int>(std::min<size_t>(tile->size(), 2)));
+  if (!dst || tile->size() > 2) return refuse(m.exprs[mv.dst].range, "a TMA destination of rank above 2");
+  std::string call = tma_macro(static_cast<int64_t>(map->coordinates.size()), true) + "(&" + *dst + ", &" +
+                     name(map->map);
+  for (auto c = map->coordinates.rbegin(); c != map->coordinates.rend(); ++c) call += ", " + index(*c);
+  line(call + ", " + *bar + ");", s.range);
+}
+
+void Emitter::tma_store(const Stmt& s, const MoveStmt& mv) {
+  auto map = map_operand(m, mv.dst);
+  if (!map || map->coordinates.empty() || map->coordinates.size() > 5)
+    return refuse(m.exprs[mv.dst].range, "this tensor-map operand (1 to 5 scalar coordinates)");
+  auto tile = tile_dims(mv.src);
+  if (!tile) return;
+  auto src = address(mv.src, "0", tile->size() >= 2 ? "0" : "", static_cast<int>(std::min<size_t>(tile->size(), 2)));
+  if (!src || tile->size() > 2) return refuse(m.exprs[mv.src].range, "a TMA source of rank above 2");
+  std::string call = tma_macro(static_cast<int64_t>(map->coordinates.size()), false) + "(&" + name(map->map);
+  for (auto c = map->coordinates.rbegin(); c != map->coordinates.rend(); ++c) call += ", " + index(*c);
+  line(call + ", &" + *src + ");", s.range);
+}
+
+void Emitter::bulk_load(const Stmt& s, const MoveStmt& mv) {
+  auto dst = tile_dims(mv.dst), src = tile_dims(mv.src);
+  auto bar = barrier_address(mv.barrier);
+  if (!dst || !src || !bar) return;
+  const Symbol& to = m.symbols[root_symbol(m, mv.dst)];
+  int64_t element = dtype_bits(to.type.dtype) / 8, elements = 1;
+  for (int64_t d : *dst) elements *= d;
+  int64_t bytes = elements * element;
+  if (*dst != *src || dst->size() != 1 || element <= 0)
+    return refuse(s.range, "a bulk copy other than between 1-D tiles of one shape");
+  // Both ends 16-byte aligned and a multiple of 16 bytes (PTX ISA,
+  // cp.async.bulk), as the slice starts prove.
+  if (bytes % 16 != 0 || (alignment(mv.src) * element) % 16 != 0 || (alignment(mv.dst) * element) % 16 != 0)
+    return refuse(s.range, "a bulk copy whose bytes or starts are not provably 16-byte aligned");
+  auto d = address(mv.dst, "0", "", 1), g = address(mv.src, "0", "", 1);
+  if (!d || !g) return;
+  line("CAKE_BULK_LOAD(&" + *d + ", &" + *g + ", " + std::to_string(bytes) + ", " + *bar + ");", s.range);
+}
+
+}  // namespace cake::codegen
