@@ -92,6 +92,10 @@ class Emitter {
   /// 2 · columns / 8) of its row slot `slot` (a `.row` vector's register):
   /// what a row reduction reads.
   std::string mma_acc_register(const FragShape& f, const std::string& slot, const std::string& k) const;
+  /// The register of accumulator fragment `f` (mma_acc or wgmma_acc) that
+  /// holds the k-th value (of 2 · columns / 8, in column order) of its row
+  /// slot `slot`; that value's column is 8 (k / 2) + 2t + k % 2 in both.
+  std::string acc_row_register(const FragShape& f, const std::string& slot, const std::string& k) const;
   /// The C++ of element-wise expression `e` at register `i` of a result of
   /// shape `result`; operands are fragments of that shape, row vectors
   /// broadcast along rows, or scalars.

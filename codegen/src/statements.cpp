@@ -128,6 +128,14 @@ struct Lowerer {
     }
   }
 
+  /// An accumulator and the `.row` vector of its rows (mma_acc and
+  /// mma_acc.row, wgmma_acc and wgmma_acc.row), f32 values.
+  static bool row_pair(const FragShape& src, const FragShape& row) {
+    bool mma = src.layout == FragLayout::MmaAcc && row.layout == FragLayout::MmaAccRow;
+    bool wgmma = src.layout == FragLayout::WgmmaAcc && row.layout == FragLayout::WgmmaAccRow;
+    return (mma || wgmma) && row.dims.size() == 1 && src.dims.size() == 2 && row.dims[0] == src.dims[0] && !src.packed();
+  }
+
   /// `reduce.row max|min|sum d <- src`. mma_acc into mma_acc.row: each
   /// thread over its values of a row, then across the quad of lanes that
   /// holds the row (shfl xor 1, 2). A per-thread [R, C] into [R]: each
@@ -161,8 +169,8 @@ struct Lowerer {
       line("}");
       return;
     }
-    if (fs->layout != FragLayout::MmaAcc || fd->layout != FragLayout::MmaAccRow || fd->dims[0] != fs->dims[0])
-      return x.refuse(s.range, "a row reduction other than mma_acc into mma_acc.row, or per-thread [R, C] into [R]");
+    if (!row_pair(*fs, *fd))
+      return x.refuse(s.range, "a row reduction other than an accumulator into its .row vector, or per-thread [R, C] into [R]");
     int64_t tiles_per_row = fs->dims[1] / 8;
     line("#pragma unroll");
     line("for (int cake_j = 0; cake_j < " + std::to_string(fd->registers()) + "; ++cake_j) {");
@@ -170,7 +178,7 @@ struct Lowerer {
     line("float cake_v = " + init + ";");
     line("#pragma unroll");
     line("for (int cake_c = 0; cake_c < " + std::to_string(2 * tiles_per_row) + "; ++cake_c) {");
-    line("  const float cake_w = " + sn + "[" + x.mma_acc_register(*fs, "cake_j", "cake_c") + "];");
+    line("  const float cake_w = " + sn + "[" + x.acc_row_register(*fs, "cake_j", "cake_c") + "];");
     line("  cake_v = " + combine + ";");
     line("}");
     line("for (int cake_o = 1; cake_o < 4; cake_o *= 2) {");
@@ -214,8 +222,8 @@ struct Lowerer {
       line("  }");
       return;
     }
-    if (fs->layout != FragLayout::MmaAcc || fv->layout != FragLayout::MmaAccRow || fv->dims[0] != fs->dims[0])
-      return x.refuse(s.range, "an arg-reduction other than mma_acc into mma_acc.row, or per-thread [R, C] into [R]");
+    if (!row_pair(*fs, *fv))
+      return x.refuse(s.range, "an arg-reduction other than an accumulator into its .row vectors, or per-thread [R, C] into [R]");
     int64_t tiles_per_row = fs->dims[1] / 8;
     line("#pragma unroll");
     line("for (int cake_j = 0; cake_j < " + std::to_string(fv->registers()) + "; ++cake_j) {");
@@ -224,7 +232,7 @@ struct Lowerer {
     line("int cake_col = -1;");
     line("#pragma unroll");
     line("for (int cake_c = 0; cake_c < " + std::to_string(2 * tiles_per_row) + "; ++cake_c) {");
-    line("  const float cake_u = " + sn + "[" + x.mma_acc_register(*fs, "cake_j", "cake_c") + "];");
+    line("  const float cake_u = " + sn + "[" + x.acc_row_register(*fs, "cake_j", "cake_c") + "];");
     line("  if (cake_u " + better + " cake_w) { cake_w = cake_u; cake_col = 8 * (cake_c / 2) + 2 * (int)(cake_lane % 4) + cake_c % 2; }");
     line("}");
     line("for (int cake_o = 1; cake_o < 4; cake_o *= 2) {");

@@ -5,6 +5,7 @@
 #include "emitter.h"
 
 #include "cost/banks.h"
+#include "facts/roles.h"
 #include "semantics/fragments.h"
 #include "semantics/shape_logic.h"
 
@@ -343,8 +344,33 @@ std::string Emitter::mma_acc_register(const FragShape& f, const std::string& slo
          ") % 2)";
 }
 
+std::string Emitter::acc_row_register(const FragShape& f, const std::string& slot, const std::string& k) const {
+  // wgmma_acc: value i is at row slot (i / 2) % 2, column 8 (i / 4) + 2t + i % 2.
+  if (f.layout == FragLayout::WgmmaAcc) return "(4 * ((" + k + ") / 2) + 2 * (" + slot + ") + (" + k + ") % 2)";
+  return mma_acc_register(f, slot, k);
+}
+
 std::string Emitter::element(ExprId id, const FragShape& result, const std::string& i) {
   const Expr& e = m.exprs[id];
+  // A 1-D shared-memory or global vector as wide as the result's rows:
+  // broadcast over the rows (element (r, c) reads its c).
+  if ((e.kind == Expr::Kind::Index || e.kind == Expr::Kind::Name) && result.dims.size() == 2) {
+    SymbolId base = root_symbol(m, id);
+    if (base != kNone && (m.symbols[base].kind == SymbolKind::Smem || m.symbols[base].kind == SymbolKind::TensorParam)) {
+      auto dims = tile_dims(id);
+      if (!dims) return "0";
+      if (dims->size() != 1 || (*dims)[0] != result.dims[1]) {
+        refuse(e.range, "`" + std::string(m.written(e.range)) + "` as an operand of this shape");
+        return "0";
+      }
+      auto at = address(id, place(result, i).col, "", 1);
+      if (!at) return "0";
+      const Symbol& b = m.symbols[base];
+      return b.type.dtype == DType::BF16 ? "CAKE_BF16_F32(" + *at + ")"
+             : b.type.dtype == DType::F16 ? "CAKE_F16_F32(" + *at + ")"
+                                          : "(float)" + *at;
+    }
+  }
   switch (e.kind) {
     case Expr::Kind::Int: return float_literal(static_cast<double>(e.int_value));
     case Expr::Kind::Float: return float_literal(e.float_value);

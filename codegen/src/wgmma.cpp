@@ -50,7 +50,7 @@ std::string Emitter::wgmma_macro(int64_t n, DType dtype) {
   out += "      \"wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32." + type + "." + type + " {" +
          list + "}, " + a + ", " + b + ", cake_p, 1, 1, 0, 0; }\" \\\n";
   out += "      : " + outs + " \\\n";
-  out += "      : \"l\"(da), \"l\"(db), \"r\"(scale_d))\n";
+  out += "      : \"l\"(da), \"l\"(db), \"r\"((unsigned)(scale_d)))\n";
   out += "#endif\n";
   return macro;
 }

@@ -37,6 +37,9 @@ inline const std::map<std::string, std::vector<std::pair<std::string, int64_t>>>
       {"kmeans_ref", {{"N", 200}, {"K", 20}}},
       {"kmeans_assign_ref", {{"N", 200}, {"K", 20}}},
       {"kmeans_assign_generic", {{"N", 200}, {"K", 20}}},
+      // 4 centroid tiles: the 3-stage ring turns.
+      {"kmeans_assign", {{"N", 256}, {"K", 512}}},
+      {"kmeans_assign_small", {{"N", 256}, {"K", 256}}},
   };
   return shapes;
 }
