@@ -199,4 +199,7 @@ class Emitter {
 
 std::string cxx_int(int64_t v);
 
+/// E0801 for the first error of a file, which nothing of it lowers past.
+std::optional<Diagnostic> file_error(const Analysis& analysis);
+
 }  // namespace cake::codegen

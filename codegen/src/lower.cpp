@@ -199,6 +199,18 @@ void Emitter::refuse(ByteRange at, const std::string& what) {
   out.diagnostics.push_back(std::move(d));
 }
 
+std::optional<Diagnostic> file_error(const Analysis& analysis) {
+  for (const Diagnostic& d : analysis.diagnostics) {
+    if (d.severity != Severity::Error) continue;
+    Diagnostic r;
+    r.id = DiagId::NotLowered;
+    r.range = d.range;
+    r.message = "a file with errors cannot be lowered to CUDA yet: " + d.message;
+    return r;
+  }
+  return std::nullopt;
+}
+
 std::vector<int64_t> launch_grid(const Module& m, uint32_t k, const std::vector<std::pair<SymbolId, int64_t>>& shape) {
   Evaluator eval(m);
   Env env;
@@ -220,13 +232,8 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
     refused.diagnostics.push_back(std::move(d));
     return refused;
   }
-  for (const Diagnostic& d : analysis.diagnostics) {
-    if (d.severity != Severity::Error) continue;
-    Diagnostic r;
-    r.id = DiagId::NotLowered;
-    r.range = d.range;
-    r.message = "a file with errors cannot be lowered to CUDA yet: " + d.message;
-    refused.diagnostics.push_back(std::move(r));
+  if (auto e = file_error(analysis)) {
+    refused.diagnostics.push_back(std::move(*e));
     return refused;
   }
   Emitter x(analysis, k, *target, file);

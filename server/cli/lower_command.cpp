@@ -54,8 +54,8 @@ std::optional<int> parse(Args args, LowerOptions& o) {
       o.out_dir = *v;
     } else if (c.is("--emit")) {
       auto v = c.value("--emit");
-      if (!v || (*v != "cuda" && *v != "ptx" && *v != "cubin" && *v != "plan"))
-        return fail("--emit takes cuda, ptx, cubin or plan");
+      if (!v || (*v != "cuda" && *v != "ptx" && *v != "cubin" && *v != "plan" && *v != "dispatch"))
+        return fail("--emit takes cuda, ptx, cubin, plan or dispatch");
       o.emit = *v;
     } else if (c.is("--format")) {
       auto v = c.value("--format");
@@ -105,11 +105,52 @@ bool write_file(const std::string& path, const std::string& bytes, std::string& 
   return static_cast<bool>(f);
 }
 
+/// `--emit dispatch`: each dispatch's host-side selector.
+int emit_dispatches(const Analysis& a, const LowerOptions& o, const TextDocument& doc, const TextReportOptions& style) {
+  const Module& m = a.module;
+  if (m.dispatches.empty()) return usage_error("lower", o.path + " has no dispatch");
+  int status = kExitOk;
+  json report = json::array();
+  for (uint32_t i = 0; i < m.dispatches.size(); ++i) {
+    codegen::DispatchSelector sel = codegen::lower_dispatch(a, i);
+    json entry = {{"dispatch", sel.name}, {"ok", sel.ok()}, {"function", sel.function}};
+    if (!sel.ok()) {
+      status = kExitFindings;
+      if (!o.json) write_all(stderr, render_diagnostics(sel.diagnostics, doc, style));
+      report.push_back(entry);
+      continue;
+    }
+    json inputs = json::array(), cases = json::array();
+    for (const codegen::DispatchInput& in : sel.inputs)
+      inputs.push_back({{"name", in.name}, {"param", sel.params.at(in.param)}, {"dim", in.dim}});
+    for (size_t c = 0; c < sel.kernels.size(); ++c)
+      cases.push_back({{"guard", sel.guards[c].empty() ? json(nullptr) : json(sel.guards[c])}, {"kernel", sel.kernels[c]}});
+    entry["inputs"] = inputs;
+    entry["cases"] = cases;
+    std::string error;
+    if (!o.out_dir.empty()) {
+      std::string path = o.out_dir + "/" + sel.name + ".dispatch.h";
+      if (!write_file(path, sel.cpp, error)) {
+        write_all(stderr, "cake lower: " + error + "\n");
+        return kExitUsage;
+      }
+      entry["file"] = path;
+      if (!o.json) write_all(stdout, path + "\n");
+    } else {
+      entry["cpp"] = sel.cpp;
+      if (!o.json) write_all(stdout, sel.cpp);
+    }
+    report.push_back(entry);
+  }
+  if (o.json) write_all(stdout, report.dump(2) + "\n");
+  return status;
+}
+
 }  // namespace
 
 std::string lower_help() {
   return R"(usage: cake lower FILE [--kernel K] [--target T] [-o DIR]
-                  [--emit cuda|ptx|cubin|plan] [--format text|json]
+                  [--emit cuda|ptx|cubin|plan|dispatch] [--format text|json]
 
 Lowers each kernel of FILE (or only K) for each of the file's targets (or
 only T) to a self-contained CUDA C++ translation unit: every line carries
@@ -122,6 +163,8 @@ CAKE-E0801 on its line.
   --emit cubin   compiled with NVRTC to a cubin (needs -o DIR)
   --emit plan    the launch plan as JSON: parameters, grid, block,
                  dynamic shared memory, and the grid of each bench
+  --emit dispatch  each `dispatch` as a host C++ selector function of the
+                 shape symbols its guards read (DIR/NAME.dispatch.h)
   -o DIR         write DIR/KERNEL.TARGET.{cu,ptx,cubin,plan.json}; without
                  it the output goes to stdout
   --format json  one JSON document: per kernel and target, the files,
@@ -156,6 +199,14 @@ int run_lower(Args args) {
     write_all(stderr, render_diagnostics(a->diagnostics, doc, style));
     write_all(stderr, "cake lower: " + o.path + " has errors; nothing lowered (see `cake check`)\n");
     return kExitFindings;
+  }
+  if (o.emit == "dispatch") {
+    if (!o.out_dir.empty())
+      if (std::error_code ec = llvm::sys::fs::create_directories(o.out_dir)) {
+        write_all(stderr, "cake lower: " + o.out_dir + ": " + ec.message() + "\n");
+        return kExitUsage;
+      }
+    return emit_dispatches(*a, o, doc, style);
   }
   std::vector<uint32_t> kernels;
   if (!o.kernel.empty()) {

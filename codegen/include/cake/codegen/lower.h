@@ -77,3 +77,34 @@ std::vector<int64_t> launch_grid(const Module& module, uint32_t kernel,
 Lowered lower(const Analysis& analysis, uint32_t kernel, const std::string& target, const std::string& file);
 
 }  // namespace cake::codegen
+
+namespace cake::codegen {
+
+/// A shape symbol a dispatch's guards read, and where a call's arguments
+/// give it: dim `dim` of the dispatch's parameter `param` (as its kernel
+/// first writes the symbol, docs/language.md "Dispatch").
+struct DispatchInput {
+  std::string name;
+  size_t param = 0, dim = 0;
+};
+
+/// A `dispatch` as a host-side selector: a C++ function of the shape
+/// symbols its guards read that returns the index of the first case whose
+/// guard holds (the `else` case's when none does, -1 without one).
+struct DispatchSelector {
+  std::string name;
+  std::vector<std::string> params;        // the dispatch's parameters, in order
+  std::vector<DispatchInput> inputs;      // the selector's arguments, in order
+  std::vector<std::string> kernels;       // each case's kernel, in order
+  std::vector<std::string> guards;        // each case's guard as C++ ("" for else)
+  std::string function;                   // `cake_select_NAME`
+  std::string cpp;                        // the function's definition
+  std::vector<Diagnostic> diagnostics;    // why it could not be made (E0801)
+  bool ok() const { return diagnostics.empty(); }
+};
+
+/// The selector of dispatch `index` (into analysis.module.dispatches); a
+/// file with errors is refused.
+DispatchSelector lower_dispatch(const Analysis& analysis, uint32_t index);
+
+}  // namespace cake::codegen
