@@ -116,6 +116,22 @@ kernel out_of_bounds(X: global f32[N]) where N % 128 == 0 grid (N / 128) block 1
 
 // -----
 
+// Inside a role, `warp.id` ranges over the role's warps only: warps 4..7
+// index rows 0..63 with `warp.id - 4`, and `warp.id - 5` reaches -1.
+target sm_90a
+kernel role_relative(X: global f32[64, 32]) grid (1) block 256 {
+  role idle warpgroup(0) { }
+  role rows warpgroup(1) {
+    let q = warp.id - 4
+    reg r: f32[16, 32] layout(mma_acc)
+    load r <- X[q * 16 : 16, :]
+    // expected-error@+1 [CAKE-E0104] {{`(warp.id - 5) * 16 : 16` is out of bounds: slice starts at -16 but dim 0 of `X` is 64}}
+    load r <- X[(warp.id - 5) * 16 : 16, :]
+  }
+}
+
+// -----
+
 target sm_90a
 kernel ring_too_short(X: global f32[K]) where K % 128 == 0, K >= 128 grid (1) block 128 {
   smem cn: f32[2][128]

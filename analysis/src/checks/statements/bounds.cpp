@@ -110,11 +110,16 @@ bool BoundsProver::enumerate(Env& env, const std::vector<SymbolId>& free, size_t
         if (n && *n > 0) env.fields[s]["rank"] = *n - 1;
       }
     }
-    // Evaluate at the largest builtin values, then at zero.
+    // Evaluate at the largest builtin values, then at the smallest: zero,
+    // but inside a role `warp.id` starts at the role's first warp.
     if (enumerate_loops(env, free, 0, visit)) return true;
     bool any = false;
     for (auto& [sym, fields] : env.fields)
-      for (auto& [name, value] : fields) any |= value != 0, value = 0;
+      for (auto& [name, value] : fields) {
+        int64_t low = m_.symbols[sym].name == "warp" && name == "id" && scope_->role.known ? scope_->role.first_warp : 0;
+        any |= value != low;
+        value = low;
+      }
     for (SymbolId s : free)
       if (m_.symbols[s].kind == SymbolKind::Builtin && m_.symbols[s].name == "lane") env.values[s] = 0, any = true;
     return any && enumerate_loops(env, free, 0, visit);
