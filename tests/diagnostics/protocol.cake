@@ -180,6 +180,43 @@ kernel expect_too_little(A: global f32[N]) where N % 128 == 0 grid (N / 128) blo
 
 // -----
 
+// bytes() of a slice counts the slice: half of the box is too little.
+target sm_90a
+kernel expect_slice_too_little(X: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem xs: bf16[128, 64] swizzle(128B)
+  mbarrier full
+  tensormap tX = X box [128, 64] swizzle(128B)
+  role load all {
+    elect {
+      // expected-error@+1 [CAKE-E0402] {{`full` expects 8192 bytes per phase but its copies deliver 16384: the phase completes before the last 8192 bytes land (readers race them)}}
+      arrive.expect_tx full, bytes(xs[0 : 64, :])
+      tma.load xs <- tX[block.x * 128, 0], full
+    }
+    wait full parity(0)
+  }
+}
+
+// -----
+
+// The near miss: a slice of the whole box, and one stage of a ring by a
+// slice of each, count exactly what lands.
+target sm_90a
+kernel expect_slice_exact(X: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem xs: bf16[2][128, 64] swizzle(128B)
+  mbarrier full
+  tensormap tX = X box [64, 64] swizzle(128B)
+  role load all {
+    elect {
+      arrive.expect_tx full, bytes(xs[0][0 : 128, :])
+      tma.load xs[0][0 : 64, :] <- tX[block.x * 128, 0], full
+      tma.load xs[0][64 : 64, :] <- tX[block.x * 128 + 64, 0], full
+    }
+    wait full parity(0)
+  }
+}
+
+// -----
+
 // The expect_tx covers the first copy only: the phase completes when it
 // lands, so the second copy's bytes arrive late. The message counts every
 // copy of the expect_tx (512 + 1024) and the late ones (hopper_gemm's bug).

@@ -86,17 +86,33 @@ std::optional<int64_t> Evaluator::eval_depth(ExprId id, const Env* env, int dept
     case Expr::Kind::Call: {
       if (e.text == "bytes" && e.args.size() == 1) {
         const Expr& arg = m_.exprs[e.args[0]];
-        // bytes(buf) and bytes(buf[s]) (one stage of a ring) fold; slices do not here.
+        // bytes(buf), bytes(buf[s]) (one stage of a ring) and bytes of a
+        // slice (buf[s][0 : 64, :]): the elements the operand selects (a
+        // scalar index selects one along its dim, a slice its extent, a dim
+        // left whole all of it) times the element's bytes.
         if (arg.kind == Expr::Kind::Name && arg.symbol != kNone) return bytes_of(m_.symbols[arg.symbol].type);
-        if (arg.kind == Expr::Kind::Index && arg.lhs != kNone) {
-          const Expr& base = m_.exprs[arg.lhs];
-          if (base.kind != Expr::Kind::Name || base.symbol == kNone) return std::nullopt;
-          const ValueType& t = m_.symbols[base.symbol].type;
-          bool all_scalar = std::all_of(arg.items.begin(), arg.items.end(),
-                                        [](const IndexItem& i) { return i.kind == IndexItem::Kind::Scalar; });
-          if (all_scalar && arg.items.size() <= t.stage_dims.size()) return bytes_of(t, arg.items.size());
+        std::vector<IndexItem> items;
+        const Expr* x = &arg;
+        while (x->kind == Expr::Kind::Index && x->lhs != kNone) {
+          items.insert(items.begin(), x->items.begin(), x->items.end());
+          x = &m_.exprs[x->lhs];
         }
-        return std::nullopt;
+        if (x == &arg || x->kind != Expr::Kind::Name || x->symbol == kNone) return std::nullopt;
+        const ValueType& t = m_.symbols[x->symbol].type;
+        std::vector<ExprId> dims(t.stage_dims.begin(), t.stage_dims.end());
+        dims.insert(dims.end(), t.dims.begin(), t.dims.end());
+        if (items.size() > dims.size()) return std::nullopt;
+        int64_t elements = 1;
+        for (size_t d = 0; d < dims.size(); ++d) {
+          IndexItem::Kind kind = d < items.size() ? items[d].kind : IndexItem::Kind::Full;
+          if (kind == IndexItem::Kind::Scalar) continue;
+          auto n = sub(kind == IndexItem::Kind::Slice ? items[d].extent : dims[d]);
+          if (!n || *n < 0 || __builtin_mul_overflow(elements, *n, &elements)) return std::nullopt;
+        }
+        int64_t bits = static_cast<int64_t>(dtype_bits(t.dtype));
+        // bits × elements / 8, rounded up (docs/language.md, Types).
+        if (bits <= 0 || __builtin_mul_overflow(elements, bits, &elements) || elements > INT64_MAX - 7) return std::nullopt;
+        return (elements + 7) / 8;
       }
       std::vector<int64_t> args;
       for (ExprId a : e.args) {
