@@ -36,17 +36,8 @@ struct Printer {
         symbols.insert(e.symbol);
         return std::string(s.name);
       }
-      case Expr::Kind::Unary: return "(" + std::string(e.text) + expr(e.lhs) + ")";
-      case Expr::Kind::Binary: return "(" + expr(e.lhs) + " " + std::string(e.text) + " " + expr(e.rhs) + ")";
-      case Expr::Kind::Call:
-        if (e.text == "cdiv" && e.args.size() == 2) {
-          std::string a = expr(e.args[0]), b = expr(e.args[1]);
-          return "((" + a + " + " + b + " - 1) / " + b + ")";
-        }
-        if ((e.text == "min" || e.text == "max") && e.args.size() == 2) {
-          std::string a = expr(e.args[0]), b = expr(e.args[1]);
-          return "(" + a + (e.text == "min" ? " < " : " > ") + b + " ? " + a + " : " + b + ")";
-        }
+      case Expr::Kind::Unary: case Expr::Kind::Binary: case Expr::Kind::Call:
+        if (auto c = composite_integer(e, [&](ExprId o) { return expr(o); })) return *c;
         break;
       case Expr::Kind::Float: case Expr::Kind::Field: case Expr::Kind::Cast: case Expr::Kind::Index:
       case Expr::Kind::Transpose: case Expr::Kind::Error:

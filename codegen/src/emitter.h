@@ -8,6 +8,7 @@
 #include "facts/kernel_facts.h"
 #include "semantics/eval.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -15,6 +16,11 @@
 #include <vector>
 
 namespace cake::codegen {
+
+/// The C++ of integer expression `e` when it is an operator or a call of
+/// cdiv/min/max, its operands printed by `operand`; nullopt for any other
+/// kind (names, fields, literals: the caller's to print).
+std::optional<std::string> composite_integer(const Expr& e, const std::function<std::string(ExprId)>& operand);
 
 /// A fragment's shape as the lowering sees it: its layout, its dims (folded
 /// to constants) and its dtype.
@@ -96,6 +102,9 @@ class Emitter {
   /// holds the k-th value (of 2 · columns / 8, in column order) of its row
   /// slot `slot`; that value's column is 8 (k / 2) + 2t + k % 2 in both.
   std::string acc_row_register(const FragShape& f, const std::string& slot, const std::string& k) const;
+  /// The column of that k-th value: 8 (k / 2) + 2t + k % 2, t the lane's
+  /// index in its quad (both accumulator layouts).
+  std::string acc_row_column(const std::string& k) const;
   /// The C++ of element-wise expression `e` at register `i` of a result of
   /// shape `result`; operands are fragments of that shape, row vectors
   /// broadcast along rows, or scalars.

@@ -133,7 +133,7 @@ struct Lowerer {
   static bool row_pair(const FragShape& src, const FragShape& row) {
     bool mma = src.layout == FragLayout::MmaAcc && row.layout == FragLayout::MmaAccRow;
     bool wgmma = src.layout == FragLayout::WgmmaAcc && row.layout == FragLayout::WgmmaAccRow;
-    return (mma || wgmma) && row.dims.size() == 1 && src.dims.size() == 2 && row.dims[0] == src.dims[0] && !src.packed();
+    return (mma || wgmma) && row.dims.size() == 1 && src.dims.size() == 2 && row.dims[0] == src.dims[0];
   }
 
   /// `reduce.row max|min|sum d <- src`. mma_acc into mma_acc.row: each
@@ -233,7 +233,7 @@ struct Lowerer {
     line("#pragma unroll");
     line("for (int cake_c = 0; cake_c < " + std::to_string(2 * tiles_per_row) + "; ++cake_c) {");
     line("  const float cake_u = " + sn + "[" + x.acc_row_register(*fs, "cake_j", "cake_c") + "];");
-    line("  if (cake_u " + better + " cake_w) { cake_w = cake_u; cake_col = 8 * (cake_c / 2) + 2 * (int)(cake_lane % 4) + cake_c % 2; }");
+    line("  if (cake_u " + better + " cake_w) { cake_w = cake_u; cake_col = " + x.acc_row_column("cake_c") + "; }");
     line("}");
     line("for (int cake_o = 1; cake_o < 4; cake_o *= 2) {");
     line("  const float cake_u = __shfl_xor_sync(0xffffffffu, cake_w, cake_o);");

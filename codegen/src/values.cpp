@@ -201,25 +201,8 @@ std::string Emitter::index(ExprId id) {
       if (s.kind == SymbolKind::StageVar && e.text == "phase") return phase_name(base.symbol);
       break;
     }
-    case Expr::Kind::Unary:
-      return "(" + std::string(e.text) + index(e.lhs) + ")";
-    case Expr::Kind::Binary: {
-      std::string op(e.text);
-      if (op == "&&" || op == "||" || op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=" ||
-          op == "+" || op == "-" || op == "*" || op == "/" || op == "%" || op == "&" || op == "|" || op == "^" ||
-          op == "<<" || op == ">>")
-        return "(" + index(e.lhs) + " " + op + " " + index(e.rhs) + ")";
-      break;
-    }
-    case Expr::Kind::Call:
-      if (e.text == "cdiv" && e.args.size() == 2) {
-        std::string a = index(e.args[0]), b = index(e.args[1]);
-        return "((" + a + " + " + b + " - 1) / " + b + ")";
-      }
-      if ((e.text == "min" || e.text == "max") && e.args.size() == 2) {
-        std::string a = index(e.args[0]), b = index(e.args[1]);
-        return "(" + a + (e.text == "min" ? " < " : " > ") + b + " ? " + a + " : " + b + ")";
-      }
+    case Expr::Kind::Unary: case Expr::Kind::Binary: case Expr::Kind::Call:
+      if (auto c = composite_integer(e, [&](ExprId o) { return index(o); })) return *c;
       break;
     case Expr::Kind::Float: case Expr::Kind::Cast: case Expr::Kind::Index: case Expr::Kind::Transpose:
     case Expr::Kind::Error:
@@ -230,6 +213,28 @@ std::string Emitter::index(ExprId id) {
 }
 
 std::string Emitter::condition(ExprId e) { return index(e); }
+
+std::optional<std::string> composite_integer(const Expr& e, const std::function<std::string(ExprId)>& operand) {
+  if (e.kind == Expr::Kind::Unary) return "(" + std::string(e.text) + operand(e.lhs) + ")";
+  if (e.kind == Expr::Kind::Binary) {
+    std::string op(e.text);
+    if (op == "&&" || op == "||" || op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=" ||
+        op == "+" || op == "-" || op == "*" || op == "/" || op == "%" || op == "&" || op == "|" || op == "^" ||
+        op == "<<" || op == ">>")
+      return "(" + operand(e.lhs) + " " + op + " " + operand(e.rhs) + ")";
+    return std::nullopt;
+  }
+  if (e.kind != Expr::Kind::Call || e.args.size() != 2) return std::nullopt;
+  if (e.text == "cdiv") {
+    std::string a = operand(e.args[0]), b = operand(e.args[1]);
+    return "((" + a + " + " + b + " - 1) / " + b + ")";
+  }
+  if (e.text == "min" || e.text == "max") {
+    std::string a = operand(e.args[0]), b = operand(e.args[1]);
+    return "(" + a + (e.text == "min" ? " < " : " > ") + b + " ? " + a + " : " + b + ")";
+  }
+  return std::nullopt;
+}
 
 std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
   const Symbol& sym = m.symbols[s];
@@ -348,6 +353,10 @@ std::string Emitter::acc_row_register(const FragShape& f, const std::string& slo
   // wgmma_acc: value i is at row slot (i / 2) % 2, column 8 (i / 4) + 2t + i % 2.
   if (f.layout == FragLayout::WgmmaAcc) return "(4 * ((" + k + ") / 2) + 2 * (" + slot + ") + (" + k + ") % 2)";
   return mma_acc_register(f, slot, k);
+}
+
+std::string Emitter::acc_row_column(const std::string& k) const {
+  return "(8 * ((" + k + ") / 2) + 2 * (int)(cake_lane % 4) + (" + k + ") % 2)";
 }
 
 std::string Emitter::element(ExprId id, const FragShape& result, const std::string& i) {

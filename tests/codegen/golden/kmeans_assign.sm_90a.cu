@@ -220,7 +220,7 @@ kmeans_assign(unsigned short* __restrict__ X, unsigned short* __restrict__ C, fl
 #line 53 "@CAKE_FILE@"
           const float cake_u = acc[(4 * ((cake_c) / 2) + 2 * (cake_j) + (cake_c) % 2)];
 #line 53 "@CAKE_FILE@"
-          if (cake_u < cake_w) { cake_w = cake_u; cake_col = 8 * (cake_c / 2) + 2 * (int)(cake_lane % 4) + cake_c % 2; }
+          if (cake_u < cake_w) { cake_w = cake_u; cake_col = (8 * ((cake_c) / 2) + 2 * (int)(cake_lane % 4) + (cake_c) % 2); }
 #line 53 "@CAKE_FILE@"
         }
 #line 53 "@CAKE_FILE@"

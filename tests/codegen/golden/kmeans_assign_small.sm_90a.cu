@@ -186,7 +186,7 @@ kmeans_assign_small(unsigned short* __restrict__ X, unsigned short* __restrict__
 #line 48 "@CAKE_FILE@"
           const float cake_u = acc[(4 * ((cake_c) / 2) + 2 * (cake_j) + (cake_c) % 2)];
 #line 48 "@CAKE_FILE@"
-          if (cake_u < cake_w) { cake_w = cake_u; cake_col = 8 * (cake_c / 2) + 2 * (int)(cake_lane % 4) + cake_c % 2; }
+          if (cake_u < cake_w) { cake_w = cake_u; cake_col = (8 * ((cake_c) / 2) + 2 * (int)(cake_lane % 4) + (cake_c) % 2); }
 #line 48 "@CAKE_FILE@"
         }
 #line 48 "@CAKE_FILE@"
