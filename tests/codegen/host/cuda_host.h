@@ -335,14 +335,12 @@ inline void bulk_load(void* dst, const void* src, unsigned bytes, const void* ba
 
 /// Element (r, k) of a K-major swizzled shared-memory operand as its wgmma
 /// descriptor places it: row r at r × span bytes (8-row groups `sbo` apart),
-/// then the swizzle of the absolute offset (the one formula of
-/// analysis/src/cost/banks.h: 16-byte chunk bits XOR the bits from 7).
+/// then the swizzle of the absolute offset (swizzle_offset()).
 inline float wgmma_operand(unsigned long long desc, unsigned r, unsigned k, bool bf16) {
   size_t start = size_t(desc & 0x3fff) << 4, sbo = size_t((desc >> 32) & 0x3fff) << 4;
   unsigned mode = unsigned(desc >> 62);
-  size_t span = mode == 1 ? 128 : mode == 2 ? 64 : 32, mask = mode == 1 ? 7 : mode == 2 ? 3 : 1;
-  size_t o = start + (r / 8) * sbo + (r % 8) * span + 2 * k;
-  o ^= ((o >> 7) & mask) << 4;
+  uint32_t span = mode == 1 ? 128 : mode == 2 ? 64 : 32;
+  size_t o = swizzle_offset(start + (r / 8) * sbo + (r % 8) * span + 2 * k, span);
   uint16_t h;
   std::memcpy(&h, cake_smem_base() + o, 2);
   return half_bits_to_float(h, bf16);
