@@ -172,6 +172,35 @@ class Emitter {
   /// added to definitions_ once per translation unit.
   std::string wgmma_macro(int64_t n, DType dtype);
 
+  /// A K-major, swizzled shared-memory operand of wgmma or tcgen05.mma: its
+  /// tile's rows and K, a pointer to its first element, its swizzle and
+  /// dtype; refused (naming `op`) otherwise.
+  struct MmaSmemOperand {
+    int64_t rows = 0, k = 0;
+    std::string base;
+    Swizzle swizzle = Swizzle::None;
+    DType dtype = DType::Unknown;
+  };
+  std::optional<MmaSmemOperand> mma_smem_operand(ExprId e, const std::string& op);
+
+  // Section - Blackwell's tensor memory and MMA (tcgen05.cpp)
+
+  /// Whether the kernel declares tensor memory.
+  bool uses_tmem() const;
+  /// Warp 0 allocates every `tmem` buffer; every thread reads the addresses.
+  void tmem_prologue();
+  /// After every thread's last tcgen05 op, warp 0 frees the allocations.
+  void tmem_epilogue();
+  void tcgen05_mma(const Stmt& s, const MmaStmt& n);
+  void tcgen05_commit(const Stmt& s, const CommitStmt& c);
+  /// `tcgen05.ld r <- t[...]` and `tcgen05.st t[...] <- r`.
+  void tcgen05_move(const Stmt& s, const MoveStmt& mv, bool load);
+  /// The 32x32b.x`n` load or store macro, defined once per unit.
+  std::string tcgen05_move_macro(int64_t n, bool load, bool f32);
+  /// The 32-bit tensor-memory address (lane << 16 | column) of the first
+  /// cell of the tmem tile operand `e` selects.
+  std::optional<std::string> tmem_address(ExprId e);
+
   // Section - TMA and bulk copies (tma.cpp)
 
   void tma_load(const Stmt& s, const MoveStmt& mv);

@@ -49,10 +49,9 @@ struct Lowerer {
       }
       // Shared memory, barriers and tensor maps are placed in the prologue
       // (lower.cpp); nothing is left to do where they are declared.
+      // Tensor memory is allocated there too (tcgen05.cpp).
       case SymbolKind::Smem: case SymbolKind::Mbarrier: case SymbolKind::NamedBarrier: case SymbolKind::Tensormap:
-        return;
       case SymbolKind::Tmem:
-        x.refuse(sym.decl, "tensor memory");
         return;
       case SymbolKind::Const: case SymbolKind::ShapeSymbol: case SymbolKind::TensorParam: case SymbolKind::ScalarParam:
       case SymbolKind::Let: case SymbolKind::LoopVar: case SymbolKind::StageVar: case SymbolKind::Role:
@@ -100,7 +99,9 @@ struct Lowerer {
       case Op::TmaLoad: return x.tma_load(s, mv);
       case Op::TmaStore: return x.tma_store(s, mv);
       case Op::BulkLoad: return x.bulk_load(s, mv);
-      case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
+      case Op::Tcgen05Ld: return x.tcgen05_move(s, mv, true);
+      case Op::Tcgen05St: return x.tcgen05_move(s, mv, false);
+      case Op::Stmatrix: case Op::Tcgen05Cp:
       case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::CpAsyncCommit: case Op::WgmmaFence:
       case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
       case Op::Syncthreads: case Op::ClusterSync: case Op::FenceProxyAsync: case Op::CpAsyncWait:
@@ -118,9 +119,11 @@ struct Lowerer {
       case Op::WgmmaFence: return line("CAKE_WGMMA_FENCE();");
       case Op::WgmmaCommit: return line("CAKE_WGMMA_COMMIT();");
       case Op::TmaStoreCommit: return line("CAKE_TMA_STORE_COMMIT();");
+      case Op::Tcgen05WaitLd: return line("CAKE_TCGEN05_WAIT_LD();");
+      case Op::Tcgen05WaitSt: return line("CAKE_TCGEN05_WAIT_ST();");
       case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
       case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
-      case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
+      case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma:
       case Op::ClusterSync: case Op::CpAsyncWait: case Op::WgmmaWait:
       case Op::TmaStoreWait: case Op::Arrive: case Op::ArriveExpectTx: case Op::Tcgen05Commit:
       case Op::ArgminRow: case Op::ArgmaxRow:
@@ -373,6 +376,7 @@ struct Lowerer {
           } else if constexpr (std::is_same_v<T, MmaStmt>) {
             if (n.op == Op::Mma) x.mma_sync(s, n);
             else if (n.op == Op::Wgmma) x.wgmma(s, n);
+            else if (n.op == Op::Tcgen05Mma) x.tcgen05_mma(s, n);
             else x.refuse(s.keyword, "`" + std::string(op_spelling(n.op)) + "`");
           } else if constexpr (std::is_same_v<T, GroupWaitStmt>) {
             group_wait(n);
@@ -381,7 +385,8 @@ struct Lowerer {
           } else if constexpr (std::is_same_v<T, ArgReduceStmt>) {
             arg_reduce(n);
           } else if constexpr (std::is_same_v<T, CommitStmt>) {
-            x.refuse(s.keyword, "`" + std::string(op_spelling(n.op)) + "`");
+            if (n.op == Op::Tcgen05Commit) x.tcgen05_commit(s, n);
+            else x.refuse(s.keyword, "`" + std::string(op_spelling(n.op)) + "`");
           } else if constexpr (std::is_same_v<T, WaitStmt>) {
             x.wait(s, n);
           } else if constexpr (std::is_same_v<T, SyncStmt>) {
@@ -410,7 +415,7 @@ void Emitter::statement(StmtId id) {
   if (const auto* d = std::get_if<DeclStmt>(&s.node)) {
     SymbolKind k = m.symbols[d->symbol].kind;
     if (k == SymbolKind::Smem || k == SymbolKind::Mbarrier || k == SymbolKind::NamedBarrier ||
-        k == SymbolKind::Tensormap)
+        k == SymbolKind::Tensormap || k == SymbolKind::Tmem)
       return;
   }
   // A statement with a body is quoted by its first line only.

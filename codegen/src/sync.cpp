@@ -69,6 +69,9 @@ void Emitter::wait(const Stmt& s, const WaitStmt& w) {
   // try_wait came with transaction counts (PTX ISA 7.8, sm_90); before, test_wait.
   std::string macro = target.has(Feature::MbarrierTx) ? "CAKE_MBAR_WAIT(" : "CAKE_MBAR_TEST_WAIT(";
   line(macro + *bar + ", " + index(w.parity) + ");", s.range);
+  // What the phase's tcgen05 ops wrote (their commit arrived on it) is
+  // ordered before this thread's tcgen05 ops after the wait.
+  if (uses_tmem()) line("CAKE_TCGEN05_FENCE_AFTER();", s.range);
 }
 
 void Emitter::named_sync(const Stmt& s, const SyncStmt& n) {

@@ -255,9 +255,10 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
   }
   bool half = f.dtype == DType::BF16 || f.dtype == DType::F16;
   if (ctype(f.dtype).empty() || dtype_bits(f.dtype) > 32 ||
-      (half && f.layout != FragLayout::None && f.layout != FragLayout::MmaAcc && f.layout != FragLayout::WgmmaAcc)) {
+      (half && f.layout != FragLayout::None && f.layout != FragLayout::MmaAcc && f.layout != FragLayout::WgmmaAcc &&
+               f.layout != FragLayout::Tcgen05Acc)) {
     refuse(sym.decl, "a " + std::string(dtype_name(f.dtype)) +
-                         " fragment in this layout (so far: 32-bit types, 16-bit floats per thread or in mma_acc)");
+                         " fragment in this layout (so far: 32-bit types, 16-bit floats per thread or in an accumulator layout)");
     return std::nullopt;
   }
   switch (f.layout) {
@@ -275,8 +276,8 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
       if (f.dims.size() == 1 && f.dims[0] == 64) return f;
       break;
     case FragLayout::Tcgen05Acc:
-      refuse(sym.decl, "the " + std::string(frag_layout_name(f.layout)) + " layout");
-      return std::nullopt;
+      if (f.dims.size() == 2 && f.dims[0] == 32) return f;
+      break;
   }
   refuse(sym.decl, "this fragment shape for its layout");
   return std::nullopt;
@@ -312,7 +313,9 @@ ElementPlace Emitter::place(const FragShape& f, const std::string& i) {
       // The rows of the wgmma_acc layout: g and g + 8 of the warp's 16.
       return {"(16 * (int)(cake_warp % 4) + cake_lane / 4 + 8 * (" + i + "))", ""};
     case FragLayout::Tcgen05Acc:
-      break;
+      // Each warp's 32 TMEM lanes, one per thread: lane l holds row l,
+      // value i at column i (what tcgen05.ld .32x32b gives it).
+      return {"(int)cake_lane", "(" + i + ")"};
   }
   return {"0", "0"};
 }
@@ -574,6 +577,46 @@ std::optional<std::vector<int64_t>> Emitter::tile_dims(ExprId id) {
     out.push_back(*v);
   }
   return out;
+}
+
+std::optional<std::string> Emitter::tmem_address(ExprId id) {
+  auto [base, items] = operand_of(m, id);
+  if (base == kNone || m.symbols[base].kind != SymbolKind::Tmem) {
+    refuse(m.exprs[id].range, "this tensor-memory operand");
+    return std::nullopt;
+  }
+  const Symbol& s = m.symbols[base];
+  const TmemPlan& plan = facts.on(target).tmem;
+  const TmemBuffer* buffer = nullptr;
+  for (const TmemBuffer& b : plan.buffers)
+    if (b.symbol == base) buffer = &b;
+  if (!buffer || !buffer->valid || !buffer->two_dims || !buffer->stages || *buffer->stages <= 0) {
+    refuse(s.decl, "this tensor-memory buffer");
+    return std::nullopt;
+  }
+  // Items: the stage dims (whole stages, one after another in columns),
+  // then lanes and columns (a scalar or a slice's start; 32-bit cells).
+  size_t stages = s.type.stage_dims.size();
+  if (items.size() != stages && items.size() != stages + 2) {
+    refuse(m.exprs[id].range, "a tensor-memory operand that does not pick a stage and, if any, both lanes and columns");
+    return std::nullopt;
+  }
+  int64_t stage_columns = *buffer->allocated / *buffer->stages;
+  std::string stage = "0";
+  for (size_t d = 0; d < stages; ++d) {
+    if (items[d].kind != IndexItem::Kind::Scalar) {
+      refuse(m.exprs[id].range, "a tensor-memory ring used without its stage index");
+      return std::nullopt;
+    }
+    stage = "(" + stage + ") * " + index(s.type.stage_dims[d]) + " + " + index(items[d].start);
+  }
+  std::string address = stages == 0 ? name(base) : name(base) + " + (unsigned)((" + stage + ") * " + std::to_string(stage_columns) + ")";
+  if (items.size() == stages) return address;
+  auto start = [&](const IndexItem& item) { return item.kind == IndexItem::Kind::Full ? std::string("0") : index(item.start); };
+  int64_t cells_per_element = plan.cell_bits / std::max<int64_t>(1, dtype_bits(s.type.dtype));
+  std::string column = start(items[stages + 1]);
+  if (cells_per_element > 1) column = "(" + column + ") / " + std::to_string(cells_per_element);
+  return address + " + ((unsigned)(" + start(items[stages]) + ") << 16) + (unsigned)(" + column + ")";
 }
 
 int64_t Emitter::alignment(ExprId id) {

@@ -27,6 +27,38 @@ int descriptor_mode(Swizzle s) {
 
 }  // namespace
 
+std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId e, const std::string& op) {
+  // A K-major smem tile whose rows are one swizzle span, in 8-row groups.
+  const Expr& x = m.exprs[e];
+  SymbolId buffer = root_symbol(m, e);
+  if (buffer == kNone || m.symbols[buffer].kind != SymbolKind::Smem) {
+    refuse(x.range, "a " + op + " operand outside shared memory");
+    return std::nullopt;
+  }
+  const Symbol& b = m.symbols[buffer];
+  auto dims = tile_dims(e);
+  if (!dims) return std::nullopt;
+  if (dims->size() != 2) {
+    refuse(x.range, "a " + op + " operand that is not a 2-D tile");
+    return std::nullopt;
+  }
+  MmaSmemOperand out;
+  out.rows = (*dims)[0];
+  out.k = (*dims)[1];
+  out.swizzle = b.type.swizzle;
+  out.dtype = b.type.dtype;
+  const SwizzleRule* rule = target.swizzle(out.swizzle);
+  int64_t row_bytes = out.k * dtype_bits(out.dtype) / 8;
+  if (out.swizzle == Swizzle::None || !rule || row_bytes != rule->span.value || out.rows % 8 != 0) {
+    refuse(x.range, "a " + op + " operand whose rows are not one swizzle span (K-major, swizzled, 8-row groups)");
+    return std::nullopt;
+  }
+  auto at = address(e, "0", "0", 2);
+  if (!at) return std::nullopt;
+  out.base = "&" + *at;
+  return out;
+}
+
 std::string Emitter::wgmma_macro(int64_t n, DType dtype) {
   std::string type = dtype == DType::BF16 ? "bf16" : "f16";
   std::string macro = "CAKE_WGMMA_M64N" + std::to_string(n) + "K16_" + (dtype == DType::BF16 ? "BF16" : "F16");
@@ -65,37 +97,9 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   if (fc->layout != FragLayout::WgmmaAcc || fc->dtype != DType::F32)
     return refuse(acc.range, "a wgmma accumulator other than an f32 wgmma_acc fragment");
   if (n.accumulate != kNone) return refuse(s.range, "`accumulate(...)` on a wgmma");
-  // Each operand: a K-major smem tile whose rows are one swizzle span.
-  struct Side {
-    ExprId e;
-    int64_t rows = 0, k = 0;
-    std::string base;
-    Swizzle swizzle = Swizzle::None;
-    DType dtype = DType::Unknown;
-  };
-  Side sides[2] = {{n.a}, {bt.lhs}};
-  for (Side& side : sides) {
-    const Expr& e = m.exprs[side.e];
-    SymbolId buffer = root_symbol(m, side.e);
-    if (buffer == kNone || m.symbols[buffer].kind != SymbolKind::Smem)
-      return refuse(e.range, "a wgmma operand in registers (only shared-memory operands so far)");
-    const Symbol& b = m.symbols[buffer];
-    auto dims = tile_dims(side.e);
-    if (!dims) return;
-    if (dims->size() != 2) return refuse(e.range, "a wgmma operand that is not a 2-D tile");
-    side.rows = (*dims)[0];
-    side.k = (*dims)[1];
-    side.swizzle = b.type.swizzle;
-    side.dtype = b.type.dtype;
-    const SwizzleRule* rule = target.swizzle(side.swizzle);
-    int64_t row_bytes = side.k * dtype_bits(side.dtype) / 8;
-    if (side.swizzle == Swizzle::None || !rule || row_bytes != rule->span.value || side.rows % 8 != 0)
-      return refuse(e.range, "a wgmma operand whose rows are not one swizzle span (K-major, swizzled, 8-row groups)");
-    auto at = address(side.e, "0", "0", 2);
-    if (!at) return;
-    side.base = "&" + *at;
-  }
-  const Side &A = sides[0], &B = sides[1];
+  auto a_side = mma_smem_operand(n.a, "wgmma"), b_side = mma_smem_operand(bt.lhs, "wgmma");
+  if (!a_side || !b_side) return;
+  const MmaSmemOperand &A = *a_side, &B = *b_side;
   if (A.dtype != B.dtype || (A.dtype != DType::BF16 && A.dtype != DType::F16) || A.k != B.k || A.rows != 64 ||
       B.rows != fc->dims[1] || A.k % 16 != 0 || B.rows % 8 != 0 || B.rows > 256)
     return refuse(s.range, "a wgmma other than f32 [64, N] += bf16/f16 [64, K] @ [N, K].T");
@@ -103,7 +107,7 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   std::string c = name(acc.symbol);
   // One instruction per k16 step; its descriptors start 16 elements (32
   // bytes) further along the swizzled row. `=` zeroes at the first step.
-  auto desc = [&](const Side& x) {
+  auto desc = [&](const MmaSmemOperand& x) {
     const SwizzleRule* rule = target.swizzle(x.swizzle);
     return "CAKE_WGMMA_DESC((const unsigned char*)" + x.base + " + 32 * cake_k, " +
            std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_mode(x.swizzle)) + ")";

@@ -167,6 +167,27 @@ kernel k(X: global f32[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
   CHECK(l.total == 24 + 128 + 2048 + 8 + 4096);
 }
 
+TEST_CASE("a tmem buffer takes the 4 bytes its allocation writes its address to", "[facts]") {
+  auto a = analyze(R"(target sm_100a
+kernel k(X: global f32[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
+  tmem acc: f32[128, 64]
+  mbarrier done
+  smem tile: bf16[128, 64] swizzle(128B)
+  tmem other: f32[128, 32]
+}
+)");
+  const SmemLayout& l = layout(*a, "sm_100a");
+  REQUIRE(l.slots.size() == 4);
+  CHECK(l.slots[0].tmem_address);
+  CHECK(l.slots[0].bytes == 4);
+  CHECK_FALSE(l.slots[1].tmem_address);
+  CHECK(l.slots[3].tmem_address);
+  // Placed last (the smallest alignment), after the tile and the barrier.
+  CHECK(l.slots[0].offset == 16384 + 8);
+  CHECK(l.slots[3].offset == 16384 + 8 + 4);
+  CHECK(l.total == 16384 + 8 + 4 + 4);
+}
+
 TEST_CASE("generated kernels: E0301, W0705, the estimate and the hover agree on the bytes", "[facts]") {
   std::mt19937 rng(11);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };

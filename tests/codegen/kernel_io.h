@@ -33,6 +33,9 @@ inline const std::map<std::string, std::vector<std::pair<std::string, int64_t>>>
       {"ampere_gemm", {{"M", 128}, {"N", 256}, {"K", 160}}},
       // 5 k-tiles: the 4-stage ring turns, the producer waits on empty slots.
       {"hopper_gemm", {{"M", 128}, {"N", 256}, {"K", 320}}},
+      // 5 k-tiles on two CTAs: the 4-stage ring turns, MMAs accumulate
+      // after the first, each CTA its own tensor memory.
+      {"blackwell_gemm", {{"M", 128}, {"N", 512}, {"K", 320}}},
       {"blackwell_gemm_ref", {{"M", 3}, {"N", 256}, {"K", 40}}},
       {"kmeans_ref", {{"N", 200}, {"K", 20}}},
       {"kmeans_assign_ref", {{"N", 200}, {"K", 20}}},

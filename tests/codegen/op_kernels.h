@@ -127,31 +127,46 @@ inline const std::vector<OpKernel>& op_kernels() {
     store C <- acc
   }
 })"},
-    {"tcgen05.mma tcgen05.commit tcgen05.ld tcgen05.wait.ld", R"(kernel op_tcgen05(C: global f32[M, 256]) where M % 128 == 0 grid (M / 128) block 128 {
-  smem sA: bf16[128, 64] swizzle(128B)
-  smem sB: bf16[256, 64] swizzle(128B)
-  tmem acc: f32[128, 256]
+    {"tcgen05.mma tcgen05.commit tcgen05.ld tcgen05.wait.ld", R"(kernel op_tcgen05(A: global bf16[128, 16], B: global bf16[64, 16], C: global f32[128, 64]) grid (1) block 128 {
+  smem sA: bf16[128, 16] swizzle(32B)
+  smem sB: bf16[64, 16] swizzle(32B)
+  tmem acc: f32[128, 64]
   mbarrier done
   reg r: f32[32, 32] layout(tcgen05_acc)
   let q = warp.id % 4
+  cp.async sA <- A
+  cp.async sB <- B
+  cp.async.commit
+  cp.async.wait 0
+  fence.proxy.async
+  syncthreads
   elect {
     tcgen05.mma acc += sA @ sB.T, accumulate(false)
     tcgen05.commit done
   }
   wait done parity(0)
-  tcgen05.ld r <- acc[q * 32 : 32, 0 : 32]
-  tcgen05.wait.ld
-  store C[block.x * 128 + q * 32 : 32, 0 : 32] <- r
+  for c in 0 .. 64 step 32 {
+    tcgen05.ld r <- acc[q * 32 : 32, c : 32]
+    tcgen05.wait.ld
+    store C[q * 32 : 32, c : 32] <- r
+  }
 })"},
-    {"tcgen05.st tcgen05.wait.st tcgen05.cp", R"(kernel op_tcgen05_st(C: global f32[128, 32]) grid (1) block 128 {
-  smem s: f32[128, 32]
+    {"tcgen05.st tcgen05.wait.st", R"(kernel op_tcgen05_st(X: global f32[128, 32], C: global f32[128, 32]) grid (1) block 128 {
   tmem t: f32[128, 32]
-  tmem u: f32[128, 32]
-  mbarrier done
-  reg r: f32[32, 32] layout(tcgen05_acc) = 0
+  reg r: f32[32, 32] layout(tcgen05_acc)
+  reg o: f32[32, 32] layout(tcgen05_acc)
   let q = warp.id % 4
+  load r <- X[q * 32 : 32, :]
   tcgen05.st t[q * 32 : 32, :] <- r
   tcgen05.wait.st
+  tcgen05.ld o <- t[q * 32 : 32, :]
+  tcgen05.wait.ld
+  store C[q * 32 : 32, :] <- o
+})"},
+    {"tcgen05.cp", R"(kernel op_tcgen05_cp(C: global f32[128, 32]) grid (1) block 128 {
+  smem s: f32[128, 32]
+  tmem u: f32[128, 32]
+  mbarrier done
   elect {
     tcgen05.cp u <- s
     tcgen05.commit done

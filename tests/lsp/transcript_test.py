@@ -529,12 +529,12 @@ def case_lowered_cuda(server):
     r = c.request("cake/lowered", {"textDocument": {"uri": uri}, "kernel": "nothing"})
     check(error_code(r) == INVALID_PARAMS, "no kernel of that name", r)
     # A kernel that does not lower yet: why, on its lines.
-    blackwell = ROOT / "docs" / "examples" / "blackwell_gemm.cake"
-    btext = blackwell.read_text(encoding="utf-8")
-    c.open(blackwell.as_uri(), btext)
-    r = c.request("cake/lowered", {"textDocument": {"uri": blackwell.as_uri()},
-                                   "position": {"line": line_of(btext, "tcgen05.mma acc"), "character": 6}})["result"]
-    check(not r["ok"] and r["cuda"] == "" and r["problems"], "blackwell_gemm is refused, with its problems", r)
+    refused = ROOT / "tests" / "codegen" / "fixtures" / "not_lowered.cake"
+    btext = refused.read_text(encoding="utf-8")
+    c.open(refused.as_uri(), btext)
+    r = c.request("cake/lowered", {"textDocument": {"uri": refused.as_uri()},
+                                   "position": {"line": line_of(btext, "cluster.sync"), "character": 4}})["result"]
+    check(not r["ok"] and r["cuda"] == "" and r["problems"], "cluster_copy is refused, with its problems", r)
     check(all(p["code"] == "CAKE-E0801" for p in r["problems"]), "the problems are E0801", r["problems"])
     # Outside any kernel: an error, and the server serves on.
     r = c.request("cake/lowered", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})

@@ -64,7 +64,7 @@ RelatedSpan largest_fragment(const PerfContext& c, RelatedSpan fallback) {
 RelatedSpan largest_buffer(const PerfContext& c, RelatedSpan fallback) {
   int64_t most = 0;
   for (const SmemSlot& slot : c.facts.on(c.target).smem.slots) {
-    if (slot.barrier || slot.bytes <= most) continue;
+    if (slot.barrier || slot.tmem_address || slot.bytes <= most) continue;
     most = slot.bytes;
     fallback = {c.m.symbols[slot.symbol].decl,
                 "the largest shared-memory buffer (" + size_text(static_cast<double>(most)) + ")"};

@@ -107,6 +107,10 @@ SmemLayout smem_layout(const Module& m, const Evaluator& eval, const Kernel& k, 
       slot.count = *n;
       slot.stage_bytes = t.mbarrier_bytes.value;
       if (!place_barriers(slot, t)) continue;
+    } else if (s.kind == SymbolKind::Tmem) {
+      // tcgen05.alloc writes the allocation's address to shared memory.
+      slot.tmem_address = true;
+      slot.stage_bytes = slot.stride = slot.bytes = slot.align = 4;
     } else {
       continue;
     }

@@ -14,7 +14,8 @@
 //     a swizzled tile's stage is padded to the swizzle's repeat (1024 B for
 //     128B) and aligned to it, an unswizzled buffer is aligned (and its bytes
 //     rounded up) to the target's buffer alignment, an mbarrier takes its
-//     bytes rounded up to its alignment. The slots are placed in order of
+//     bytes rounded up to its alignment, a `tmem` buffer takes 4 bytes (its
+//     allocation writes the tensor-memory address there). The slots are placed in order of
 //     decreasing alignment, so no padding falls between them and the total
 //     is the sum of the slots' bytes. E0301 checks this total against the
 //     per-block limit, the occupancy fits it on the SM, W0705 quotes it and
@@ -51,6 +52,7 @@ namespace cake {
 struct SmemSlot {
   SymbolId symbol = kNone;
   bool barrier = false;     // an mbarrier array
+  bool tmem_address = false;  // the 4 bytes where a `tmem` buffer's allocation writes its address
   int64_t count = 1;        // stages of a buffer (the product of its stage dims), barriers of an array
   int64_t stage_bytes = 0;  // one stage of a buffer as declared (its tile), or one mbarrier
   int64_t stride = 0;  // one stage (or barrier) as placed: padded to the swizzle's repeat or the barrier's alignment

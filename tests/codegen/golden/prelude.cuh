@@ -123,4 +123,38 @@ struct __align__(128) CakeTensorMap {
   ((unsigned long long)((CAKE_SMEM_ADDR(p) >> 4) & 0x3fff) | (1ull << 16) |                           \
    ((unsigned long long)(((sbo) >> 4) & 0x3fff) << 32) | ((unsigned long long)(mode) << 62))
 #endif
+// Blackwell's tensor memory and MMA (PTX ISA: tcgen05.alloc, .dealloc,
+// .relinquish_alloc_permit, tcgen05.fence, tcgen05.mma, tcgen05.commit,
+// tcgen05.wait), cta_group::1. `slot` is the 4 bytes of shared memory the
+// allocation writes its address to; `taddr` a TMEM address (lane << 16 |
+// column). The MMA adds to D when `accumulate` is not 0.
+#ifndef CAKE_TMEM_ALLOC
+#define CAKE_TMEM_ALLOC(slot, columns) \
+  asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;" \
+               :: "r"(CAKE_SMEM_ADDR(slot)), "r"((unsigned)(columns)) : "memory")
+#define CAKE_TMEM_RELINQUISH() asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory")
+#define CAKE_TMEM_DEALLOC(taddr, columns) \
+  asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" :: "r"(taddr), "r"((unsigned)(columns)) : "memory")
+#define CAKE_TCGEN05_FENCE_BEFORE() asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory")
+#define CAKE_TCGEN05_FENCE_AFTER() asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory")
+#define CAKE_TCGEN05_MMA_F16(taddr, da, db, idesc, accumulate)                                         \
+  asm volatile("{ .reg .pred cake_p; setp.ne.b32 cake_p, %4, 0; "                                    \
+               "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, cake_p; }"                        \
+               :: "r"(taddr), "l"(da), "l"(db), "r"((unsigned)(idesc)), "r"((unsigned)(accumulate)) : "memory")
+// One arrival on `bar` once every tcgen05 op this thread issued before has completed.
+#define CAKE_TCGEN05_COMMIT(bar)                                                                  \
+  asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" \
+               :: "r"(CAKE_SMEM_ADDR(bar)) : "memory")
+#define CAKE_TCGEN05_WAIT_LD() asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory")
+#define CAKE_TCGEN05_WAIT_ST() asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory")
+#endif
+// A tcgen05 shared-memory descriptor (PTX ISA, "Shared Memory Descriptor"):
+// start >> 4 (bits 0-13), leading byte offset 16 (unused by swizzled
+// K-major operands), stride byte offset `sbo` >> 4 (32-45), the fixed
+// version 1 (46-48), base offset 0, layout (61-63: 2 = 128B, 4 = 64B, 6 = 32B).
+#ifndef CAKE_UMMA_DESC
+#define CAKE_UMMA_DESC(p, sbo, layout)                                                               \
+  ((unsigned long long)((CAKE_SMEM_ADDR(p) >> 4) & 0x3fff) | (1ull << 16) |                          \
+   ((unsigned long long)(((sbo) >> 4) & 0x3fff) << 32) | (1ull << 46) | ((unsigned long long)(layout) << 61))
+#endif
 // ---- end of prelude ----

@@ -69,8 +69,18 @@ struct Named {
   unsigned arrived = 0;
 };
 
+/// Tensor memory (PTX ISA, "Tensor Memory"): 128 lanes x 512 columns of
+/// 32-bit cells per CTA, and the columns allocated, by first column.
+struct Tmem {
+  static constexpr unsigned kLanes = 128, kColumns = 512;
+  std::vector<uint32_t> cells = std::vector<uint32_t>(kLanes * kColumns, 0xffffffffu);  // NaN until written
+  std::map<unsigned, unsigned> allocated;  // first column -> columns
+  bool relinquished = false;
+};
+
 struct Block {
   std::vector<Thread> threads;
+  Tmem tmem;
   std::vector<Warp> warps;
   std::map<const void*, Mbarrier> mbarriers;  // by address in shared memory
   std::map<unsigned, Named> named;
@@ -331,19 +341,126 @@ inline void bulk_load(void* dst, const void* src, unsigned bytes, const void* ba
   mbar_complete_tx(bar, bytes);
 }
 
-// Section - Hopper's warpgroup MMA.
+// Section - Blackwell's tensor memory and tcgen05.mma, at issue.
 
-/// Element (r, k) of a K-major swizzled shared-memory operand as its wgmma
-/// descriptor places it: row r at r × span bytes (8-row groups `sbo` apart),
-/// then the swizzle of the absolute offset (swizzle_offset()).
-inline float wgmma_operand(unsigned long long desc, unsigned r, unsigned k, bool bf16) {
-  size_t start = size_t(desc & 0x3fff) << 4, sbo = size_t((desc >> 32) & 0x3fff) << 4;
-  unsigned mode = unsigned(desc >> 62);
-  uint32_t span = mode == 1 ? 128 : mode == 2 ? 64 : 32;
+[[noreturn]] inline void tmem_fault(const char* what) {
+  std::fprintf(stderr, "cuda_host: %s\n", what);
+  std::abort();
+}
+
+/// tcgen05.alloc by the whole warp: the lowest free run of `columns` (a
+/// power of two, 32 .. 512), its address (lane 0, first column) written
+/// to shared `slot` once.
+inline void tmem_alloc(void* slot, unsigned columns) {
+  uint32_t all[32], mine = columns;
+  gather(&mine, 4, all);  // .sync.aligned: the warp's lanes together
+  if (current->idx.x % 32 != 0) return;
+  Tmem& t = block->tmem;
+  if (t.relinquished) tmem_fault("tcgen05.alloc after relinquish_alloc_permit");
+  if (columns < 32 || columns > Tmem::kColumns || (columns & (columns - 1)) != 0)
+    tmem_fault("tcgen05.alloc of a column count that is not a power of two in 32 .. 512");
+  for (unsigned first = 0; first + columns <= Tmem::kColumns; first += columns) {
+    bool free = true;
+    for (const auto& [at, n] : t.allocated) free = free && (first + columns <= at || at + n <= first);
+    if (!free) continue;
+    t.allocated[first] = columns;
+    std::memcpy(slot, &first, 4);
+    return;
+  }
+  tmem_fault("tcgen05.alloc found no free columns (it would wait forever)");
+}
+
+inline void tmem_relinquish() {
+  uint32_t all[32], mine = 0;
+  gather(&mine, 4, all);
+  block->tmem.relinquished = true;
+}
+
+inline void tmem_dealloc(unsigned taddr, unsigned columns) {
+  uint32_t all[32], mine = columns;
+  gather(&mine, 4, all);
+  if (current->idx.x % 32 != 0) return;
+  auto it = block->tmem.allocated.find(taddr & 0xffff);
+  if ((taddr >> 16) != 0 || it == block->tmem.allocated.end() || it->second != columns)
+    tmem_fault("tcgen05.dealloc of something tcgen05.alloc did not allocate");
+  block->tmem.allocated.erase(it);
+}
+
+/// The cell at TMEM address `taddr` plus `lane` lanes and `column` columns,
+/// inside an allocation.
+inline uint32_t& tmem_cell(unsigned taddr, unsigned lane, unsigned column) {
+  unsigned l = (taddr >> 16) + lane, c = (taddr & 0xffff) + column;
+  bool inside = false;
+  for (const auto& [at, n] : block->tmem.allocated) inside = inside || (c >= at && c < at + n);
+  if (l >= Tmem::kLanes || !inside) tmem_fault("a tensor-memory access outside every allocation");
+  return block->tmem.cells[l * Tmem::kColumns + c];
+}
+
+/// Element (r, k) of a K-major swizzled shared-memory MMA operand: row r at
+/// r x span bytes (8-row groups `sbo` apart), then the swizzle of the
+/// absolute offset (swizzle_offset()).
+inline float mma_operand(size_t start, size_t sbo, uint32_t span, unsigned r, unsigned k, bool bf16) {
   size_t o = swizzle_offset(start + (r / 8) * sbo + (r % 8) * span + 2 * k, span);
   uint16_t h;
   std::memcpy(&h, cake_smem_base() + o, 2);
   return half_bits_to_float(h, bf16);
+}
+
+/// The span a tcgen05 shared-memory descriptor's layout (bits 61-63) names;
+/// the descriptor's fixed version (bits 46-48) must be 1.
+inline uint32_t umma_span(unsigned long long desc) {
+  if (((desc >> 46) & 7) != 1) tmem_fault("a tcgen05 shared-memory descriptor without version 1 in bits 46-48");
+  switch (unsigned(desc >> 61)) {
+    case 2: return 128;
+    case 4: return 64;
+    case 6: return 32;
+  }
+  tmem_fault("a tcgen05 shared-memory descriptor with a layout other than 128B, 64B or 32B swizzling");
+}
+
+/// tcgen05.mma.cta_group::1.kind::f16 by one thread: D (f32, M = 128: row
+/// i in lane i) = A @ B^T (+ D when `accumulate`), shapes and types from the
+/// instruction descriptor, both operands K-major in shared memory.
+inline void tcgen05_mma(unsigned d, unsigned long long da, unsigned long long db, unsigned idesc, unsigned accumulate) {
+  unsigned dtype = (idesc >> 4) & 3, atype = (idesc >> 7) & 7, btype = (idesc >> 10) & 7;
+  unsigned n = ((idesc >> 17) & 63) << 3, m = ((idesc >> 24) & 31) << 4;
+  if (dtype != 1 || atype != btype || atype > 1 || ((idesc >> 13) & 15) != 0 || (idesc & 7) != 0 || m != 128)
+    tmem_fault("a tcgen05.mma instruction descriptor other than dense f32 += f16/bf16, K-major, M = 128");
+  bool bf16 = atype == 1;
+  size_t a_start = size_t(da & 0x3fff) << 4, a_sbo = size_t((da >> 32) & 0x3fff) << 4;
+  size_t b_start = size_t(db & 0x3fff) << 4, b_sbo = size_t((db >> 32) & 0x3fff) << 4;
+  uint32_t a_span = umma_span(da), b_span = umma_span(db);
+  for (unsigned i = 0; i < m; ++i)
+    for (unsigned j = 0; j < n; ++j) {
+      uint32_t& cell = tmem_cell(d, i, j);
+      float sum = 0.0f;
+      if (accumulate) std::memcpy(&sum, &cell, 4);
+      for (unsigned k = 0; k < 16; ++k)
+        sum += mma_operand(a_start, a_sbo, a_span, i, k, bf16) * mma_operand(b_start, b_sbo, b_span, j, k, bf16);
+      std::memcpy(&cell, &sum, 4);
+    }
+}
+
+/// tcgen05.ld / st .32x32b.x`n`: lane l of the warp moves `n` columns of
+/// TMEM lane (taddr >> 16) + l; a warp may touch only its quarter of lanes.
+inline void tmem_move(unsigned n, void* r, unsigned taddr, bool load) {
+  unsigned lane = current->idx.x % 32, quarter = (current->idx.x / 32) % 4;
+  if ((taddr >> 16) != 32 * quarter) tmem_fault("tcgen05.ld/st outside the warp's quarter of TMEM lanes");
+  for (unsigned c = 0; c < n; ++c) {
+    uint32_t& cell = tmem_cell(taddr, lane, c);
+    if (load) std::memcpy(static_cast<unsigned char*>(r) + 4 * c, &cell, 4);
+    else std::memcpy(&cell, static_cast<const unsigned char*>(r) + 4 * c, 4);
+  }
+}
+
+// Section - Hopper's warpgroup MMA.
+
+/// Element (r, k) of a wgmma operand as its descriptor places it (bits
+/// 62-63: 1 = 128B, 2 = 64B, 3 = 32B swizzling).
+inline float wgmma_operand(unsigned long long desc, unsigned r, unsigned k, bool bf16) {
+  size_t start = size_t(desc & 0x3fff) << 4, sbo = size_t((desc >> 32) & 0x3fff) << 4;
+  unsigned mode = unsigned(desc >> 62);
+  return mma_operand(start, sbo, mode == 1 ? 128 : mode == 2 ? 64 : 32, r, k, bf16);
 }
 
 /// wgmma.mma_async m64nNk16 (f32 += 16-bit): each thread its own values
@@ -421,6 +538,24 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_WGMMA_FENCE() ((void)0)
 #define CAKE_WGMMA_COMMIT() ((void)0)
 #define CAKE_WGMMA_WAIT(n) ((void)0)
+// tcgen05 runs at issue: its commit arrives at once, its waits and fences order nothing.
+#define CAKE_TMEM_ALLOC(slot, columns) cake_host::tmem_alloc((slot), (columns))
+#define CAKE_TMEM_RELINQUISH() cake_host::tmem_relinquish()
+#define CAKE_TMEM_DEALLOC(taddr, columns) cake_host::tmem_dealloc((taddr), (columns))
+#define CAKE_TCGEN05_FENCE_BEFORE() ((void)0)
+#define CAKE_TCGEN05_FENCE_AFTER() ((void)0)
+#define CAKE_TCGEN05_MMA_F16(taddr, da, db, idesc, accumulate) \
+  cake_host::tcgen05_mma((taddr), (da), (db), (idesc), (accumulate))
+#define CAKE_TCGEN05_COMMIT(bar) cake_host::mbar_arrive((bar), 0)
+#define CAKE_TCGEN05_WAIT_LD() ((void)0)
+#define CAKE_TCGEN05_WAIT_ST() ((void)0)
+#define CAKE_TCGEN05_HOST
+#define CAKE_TCGEN05_HOST_LD(n, r, taddr) cake_host::tmem_move((n), (r), (taddr), true)
+#define CAKE_TCGEN05_HOST_ST(n, r, taddr) cake_host::tmem_move((n), (r), (taddr), false)
+#define CAKE_UMMA_DESC(p, sbo, layout)                                                                   \
+  ((unsigned long long)((((const unsigned char*)(p) - cake_host::cake_smem_base()) >> 4) & 0x3fff) |     \
+   (1ull << 16) | ((unsigned long long)(((sbo) >> 4) & 0x3fff) << 32) | (1ull << 46) |                   \
+   ((unsigned long long)(layout) << 61))
 // Ordering and register budgets: nothing to do on one core.
 #define CAKE_FENCE_MBAR_INIT() ((void)0)
 #define CAKE_FENCE_PROXY_ASYNC() ((void)0)

@@ -52,6 +52,10 @@ void run(void (*entry)(void**), void** args, const unsigned grid[3], unsigned th
             std::abort();
           }
         }
+        if (!b.tmem.allocated.empty()) {
+          std::fprintf(stderr, "cuda_host: block (%u, %u, %u) exited with tensor memory allocated\n", x, y, z);
+          std::abort();
+        }
         block = nullptr;
         current = nullptr;
       }

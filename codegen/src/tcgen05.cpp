@@ -1,0 +1,203 @@
+// Blackwell's tensor memory and its MMA (sm_100a): each `tmem` buffer
+// allocated by warp 0 in the prologue (its address written to the 4 bytes
+// of shared memory KernelFacts' layout gives it) and freed after a final
+// barrier; `tcgen05.mma` as one instruction per k16 step with a
+// shared-memory descriptor per operand and an instruction descriptor;
+// `tcgen05.commit` arriving on an mbarrier; `tcgen05.ld`/`st` over a
+// warp's 32 lanes (.32x32b); their waits. The encodings are the PTX ISA's
+// ("Tensor Memory", "Shared Memory Descriptor", "Instruction descriptor");
+// the instructions are the prelude's macros (lower.cpp) or, when their
+// operand list depends on a width, macros written once per unit. See
+// docs/lowering.md.
+#include "emitter.h"
+
+#include "facts/roles.h"
+
+namespace cake::codegen {
+namespace {
+
+/// The shared-memory descriptor's layout field (bits 61-63) for a
+/// swizzle: 2 for 128B, 4 for 64B, 6 for 32B; 0 is no swizzle (refused
+/// before: an unswizzled operand needs core matrices, not rows).
+int descriptor_layout(Swizzle s) {
+  switch (s) {
+    case Swizzle::B128: return 2;
+    case Swizzle::B64: return 4;
+    case Swizzle::B32: return 6;
+    case Swizzle::None: return 0;
+  }
+  return 0;
+}
+
+/// The instruction descriptor's A/B format (bits 7-9, 10-12) of kind::f16.
+int f16_kind_format(DType t) { return t == DType::BF16 ? 1 : 0; }
+
+}  // namespace
+
+bool Emitter::uses_tmem() const {
+  for (const SmemSlot& slot : facts.on(target).smem.slots)
+    if (slot.tmem_address) return true;
+  return false;
+}
+
+void Emitter::tmem_prologue() {
+  const SmemLayout& smem = facts.on(target).smem;
+  const TmemPlan& plan = facts.on(target).tmem;
+  std::vector<std::pair<const SmemSlot*, const TmemBuffer*>> buffers;
+  for (const SmemSlot& slot : smem.slots) {
+    if (!slot.tmem_address) continue;
+    const TmemBuffer* buffer = nullptr;
+    for (const TmemBuffer& b : plan.buffers)
+      if (b.symbol == slot.symbol) buffer = &b;
+    if (!buffer || !buffer->valid || !buffer->allocated) {
+      refuse(m.symbols[slot.symbol].decl, "a tmem buffer whose columns are not a valid allocation");
+      continue;
+    }
+    buffers.push_back({&slot, buffer});
+  }
+  if (buffers.empty()) return;
+  ByteRange first = m.symbols[buffers.front().first->symbol].decl;
+  // One warp, whole and converged, allocates (tcgen05.alloc is .sync.aligned)
+  // and gives up the right to allocate more, so that another CTA on the SM
+  // is not kept waiting.
+  line("if (cake_warp == 0) {", first);
+  for (const auto& [slot, buffer] : buffers)
+    line("  CAKE_TMEM_ALLOC(cake_tmem_slot_" + name(slot->symbol) + ", " + std::to_string(*buffer->allocated) + ");",
+         m.symbols[slot->symbol].decl);
+  line("  CAKE_TMEM_RELINQUISH();", first);
+  line("}", first);
+  // The address is read after the allocation, across a thread barrier.
+  line("CAKE_TCGEN05_FENCE_BEFORE();", first);
+  line("__syncthreads();", first);
+  line("CAKE_TCGEN05_FENCE_AFTER();", first);
+  for (const auto& [slot, buffer] : buffers)
+    line("const unsigned " + name(slot->symbol) + " = *(volatile unsigned*)cake_tmem_slot_" + name(slot->symbol) +
+             ";  // lane 0, its first column",
+         m.symbols[slot->symbol].decl);
+}
+
+void Emitter::tmem_epilogue() {
+  const TmemPlan& plan = facts.on(target).tmem;
+  bool any = false;
+  for (const TmemBuffer& b : plan.buffers) {
+    if (!b.valid || !b.allocated) continue;
+    ByteRange decl = m.symbols[b.symbol].decl;
+    if (!any) {
+      // Every thread's tcgen05 work is ordered before the barrier, the
+      // deallocation after it: every role reaches the kernel's end.
+      line("CAKE_TCGEN05_FENCE_BEFORE();", decl);
+      line("__syncthreads();", decl);
+      line("if (cake_warp == 0) {", decl);
+      line("  CAKE_TCGEN05_FENCE_AFTER();", decl);
+    }
+    any = true;
+    line("  CAKE_TMEM_DEALLOC(" + name(b.symbol) + ", " + std::to_string(*b.allocated) + ");", decl);
+  }
+  if (any) line("}", m.symbols[plan.buffers.front().symbol].decl);
+}
+
+void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
+  const Expr& bt = m.exprs[n.b];
+  SymbolId acc = root_symbol(m, n.acc);
+  if (acc == kNone || m.symbols[acc].kind != SymbolKind::Tmem)
+    return refuse(m.exprs[n.acc].range, "a tcgen05.mma accumulator outside tensor memory");
+  SymbolId a_root = root_symbol(m, n.a);
+  if (a_root != kNone && m.symbols[a_root].kind == SymbolKind::Tmem)
+    return refuse(m.exprs[n.a].range, "a tcgen05.mma A operand in tensor memory");
+  if (bt.kind != Expr::Kind::Transpose)
+    return refuse(bt.range, "a tcgen05.mma whose B operand is not an [N, K] shared-memory tile used as `.T` (K-major only so far)");
+  auto d = tmem_address(n.acc);
+  auto tile = tile_dims(n.acc);
+  auto a_side = mma_smem_operand(n.a, "tcgen05.mma"), b_side = mma_smem_operand(bt.lhs, "tcgen05.mma");
+  if (!d || !tile || !a_side || !b_side) return;
+  const MmaSmemOperand &A = *a_side, &B = *b_side;
+  // cta_group::1, kind::f16 into f32 with M = 128: D row i is TMEM lane i,
+  // column j its column j (PTX ISA, "Matrix fragments for tcgen05.mma",
+  // layout of M = 128).
+  int64_t rows = tile->size() == 2 ? (*tile)[0] : 0, columns = tile->size() == 2 ? (*tile)[1] : 0;
+  if (m.symbols[acc].type.dtype != DType::F32 || A.dtype != B.dtype ||
+      (A.dtype != DType::BF16 && A.dtype != DType::F16) || A.k != B.k || A.k % 16 != 0 || A.rows != 128 ||
+      rows != 128 || B.rows != columns || B.rows % 16 != 0 || B.rows < 16 || B.rows > 256)
+    return refuse(s.range, "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16 [128, K] @ [N, K].T, N a multiple of 16 up to 256");
+  // Instruction descriptor: D f32 (bits 4-5 = 1), A and B formats (7-9,
+  // 10-12), both K-major (15, 16 = 0), N >> 3 (17-22), M >> 4 (24-28).
+  uint32_t idesc = (1u << 4) | (uint32_t(f16_kind_format(A.dtype)) << 7) | (uint32_t(f16_kind_format(B.dtype)) << 10) |
+                   (uint32_t(B.rows >> 3) << 17) | (uint32_t(A.rows >> 4) << 24);
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "0x%08xu", idesc);
+  auto desc = [&](const MmaSmemOperand& x) {
+    const SwizzleRule* rule = target.swizzle(x.swizzle);
+    return "CAKE_UMMA_DESC((const unsigned char*)" + x.base + " + 32 * cake_k, " +
+           std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_layout(x.swizzle)) + ")";
+  };
+  // The first k-step adds to D only when the statement does (`+=`, and P
+  // of `accumulate(P)` holds); later k-steps add their part.
+  std::string first = !n.accumulate_into ? "0" : n.accumulate == kNone ? "1" : "(" + condition(n.accumulate) + ")";
+  line("#pragma unroll", s.range);
+  line("for (int cake_k = 0; cake_k < " + std::to_string(A.k / 16) + "; ++cake_k)", s.range);
+  line("  CAKE_TCGEN05_MMA_F16(" + *d + ", " + desc(A) + ", " + desc(B) + ", " + hex + ", cake_k > 0 || " + first +
+           ");",
+       s.range);
+}
+
+void Emitter::tcgen05_commit(const Stmt& s, const CommitStmt& c) {
+  if (c.multicast != kNone) return refuse(c.multicast_clause, "`multicast`");
+  auto bar = barrier_address(c.barrier);
+  if (!bar) return;
+  line("CAKE_TCGEN05_COMMIT(" + *bar + ");", s.range);
+}
+
+std::string Emitter::tcgen05_move_macro(int64_t n, bool load, bool f32) {
+  std::string suffix = "_32X32B_X" + std::to_string(n) + (f32 ? "_F32" : "_B32");
+  std::string macro = std::string(load ? "CAKE_TCGEN05_LD" : "CAKE_TCGEN05_ST") + suffix;
+  if (!define_once(macro)) return macro;
+  std::string list, operands, constraint = std::string(load ? "\"=" : "\"") + (f32 ? "f" : "r") + "\"";
+  int64_t first = load ? 0 : 1;  // a store's address comes first
+  for (int64_t i = 0; i < n; ++i) {
+    list += (i ? ", %" : "%") + std::to_string(i + first);
+    operands += std::string(i ? ", " : "") + constraint + "((r)[" + std::to_string(i) + "])";
+    if (i % 8 == 7 && i + 1 < n) operands += " \\\n      ";
+  }
+  std::string address = "%" + std::to_string(load ? n : 0);
+  std::string& out = definitions_;
+  out += "#ifdef CAKE_TCGEN05_HOST\n";
+  out += "#define " + macro + "(r, taddr) " + (load ? "CAKE_TCGEN05_HOST_LD(" : "CAKE_TCGEN05_HOST_ST(") +
+         std::to_string(n) + ", (r), (taddr))\n";
+  out += "#else\n";
+  if (load) {
+    out += "// Lane l of the warp: columns taddr .. + " + std::to_string(n - 1) + " of TMEM lane (taddr >> 16) + l into r.\n";
+    out += "#define " + macro + "(r, taddr) \\\n";
+    out += "  asm volatile(\"tcgen05.ld.sync.aligned.32x32b.x" + std::to_string(n) + ".b32 {" + list + "}, [" +
+           address + "];\" \\\n";
+    out += "      : " + operands + " \\\n";
+    out += "      : \"r\"(taddr) : \"memory\")\n";
+  } else {
+    out += "// r into columns taddr .. + " + std::to_string(n - 1) + " of TMEM lane (taddr >> 16) + l, for lane l.\n";
+    out += "#define " + macro + "(r, taddr) \\\n";
+    out += "  asm volatile(\"tcgen05.st.sync.aligned.32x32b.x" + std::to_string(n) + ".b32 [" + address + "], {" +
+           list + "};\" \\\n";
+    out += "      :: \"r\"(taddr), " + operands + " : \"memory\")\n";
+  }
+  out += "#endif\n";
+  return macro;
+}
+
+void Emitter::tcgen05_move(const Stmt& s, const MoveStmt& mv, bool load) {
+  ExprId reg = load ? mv.dst : mv.src, mem = load ? mv.src : mv.dst;
+  const Expr& r = m.exprs[reg];
+  if (r.kind != Expr::Kind::Name || r.symbol == kNone) return refuse(r.range, "a register operand that is not a name");
+  auto f = fragment(r.symbol, r.range);
+  auto tile = tile_dims(mem);
+  auto taddr = tmem_address(mem);
+  if (!f || !tile || !taddr) return;
+  // .32x32b: lane l of the warp moves TMEM lane (taddr >> 16) + l, one
+  // 32-bit column per register; .xN moves N columns.
+  int64_t n = f->dims.size() == 2 ? f->dims[1] : 0;
+  if (f->layout != FragLayout::Tcgen05Acc || dtype_bits(f->dtype) != 32 || *tile != f->dims || n < 1 || n > 128 ||
+      !std::has_single_bit(static_cast<uint64_t>(n)))
+    return refuse(s.range, "a tcgen05.ld/st other than a 32-bit tcgen05_acc [32, N] fragment (N a power of two up to 128) and a tile of its shape");
+  std::string macro = tcgen05_move_macro(n, load, f->dtype == DType::F32);
+  line(macro + "(" + name(r.symbol) + ", " + *taddr + ");", s.range);
+}
+
+}  // namespace cake::codegen

@@ -1,0 +1,266 @@
+#ifdef CAKE_TMA_HOST
+#define CAKE_TMA_LOAD_2D(dst, map, c0, c1, bar) do { const long long cake_c[] = {(long long)(c0), (long long)(c1)}; CAKE_TMA_HOST_LOAD(2, (dst), (map), cake_c, (bar)); } while (0)
+#else
+// The box at coordinates c0 (innermost) .. into shared `dst`, its bytes completing on `bar`.
+#define CAKE_TMA_LOAD_2D(dst, map, c0, c1, bar) \
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" \
+               :: "r"(CAKE_SMEM_ADDR(dst)), "l"((unsigned long long)(map)), "r"((int)(c0)), "r"((int)(c1)), "r"(CAKE_SMEM_ADDR(bar)) : "memory")
+#endif
+#ifdef CAKE_TCGEN05_HOST
+#define CAKE_TCGEN05_LD_32X32B_X32_F32(r, taddr) CAKE_TCGEN05_HOST_LD(32, (r), (taddr))
+#else
+// Lane l of the warp: columns taddr .. + 31 of TMEM lane (taddr >> 16) + l into r.
+#define CAKE_TCGEN05_LD_32X32B_X32_F32(r, taddr) \
+  asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, [%32];" \
+      : "=f"((r)[0]), "=f"((r)[1]), "=f"((r)[2]), "=f"((r)[3]), "=f"((r)[4]), "=f"((r)[5]), "=f"((r)[6]), "=f"((r)[7]) \
+      , "=f"((r)[8]), "=f"((r)[9]), "=f"((r)[10]), "=f"((r)[11]), "=f"((r)[12]), "=f"((r)[13]), "=f"((r)[14]), "=f"((r)[15]) \
+      , "=f"((r)[16]), "=f"((r)[17]), "=f"((r)[18]), "=f"((r)[19]), "=f"((r)[20]), "=f"((r)[21]), "=f"((r)[22]), "=f"((r)[23]) \
+      , "=f"((r)[24]), "=f"((r)[25]), "=f"((r)[26]), "=f"((r)[27]), "=f"((r)[28]), "=f"((r)[29]), "=f"((r)[30]), "=f"((r)[31]) \
+      : "r"(taddr) : "memory")
+#endif
+#line 8 "@CAKE_FILE@"
+extern "C" __global__ void __launch_bounds__(256, 1)
+#line 8 "@CAKE_FILE@"
+blackwell_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, unsigned short* __restrict__ C, const __grid_constant__ CakeTensorMap tA, const __grid_constant__ CakeTensorMap tB, long long M, long long K, long long N) {
+#line 8 "@CAKE_FILE@"
+  extern __shared__ __align__(1024) unsigned char cake_smem[];
+#line 8 "@CAKE_FILE@"
+  const unsigned cake_warp = __shfl_sync(0xffffffffu, threadIdx.x / 32, 0);  // warp-uniform
+#line 8 "@CAKE_FILE@"
+  const unsigned cake_lane = threadIdx.x % 32;
+#line 16 "@CAKE_FILE@"
+  unsigned short* const sA = (unsigned short*)(cake_smem + 0);  // 65536 bytes
+#line 17 "@CAKE_FILE@"
+  unsigned short* const sB = (unsigned short*)(cake_smem + 65536);  // 131072 bytes
+#line 18 "@CAKE_FILE@"
+  unsigned* const cake_tmem_slot_acc = (unsigned*)(cake_smem + 196680);  // where tcgen05.alloc writes its address
+#line 19 "@CAKE_FILE@"
+  unsigned char* const full = cake_smem + 196608;  // 4 mbarrier(s), 8 bytes apart
+#line 20 "@CAKE_FILE@"
+  unsigned char* const empty = cake_smem + 196640;  // 4 mbarrier(s), 8 bytes apart
+#line 21 "@CAKE_FILE@"
+  unsigned char* const done = cake_smem + 196672;  // 1 mbarrier(s), 8 bytes apart
+#line 19 "@CAKE_FILE@"
+  if (threadIdx.x == 0) {
+#line 19 "@CAKE_FILE@"
+    for (int cake_i = 0; cake_i < 4; ++cake_i) CAKE_MBAR_INIT(full + cake_i * 8, 1);
+#line 20 "@CAKE_FILE@"
+    for (int cake_i = 0; cake_i < 4; ++cake_i) CAKE_MBAR_INIT(empty + cake_i * 8, 1);
+#line 21 "@CAKE_FILE@"
+    for (int cake_i = 0; cake_i < 1; ++cake_i) CAKE_MBAR_INIT(done + cake_i * 8, 1);
+#line 8 "@CAKE_FILE@"
+    CAKE_FENCE_MBAR_INIT();
+#line 8 "@CAKE_FILE@"
+  }
+#line 8 "@CAKE_FILE@"
+  __syncthreads();
+#line 18 "@CAKE_FILE@"
+  if (cake_warp == 0) {
+#line 18 "@CAKE_FILE@"
+    CAKE_TMEM_ALLOC(cake_tmem_slot_acc, 256);
+#line 18 "@CAKE_FILE@"
+    CAKE_TMEM_RELINQUISH();
+#line 18 "@CAKE_FILE@"
+  }
+#line 18 "@CAKE_FILE@"
+  CAKE_TCGEN05_FENCE_BEFORE();
+#line 18 "@CAKE_FILE@"
+  __syncthreads();
+#line 18 "@CAKE_FILE@"
+  CAKE_TCGEN05_FENCE_AFTER();
+#line 18 "@CAKE_FILE@"
+  const unsigned acc = *(volatile unsigned*)cake_tmem_slot_acc;  // lane 0, its first column
+#line 26 "@CAKE_FILE@"
+  // role producer warp(0 .. 1) {
+#line 26 "@CAKE_FILE@"
+  if (cake_warp < 1) {
+#line 26 "@CAKE_FILE@"
+    const long long cake_rank = ((long long)cake_warp - 0) / 1;
+#line 26 "@CAKE_FILE@"
+    (void)cake_rank;
+#line 27 "@CAKE_FILE@"
+    // elect {
+#line 27 "@CAKE_FILE@"
+    if (cake_warp == 0) {
+#line 27 "@CAKE_FILE@"
+      unsigned cake_elected;
+#line 27 "@CAKE_FILE@"
+      CAKE_ELECT_SYNC(cake_elected);
+#line 27 "@CAKE_FILE@"
+      if (cake_elected) {
+#line 28 "@CAKE_FILE@"
+        // pipeline s in ring(4) for kt in 0 .. K / 64 {
+#line 28 "@CAKE_FILE@"
+        #pragma unroll 1
+#line 28 "@CAKE_FILE@"
+        for (long long kt = 0LL; kt < (K / 64LL); kt += 1LL) {
+#line 28 "@CAKE_FILE@"
+          const long long s = kt % 4;
+#line 28 "@CAKE_FILE@"
+          const long long cake_phase_s = kt / 4 % 2;
+#line 28 "@CAKE_FILE@"
+          (void)s; (void)cake_phase_s;
+#line 29 "@CAKE_FILE@"
+          // wait empty[s] parity(s.phase ^ 1)
+#line 29 "@CAKE_FILE@"
+          CAKE_MBAR_WAIT((empty + (s) * 8), (cake_phase_s ^ 1LL));
+#line 29 "@CAKE_FILE@"
+          CAKE_TCGEN05_FENCE_AFTER();
+#line 30 "@CAKE_FILE@"
+          // arrive.expect_tx full[s], bytes(sA[s]) + bytes(sB[s])
+#line 30 "@CAKE_FILE@"
+          CAKE_MBAR_ARRIVE_EXPECT_TX((full + (s) * 8), 49152LL);
+#line 31 "@CAKE_FILE@"
+          // tma.load sA[s] <- tA[block.y * 128, kt * 64], full[s]
+#line 31 "@CAKE_FILE@"
+          CAKE_TMA_LOAD_2D(&(*(unsigned short*)((unsigned char*)sA + (s) * 16384 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))), &tA, (kt * 64LL), ((long long)blockIdx.y * 128LL), (full + (s) * 8));
+#line 32 "@CAKE_FILE@"
+          // tma.load sB[s] <- tB[block.x * 256, kt * 64], full[s]
+#line 32 "@CAKE_FILE@"
+          CAKE_TMA_LOAD_2D(&(*(unsigned short*)((unsigned char*)sB + (s) * 32768 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))), &tB, (kt * 64LL), ((long long)blockIdx.x * 256LL), (full + (s) * 8));
+#line 28 "@CAKE_FILE@"
+        }
+#line 27 "@CAKE_FILE@"
+      }
+#line 27 "@CAKE_FILE@"
+    }
+#line 26 "@CAKE_FILE@"
+  }
+#line 37 "@CAKE_FILE@"
+  // role mma warp(1 .. 2) {
+#line 37 "@CAKE_FILE@"
+  if (cake_warp >= 1 && cake_warp < 2) {
+#line 37 "@CAKE_FILE@"
+    const long long cake_rank = ((long long)cake_warp - 1) / 1;
+#line 37 "@CAKE_FILE@"
+    (void)cake_rank;
+#line 38 "@CAKE_FILE@"
+    // elect {                                       // one thread issues every MMA and commit
+#line 38 "@CAKE_FILE@"
+    if (cake_warp == 1) {
+#line 38 "@CAKE_FILE@"
+      unsigned cake_elected;
+#line 38 "@CAKE_FILE@"
+      CAKE_ELECT_SYNC(cake_elected);
+#line 38 "@CAKE_FILE@"
+      if (cake_elected) {
+#line 39 "@CAKE_FILE@"
+        // pipeline s in ring(4) for kt in 0 .. K / 64 {
+#line 39 "@CAKE_FILE@"
+        #pragma unroll 1
+#line 39 "@CAKE_FILE@"
+        for (long long kt = 0LL; kt < (K / 64LL); kt += 1LL) {
+#line 39 "@CAKE_FILE@"
+          const long long s = kt % 4;
+#line 39 "@CAKE_FILE@"
+          const long long cake_phase_s = kt / 4 % 2;
+#line 39 "@CAKE_FILE@"
+          (void)s; (void)cake_phase_s;
+#line 40 "@CAKE_FILE@"
+          // wait full[s] parity(s.phase)
+#line 40 "@CAKE_FILE@"
+          CAKE_MBAR_WAIT((full + (s) * 8), cake_phase_s);
+#line 40 "@CAKE_FILE@"
+          CAKE_TCGEN05_FENCE_AFTER();
+#line 41 "@CAKE_FILE@"
+          // tcgen05.mma acc += sA[s] @ sB[s].T, accumulate(kt > 0)
+#line 41 "@CAKE_FILE@"
+          #pragma unroll
+#line 41 "@CAKE_FILE@"
+          for (int cake_k = 0; cake_k < 4; ++cake_k)
+#line 41 "@CAKE_FILE@"
+            CAKE_TCGEN05_MMA_F16(acc, CAKE_UMMA_DESC((const unsigned char*)&(*(unsigned short*)((unsigned char*)sA + (s) * 16384 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))) + 32 * cake_k, 1024, 2), CAKE_UMMA_DESC((const unsigned char*)&(*(unsigned short*)((unsigned char*)sB + (s) * 32768 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))) + 32 * cake_k, 1024, 2), 0x08400490u, cake_k > 0 || ((kt > 0LL)));
+#line 42 "@CAKE_FILE@"
+          // tcgen05.commit empty[s]
+#line 42 "@CAKE_FILE@"
+          CAKE_TCGEN05_COMMIT((empty + (s) * 8));
+#line 39 "@CAKE_FILE@"
+        }
+#line 44 "@CAKE_FILE@"
+        // tcgen05.commit done
+#line 44 "@CAKE_FILE@"
+        CAKE_TCGEN05_COMMIT(done);
+#line 38 "@CAKE_FILE@"
+      }
+#line 38 "@CAKE_FILE@"
+    }
+#line 37 "@CAKE_FILE@"
+  }
+#line 48 "@CAKE_FILE@"
+  // role idle warp(2 .. 4) { }
+#line 48 "@CAKE_FILE@"
+  if (cake_warp >= 2 && cake_warp < 4) {
+#line 48 "@CAKE_FILE@"
+    const long long cake_rank = ((long long)cake_warp - 2) / 1;
+#line 48 "@CAKE_FILE@"
+    (void)cake_rank;
+#line 48 "@CAKE_FILE@"
+  }
+#line 50 "@CAKE_FILE@"
+  // role epilogue warpgroup(1) {                    // warps 4..7
+#line 50 "@CAKE_FILE@"
+  if (cake_warp >= 4 && cake_warp < 8) {
+#line 50 "@CAKE_FILE@"
+    const long long cake_rank = ((long long)cake_warp - 4) / 4;
+#line 50 "@CAKE_FILE@"
+    (void)cake_rank;
+#line 51 "@CAKE_FILE@"
+    // let q = warp.id % 4
+#line 51 "@CAKE_FILE@"
+    const long long q = ((long long)cake_warp % 4LL);
+#line 52 "@CAKE_FILE@"
+    // reg r: f32[32, 32] layout(tcgen05_acc)
+#line 52 "@CAKE_FILE@"
+    float r[32];
+#line 53 "@CAKE_FILE@"
+    // reg o: bf16[32, 32] layout(tcgen05_acc)
+#line 53 "@CAKE_FILE@"
+    unsigned o[16];
+#line 54 "@CAKE_FILE@"
+    // wait done parity(0)
+#line 54 "@CAKE_FILE@"
+    CAKE_MBAR_WAIT(done, 0LL);
+#line 54 "@CAKE_FILE@"
+    CAKE_TCGEN05_FENCE_AFTER();
+#line 55 "@CAKE_FILE@"
+    // for c in 0 .. 256 step 32 {
+#line 55 "@CAKE_FILE@"
+    for (long long c = 0LL; c < 256LL; c += 32LL) {
+#line 56 "@CAKE_FILE@"
+      // tcgen05.ld r <- acc[q * 32 : 32, c : 32]
+#line 56 "@CAKE_FILE@"
+      CAKE_TCGEN05_LD_32X32B_X32_F32(r, acc + ((unsigned)((q * 32LL)) << 16) + (unsigned)(c));
+#line 57 "@CAKE_FILE@"
+      // tcgen05.wait.ld
+#line 57 "@CAKE_FILE@"
+      CAKE_TCGEN05_WAIT_LD();
+#line 58 "@CAKE_FILE@"
+      // o = cvt<bf16>(r)
+#line 58 "@CAKE_FILE@"
+      #pragma unroll
+#line 58 "@CAKE_FILE@"
+      for (int cake_i = 0; cake_i < 32; ++cake_i) o[(cake_i) / 2] = (o[(cake_i) / 2] & ~(0xffffu << (16 * ((cake_i) % 2)))) | ((unsigned)(CAKE_F32_BF16(r[cake_i])) << (16 * ((cake_i) % 2)));
+#line 59 "@CAKE_FILE@"
+      // store C[block.y * 128 + q * 32 : 32, block.x * 256 + c : 32] <- o
+#line 59 "@CAKE_FILE@"
+      #pragma unroll
+#line 59 "@CAKE_FILE@"
+      for (int cake_i = 0; cake_i < 32; ++cake_i) C[(((((long long)blockIdx.y * 128LL) + (q * 32LL)) + (int)cake_lane)) * N + ((((long long)blockIdx.x * 256LL) + c) + (cake_i))] = ((unsigned short)(o[(cake_i) / 2] >> (16 * ((cake_i) % 2))));
+#line 55 "@CAKE_FILE@"
+    }
+#line 50 "@CAKE_FILE@"
+  }
+#line 18 "@CAKE_FILE@"
+  CAKE_TCGEN05_FENCE_BEFORE();
+#line 18 "@CAKE_FILE@"
+  __syncthreads();
+#line 18 "@CAKE_FILE@"
+  if (cake_warp == 0) {
+#line 18 "@CAKE_FILE@"
+    CAKE_TCGEN05_FENCE_AFTER();
+#line 18 "@CAKE_FILE@"
+    CAKE_TMEM_DEALLOC(acc, 256);
+#line 18 "@CAKE_FILE@"
+  }
+#line 62 "@CAKE_FILE@"
+}
