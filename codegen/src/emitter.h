@@ -163,6 +163,7 @@ class Emitter {
 
   void cp_async(const Stmt& s, const MoveStmt& mv);
   void ldmatrix(const Stmt& s, const MoveStmt& mv);
+  void stmatrix(const Stmt& s, const MoveStmt& mv);
   void mma_sync(const Stmt& s, const MmaStmt& n);
 
   // Section - Hopper's warpgroup MMA (wgmma.cpp)

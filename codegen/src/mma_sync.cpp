@@ -68,6 +68,26 @@ void Emitter::ldmatrix(const Stmt& s, const MoveStmt& mv) {
   line("  CAKE_LDMATRIX_X4(&" + name(r.symbol) + "[4 * cake_q], &" + *at + ");", s.range);
 }
 
+void Emitter::stmatrix(const Stmt& s, const MoveStmt& mv) {
+  const Expr& r = m.exprs[mv.src];
+  if (r.kind != Expr::Kind::Name || r.symbol == kNone) return refuse(r.range, "a stmatrix from something other than a fragment");
+  auto f = fragment(r.symbol, r.range);
+  auto tile = tile_dims(mv.dst);
+  if (!f || !tile) return;
+  if (mv.trans) return refuse(s.range, "`stmatrix ... trans`");
+  if (!f->packed() || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0)
+    return refuse(r.range, "a stmatrix from other than a 16-bit mma_acc fragment of a multiple of 4 registers");
+  if (*tile != f->dims) return refuse(s.range, "a stmatrix whose tile is not the fragment's shape");
+  // ldmatrix's inverse: four registers a step, lane l giving the address
+  // of row l % 8 of the 8 x 8 block that register 4q + l / 8 holds.
+  ElementPlace block = packed_block(*f, "(4 * cake_q + (int)cake_lane / 8)");
+  auto at = address(mv.dst, "(8 * " + block.row + " + (int)cake_lane % 8)", "(8 * " + block.col + ")", 2);
+  if (!at) return;
+  line("#pragma unroll", s.range);
+  line("for (int cake_q = 0; cake_q < " + std::to_string(f->registers() / 4) + "; ++cake_q)", s.range);
+  line("  CAKE_STMATRIX_X4(&" + *at + ", &" + name(r.symbol) + "[4 * cake_q]);", s.range);
+}
+
 void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
   const Expr &acc = m.exprs[n.acc], &a = m.exprs[n.a], &bt = m.exprs[n.b];
   if (bt.kind != Expr::Kind::Transpose)

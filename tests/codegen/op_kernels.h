@@ -96,15 +96,16 @@ inline const std::vector<OpKernel>& op_kernels() {
     store W[block.x * 128 + warp.id * 32 + lane] <- x
   }
 })"},
-    {"stmatrix fence.proxy.async", R"(kernel op_stmatrix(C: global bf16[16, 16]) grid (1) block 32 {
+    {"stmatrix fence.proxy.async", R"(kernel op_stmatrix(X: global bf16[16, 16], C: global bf16[16, 16]) grid (1) block 32 {
   smem cs: bf16[16, 16]
-  reg c: bf16[16, 16] layout(mma_acc) = 0
-  reg x: bf16
+  reg c: bf16[16, 16] layout(mma_acc)
+  reg y: bf16[8]
+  load c <- X
   stmatrix cs <- c
   fence.proxy.async
   syncthreads
-  load x <- cs[lane / 2, lane % 2]
-  store C[lane / 2, lane % 2] <- x
+  load y <- cs[lane / 2, lane % 2 * 8 : 8]
+  store C[lane / 2, lane % 2 * 8 : 8] <- y
 })"},
     {"cluster.sync", R"(kernel op_cluster(X: global f32[N]) where N % 256 == 0 grid (N / 128) block 128 cluster (2) {
   cluster.sync

@@ -28,7 +28,7 @@ using cake::testing::op_kernels;
 /// Ops whose lowering is still to come (docs/lowering.md, "Not yet").
 const std::set<std::string>& not_lowered_yet() {
   static const std::set<std::string> ops = {
-      "stmatrix", "cluster.sync", "tcgen05.cp"};
+      "cluster.sync", "tcgen05.cp"};
   return ops;
 }
 
@@ -165,7 +165,7 @@ TEST_CASE("each op's kernel compiles where its target has the op and is refused 
   if (!codegen::available()) WARN("compiles skipped: this build has no NVRTC (the CUDA Toolkit was not found)");
   else CHECK(compiled >= 20);
   CHECK(refused_by_verifier >= 20);
-  CHECK(not_lowered >= 5);
+  CHECK(not_lowered >= int(not_lowered_yet().size()));  // each on at least one target
 }
 
 TEST_CASE("a role's maxnreg becomes setmaxnreg from the launch's registers, where the target has it") {

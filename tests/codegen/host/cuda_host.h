@@ -160,6 +160,16 @@ inline void ldmatrix_x4(unsigned* r, const void* addr) {
     std::memcpy(&r[j], static_cast<const unsigned char*>(rows[8 * j + lane / 4]) + 4 * (lane % 4), 4);
 }
 
+/// stmatrix .x4 .b16, ldmatrix's inverse: lanes 8j .. 8j + 7 address the
+/// rows of matrix j; lane l's r[j] is row l / 4, elements 2 (l % 4) + {0, 1}.
+inline void stmatrix_x4(void* addr, const unsigned* r) {
+  void* rows[32];
+  gather(&addr, sizeof addr, rows);
+  unsigned lane = current->idx.x % 32;
+  for (unsigned j = 0; j < 4; ++j)
+    std::memcpy(static_cast<unsigned char*>(rows[8 * j + lane / 4]) + 4 * (lane % 4), &r[j], 4);
+}
+
 inline float half_bits_to_float(uint16_t h, bool bf16) {
   if (bf16) {
     uint32_t u = uint32_t(h) << 16;
@@ -514,6 +524,7 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_CP_ASYNC_COMMIT() ((void)0)
 #define CAKE_CP_ASYNC_WAIT(n) ((void)0)
 #define CAKE_LDMATRIX_X4(r, addr) cake_host::ldmatrix_x4((r), (addr))
+#define CAKE_STMATRIX_X4(addr, r) cake_host::stmatrix_x4((addr), (r))
 #define CAKE_MMA_M16N8K16(t, d, a, b0, b1) cake_host::mma_m16n8k16((t), (d), (a), (b0), (b1))
 #define CAKE_MBAR_INIT(bar, count) cake_host::mbar_init((bar), (count))
 #define CAKE_MBAR_ARRIVE(bar) cake_host::mbar_arrive((bar), 0)
