@@ -505,3 +505,66 @@ kernel two_writers(A: global f32[N]) where N >= 128 grid (1) block 256 {
     store buf <- w
   }
 }
+
+// -----
+
+// Two CTAs of a cluster each multicast their row of the tile to both: each
+// CTA's barrier receives both copies' bytes, so expecting all of `s` is
+// right (clean). Issue 12: only the CTA's own copy used to be credited.
+target sm_90a
+kernel multicast_halves(X: global f32[2, 64], Y: global f32[4, 64]) grid (2) block 32 cluster (2) {
+  smem s: f32[2, 64]
+  tensormap t = X box [1, 64]
+  mbarrier full
+  reg y: f32[2]
+  elect {
+    arrive.expect_tx full, bytes(s)
+    tma.load s[cluster.rank : 1, :] <- t[cluster.rank, 0], full multicast(3)
+  }
+  wait full parity(0)
+  load y <- s[lane / 16, lane % 16 * 4 : 2]
+  store Y[block.x * 2 + lane / 16, lane % 16 * 4 : 2] <- y
+  cluster.sync
+}
+
+// -----
+
+// The mask names CTA 2 of a two-CTA cluster.
+target sm_90a
+kernel multicast_outside(X: global f32[2, 64], Y: global f32[4, 64]) grid (2) block 32 cluster (2) {
+  smem s: f32[2, 64]
+  tensormap t = X box [1, 64]
+  mbarrier full
+  reg y: f32[2]
+  elect {
+    arrive.expect_tx full, bytes(s)
+    // expected-error@+1 [CAKE-E0414] {{`multicast(7)` names CTAs outside this kernel's cluster of 2 (ranks 0 .. 1): keep the mask within 3}}
+    tma.load s[cluster.rank : 1, :] <- t[cluster.rank, 0], full multicast(7)
+  }
+  wait full parity(0)
+  load y <- s[lane / 16, lane % 16 * 4 : 2]
+  store Y[block.x * 2 + lane / 16, lane % 16 * 4 : 2] <- y
+  cluster.sync
+}
+
+// -----
+
+// Both CTAs send their row only to CTA 0: CTA 1's barrier never gets its
+// bytes, and the report says which CTA hangs.
+target sm_90a
+kernel multicast_starves(X: global f32[2, 64], Y: global f32[4, 64]) grid (2) block 32 cluster (2) {
+  smem s: f32[2, 64]
+  tensormap t = X box [1, 64]
+  mbarrier full
+  reg y: f32[2]
+  elect {
+    // expected-error@+1 [CAKE-E0402] {{`full` expects 512 bytes per phase but its copies deliver 0: the phase never completes (a hang)}}
+    arrive.expect_tx full, bytes(s)
+    tma.load s[cluster.rank : 1, :] <- t[cluster.rank, 0], full multicast(1)
+  }
+  // expected-error@+1 [CAKE-E0403] {{deadlock: this wait for parity 0 can never complete; `full` is in phase 0 with 1 of 1 arrivals and 0 of 512 bytes}}
+  wait full parity(0)
+  load y <- s[lane / 16, lane % 16 * 4 : 2]
+  store Y[block.x * 2 + lane / 16, lane % 16 * 4 : 2] <- y
+  cluster.sync
+}

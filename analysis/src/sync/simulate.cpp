@@ -22,6 +22,14 @@
 // completion its group waits govern). An access whose conflicting
 // predecessor is not acquired is a Hazard in the trace.
 //
+// Clusters. A kernel with a `cluster` clause runs every role once per CTA of
+// its cluster (each with its `cluster.rank`); barriers and slots are per
+// CTA, and a `multicast(mask)` copy or commit reaches the barriers and slots
+// of every CTA its mask names. The trace shows one CTA (ProtocolTrace::
+// shown_cta: the first with a blocked role, else the first with a hazard,
+// else CTA 0): its roles, its barriers' traffic (the bytes and arrivals the
+// others send it included), its hazards and async events.
+//
 // The simulator follows wgmma groups only as far as happens-before needs
 // (when their smem reads complete); the register side of every async group
 // is recorded as AsyncEvents for the rules to replay.
@@ -44,7 +52,7 @@ constexpr int64_t kMaxTrips = 4096;
 
 /// One smem/tmem access, for happens-before.
 struct Access {
-  int actor = -1;
+  int actor = -1;  // Actor::id
   StmtId stmt = kNone;
   ThreadScope scope = ThreadScope::All;
   bool async = false;    // completes later (TMA, bulk, wgmma, tcgen05.mma)
@@ -78,7 +86,9 @@ struct Frame {
 };
 
 struct Actor {
-  int index = 0;
+  int id = 0;     // in the simulator's actors
+  int index = 0;  // the role's
+  int64_t cta = 0;  // rank in the cluster
   RoleView role;
   std::vector<Frame> frames;
   Env env;
@@ -100,19 +110,32 @@ class Simulator {
   Simulator(const Module& m, uint32_t kernel, std::vector<RoleView> roles, Env env)
       : m_(m), eval_(m), typer_(m, nullptr) {
     trace_.kernel = kernel;
-    trace_.async.resize(roles.size());
-    for (size_t i = 0; i < roles.size(); ++i) {
-      Actor a;
-      a.index = static_cast<int>(i);
-      a.role = roles[i];
-      a.env = env;
-      set_builtins(a);
-      Frame f;
-      f.body = roles[i].body;
-      f.threads = roles[i].threads();
-      a.frames.push_back(f);
-      actors_.push_back(std::move(a));
+    // The cluster's CTAs (1 without a cluster, or when its dims are unknown).
+    int64_t ctas = 1;
+    for (ExprId d : m.kernels[kernel].cluster) {
+      auto v = eval_.fold(d);
+      ctas = v && *v > 0 ? ctas * *v : 0;
+      if (ctas <= 0 || ctas > 16) ctas = 0;
     }
+    ctas_ = ctas > 0 ? ctas : 1;
+    trace_.cluster = ctas_;
+    per_cta_.resize(static_cast<size_t>(ctas_));
+    for (PerCta& c : per_cta_) c.async.resize(roles.size());
+    for (int64_t c = 0; c < ctas_; ++c)
+      for (size_t i = 0; i < roles.size(); ++i) {
+        Actor a;
+        a.id = static_cast<int>(actors_.size());
+        a.index = static_cast<int>(i);
+        a.cta = c;
+        a.role = roles[i];
+        a.env = env;
+        set_builtins(a);
+        Frame f;
+        f.body = roles[i].body;
+        f.threads = roles[i].threads();
+        a.frames.push_back(f);
+        actors_.push_back(std::move(a));
+      }
   }
 
   /// Runs to the end or a standstill; false when aborted (no verdict).
@@ -137,7 +160,26 @@ class Simulator {
   }
 
   ProtocolTrace finish() {
+    // The CTA the trace shows: the first with a blocked role (a hang in a
+    // CTA that a multicast mask starves shows there), else the first with
+    // a hazard, else CTA 0.
+    int64_t seen = -1;
+    for (const Actor& a : actors_)
+      if (seen < 0 && !a.done && a.blocked_at != kNone) seen = a.cta;
+    for (int64_t c = 0; c < ctas_ && seen < 0; ++c)
+      if (!per_cta_[c].hazards.empty()) seen = c;
+    if (seen < 0) seen = 0;
+    trace_.shown_cta = seen;
+    trace_.events = std::move(per_cta_[seen].events);
+    trace_.async = std::move(per_cta_[seen].async);
+    trace_.hazards = std::move(per_cta_[seen].hazards);
+    // A bad multicast mask is said wherever it was met.
+    for (int64_t c = 0; c < ctas_; ++c)
+      if (c != seen)
+        for (const SyncEvent& e : per_cta_[c].events)
+          if (e.kind == SyncEventKind::MulticastOutside) trace_.events.push_back(e);
     for (const Actor& a : actors_) {
+      if (a.cta != seen) continue;
       RoleTrace r;
       r.role = a.role;
       r.finished = a.done;
@@ -150,7 +192,9 @@ class Simulator {
       }
       trace_.roles.push_back(std::move(r));
     }
-    for (auto& [key, b] : barriers_) {
+    for (auto& [at, b] : barriers_) {
+      const auto& [cta, key] = at;
+      if (cta != seen) continue;
       BarrierEnd e;
       e.key = key;
       e.count = b.count;
@@ -178,8 +222,8 @@ class Simulator {
       if (s.name == "lane") a.env.values[id] = 0;
       if (s.name == "role") a.env.fields[id]["rank"] = 0;
       if (s.name == "warp") a.env.fields[id]["id"] = a.role.first_warp;
-      if (s.name == "block") a.env.fields[id]["x"] = 0, a.env.fields[id]["y"] = 0, a.env.fields[id]["z"] = 0;
-      if (s.name == "cluster") a.env.fields[id]["rank"] = 0;
+      if (s.name == "block") a.env.fields[id]["x"] = a.cta, a.env.fields[id]["y"] = 0, a.env.fields[id]["z"] = 0;
+      if (s.name == "cluster") a.env.fields[id]["rank"] = a.cta;
       if (s.name == "lane") lane_ = id;
       if (s.name == "warp") warp_ = id;
       if (s.name == "role") rank_ = id;
@@ -355,15 +399,21 @@ class Simulator {
     return key;
   }
 
-  BarrierState& barrier(BarrierKey key) {
-    auto it = barriers_.find(key);
+  /// Barrier `key` of CTA `cta` (the actor's own unless a multicast says).
+  BarrierState& barrier(int64_t cta, BarrierKey key) {
+    auto it = barriers_.find({cta, key});
     if (it != barriers_.end()) return it->second;
     BarrierState b;
     const Symbol& s = m_.symbols[key.symbol];
     if (s.count != kNone)
       if (auto c = eval_.fold(s.count); c && *c > 0) b.count = *c;
-    return barriers_.emplace(key, b).first->second;
+    return barriers_.emplace(std::pair{cta, key}, b).first->second;
   }
+
+  /// What each CTA saw: the traffic on its barriers, its roles' async
+  /// events and hazards; finish() keeps one CTA's.
+  void record(int64_t cta, const SyncEvent& e) { per_cta_[cta].events.push_back(e); }
+  std::vector<AsyncEvent>& async_of(const Actor& a) { return per_cta_[a.cta].async[a.index]; }
 
   SyncEvent event(SyncEventKind kind, const Actor* a, StmtId stmt, BarrierKey key, const BarrierState& b) const {
     SyncEvent e;
@@ -401,25 +451,25 @@ class Simulator {
     }
   }
 
-  void arrive(Actor& a, StmtId id, BarrierKey key, int64_t n, ThreadScope scope) {
-    BarrierState& b = barrier(key);
+  void arrive(Actor& a, StmtId id, int64_t cta, BarrierKey key, int64_t n, ThreadScope scope) {
+    BarrierState& b = barrier(cta, key);
     b.arrivals += n;
     b.contributors.push_back({id, n});
     released_by(a, scope, b.phase_accesses);
     SyncEvent e = event(SyncEventKind::Arrive, &a, id, key, b);
     e.threads = n;
     e.arrivals = b.arrivals;
-    trace_.events.push_back(e);
+    record(cta, e);
     if (b.arrivals > b.count) b.arrivals = b.count;  // keep simulating (E0401 reads the event)
-    try_complete(&a, id, key, b);
+    try_complete(&a, id, cta, key, b);
   }
 
-  void try_complete(const Actor* a, StmtId by, BarrierKey key, BarrierState& b) {
+  void try_complete(const Actor* a, StmtId by, int64_t cta, BarrierKey key, BarrierState& b) {
     if (b.arrivals < b.count || b.delivered < b.expected) return;
     SyncEvent e = event(SyncEventKind::PhaseComplete, a, by, key, b);
     e.expected = b.expected;
     e.delivered = b.delivered;
-    trace_.events.push_back(e);
+    record(cta, e);
     b.phase++;
     // A bitmap, not a sorted list: every arrival releases all the accesses
     // its actor knows, so sorting them into a list each phase made a
@@ -441,14 +491,14 @@ class Simulator {
     if (s.op == Op::ArriveExpectTx) {
       auto bytes = value(a, s.bytes);
       if (!bytes) return Result::Abort;
-      BarrierState& b = barrier(*key);
+      BarrierState& b = barrier(a.cta, *key);
       b.expected += *bytes * f.threads;
       b.expect_stmt = id;
       SyncEvent e = event(SyncEventKind::ExpectTx, &a, id, *key, b);
       e.bytes = *bytes * f.threads;
-      trace_.events.push_back(e);
+      record(a.cta, e);
     }
-    arrive(a, id, *key, f.threads, f.scope);
+    arrive(a, id, a.cta, *key, f.threads, f.scope);
     return Result::Next;
   }
 
@@ -456,14 +506,14 @@ class Simulator {
     auto key = barrier_of(a, w.barrier);
     auto parity = value(a, w.parity);
     if (!key || !parity) return Result::Abort;
-    BarrierState& b = barrier(*key);
+    BarrierState& b = barrier(a.cta, *key);
     if ((b.phase & 1) == (*parity & 1)) {
       a.blocked_at = id;
       a.blocked_on = *key;
       a.blocked_parity = *parity & 1;
       return Result::Blocked;
     }
-    trace_.events.push_back(event(SyncEventKind::Wait, &a, id, *key, b));
+    record(a.cta, event(SyncEventKind::Wait, &a, id, *key, b));
     // Acquire what the completed phases carry.
     const Frame& f = a.frames.back();
     auto& into = f.scope == ThreadScope::All ? a.known_all : a.known_one;
@@ -478,14 +528,17 @@ class Simulator {
     const Frame& f = a.frames.back();
     AsyncEvent ae = async_event(AsyncEventKind::Tcgen05Commit, a, id);
     ae.threads = f.threads;
-    trace_.async[a.index].push_back(ae);
-    // The MMAs complete, then the commit arrives: their accesses travel with the phase.
-    BarrierState& b = barrier(*key);
-    for (int e : a.mma_accesses) {
-      accesses_[e].done = true;
-      b.phase_accesses.push_back(e);
+    async_of(a).push_back(ae);
+    // The MMAs complete, then the commit arrives (on every CTA its multicast
+    // names): their accesses travel with the phase.
+    auto to = destinations(a, id, c.multicast);
+    if (!to) return Result::Abort;
+    for (int e : a.mma_accesses) accesses_[e].done = true;
+    for (int64_t cta : *to) {
+      BarrierState& b = barrier(cta, *key);
+      for (int e : a.mma_accesses) b.phase_accesses.push_back(e);
+      arrive(a, id, cta, *key, f.threads, f.scope);
     }
-    arrive(a, id, *key, f.threads, f.scope);
     return Result::Next;
   }
 
@@ -499,11 +552,11 @@ class Simulator {
       }
       AsyncEvent ae = async_event(AsyncEventKind::WgmmaWait, a, id);
       ae.count = *n;
-      trace_.async[a.index].push_back(ae);
+      async_of(a).push_back(ae);
     } else if (g.op == Op::CpAsyncWait) {
       AsyncEvent ae = async_event(AsyncEventKind::CpAsyncWait, a, id);
       ae.count = *n;
-      trace_.async[a.index].push_back(ae);
+      async_of(a).push_back(ae);
     }
     return Result::Next;
   }
@@ -517,7 +570,30 @@ class Simulator {
     for (int e : a.own) accesses_[e].synced = true;
     for (size_t e = 0; e < a.known_one.size(); ++e)
       if (a.known_one[e]) mark(a.known_all, static_cast<int>(e));
-    trace_.async[a.index].push_back(async_event(AsyncEventKind::RoleSync, a, id));
+    async_of(a).push_back(async_event(AsyncEventKind::RoleSync, a, id));
+  }
+
+  /// The CTAs a copy or commit at `id` reaches: its own, or those its
+  /// multicast mask names inside the cluster (each named CTA once). A mask
+  /// that names a CTA outside the cluster, or none, is recorded.
+  std::optional<std::vector<int64_t>> destinations(const Actor& a, StmtId id, ExprId multicast) {
+    if (multicast == kNone) return std::vector<int64_t>{a.cta};
+    auto mask = value(a, multicast);
+    if (!mask) return std::nullopt;
+    std::vector<int64_t> out;
+    for (int64_t c = 0; c < ctas_ && c < 62; ++c)
+      if ((*mask >> c) & 1) out.push_back(c);
+    uint64_t inside = ctas_ >= 64 ? ~uint64_t(0) : (uint64_t(1) << ctas_) - 1;
+    if ((*mask <= 0 || (uint64_t(*mask) & ~inside) != 0)) {
+      SyncEvent e;
+      e.kind = SyncEventKind::MulticastOutside;
+      e.role = a.index;
+      e.stmt = id;
+      e.bytes = *mask;
+      e.threads = ctas_;
+      record(a.cta, e);
+    }
+    return out;
   }
 
   // Section - accesses
@@ -585,7 +661,7 @@ class Simulator {
 
   int new_access(Actor& a, StmtId id, bool async) {
     Access ev;
-    ev.actor = a.index;
+    ev.actor = a.id;
     ev.stmt = id;
     ev.scope = a.frames.back().scope;
     ev.async = async;
@@ -597,7 +673,7 @@ class Simulator {
   }
 
   void hazard(HazardKind kind, const Actor& a, StmtId id, ExprId operand, SlotKey slot, const Access& other) {
-    if (!hazard_seen_.insert({kind, id, slot.symbol}).second) return;
+    if (!per_cta_[a.cta].hazard_seen.insert({kind, id, slot.symbol}).second) return;
     Hazard h;
     h.kind = kind;
     h.scope = a.frames.back().scope;
@@ -605,9 +681,9 @@ class Simulator {
     h.stmt = id;
     h.operand = operand;
     h.slot = slot;
-    h.other_role = other.actor;
+    h.other_role = actors_[other.actor].index;
     h.other_stmt = other.stmt;
-    trace_.hazards.push_back(h);
+    per_cta_[a.cta].hazards.push_back(h);
   }
 
   int read_slot(Actor& a, StmtId id, ExprId operand, SlotKey slot, bool async) {
@@ -615,27 +691,29 @@ class Simulator {
     AsyncEvent ae = async_event(AsyncEventKind::SmemRead, a, id);
     ae.operand = operand;
     ae.slot = slot;
-    trace_.async[a.index].push_back(ae);
-    SlotState& st = slots_[slot];
+    async_of(a).push_back(ae);
+    SlotState& st = slots_[{a.cta, slot}];
     if (st.last_write >= 0) {
       const Access& w = accesses_[st.last_write];
       // Program order: the role's own synchronous writes, cp.async included
       // (whose completion its group waits govern).
-      bool own_ordered = w.actor == a.index && !w.async;
+      bool own_ordered = w.actor == a.id && !w.async;
       if (!own_ordered && !knows(a, st.last_write, scope))
         hazard(HazardKind::UnorderedRead, a, id, operand, slot, w);
     }
     int e = new_access(a, id, async);
-    slots_[slot].reads.push_back(e);
+    slots_[{a.cta, slot}].reads.push_back(e);
     return e;
   }
 
-  int write_slot(Actor& a, StmtId id, ExprId operand, SlotKey slot, bool async) {
+  /// A write of `slot` in CTA `cta` (the actor's own, or a multicast's destination).
+  int write_slot(Actor& a, StmtId id, ExprId operand, SlotKey slot, bool async, int64_t cta = -1) {
     ThreadScope scope = a.frames.back().scope;
-    SlotState& st = slots_[slot];
+    if (cta < 0) cta = a.cta;
+    SlotState& st = slots_[{cta, slot}];
     for (int r : st.reads) {
       const Access& ev = accesses_[r];
-      if (ev.actor == a.index) continue;
+      if (ev.actor == a.id) continue;
       if (!knows(a, r, scope)) {
         hazard(HazardKind::UnorderedOverwrite, a, id, operand, slot, ev);
         break;
@@ -643,7 +721,10 @@ class Simulator {
     }
     if (st.last_write >= 0) {
       const Access& w = accesses_[st.last_write];
-      if (w.actor != a.index && !knows(a, st.last_write, scope))
+      // The same multicast statement run by the role's copy in another CTA
+      // writes its own part of the buffer: one collective copy, not a race.
+      bool same_multicast = w.stmt == id && async && w.async && actors_[w.actor].index == a.index;
+      if (w.actor != a.id && !same_multicast && !knows(a, st.last_write, scope))
         hazard(HazardKind::UnorderedWrite, a, id, operand, slot, w);
     }
     int e = new_access(a, id, async);
@@ -659,7 +740,7 @@ class Simulator {
     AsyncEvent ae = async_event(AsyncEventKind::FragmentUse, a, id);
     ae.operand = operand;
     ae.fragment = f;
-    trace_.async[a.index].push_back(ae);
+    async_of(a).push_back(ae);
   }
 
   /// Every buffer an expression reads (smem operands of element-wise ops).
@@ -696,18 +777,24 @@ class Simulator {
       case Op::BulkLoad: {
         auto key = barrier_of(a, mv.barrier);
         if (!key) return Result::Abort;
-        auto slot = slot_of(a, mv.dst);
-        int e = slot ? write_slot(a, id, mv.dst, *slot, true) : -1;
+        auto to = destinations(a, id, mv.multicast);
+        if (!to) return Result::Abort;
         Typed t = typer_.type_of(mv.dst);
         int64_t bytes = 0;
         if (!t.is_buffer() || !bytes_of(t, bytes)) return Result::Abort;
-        BarrierState& b = barrier(*key);
-        b.delivered += bytes * f.threads;
-        SyncEvent ev = event(SyncEventKind::CompleteTx, &a, id, *key, b);
-        ev.bytes = bytes * f.threads;
-        trace_.events.push_back(ev);
-        if (e >= 0) b.phase_accesses.push_back(e);
-        try_complete(&a, id, *key, b);
+        auto slot = slot_of(a, mv.dst);
+        // The box lands in each destination CTA's buffer, at the same
+        // offset, and completes its bytes on that CTA's barrier.
+        for (int64_t cta : *to) {
+          int e = slot ? write_slot(a, id, mv.dst, *slot, true, cta) : -1;
+          BarrierState& b = barrier(cta, *key);
+          b.delivered += bytes * f.threads;
+          SyncEvent ev = event(SyncEventKind::CompleteTx, &a, id, *key, b);
+          ev.bytes = bytes * f.threads;
+          record(cta, ev);
+          if (e >= 0) b.phase_accesses.push_back(e);
+          try_complete(&a, id, cta, *key, b);
+        }
         return Result::Next;
       }
       case Op::CpAsync: {
@@ -715,7 +802,7 @@ class Simulator {
           write_slot(a, id, mv.dst, *slot, false);
           AsyncEvent ae = async_event(AsyncEventKind::CpAsyncCopy, a, id);
           ae.slot = *slot;
-          trace_.async[a.index].push_back(ae);
+          async_of(a).push_back(ae);
         }
         return Result::Next;
       }
@@ -728,7 +815,7 @@ class Simulator {
         if (SymbolId frag = fragment_of(mv.dst); frag != kNone) {
           AsyncEvent ae = async_event(AsyncEventKind::Tcgen05Ld, a, id);
           ae.fragment = frag;
-          trace_.async[a.index].push_back(ae);
+          async_of(a).push_back(ae);
         }
         return Result::Next;
       }
@@ -808,7 +895,7 @@ class Simulator {
       ae.warp = warp;
       ae.start = *start;
       ae.count = *extent;
-      trace_.async[a.index].push_back(ae);
+      async_of(a).push_back(ae);
     }
   }
 
@@ -817,7 +904,7 @@ class Simulator {
       AsyncEvent ae = async_event(AsyncEventKind::Wgmma, a, id);
       ae.fragment = fragment_of(mm.acc);
       ae.other = fragment_of(mm.a);
-      trace_.async[a.index].push_back(ae);
+      async_of(a).push_back(ae);
       for (ExprId op : {mm.a, mm.b})
         if (auto slot = slot_of(a, op)) a.wgmma_reads_uncommitted.push_back(read_slot(a, id, op, *slot, true));
       return Result::Next;
@@ -826,7 +913,7 @@ class Simulator {
       for (ExprId op : {mm.a, mm.b})
         if (auto slot = slot_of(a, op)) a.mma_accesses.push_back(read_slot(a, id, op, *slot, true));
       if (auto slot = slot_of(a, mm.acc)) a.mma_accesses.push_back(write_slot(a, id, mm.acc, *slot, true));
-      trace_.async[a.index].push_back(async_event(AsyncEventKind::Tcgen05Mma, a, id));
+      async_of(a).push_back(async_event(AsyncEventKind::Tcgen05Mma, a, id));
       return Result::Next;
     }
     // mma.sync: synchronous register math.
@@ -860,18 +947,18 @@ class Simulator {
   Result plain(Actor& a, StmtId id, Op op) {
     switch (op) {
       case Op::WgmmaFence:
-        trace_.async[a.index].push_back(async_event(AsyncEventKind::WgmmaFence, a, id));
+        async_of(a).push_back(async_event(AsyncEventKind::WgmmaFence, a, id));
         break;
       case Op::WgmmaCommit:
         a.wgmma_read_groups.push_back(std::move(a.wgmma_reads_uncommitted));
         a.wgmma_reads_uncommitted.clear();
-        trace_.async[a.index].push_back(async_event(AsyncEventKind::WgmmaCommit, a, id));
+        async_of(a).push_back(async_event(AsyncEventKind::WgmmaCommit, a, id));
         break;
       case Op::CpAsyncCommit:
-        trace_.async[a.index].push_back(async_event(AsyncEventKind::CpAsyncCommit, a, id));
+        async_of(a).push_back(async_event(AsyncEventKind::CpAsyncCommit, a, id));
         break;
       case Op::Tcgen05WaitLd:
-        trace_.async[a.index].push_back(async_event(AsyncEventKind::Tcgen05WaitLd, a, id));
+        async_of(a).push_back(async_event(AsyncEventKind::Tcgen05WaitLd, a, id));
         break;
       case Op::Syncthreads:
       case Op::ClusterSync:
@@ -913,10 +1000,17 @@ class Simulator {
   Evaluator eval_;
   Typer typer_;
   std::vector<Actor> actors_;
-  std::map<BarrierKey, BarrierState> barriers_;
-  std::map<SlotKey, SlotState> slots_;
+  std::map<std::pair<int64_t, BarrierKey>, BarrierState> barriers_;  // by CTA
+  std::map<std::pair<int64_t, SlotKey>, SlotState> slots_;            // by CTA
+  int64_t ctas_ = 1;
   std::vector<Access> accesses_;
-  std::set<std::tuple<HazardKind, StmtId, SymbolId>> hazard_seen_;
+  struct PerCta {
+    std::vector<SyncEvent> events;
+    std::vector<std::vector<AsyncEvent>> async;  // by role
+    std::vector<Hazard> hazards;
+    std::set<std::tuple<HazardKind, StmtId, SymbolId>> hazard_seen;
+  };
+  std::vector<PerCta> per_cta_;
   ProtocolTrace trace_;
   int64_t steps_ = 0;
   SymbolId lane_ = kNone, warp_ = kNone, rank_ = kNone;

@@ -15,6 +15,11 @@
 //            (`elect`), or some threads (a per-thread `if`).
 //   slot     one stage of an smem or tmem buffer (`cs[1]`; stage -1 for a
 //            buffer without stages): the unit the race rules track.
+//   cluster  a kernel with a `cluster` clause is simulated with every CTA of
+//            its cluster; the trace shows one CTA (`shown_cta`): its roles,
+//            its barriers' traffic (what other CTAs' multicasts send it
+//            included), its hazards and async events. MulticastOutside
+//            events are kept from every CTA.
 //
 // What each part means.
 //   events      the barrier traffic, in simulation order (SyncEvent below):
@@ -91,6 +96,10 @@ enum class SyncEventKind : uint8_t {
   /// `delivered` bytes (delivered > expected: it completed as the last copy
   /// overshot). `stmt` is the statement whose arrival or copy completed it.
   PhaseComplete,
+  /// The `multicast` mask of the copy or commit at `stmt` (in `bytes`) is
+  /// not a non-empty subset of the cluster's `threads` CTAs (1 without a
+  /// cluster). No barrier.
+  MulticastOutside,
 };
 
 /// One event of the barrier traffic. Fields a kind does not name are zero.
@@ -195,6 +204,8 @@ struct ProtocolTrace {
   std::vector<BarrierEnd> barriers;  // by key
   std::vector<Hazard> hazards;
   std::vector<std::vector<AsyncEvent>> async;  // by role
+  int64_t cluster = 1;      // CTAs simulated: the cluster's
+  int64_t shown_cta = 0;    // the CTA whose roles, traffic and hazards this is
   bool deadlocked = false;  // some role is blocked and none can move
   bool aborted = false;     // stopped early: events are a prefix, the end state is unknown
 };

@@ -35,6 +35,7 @@ void check_protocol(const Module& module, const FactsCache& facts, std::vector<D
     auto env = simulation_env(kf);
     if (!env) continue;
     ProtocolTrace trace = simulate_protocol(module, k, *roles, std::move(*env));
+    size_t first = diagnostics.size();
     ProtocolContext cx{module, trace, diagnostics};
     check_arrivals(cx);
     check_tx_bytes(cx);
@@ -42,6 +43,12 @@ void check_protocol(const Module& module, const FactsCache& facts, std::vector<D
     check_races(cx);
     check_async_groups(cx);
     check_tmem_lanes(cx);
+    check_multicast(cx);
+    // In a cluster the trace shows one CTA: say which, when it is not the first.
+    if (trace.shown_cta != 0)
+      for (size_t i = first; i < diagnostics.size(); ++i)
+        diagnostics[i].related.push_back({module.kernels[k].cluster_range,
+                                          "seen in the CTA with cluster.rank = " + std::to_string(trace.shown_cta)});
   }
 }
 

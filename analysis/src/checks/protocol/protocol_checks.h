@@ -5,6 +5,7 @@
 //   races.cpp         E0411, E0601, E0602, E0603  happens-before hazards
 //   async_groups.cpp  E0407, E0408, E0409, E0410, E0412  async groups
 //   tmem_lanes.cpp    E0413  TMEM lanes outside a warp's quarter
+//   multicast.cpp     E0414  a multicast mask outside the cluster
 // check_protocol() (protocol.cpp) simulates each kernel and runs them all.
 #pragma once
 
@@ -30,6 +31,7 @@ void check_deadlock(const ProtocolContext& cx);
 void check_races(const ProtocolContext& cx);
 void check_async_groups(const ProtocolContext& cx);
 void check_tmem_lanes(const ProtocolContext& cx);
+void check_multicast(const ProtocolContext& cx);
 
 // Shared wording helpers.
 

@@ -73,6 +73,7 @@ void check_tx_bytes(const ProtocolContext& cx) {
         }
         break;
       case SyncEventKind::Arrive:
+      case SyncEventKind::MulticastOutside:
         break;
     }
   }
