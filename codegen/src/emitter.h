@@ -207,8 +207,9 @@ class Emitter {
   void tma_load(const Stmt& s, const MoveStmt& mv);
   void tma_store(const Stmt& s, const MoveStmt& mv);
   void bulk_load(const Stmt& s, const MoveStmt& mv);
-  /// The rank-`rank` TMA macro (load or store), defined once per unit.
-  std::string tma_macro(int64_t rank, bool load);
+  /// The rank-`rank` TMA macro (load, multicast load or store), defined
+  /// once per unit.
+  std::string tma_macro(int64_t rank, bool load, bool multicast = false);
 
   /// Adds `text` to definitions_ the first time `name` is asked for.
   bool define_once(const std::string& name);
@@ -227,6 +228,10 @@ class Emitter {
   void named_sync(const Stmt& s, const SyncStmt& n);
   void elect(const Stmt& s, const ElectStmt& e);
   void fence_proxy_async(const Stmt& s);
+  /// Whether the kernel runs in clusters of more than one CTA.
+  bool clustered() const;
+  /// `cluster.sync`: every thread of every CTA of the cluster.
+  void cluster_sync(ByteRange at);
   /// `maxnreg(R)`: setmaxnreg from the launch's registers per thread.
   void set_max_registers(const RoleStmt& r);
 

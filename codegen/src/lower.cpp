@@ -120,6 +120,12 @@ static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
 #define CAKE_WGMMA_COMMIT() asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory")
 #define CAKE_WGMMA_WAIT(n) asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(n) : "memory")
 #endif
+// Clusters (PTX ISA: barrier.cluster, %cluster_ctarank): every thread of
+// every CTA of the cluster arrives, then waits (release, acquire).
+#ifndef CAKE_CLUSTER_SYNC
+#define CAKE_CLUSTER_SYNC() asm volatile("barrier.cluster.arrive.release; barrier.cluster.wait.acquire;" ::: "memory")
+#define CAKE_CLUSTER_RANK(out) asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(out))
+#endif
 // A tensor map as the driver encodes it (cuTensorMapEncodeTiled: 128
 // bytes, 128-byte aligned, like CUDA's CUtensorMap).
 struct __align__(128) CakeTensorMap {
@@ -164,10 +170,14 @@ struct __align__(128) CakeTensorMap {
   asm volatile("{ .reg .pred cake_p; setp.ne.b32 cake_p, %4, 0; "                                    \
                "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, cake_p; }"                        \
                :: "r"(taddr), "l"(da), "l"(db), "r"((unsigned)(idesc)), "r"((unsigned)(accumulate)) : "memory")
-// One arrival on `bar` once every tcgen05 op this thread issued before has completed.
+// One arrival on `bar` once every tcgen05 op this thread issued before has
+// completed; _MC: on `bar` of each CTA of the cluster that `mask` names.
 #define CAKE_TCGEN05_COMMIT(bar)                                                                  \
   asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" \
                :: "r"(CAKE_SMEM_ADDR(bar)) : "memory")
+#define CAKE_TCGEN05_COMMIT_MC(bar, mask)                                                                         \
+  asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%0], %1;" \
+               :: "r"(CAKE_SMEM_ADDR(bar)), "h"((unsigned short)(mask)) : "memory")
 #define CAKE_TCGEN05_WAIT_LD() asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory")
 #define CAKE_TCGEN05_WAIT_ST() asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory")
 #endif
@@ -329,7 +339,14 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
   auto block = kernel.block == kNone ? std::nullopt : x.eval.fold(kernel.block);
   if (!block || *block <= 0 || *block % 32 != 0) x.refuse(kernel.block_range, "a block size that is not a constant multiple of 32");
   plan.block = block.value_or(0);
-  if (!kernel.cluster.empty()) x.refuse(kernel.cluster_range, "a `cluster` clause");
+  if (!kernel.cluster.empty()) {
+    for (ExprId d : kernel.cluster) {
+      auto v = x.eval.fold(d);
+      if (!v || *v <= 0) x.refuse(kernel.cluster_range, "a `cluster` clause whose dims are not positive constants");
+      plan.cluster.push_back(v.value_or(1));
+    }
+    while (plan.cluster.size() < 3) plan.cluster.push_back(1);
+  }
   for (ExprId g : kernel.grid) plan.grid.push_back(x.index(g));
 
   // Section - shared memory: the verifier's layout (KernelFacts).
@@ -342,12 +359,20 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
   std::string signature;
   for (const LaunchParam& p : plan.params) signature += (signature.empty() ? "" : ", ") + p.ctype + " " + p.name;
   x.indent = -1;
-  x.line("extern \"C\" __global__ void __launch_bounds__(" + std::to_string(plan.block) + ", 1)", head);
+  std::string cluster_dims;
+  if (!plan.cluster.empty())
+    cluster_dims = "__cluster_dims__(" + std::to_string(plan.cluster[0]) + ", " + std::to_string(plan.cluster[1]) + ", " +
+                   std::to_string(plan.cluster[2]) + ") ";
+  x.line("extern \"C\" __global__ void " + cluster_dims + "__launch_bounds__(" + std::to_string(plan.block) + ", 1)", head);
   x.line(plan.kernel + "(" + signature + ") {", head);
   x.indent = 0;
   if (smem.total > 0) x.line("extern __shared__ __align__(1024) unsigned char cake_smem[];", head);
   x.line("const unsigned cake_warp = __shfl_sync(0xffffffffu, threadIdx.x / 32, 0);  // warp-uniform", head);
   x.line("const unsigned cake_lane = threadIdx.x % 32;", head);
+  if (x.clustered()) {
+    x.line("unsigned cake_cluster_rank;", kernel.cluster_range);
+    x.line("CAKE_CLUSTER_RANK(cake_cluster_rank);", kernel.cluster_range);
+  }
   for (const SmemSlot& slot : smem.slots) {
     const Symbol& s = m.symbols[slot.symbol];
     if (slot.barrier) {
@@ -382,6 +407,9 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
   }
   x.statements(kernel.body);
   x.tmem_epilogue();
+  // No CTA leaves while a peer may still copy into its shared memory or
+  // arrive on its barriers.
+  if (x.clustered()) x.cluster_sync(kernel.cluster_range);
   x.indent = -1;
   x.line("}", {kernel.range.end - 1, kernel.range.end});
   // The instruction macros the statements asked for, after the prelude.

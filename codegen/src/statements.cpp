@@ -122,10 +122,11 @@ struct Lowerer {
       case Op::TmaStoreCommit: return line("CAKE_TMA_STORE_COMMIT();");
       case Op::Tcgen05WaitLd: return line("CAKE_TCGEN05_WAIT_LD();");
       case Op::Tcgen05WaitSt: return line("CAKE_TCGEN05_WAIT_ST();");
+      case Op::ClusterSync: return x.cluster_sync(s.range);
       case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
       case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
       case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma:
-      case Op::ClusterSync: case Op::CpAsyncWait: case Op::WgmmaWait:
+      case Op::CpAsyncWait: case Op::WgmmaWait:
       case Op::TmaStoreWait: case Op::Arrive: case Op::ArriveExpectTx: case Op::Tcgen05Commit:
       case Op::ArgminRow: case Op::ArgmaxRow:
         return x.refuse(s.keyword, "`" + std::string(op_spelling(p.op)) + "`");

@@ -34,8 +34,15 @@ void Emitter::mbarrier_prologue() {
   // fence.mbarrier_init, to the other threads after the barrier.
   if (target.has(Feature::MbarrierTx)) line("  CAKE_FENCE_MBAR_INIT();", head);
   line("}", head);
-  line("__syncthreads();", head);
+  // In a cluster, every CTA's barriers are initialised before any CTA's
+  // multicast copy or commit can reach them.
+  if (clustered()) cluster_sync(head);
+  else line("__syncthreads();", head);
 }
+
+bool Emitter::clustered() const { return !out.plan.cluster.empty(); }
+
+void Emitter::cluster_sync(ByteRange at) { line("CAKE_CLUSTER_SYNC();", at); }
 
 std::optional<std::string> Emitter::barrier_address(ExprId e) {
   const Expr& x = m.exprs[e];

@@ -141,10 +141,10 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
 }
 
 void Emitter::tcgen05_commit(const Stmt& s, const CommitStmt& c) {
-  if (c.multicast != kNone) return refuse(c.multicast_clause, "`multicast`");
   auto bar = barrier_address(c.barrier);
   if (!bar) return;
-  line("CAKE_TCGEN05_COMMIT(" + *bar + ");", s.range);
+  if (c.multicast == kNone) return line("CAKE_TCGEN05_COMMIT(" + *bar + ");", s.range);
+  line("CAKE_TCGEN05_COMMIT_MC(" + *bar + ", " + index(c.multicast) + ");", s.range);
 }
 
 std::string Emitter::tcgen05_move_macro(int64_t n, bool load, bool f32) {

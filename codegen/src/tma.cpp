@@ -10,9 +10,10 @@
 
 namespace cake::codegen {
 
-std::string Emitter::tma_macro(int64_t rank, bool load) {
+std::string Emitter::tma_macro(int64_t rank, bool load, bool multicast) {
   std::string r = std::to_string(rank);
-  std::string macro = std::string(load ? "CAKE_TMA_LOAD_" : "CAKE_TMA_STORE_") + r + "D";
+  std::string macro = std::string(load ? "CAKE_TMA_LOAD_" : "CAKE_TMA_STORE_") + r + "D" + (multicast ? "_MC" : "");
+  std::string mc_param = multicast ? ", mask" : "", mc_host = multicast ? "(mask)" : "1u";
   if (!define_once(macro)) return macro;
   std::string params, list, operands, init;
   for (int64_t i = 0; i < rank; ++i) {
@@ -25,20 +26,22 @@ std::string Emitter::tma_macro(int64_t rank, bool load) {
   std::string& out = definitions_;
   out += "#ifdef CAKE_TMA_HOST\n";
   if (load)
-    out += "#define " + macro + "(dst, map" + params + ", bar) do { const long long cake_c[] = {" + init +
-           "}; CAKE_TMA_HOST_LOAD(" + r + ", (dst), (map), cake_c, (bar)); } while (0)\n";
+    out += "#define " + macro + "(dst, map" + params + ", bar" + mc_param + ") do { const long long cake_c[] = {" +
+           init + "}; CAKE_TMA_HOST_LOAD(" + r + ", (dst), (map), cake_c, (bar), " + mc_host + "); } while (0)\n";
   else
     out += "#define " + macro + "(map" + params + ", src) do { const long long cake_c[] = {" + init +
            "}; CAKE_TMA_HOST_STORE(" + r + ", (map), cake_c, (src)); } while (0)\n";
   out += "#else\n";
   if (load) {
-    out += "// The box at coordinates c0 (innermost) .. into shared `dst`, its bytes completing on `bar`.\n";
-    out += "#define " + macro + "(dst, map" + params + ", bar) \\\n";
-    out += "  asm volatile(\"cp.async.bulk.tensor." + r +
-           "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {" + list + "}], [%" +
-           std::to_string(rank + 2) + "];\" \\\n";
+    out += multicast ? "// The box at coordinates c0 (innermost) .. into shared `dst` of each CTA of the cluster that `mask`\n"
+                       "// names, its bytes completing on `bar` of each.\n"
+                     : "// The box at coordinates c0 (innermost) .. into shared `dst`, its bytes completing on `bar`.\n";
+    out += "#define " + macro + "(dst, map" + params + ", bar" + mc_param + ") \\\n";
+    out += "  asm volatile(\"cp.async.bulk.tensor." + r + "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" +
+           (multicast ? ".multicast::cluster" : "") + " [%0], [%1, {" + list + "}], [%" + std::to_string(rank + 2) + "]" +
+           (multicast ? ", %" + std::to_string(rank + 3) : "") + ";\" \\\n";
     out += "               :: \"r\"(CAKE_SMEM_ADDR(dst)), \"l\"((unsigned long long)(map))" + operands +
-           ", \"r\"(CAKE_SMEM_ADDR(bar)) : \"memory\")\n";
+           ", \"r\"(CAKE_SMEM_ADDR(bar))" + (multicast ? ", \"h\"((unsigned short)(mask))" : "") + " : \"memory\")\n";
   } else {
     out += "// Shared `src` to the box at coordinates c0 (innermost) .., in this thread's bulk group.\n";
     out += "#define " + macro + "(map" + params + ", src) \\\n";
@@ -74,7 +77,6 @@ std::optional<MapOperand> map_operand(const Module& m, ExprId e) {
 }  // namespace
 
 void Emitter::tma_load(const Stmt& s, const MoveStmt& mv) {
-  if (mv.multicast != kNone) return refuse(mv.multicast_clause, "`multicast`");
   auto map = map_operand(m, mv.src);
   if (!map || map->coordinates.empty() || map->coordinates.size() > 5)
     return refuse(m.exprs[mv.src].range, "this tensor-map operand (1 to 5 scalar coordinates)");
@@ -83,10 +85,11 @@ void Emitter::tma_load(const Stmt& s, const MoveStmt& mv) {
   if (!tile || !bar) return;
   auto dst = address(mv.dst, "0", tile->size() >= 2 ? "0" : "", static_cast<int>(std::min<size_t>(tile->size(), 2)));
   if (!dst || tile->size() > 2) return refuse(m.exprs[mv.dst].range, "a TMA destination of rank above 2");
-  std::string call = tma_macro(static_cast<int64_t>(map->coordinates.size()), true) + "(&" + *dst + ", &" +
+  bool multicast = mv.multicast != kNone;
+  std::string call = tma_macro(static_cast<int64_t>(map->coordinates.size()), true, multicast) + "(&" + *dst + ", &" +
                      name(map->map);
   for (auto c = map->coordinates.rbegin(); c != map->coordinates.rend(); ++c) call += ", " + index(*c);
-  line(call + ", " + *bar + ");", s.range);
+  line(call + ", " + *bar + (multicast ? ", " + index(mv.multicast) : std::string()) + ");", s.range);
 }
 
 void Emitter::tma_store(const Stmt& s, const MoveStmt& mv) {

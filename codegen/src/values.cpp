@@ -197,6 +197,7 @@ std::string Emitter::index(ExprId id) {
           return "(long long)blockIdx." + std::string(e.text);
         if (s.name == "warp" && e.text == "id") return "(long long)cake_warp";
         if (s.name == "role" && e.text == "rank") return "cake_rank";
+        if (s.name == "cluster" && e.text == "rank") return clustered() ? "(long long)cake_cluster_rank" : "0LL";
       }
       if (s.kind == SymbolKind::StageVar && e.text == "phase") return phase_name(base.symbol);
       break;

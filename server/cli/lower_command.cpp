@@ -95,7 +95,8 @@ json plan_json(const codegen::LaunchPlan& p) {
     benches.push_back({{"shape", shape}, {"grid", b.grid}});
   }
   return {{"kernel", p.kernel}, {"target", p.target}, {"params", params}, {"grid", p.grid},
-          {"block", p.block},   {"dynamic_smem", p.dynamic_smem},         {"benches", benches}};
+          {"block", p.block},   {"dynamic_smem", p.dynamic_smem},         {"cluster", p.cluster},
+          {"benches", benches}};
 }
 
 bool write_file(const std::string& path, const std::string& bytes, std::string& error) {

@@ -182,7 +182,7 @@ TEST_CASE("a compiled kernel's PTX is counted by its .cake lines") {
 
 TEST_CASE("a kernel that does not lower has no compiler facts") {
   auto a = analyze(read(fs::path(CAKE_TESTS_DIR) / "codegen" / "fixtures" / "not_lowered.cake"));
-  codegen::FactsResult r = codegen::compiler_facts(*a, 0, "sm_90a");
+  codegen::FactsResult r = codegen::compiler_facts(*a, 0, "sm_100a");
   CHECK_FALSE(r.lowered);
   CHECK(r.diagnostics.empty());
 }

@@ -42,8 +42,9 @@ std::string entry_points(const codegen::LaunchPlan& plan) {
     entry += (i ? ", " : "") + std::string("*(") + type + "*)a[" + std::to_string(i) + "]";
   }
   return entry + ");\n}\n"
-                 "extern \"C\" void cake_host_launch(void** a, const unsigned grid[3], unsigned threads, size_t smem) {\n"
-                 "  cake_host::run(cake_entry, a, grid, threads, cake_smem, smem);\n}\n";
+                 "extern \"C\" void cake_host_launch(void** a, const unsigned grid[3], const unsigned cluster[3], "
+                 "unsigned threads, size_t smem) {\n"
+                 "  cake_host::run(cake_entry, a, grid, cluster, threads, cake_smem, smem);\n}\n";
 }
 
 /// Builds `low` with the host compiler, runs it on the seeded inputs of its
@@ -65,7 +66,7 @@ void run_on_host(const Module& m, uint32_t k, const codegen::Lowered& low, const
   REQUIRE(status == 0);
   void* so = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
   REQUIRE(so != nullptr);
-  using Launch = void (*)(void**, const unsigned*, unsigned, size_t);
+  using Launch = void (*)(void**, const unsigned*, const unsigned*, unsigned, size_t);
   auto launch = reinterpret_cast<Launch>(dlsym(so, "cake_host_launch"));
   REQUIRE(launch != nullptr);
 
@@ -97,7 +98,9 @@ void run_on_host(const Module& m, uint32_t k, const codegen::Lowered& low, const
   }
   unsigned grid[3] = {unsigned(c.grid[0]), unsigned(c.grid[1]), unsigned(c.grid[2])};
   CHECK(int64_t(grid[0]) * grid[1] * grid[2] == c.want.ctas);
-  launch(args.data(), grid, static_cast<unsigned>(low.plan.block), static_cast<size_t>(low.plan.dynamic_smem));
+  unsigned cluster[3] = {1, 1, 1};
+  for (size_t d = 0; d < low.plan.cluster.size() && d < 3; ++d) cluster[d] = unsigned(low.plan.cluster[d]);
+  launch(args.data(), grid, cluster, static_cast<unsigned>(low.plan.block), static_cast<size_t>(low.plan.dynamic_smem));
   dlclose(so);
   for (const std::string& wrong : testing::mismatches(c)) FAIL_CHECK(wrong);
 }

@@ -300,10 +300,10 @@ TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file w
   std::string text = read(fs::path(CAKE_TESTS_DIR) / "codegen" / "fixtures" / "not_lowered.cake");
   auto a = analyze(text);
   REQUIRE(count(a->diagnostics).errors == 0);
-  codegen::Lowered low = codegen::lower(*a, 0, "sm_90a", kFile);
+  codegen::Lowered low = codegen::lower(*a, 0, "sm_100a", kFile);
   REQUIRE_FALSE(low.ok());
-  // `cluster.sync` is refused on its keyword, naming it, and each refusal
-  // is said once.
+  // `tcgen05.cp` is refused on its keyword, naming it, and each refusal is
+  // said once.
   std::set<std::string> refused;
   for (const Diagnostic& d : low.diagnostics) {
     INFO(d.message);
@@ -311,7 +311,7 @@ TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file w
     std::string word = a->text.substr(d.range.begin, d.range.end - d.range.begin);
     if (d.message.find("`" + word + "`") != std::string::npos) refused.insert(word);
   }
-  CHECK(refused.count("cluster.sync") == 1);
+  CHECK(refused.count("tcgen05.cp") == 1);
   for (size_t i = 1; i < low.diagnostics.size(); ++i)
     for (size_t j = 0; j < i; ++j)
       CHECK_FALSE((low.diagnostics[i].range == low.diagnostics[j].range &&
@@ -319,7 +319,7 @@ TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file w
 
   auto broken = analyze(text.substr(0, text.rfind('}')));
   REQUIRE(count(broken->diagnostics).errors > 0);
-  codegen::Lowered none = codegen::lower(*broken, 0, "sm_90a", kFile);
+  codegen::Lowered none = codegen::lower(*broken, 0, "sm_100a", kFile);
   REQUIRE(none.diagnostics.size() == 1);
   CHECK(none.diagnostics[0].message.starts_with("a file with errors cannot be lowered"));
   CHECK(none.cuda.empty());

@@ -107,7 +107,18 @@ inline const std::vector<OpKernel>& op_kernels() {
   load y <- cs[lane / 2, lane % 2 * 8 : 8]
   store C[lane / 2, lane % 2 * 8 : 8] <- y
 })"},
-    {"cluster.sync", R"(kernel op_cluster(X: global f32[N]) where N % 256 == 0 grid (N / 128) block 128 cluster (2) {
+    {"cluster.sync", R"(kernel op_cluster(X: global f32[2, 64], Y: global f32[4, 64]) grid (2) block 32 cluster (2) {
+  smem s: f32[2, 64]
+  tensormap t = X box [1, 64]
+  mbarrier full
+  reg y: f32[2]
+  elect {
+    arrive.expect_tx full, bytes(s)
+    tma.load s[cluster.rank : 1, :] <- t[cluster.rank, 0], full multicast(3)
+  }
+  wait full parity(0)
+  load y <- s[lane / 16, lane % 16 * 4 : 2]
+  store Y[block.x * 2 + lane / 16, lane % 16 * 4 : 2] <- y
   cluster.sync
 })"},
     {"wgmma wgmma.fence wgmma.commit wgmma.wait", R"(kernel op_wgmma(A: global bf16[64, 16], B: global bf16[64, 16], C: global f32[64, 64]) grid (1) block 128 {
@@ -150,6 +161,31 @@ inline const std::vector<OpKernel>& op_kernels() {
     tcgen05.ld r <- acc[q * 32 : 32, c : 32]
     tcgen05.wait.ld
     store C[q * 32 : 32, c : 32] <- r
+  }
+})"},
+    // Each CTA's commit arrives on both CTAs' `done` (count 2).
+    {"tcgen05.commit", R"(kernel op_tcgen05_multicast(A: global bf16[128, 16], B: global bf16[64, 16], C: global f32[256, 64]) grid (2) block 128 cluster (2) {
+  smem sA: bf16[128, 16] swizzle(32B)
+  smem sB: bf16[64, 16] swizzle(32B)
+  tmem acc: f32[128, 64]
+  mbarrier done count(2)
+  reg r: f32[32, 32] layout(tcgen05_acc)
+  let q = warp.id % 4
+  cp.async sA <- A
+  cp.async sB <- B
+  cp.async.commit
+  cp.async.wait 0
+  fence.proxy.async
+  syncthreads
+  elect {
+    tcgen05.mma acc = sA @ sB.T
+    tcgen05.commit done multicast(3)
+  }
+  wait done parity(0)
+  for c in 0 .. 64 step 32 {
+    tcgen05.ld r <- acc[q * 32 : 32, c : 32]
+    tcgen05.wait.ld
+    store C[block.x * 128 + q * 32 : 32, c : 32] <- r
   }
 })"},
     {"tcgen05.st tcgen05.wait.st", R"(kernel op_tcgen05_st(X: global f32[128, 32], C: global f32[128, 32]) grid (1) block 128 {

@@ -139,17 +139,17 @@ local function run()
   check(info:find("parser:   loaded", 1, true), ":CakeInfo shows the parser loaded")
   check(info:find("targets:  sm_90a", 1, true), ":CakeInfo shows the targets")
 
-  -- Section - :CakeLowered (clusters do not lower yet: the view says why)
+  -- Section - :CakeLowered (tcgen05.cp does not lower yet: the view says why)
   local refused = root .. "/tests/codegen/fixtures/not_lowered.cake"
   vim.cmd("edit " .. vim.fn.fnameescape(refused))
   local blines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
-  vim.api.nvim_win_set_cursor(0, { line_of(blines, "cluster.sync") + 1, 4 })
+  vim.api.nvim_win_set_cursor(0, { line_of(blines, "tcgen05.cp u") + 1, 4 })
   check(vim.fn.exists(":CakeLowered") == 2, ":CakeLowered is defined by plugin/cake.lua")
   local view = cake.show_lowered()
   check(view and vim.api.nvim_buf_is_valid(view), ":CakeLowered opens a view buffer")
   local shown = table.concat(vim.api.nvim_buf_get_lines(view, 0, -1, false), "\n")
-  check(shown:find("cluster_copy cannot be lowered to CUDA for sm_90a yet", 1, true)
-    and shown:find("CAKE-E0801", 1, true), "the view says why cluster_copy does not lower", shown)
+  check(shown:find("tmem_copy cannot be lowered to CUDA for sm_100a yet", 1, true)
+    and shown:find("CAKE-E0801", 1, true), "the view says why tmem_copy does not lower", shown)
   check(vim.bo[view].filetype == "cuda" and not vim.bo[view].modifiable, "the view is read-only CUDA")
   -- row_softmax lowers: its CUDA, with #line directives naming the file.
   local softmax = root .. "/docs/examples/row_softmax.cake"

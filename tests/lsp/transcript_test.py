@@ -533,8 +533,8 @@ def case_lowered_cuda(server):
     btext = refused.read_text(encoding="utf-8")
     c.open(refused.as_uri(), btext)
     r = c.request("cake/lowered", {"textDocument": {"uri": refused.as_uri()},
-                                   "position": {"line": line_of(btext, "cluster.sync"), "character": 4}})["result"]
-    check(not r["ok"] and r["cuda"] == "" and r["problems"], "cluster_copy is refused, with its problems", r)
+                                   "position": {"line": line_of(btext, "tcgen05.cp u"), "character": 4}})["result"]
+    check(not r["ok"] and r["cuda"] == "" and r["problems"], "tmem_copy is refused, with its problems", r)
     check(all(p["code"] == "CAKE-E0801" for p in r["problems"]), "the problems are E0801", r["problems"])
     # Outside any kernel: an error, and the server serves on.
     r = c.request("cake/lowered", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})

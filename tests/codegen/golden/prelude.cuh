@@ -104,6 +104,12 @@ static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
 #define CAKE_WGMMA_COMMIT() asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory")
 #define CAKE_WGMMA_WAIT(n) asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(n) : "memory")
 #endif
+// Clusters (PTX ISA: barrier.cluster, %cluster_ctarank): every thread of
+// every CTA of the cluster arrives, then waits (release, acquire).
+#ifndef CAKE_CLUSTER_SYNC
+#define CAKE_CLUSTER_SYNC() asm volatile("barrier.cluster.arrive.release; barrier.cluster.wait.acquire;" ::: "memory")
+#define CAKE_CLUSTER_RANK(out) asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(out))
+#endif
 // A tensor map as the driver encodes it (cuTensorMapEncodeTiled: 128
 // bytes, 128-byte aligned, like CUDA's CUtensorMap).
 struct __align__(128) CakeTensorMap {
@@ -148,10 +154,14 @@ struct __align__(128) CakeTensorMap {
   asm volatile("{ .reg .pred cake_p; setp.ne.b32 cake_p, %4, 0; "                                    \
                "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, cake_p; }"                        \
                :: "r"(taddr), "l"(da), "l"(db), "r"((unsigned)(idesc)), "r"((unsigned)(accumulate)) : "memory")
-// One arrival on `bar` once every tcgen05 op this thread issued before has completed.
+// One arrival on `bar` once every tcgen05 op this thread issued before has
+// completed; _MC: on `bar` of each CTA of the cluster that `mask` names.
 #define CAKE_TCGEN05_COMMIT(bar)                                                                  \
   asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" \
                :: "r"(CAKE_SMEM_ADDR(bar)) : "memory")
+#define CAKE_TCGEN05_COMMIT_MC(bar, mask)                                                                         \
+  asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%0], %1;" \
+               :: "r"(CAKE_SMEM_ADDR(bar)), "h"((unsigned short)(mask)) : "memory")
 #define CAKE_TCGEN05_WAIT_LD() asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory")
 #define CAKE_TCGEN05_WAIT_ST() asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory")
 #endif

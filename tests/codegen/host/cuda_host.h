@@ -1,9 +1,13 @@
 // A CPU stand-in for the CUDA built-ins that lowered code uses, so that a
 // lowered translation unit compiles with the host C++ compiler and runs a
-// grid of blocks on one core (tests/codegen/host_run_test.cpp). Each block's
-// threads are fibers (ucontext) switched cooperatively: at __syncthreads and
-// at every warp shuffle a thread waits for the others, as on the GPU, so a
-// thread never sees another's write it would not see there. Only what
+// grid of blocks on one core (tests/codegen/host_run_test.cpp). The blocks
+// of a cluster run together, the threads of each as fibers (ucontext)
+// switched cooperatively: at __syncthreads, the cluster barrier and at every
+// warp shuffle a thread waits for the others, as on the GPU, so a thread
+// never sees another's write it would not see there. The lowered code names
+// one shared-memory array; the block whose thread runs holds it, the others'
+// are kept aside (swapped at a switch between blocks), and a multicast
+// writes into each destination block's. Only what
 // docs/lowering.md lowers today is here; inline PTX (`asm`) is not run:
 // the prelude's instruction macros (cp.async, ldmatrix, mma, mbarriers,
 // named barriers, elect) are defined here instead, computing what the PTX
@@ -78,9 +82,15 @@ struct Tmem {
   bool relinquished = false;
 };
 
+struct Cluster;
+
 struct Block {
   std::vector<Thread> threads;
   Tmem tmem;
+  Dim3 index;     // blockIdx
+  unsigned rank = 0;  // %cluster_ctarank
+  Cluster* cluster = nullptr;
+  std::vector<unsigned char> smem;  // its shared memory while another block's runs
   std::vector<Warp> warps;
   std::map<const void*, Mbarrier> mbarriers;  // by address in shared memory
   std::map<unsigned, Named> named;
@@ -92,9 +102,40 @@ struct Block {
   void** args = nullptr;
 };
 
+/// The blocks of one cluster, scheduled together, and its barrier
+/// (barrier.cluster: every thread of every block arrives).
+struct Cluster {
+  std::vector<Block> blocks;
+  Block* resident = nullptr;  // whose shared memory is in cake_smem
+  size_t smem_bytes = 0;
+  uint64_t generation = 0;
+  unsigned arrived = 0;
+  unsigned live() const {
+    unsigned n = 0;
+    for (const Block& b : blocks) n += b.live;
+    return n;
+  }
+};
+
 inline Dim3 block_index;
 inline Block* block = nullptr;
 inline Thread* current = nullptr;
+
+/// Makes `b` the running block: its shared memory into cake_smem (the
+/// resident block's set aside), its index and rank current.
+inline void enter(Block& b) {
+  Cluster& c = *b.cluster;
+  if (c.resident != &b) {
+    if (c.resident) std::memcpy(c.resident->smem.data(), cake_smem, c.smem_bytes);
+    std::memcpy(cake_smem, b.smem.data(), c.smem_bytes);
+    c.resident = &b;
+  }
+  block = &b;
+  block_index = b.index;
+}
+
+/// Where block `b`'s shared memory is now: cake_smem if it runs, else aside.
+inline unsigned char* smem_of(Block& b) { return b.cluster->resident == &b ? cake_smem : b.smem.data(); }
 
 inline void yield() { swapcontext(&current->context, &block->scheduler); }
 
@@ -217,9 +258,11 @@ inline void mbar_init(const void* bar, unsigned count) {
   ++block->events;
 }
 
-inline Mbarrier& mbar(const void* bar) {
-  auto it = block->mbarriers.find(bar);
-  if (it == block->mbarriers.end()) {
+/// The mbarrier at `bar`'s offset in block `in` (the running block's by default).
+inline Mbarrier& mbar(const void* bar, Block* in = nullptr) {
+  Block& b = in ? *in : *block;
+  auto it = b.mbarriers.find(bar);
+  if (it == b.mbarriers.end()) {
     std::fprintf(stderr, "cuda_host: an mbarrier used before mbarrier.init\n");
     std::abort();
   }
@@ -228,8 +271,8 @@ inline Mbarrier& mbar(const void* bar) {
 
 /// One arrival, after adding `tx` expected bytes: the phase completes when
 /// no arrival and no byte is pending.
-inline void mbar_arrive(const void* bar, int64_t tx) {
-  Mbarrier& b = mbar(bar);
+inline void mbar_arrive(const void* bar, int64_t tx, Block* in = nullptr) {
+  Mbarrier& b = mbar(bar, in);
   b.tx += tx;
   if (b.pending == 0) {
     std::fprintf(stderr, "cuda_host: more arrivals on an mbarrier than its count\n");
@@ -244,8 +287,8 @@ inline void mbar_arrive(const void* bar, int64_t tx) {
 
 /// `bytes` of the phase's expected transactions have arrived (a copy's
 /// complete_tx): the phase completes when nothing is pending.
-inline void mbar_complete_tx(const void* bar, int64_t bytes) {
-  Mbarrier& b = mbar(bar);
+inline void mbar_complete_tx(const void* bar, int64_t bytes, Block* in = nullptr) {
+  Mbarrier& b = mbar(bar, in);
   b.tx -= bytes;
   if (b.pending == 0 && b.tx == 0) {
     ++b.phase;
@@ -321,17 +364,64 @@ inline uint64_t box_elements(const TensorMap& map, int rank) {
 
 /// The box at `c` into shared `dst`, each element swizzled by its absolute
 /// offset; outside the tensor, zeros. Then the box's bytes complete on `bar`.
-inline void tma_load(int rank, void* dst, const void* map_bytes, const long long* c, const void* bar) {
+/// The blocks of the running cluster that multicast `mask` names (bit r:
+/// the block of rank r); a bit past the cluster aborts.
+inline std::vector<Block*> multicast_blocks(unsigned mask) {
+  std::vector<Block*> out;
+  Cluster& c = *block->cluster;
+  if (mask == 0 || (c.blocks.size() < 16 && (mask >> c.blocks.size()) != 0)) {
+    std::fprintf(stderr, "cuda_host: a multicast mask 0x%x outside a cluster of %zu\n", mask, c.blocks.size());
+    std::abort();
+  }
+  for (Block& b : c.blocks)
+    if ((mask >> b.rank) & 1) out.push_back(&b);
+  return out;
+}
+
+/// The box at `c` into shared `dst` of each block `mask` names (1: this
+/// block's, without a multicast), each element swizzled by its offset,
+/// completing its bytes on `bar` of each.
+inline void tma_load(int rank, void* dst, const void* map_bytes, const long long* c, const void* bar, unsigned mask) {
   TensorMap map;
   std::memcpy(&map, map_bytes, sizeof map);
   uint64_t count = box_elements(map, rank);
   size_t start = static_cast<size_t>(static_cast<unsigned char*>(dst) - cake_smem_base()), from = 0;
-  for (uint64_t e = 0; e < count; ++e) {
-    unsigned char* to = cake_smem_base() + swizzle_offset(start + e * map.element_bytes, map.swizzle);
-    if (box_element(map, rank, c, e, from)) std::memcpy(to, map.base + from, map.element_bytes);
-    else std::memset(to, 0, map.element_bytes);
+  std::vector<Block*> to_blocks = mask == 1u && block->cluster->blocks.size() == 1 ? std::vector<Block*>{block}
+                                                                                    : multicast_blocks(mask);
+  for (Block* b : to_blocks) {
+    unsigned char* base = smem_of(*b);
+    for (uint64_t e = 0; e < count; ++e) {
+      unsigned char* to = base + swizzle_offset(start + e * map.element_bytes, map.swizzle);
+      if (box_element(map, rank, c, e, from)) std::memcpy(to, map.base + from, map.element_bytes);
+      else std::memset(to, 0, map.element_bytes);
+    }
+    mbar_complete_tx(bar, static_cast<int64_t>(count * map.element_bytes), b);
   }
-  mbar_complete_tx(bar, static_cast<int64_t>(count * map.element_bytes));
+}
+
+/// tcgen05.commit .multicast::cluster: one arrival on `bar` of each block `mask` names.
+inline void commit_multicast(const void* bar, unsigned mask) {
+  for (Block* b : multicast_blocks(mask)) mbar_arrive(bar, 0, b);
+}
+
+/// barrier.cluster.arrive + wait: every live thread of every block.
+inline void cluster_sync() {
+  Thread* self = current;
+  Cluster& c = *block->cluster;
+  uint64_t g = c.generation;
+  ++block->events;
+  if (++c.arrived == c.live()) {
+    c.arrived = 0;
+    ++c.generation;
+    return;
+  }
+  self->wait = Thread::Wait::Block;
+  Block* mine = block;
+  while (c.generation == g) {
+    yield();
+    enter(*mine);  // the scheduler may have run another block meanwhile
+  }
+  self->wait = Thread::Wait::None;
 }
 
 /// Shared `src` (the box, swizzled) to the tensor at `c`; elements outside
@@ -496,12 +586,18 @@ inline void trampoline() {
     block->arrived = 0;
     ++block->generation;
   }
+  Cluster& c = *block->cluster;
+  if (c.arrived > 0 && c.arrived == c.live()) {
+    c.arrived = 0;
+    ++c.generation;
+  }
 }
 
-/// Runs `entry(args)` over the grid, block after block; `smem` bytes of
-/// dynamic shared memory, filled with 0xff (NaN) at each block's start.
-void run(void (*entry)(void**), void** args, const unsigned grid[3], unsigned threads, unsigned char* smem,
-         size_t smem_bytes);
+/// Runs `entry(args)` over the grid, cluster after cluster (`cluster` CTAs
+/// per dim; 1, 1, 1 without one); `smem` bytes of dynamic shared memory per
+/// block, filled with 0xff (NaN) at its start.
+void run(void (*entry)(void**), void** args, const unsigned grid[3], const unsigned cluster[3], unsigned threads,
+         unsigned char* smem, size_t smem_bytes);
 
 }  // namespace cake_host
 
@@ -510,6 +606,7 @@ void run(void (*entry)(void**), void** args, const unsigned grid[3], unsigned th
 #define __device__
 #define __forceinline__ inline
 #define __launch_bounds__(threads, blocks)
+#define __cluster_dims__(x, y, z)
 #define __shared__
 #define __align__(n)
 #define threadIdx (cake_host::current->idx)
@@ -535,7 +632,7 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_ELECT_SYNC(out) ((out) = cake_host::elect_sync())
 // Copies run at issue: a store group's commit and wait order nothing.
 #define CAKE_TMA_HOST
-#define CAKE_TMA_HOST_LOAD(rank, dst, map, c, bar) cake_host::tma_load((rank), (dst), (map), (c), (bar))
+#define CAKE_TMA_HOST_LOAD(rank, dst, map, c, bar, mask) cake_host::tma_load((rank), (dst), (map), (c), (bar), (mask))
 #define CAKE_TMA_HOST_STORE(rank, map, c, src) cake_host::tma_store((rank), (map), (c), (src))
 #define CAKE_BULK_LOAD(dst, src, bytes, bar) cake_host::bulk_load((dst), (src), (bytes), (bar))
 #define CAKE_TMA_STORE_COMMIT() ((void)0)
@@ -558,6 +655,9 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_TCGEN05_MMA_F16(taddr, da, db, idesc, accumulate) \
   cake_host::tcgen05_mma((taddr), (da), (db), (idesc), (accumulate))
 #define CAKE_TCGEN05_COMMIT(bar) cake_host::mbar_arrive((bar), 0)
+#define CAKE_TCGEN05_COMMIT_MC(bar, mask) cake_host::commit_multicast((bar), (mask))
+#define CAKE_CLUSTER_SYNC() cake_host::cluster_sync()
+#define CAKE_CLUSTER_RANK(out) ((out) = cake_host::block->rank)
 #define CAKE_TCGEN05_WAIT_LD() ((void)0)
 #define CAKE_TCGEN05_WAIT_ST() ((void)0)
 #define CAKE_TCGEN05_HOST

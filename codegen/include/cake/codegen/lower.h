@@ -51,6 +51,7 @@ struct LaunchPlan {
   std::vector<std::string> grid;  // C++ expressions over the shape symbols, x first
   int64_t block = 0;
   int64_t dynamic_smem = 0;  // bytes: the verifier's layout total (E0301)
+  std::vector<int64_t> cluster;  // CTAs per cluster (x, y, z); empty: no cluster. In the kernel (__cluster_dims__)
   std::vector<BenchLaunch> benches;
 };
 
