@@ -568,3 +568,49 @@ kernel multicast_starves(X: global f32[2, 64], Y: global f32[4, 64]) grid (2) bl
   store Y[block.x * 2 + lane / 16, lane % 16 * 4 : 2] <- y
   cluster.sync
 }
+
+// -----
+
+// A named barrier shared by two roles (128 + 32 threads on one id) is a
+// rendezvous: the producer's stores are ordered before the consumer's loads
+// (clean). Issue 12: `sync` used to order nothing across roles.
+target sm_90a
+kernel named_rendezvous(X: global f32[N], Y: global f32[N]) where N % 128 == 0 grid (N / 128) block 160 {
+  smem buf: f32[128]
+  namedbarrier ready id(1) threads(160)
+  role producer warpgroup(0) {
+    reg x: f32
+    load x <- X[block.x * 128 + warp.id * 32 + lane]
+    store buf[warp.id * 32 + lane] <- x
+    sync ready
+  }
+  role consumer warp(4 .. 5) {
+    reg y: f32[4]
+    sync ready
+    load y <- buf[lane * 4 : 4]
+    store Y[block.x * 128 + lane * 4 : 4] <- y
+  }
+}
+
+// -----
+
+// The producer stores after the rendezvous: nothing orders its write and
+// the consumer's read.
+target sm_90a
+kernel named_store_late(X: global f32[N], Y: global f32[N]) where N % 128 == 0 grid (N / 128) block 160 {
+  smem buf: f32[128]
+  namedbarrier ready id(1) threads(160)
+  role producer warpgroup(0) {
+    reg x: f32
+    load x <- X[block.x * 128 + warp.id * 32 + lane]
+    sync ready
+    // expected-error@+1 [CAKE-E0602] {{`buf` is overwritten before its readers by role `consumer` release it: their reads are not ordered before this write}}
+    store buf[warp.id * 32 + lane] <- x
+  }
+  role consumer warp(4 .. 5) {
+    reg y: f32[4]
+    sync ready
+    load y <- buf[lane * 4 : 4]
+    store Y[block.x * 128 + lane * 4 : 4] <- y
+  }
+}

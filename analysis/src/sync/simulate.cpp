@@ -17,7 +17,9 @@
 // nothing: one thread's arrive does not release what the other lanes read,
 // unless a `syncthreads`/`sync` ordered them first); a completed phase
 // carries the released accesses, the bytes TMA delivered and the MMAs a
-// `tcgen05.commit` covers; a passing wait acquires them. Program order orders
+// `tcgen05.commit` covers; a passing wait acquires them. A named barrier's
+// `sync` is a rendezvous across roles: it blocks until the declared threads
+// have arrived, and each then knows what all of them vouched for. Program order orders
 // a role's own synchronous accesses and its own cp.async writes (whose
 // completion its group waits govern). An access whose conflicting
 // predecessor is not acquired is a Hazard in the trace.
@@ -103,6 +105,20 @@ struct Actor {
   std::deque<std::vector<int>> wgmma_read_groups;
   // tcgen05: a commit covers every prior MMA of its thread
   std::vector<int> mma_accesses;
+  // `sync b` of a named barrier: the round it arrived in, while it waits.
+  SymbolId named_barrier = kNone;
+  int64_t named_round = 0;
+};
+
+/// A named barrier (`bar.sync id, threads`): a rendezvous of every thread
+/// that reaches it, whichever roles they belong to. A round completes when
+/// the declared threads have arrived; what the arriving threads vouched for
+/// is then known to all of them.
+struct NamedState {
+  int64_t threads = 0;  // declared: threads(t)
+  int64_t arrived = 0, round = 0;
+  std::vector<int> pending;                   // released into the open round
+  std::map<int64_t, std::vector<int>> carried;  // by completed round
 };
 
 class Simulator {
@@ -561,8 +577,39 @@ class Simulator {
     return Result::Next;
   }
 
-  Result step(Actor& a, StmtId id, const SyncStmt&) {
-    sync_role(a, id);
+  Result step(Actor& a, StmtId id, const SyncStmt& sy) {
+    SymbolId b = root_symbol(m_, sy.barrier);
+    auto declared = b == kNone || m_.symbols[b].kind != SymbolKind::NamedBarrier ? std::nullopt
+                                                                                  : eval_.fold(m_.symbols[b].count);
+    if (!declared || *declared <= 0) {
+      sync_role(a, id);
+      return Result::Next;
+    }
+    NamedState& n = named_[{a.cta, b}];
+    n.threads = *declared;
+    if (a.named_barrier != b) {
+      // Arrive: these threads vouch for what they did, as a role-wide sync does.
+      sync_role(a, id);
+      released_by(a, ThreadScope::All, n.pending);
+      a.named_barrier = b;
+      a.named_round = n.round;
+      n.arrived += a.frames.back().threads;
+      if (n.arrived >= n.threads) {
+        n.carried[n.round] = std::move(n.pending);
+        n.pending.clear();
+        n.arrived = 0;
+        ++n.round;
+      }
+    }
+    if (n.round == a.named_round) {
+      a.blocked_at = id;
+      a.blocked_on = BarrierKey{b, 0};
+      a.blocked_parity = 0;
+      return Result::Blocked;
+    }
+    // The round completed: what every arriving thread vouched for is known.
+    for (int e : n.carried[a.named_round]) mark(a.known_all, e);
+    a.named_barrier = kNone;
     return Result::Next;
   }
 
@@ -1001,6 +1048,7 @@ class Simulator {
   Typer typer_;
   std::vector<Actor> actors_;
   std::map<std::pair<int64_t, BarrierKey>, BarrierState> barriers_;  // by CTA
+  std::map<std::pair<int64_t, SymbolId>, NamedState> named_;          // by CTA
   std::map<std::pair<int64_t, SlotKey>, SlotState> slots_;            // by CTA
   int64_t ctas_ = 1;
   std::vector<Access> accesses_;

@@ -138,8 +138,8 @@ struct LoopPosition {
 struct RoleTrace {
   RoleView role;
   bool finished = false;         // ran to its end
-  StmtId blocked_at = kNone;     // else the wait it is blocked on
-  BarrierKey blocked_on;
+  StmtId blocked_at = kNone;     // else the wait (or named-barrier `sync`) it is blocked on
+  BarrierKey blocked_on;         // the mbarrier element, or {named barrier, 0}
   int64_t blocked_parity = 0;
   std::vector<LoopPosition> loops;  // outermost first, at blocked_at
 };

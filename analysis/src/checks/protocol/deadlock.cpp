@@ -40,7 +40,12 @@ void check_deadlock(const ProtocolContext& cx) {
   std::vector<const RoleTrace*> blocked;
   for (const RoleTrace& r : t.roles)
     if (!r.finished && r.blocked_at != kNone) blocked.push_back(&r);
-  if (blocked.empty()) return;
+  // The first role blocked on an mbarrier (a role held at a named barrier
+  // waits for one of those; a named barrier that never fills is E0406's).
+  std::stable_partition(blocked.begin(), blocked.end(), [&](const RoleTrace* r) {
+    return m.symbols[r->blocked_on.symbol].kind == SymbolKind::Mbarrier;
+  });
+  if (blocked.empty() || m.symbols[blocked.front()->blocked_on.symbol].kind != SymbolKind::Mbarrier) return;
   const RoleTrace& first = *blocked.front();
   if (!statically_arrived(m, first.blocked_on.symbol)) return;
   auto it = std::find_if(t.barriers.begin(), t.barriers.end(),
@@ -57,6 +62,12 @@ void check_deadlock(const ProtocolContext& cx) {
   for (const RoleTrace* r : blocked) {
     if (r == &first) continue;
     std::string who = r->role.name.empty() ? std::string("the kernel") : "role `" + std::string(r->role.name) + "`";
+    if (m.symbols[r->blocked_on.symbol].kind != SymbolKind::Mbarrier) {
+      d.related.push_back({m.stmts[r->blocked_at].range, who + " waits here at named barrier `" +
+                                                             std::string(m.symbols[r->blocked_on.symbol].name) + "`" +
+                                                             loop_where(m, *r)});
+      continue;
+    }
     d.related.push_back({m.stmts[r->blocked_at].range, who + " waits here for `" + barrier_text(m, r->blocked_on) +
                                                            "` parity " + std::to_string(r->blocked_parity) +
                                                            loop_where(m, *r)});
