@@ -614,3 +614,66 @@ kernel named_store_late(X: global f32[N], Y: global f32[N]) where N % 128 == 0 g
     store Y[block.x * 128 + lane * 4 : 4] <- y
   }
 }
+
+// -----
+
+// A tile staged by plain stores and written out by TMA: the async proxy
+// reads it, so the stores need `fence.proxy.async` before the barrier.
+target sm_90a
+kernel stage_store(X: global f32[N, 64], Y: global f32[N, 64]) where N % 32 == 0 grid (N / 32) block 32 {
+  smem out: f32[32, 64]
+  tensormap tY = Y box [32, 64]
+  reg x: f32[64]
+  load x <- X[block.x * 32 + lane, :]
+  store out[lane, :] <- x
+  syncthreads
+  elect {
+    // expected-error@+1 [CAKE-E0604] {{`out` is read by `tma.store` (the async proxy) but its last write, by `store`, is a generic-proxy one with no `fence.proxy.async` after it}}
+    tma.store tY[block.x * 32, 0] <- out
+    tma.store.commit
+    tma.store.wait 0
+  }
+}
+
+// -----
+
+// The same with the fence (clean).
+target sm_90a
+kernel stage_store_fenced(X: global f32[N, 64], Y: global f32[N, 64]) where N % 32 == 0 grid (N / 32) block 32 {
+  smem out: f32[32, 64]
+  tensormap tY = Y box [32, 64]
+  reg x: f32[64]
+  load x <- X[block.x * 32 + lane, :]
+  store out[lane, :] <- x
+  fence.proxy.async
+  syncthreads
+  elect {
+    tma.store tY[block.x * 32, 0] <- out
+    tma.store.commit
+    tma.store.wait 0
+  }
+}
+
+// -----
+
+// cp.async writes through the generic proxy too: a wgmma reading the tile
+// needs the fence.
+target sm_90a
+kernel cp_async_wgmma(A: global bf16[64, 16], B: global bf16[64, 16], C: global f32[64, 64]) grid (1) block 128 {
+  smem a: bf16[64, 16] swizzle(32B)
+  smem b: bf16[64, 16] swizzle(32B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    cp.async a <- A
+    cp.async b <- B
+    cp.async.commit
+    cp.async.wait 0
+    syncthreads
+    wgmma.fence
+    // expected-error@+1 [CAKE-E0604] {{`a` is read by `wgmma` (the async proxy) but its last write, by `cp.async`, is a generic-proxy one}}
+    wgmma acc += a @ b.T
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+}

@@ -60,6 +60,8 @@ struct Access {
   bool async = false;    // completes later (TMA, bulk, wgmma, tcgen05.mma)
   bool done = true;      // for async accesses of the actor's own groups
   bool synced = false;   // a block or named barrier ordered all threads after it
+  bool generic = false;  // a generic-proxy write of shared memory
+  bool fenced = false;   // its writer ran fence.proxy.async after it
 };
 
 struct BarrierState {
@@ -775,9 +777,20 @@ class Simulator {
         hazard(HazardKind::UnorderedWrite, a, id, operand, slot, w);
     }
     int e = new_access(a, id, async);
+    accesses_[e].generic = !async && m_.symbols[slot.symbol].kind == SymbolKind::Smem;
     st.last_write = e;
     st.reads.clear();
     return e;
+  }
+
+  /// A read of shared memory by the async proxy: its last write, if a
+  /// generic one, must have been followed by its writer's fence.proxy.async.
+  void async_proxy_read(Actor& a, StmtId id, ExprId operand, SlotKey slot) {
+    if (m_.symbols[slot.symbol].kind != SymbolKind::Smem) return;
+    SlotState& st = slots_[{a.cta, slot}];
+    if (st.last_write < 0) return;
+    const Access& w = accesses_[st.last_write];
+    if (w.generic && !w.fenced) hazard(HazardKind::UnfencedProxy, a, id, operand, slot, w);
   }
 
   /// A register fragment read or written outside wgmma.
@@ -854,7 +867,10 @@ class Simulator {
         return Result::Next;
       }
       case Op::TmaStore:
-        if (auto slot = slot_of(a, mv.src)) read_slot(a, id, mv.src, *slot, false);
+        if (auto slot = slot_of(a, mv.src)) {
+          async_proxy_read(a, id, mv.src, *slot);
+          read_slot(a, id, mv.src, *slot, false);
+        }
         return Result::Next;
       case Op::Tcgen05Ld: {
         lanes(a, id, mv.src);
@@ -875,7 +891,9 @@ class Simulator {
       case Op::Store:
       case Op::Ldmatrix:
       case Op::Stmatrix:
+        break;
       case Op::Tcgen05Cp:
+        if (auto slot = slot_of(a, mv.src)) async_proxy_read(a, id, mv.src, *slot);
         break;
       // Not moves: the builder gives a MoveStmt only the ops above.
       case Op::Mma:
@@ -953,12 +971,18 @@ class Simulator {
       ae.other = fragment_of(mm.a);
       async_of(a).push_back(ae);
       for (ExprId op : {mm.a, mm.b})
-        if (auto slot = slot_of(a, op)) a.wgmma_reads_uncommitted.push_back(read_slot(a, id, op, *slot, true));
+        if (auto slot = slot_of(a, op)) {
+          async_proxy_read(a, id, op, *slot);
+          a.wgmma_reads_uncommitted.push_back(read_slot(a, id, op, *slot, true));
+        }
       return Result::Next;
     }
     if (mm.op == Op::Tcgen05Mma) {
       for (ExprId op : {mm.a, mm.b})
-        if (auto slot = slot_of(a, op)) a.mma_accesses.push_back(read_slot(a, id, op, *slot, true));
+        if (auto slot = slot_of(a, op)) {
+          async_proxy_read(a, id, op, *slot);
+          a.mma_accesses.push_back(read_slot(a, id, op, *slot, true));
+        }
       if (auto slot = slot_of(a, mm.acc)) a.mma_accesses.push_back(write_slot(a, id, mm.acc, *slot, true));
       async_of(a).push_back(async_event(AsyncEventKind::Tcgen05Mma, a, id));
       return Result::Next;
@@ -1013,9 +1037,12 @@ class Simulator {
         break;
       // No async state: TMA store groups and tcgen05.st waits order nothing
       // the protocol rules follow yet; the rest are not plain ops.
+      case Op::FenceProxyAsync:
+        // Orders this role's generic writes before later async-proxy reads.
+        for (int e : a.own) accesses_[e].fenced = true;
+        break;
       case Op::TmaStoreCommit:
       case Op::Tcgen05WaitSt:
-      case Op::FenceProxyAsync:
       case Op::Load:
       case Op::Store:
       case Op::CpAsync:

@@ -152,6 +152,11 @@ enum class HazardKind : uint8_t {
   UnorderedOverwrite,
   /// A write over another role's write that is not ordered before it.
   UnorderedWrite,
+  /// An async-proxy read (TMA store, wgmma, tcgen05.mma or tcgen05.cp) of
+  /// shared memory whose last write was a generic-proxy one (a store,
+  /// `stmatrix`, `cp.async`, an element-wise result) that no
+  /// `fence.proxy.async` of its writer followed.
+  UnfencedProxy,
 };
 
 struct Hazard {

@@ -2,7 +2,8 @@
 // tracking found unordered (Hazard). A read before the phase that publishes
 // its write is E0601 (E0411 for tensor memory, whose writer is an MMA that
 // `tcgen05.commit` completes); a write over another role's unreleased reads
-// is E0602; two roles' unordered writes are E0603.
+// is E0602; two roles' unordered writes are E0603; an async-proxy read of
+// smem whose generic-proxy write was not fenced is E0604.
 #include "checks/protocol/protocol_checks.h"
 #include "diag_builder.h"
 
@@ -41,6 +42,22 @@ void check_races(const ProtocolContext& cx) {
         Diagnostic d = reader.name.empty() ? make_diagnostic(DiagForm::OverwriteBeforeReleaseKernel, at, slot)
                                            : make_diagnostic(DiagId::OverwriteBeforeRelease, at, slot, reader.name);
         d.related.push_back({m.stmts[h.other_stmt].range, "read here" + by_role(h.other_role)});
+        cx.diagnostics.push_back(std::move(d));
+        break;
+      }
+      case HazardKind::UnfencedProxy: {
+        if (!reported.insert({DiagId::UnfencedProxy, h.stmt}).second) break;
+        const Stmt& reader = m.stmts[h.stmt];
+        const Stmt& writer = m.stmts[h.other_stmt];
+        std::string reads = "`" + std::string(m.written(reader.keyword)) + "`";
+        std::string writes = "`" + std::string(m.written(writer.keyword.begin == writer.keyword.end ? writer.range : writer.keyword)) + "`";
+        Diagnostic d = make_diagnostic(DiagId::UnfencedProxy, at, slot, reads, writes);
+        d.related.push_back({m.stmts[h.other_stmt].range, "written here" + by_role(h.other_role)});
+        // The fence on a new line right after the write, at its indentation.
+        d.fixes.push_back({"insert `fence.proxy.async` after the write",
+                           {{{writer.range.end, writer.range.end},
+                             "\n" + std::string(m.indent_at(writer.range.begin)) + "fence.proxy.async"}},
+                           true});
         cx.diagnostics.push_back(std::move(d));
         break;
       }
