@@ -677,3 +677,37 @@ kernel cp_async_wgmma(A: global bf16[64, 16], B: global bf16[64, 16], C: global 
     store C <- acc
   }
 }
+
+// -----
+
+// tcgen05.st then tcgen05.ld of the same cells: the store must be waited for.
+target sm_100a
+kernel st_then_ld(X: global f32[128, 32], C: global f32[128, 32]) grid (1) block 128 {
+  tmem t: f32[128, 32]
+  reg r: f32[32, 32] layout(tcgen05_acc)
+  reg o: f32[32, 32] layout(tcgen05_acc)
+  let q = warp.id % 4
+  load r <- X[q * 32 : 32, :]
+  tcgen05.st t[q * 32 : 32, :] <- r
+  // expected-error@+1 [CAKE-E0415] {{`t` is read by `tcgen05.ld` before `tcgen05.wait.st` completes the `tcgen05.st` that writes it}}
+  tcgen05.ld o <- t[q * 32 : 32, :]
+  tcgen05.wait.ld
+  store C[q * 32 : 32, :] <- o
+}
+
+// -----
+
+// The same with the wait (clean).
+target sm_100a
+kernel st_wait_ld(X: global f32[128, 32], C: global f32[128, 32]) grid (1) block 128 {
+  tmem t: f32[128, 32]
+  reg r: f32[32, 32] layout(tcgen05_acc)
+  reg o: f32[32, 32] layout(tcgen05_acc)
+  let q = warp.id % 4
+  load r <- X[q * 32 : 32, :]
+  tcgen05.st t[q * 32 : 32, :] <- r
+  tcgen05.wait.st
+  tcgen05.ld o <- t[q * 32 : 32, :]
+  tcgen05.wait.ld
+  store C[q * 32 : 32, :] <- o
+}

@@ -62,6 +62,7 @@ struct Access {
   bool synced = false;   // a block or named barrier ordered all threads after it
   bool generic = false;  // a generic-proxy write of shared memory
   bool fenced = false;   // its writer ran fence.proxy.async after it
+  bool unwaited_st = false;  // a tcgen05.st no tcgen05.wait.st of its role has completed
 };
 
 struct BarrierState {
@@ -783,6 +784,16 @@ class Simulator {
     return e;
   }
 
+  /// A read of tensor memory: its last write, if this role's tcgen05.st,
+  /// must have been completed by a tcgen05.wait.st.
+  void tmem_read(Actor& a, StmtId id, ExprId operand, SlotKey slot) {
+    if (m_.symbols[slot.symbol].kind != SymbolKind::Tmem) return;
+    const SlotState& st = slots_[{a.cta, slot}];
+    if (st.last_write < 0) return;
+    const Access& w = accesses_[st.last_write];
+    if (w.unwaited_st) hazard(HazardKind::TmemStoreUnwaited, a, id, operand, slot, w);
+  }
+
   /// A read of shared memory by the async proxy: its last write, if a
   /// generic one, must have been followed by its writer's fence.proxy.async.
   void async_proxy_read(Actor& a, StmtId id, ExprId operand, SlotKey slot) {
@@ -874,6 +885,7 @@ class Simulator {
         return Result::Next;
       case Op::Tcgen05Ld: {
         lanes(a, id, mv.src);
+        if (auto slot = slot_of(a, mv.src)) tmem_read(a, id, mv.src, *slot);
         if (auto slot = slot_of(a, mv.src)) read_slot(a, id, mv.src, *slot, false);
         if (SymbolId frag = fragment_of(mv.dst); frag != kNone) {
           AsyncEvent ae = async_event(AsyncEventKind::Tcgen05Ld, a, id);
@@ -885,7 +897,7 @@ class Simulator {
       case Op::Tcgen05St:
         lanes(a, id, mv.dst);
         touch_fragment(a, id, mv.src);
-        if (auto slot = slot_of(a, mv.dst)) write_slot(a, id, mv.dst, *slot, false);
+        if (auto slot = slot_of(a, mv.dst)) accesses_[write_slot(a, id, mv.dst, *slot, false)].unwaited_st = true;
         return Result::Next;
       case Op::Load:
       case Op::Store:
@@ -979,6 +991,10 @@ class Simulator {
     }
     if (mm.op == Op::Tcgen05Mma) {
       for (ExprId op : {mm.a, mm.b})
+        if (auto slot = slot_of(a, op)) tmem_read(a, id, op, *slot);
+      if (mm.accumulate_into)
+        if (auto slot = slot_of(a, mm.acc)) tmem_read(a, id, mm.acc, *slot);
+      for (ExprId op : {mm.a, mm.b})
         if (auto slot = slot_of(a, op)) {
           async_proxy_read(a, id, op, *slot);
           a.mma_accesses.push_back(read_slot(a, id, op, *slot, true));
@@ -1041,8 +1057,10 @@ class Simulator {
         // Orders this role's generic writes before later async-proxy reads.
         for (int e : a.own) accesses_[e].fenced = true;
         break;
-      case Op::TmaStoreCommit:
       case Op::Tcgen05WaitSt:
+        for (int e : a.own) accesses_[e].unwaited_st = false;
+        break;
+      case Op::TmaStoreCommit:
       case Op::Load:
       case Op::Store:
       case Op::CpAsync:

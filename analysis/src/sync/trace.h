@@ -157,6 +157,10 @@ enum class HazardKind : uint8_t {
   /// `stmatrix`, `cp.async`, an element-wise result) that no
   /// `fence.proxy.async` of its writer followed.
   UnfencedProxy,
+  /// A read of tensor memory (`tcgen05.ld`, a `tcgen05.mma` operand or the
+  /// accumulator of a `+=`) whose last write is this role's `tcgen05.st`
+  /// that no `tcgen05.wait.st` has completed.
+  TmemStoreUnwaited,
 };
 
 struct Hazard {

@@ -3,7 +3,8 @@
 // its write is E0601 (E0411 for tensor memory, whose writer is an MMA that
 // `tcgen05.commit` completes); a write over another role's unreleased reads
 // is E0602; two roles' unordered writes are E0603; an async-proxy read of
-// smem whose generic-proxy write was not fenced is E0604.
+// smem whose generic-proxy write was not fenced is E0604; a tensor-memory
+// read before tcgen05.wait.st completes the store it reads is E0415.
 #include "checks/protocol/protocol_checks.h"
 #include "diag_builder.h"
 
@@ -57,6 +58,19 @@ void check_races(const ProtocolContext& cx) {
         d.fixes.push_back({"insert `fence.proxy.async` after the write",
                            {{{writer.range.end, writer.range.end},
                              "\n" + std::string(m.indent_at(writer.range.begin)) + "fence.proxy.async"}},
+                           true});
+        cx.diagnostics.push_back(std::move(d));
+        break;
+      }
+      case HazardKind::TmemStoreUnwaited: {
+        if (!reported.insert({DiagId::Tcgen05StWait, h.stmt}).second) break;
+        const Stmt& reader = m.stmts[h.stmt];
+        Diagnostic d = make_diagnostic(DiagId::Tcgen05StWait, at, slot, "`" + std::string(m.written(reader.keyword)) + "`");
+        const Stmt& store = m.stmts[h.other_stmt];
+        d.related.push_back({store.range, "stored here" + by_role(h.other_role)});
+        d.fixes.push_back({"insert `tcgen05.wait.st` after the store",
+                           {{{store.range.end, store.range.end},
+                             "\n" + std::string(m.indent_at(store.range.begin)) + "tcgen05.wait.st"}},
                            true});
         cx.diagnostics.push_back(std::move(d));
         break;
