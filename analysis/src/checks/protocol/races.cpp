@@ -20,6 +20,10 @@ void check_races(const ProtocolContext& cx) {
     const RoleView& r = t.roles[role].role;
     return r.name.empty() ? std::string() : " by role `" + std::string(r.name) + "`";
   };
+  // `text` on a new line right after statement `s`, at its indentation.
+  auto line_after = [&](const Stmt& s, const std::string& text) {
+    return TextEdit{{s.range.end, s.range.end}, "\n" + std::string(m.indent_at(s.range.begin)) + text};
+  };
   std::set<std::pair<DiagId, StmtId>> reported;
   for (const Hazard& h : t.hazards) {
     ByteRange at = m.exprs[h.operand].range;
@@ -54,11 +58,7 @@ void check_races(const ProtocolContext& cx) {
         std::string writes = "`" + std::string(m.written(writer.keyword.begin == writer.keyword.end ? writer.range : writer.keyword)) + "`";
         Diagnostic d = make_diagnostic(DiagId::UnfencedProxy, at, slot, reads, writes);
         d.related.push_back({m.stmts[h.other_stmt].range, "written here" + by_role(h.other_role)});
-        // The fence on a new line right after the write, at its indentation.
-        d.fixes.push_back({"insert `fence.proxy.async` after the write",
-                           {{{writer.range.end, writer.range.end},
-                             "\n" + std::string(m.indent_at(writer.range.begin)) + "fence.proxy.async"}},
-                           true});
+        d.fixes.push_back({"insert `fence.proxy.async` after the write", {line_after(writer, "fence.proxy.async")}, true});
         cx.diagnostics.push_back(std::move(d));
         break;
       }
@@ -68,10 +68,7 @@ void check_races(const ProtocolContext& cx) {
         Diagnostic d = make_diagnostic(DiagId::Tcgen05StWait, at, slot, "`" + std::string(m.written(reader.keyword)) + "`");
         const Stmt& store = m.stmts[h.other_stmt];
         d.related.push_back({store.range, "stored here" + by_role(h.other_role)});
-        d.fixes.push_back({"insert `tcgen05.wait.st` after the store",
-                           {{{store.range.end, store.range.end},
-                             "\n" + std::string(m.indent_at(store.range.begin)) + "tcgen05.wait.st"}},
-                           true});
+        d.fixes.push_back({"insert `tcgen05.wait.st` after the store", {line_after(store, "tcgen05.wait.st")}, true});
         cx.diagnostics.push_back(std::move(d));
         break;
       }
