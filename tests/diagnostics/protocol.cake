@@ -711,3 +711,70 @@ kernel st_wait_ld(X: global f32[128, 32], C: global f32[128, 32]) grid (1) block
   tcgen05.wait.ld
   store C[q * 32 : 32, :] <- o
 }
+
+// -----
+
+// A staged TMA store that is committed but never waited for: the CTA may
+// exit while the store still reads its shared memory.
+target sm_90a
+kernel store_never_waited(X: global f32[N, 64], Y: global f32[N, 64]) where N % 32 == 0 grid (N / 32) block 32 {
+  smem out: f32[32, 64]
+  tensormap tY = Y box [32, 64]
+  reg x: f32[64]
+  load x <- X[block.x * 32 + lane, :]
+  store out[lane, :] <- x
+  fence.proxy.async
+  syncthreads
+  elect {
+    // expected-error@+1 [CAKE-E0416] {{this `tma.store` of `out` is never waited for}}
+    tma.store tY[block.x * 32, 0] <- out
+    tma.store.commit
+  }
+}
+
+// -----
+
+// The staging tile is rewritten for the next rows while the previous
+// tile's store may still be reading it.
+target sm_90a
+kernel staging_reused(X: global f32[N, 64], Y: global f32[N, 64]) where N % 64 == 0 grid (N / 64) block 32 {
+  smem out: f32[32, 64]
+  tensormap tY = Y box [32, 64]
+  reg x: f32[64]
+  for i in 0 .. 2 {
+    load x <- X[block.x * 64 + i * 32 + lane, :]
+    // expected-error@+1 [CAKE-E0416] {{`out` is written while a `tma.store` still reads it}}
+    store out[lane, :] <- x
+    fence.proxy.async
+    syncthreads
+    elect {
+      tma.store tY[block.x * 64 + i * 32, 0] <- out
+      tma.store.commit
+    }
+  }
+  elect {
+    tma.store.wait 0
+  }
+}
+
+// -----
+
+// The same, waiting for each store before the tile is reused (clean).
+target sm_90a
+kernel staging_waited(X: global f32[N, 64], Y: global f32[N, 64]) where N % 64 == 0 grid (N / 64) block 32 {
+  smem out: f32[32, 64]
+  tensormap tY = Y box [32, 64]
+  reg x: f32[64]
+  for i in 0 .. 2 {
+    load x <- X[block.x * 64 + i * 32 + lane, :]
+    store out[lane, :] <- x
+    fence.proxy.async
+    syncthreads
+    elect {
+      tma.store tY[block.x * 64 + i * 32, 0] <- out
+      tma.store.commit
+      tma.store.wait 0
+    }
+    syncthreads
+  }
+}

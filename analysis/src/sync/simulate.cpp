@@ -576,6 +576,10 @@ class Simulator {
       AsyncEvent ae = async_event(AsyncEventKind::CpAsyncWait, a, id);
       ae.count = *n;
       async_of(a).push_back(ae);
+    } else if (g.op == Op::TmaStoreWait) {
+      AsyncEvent ae = async_event(AsyncEventKind::TmaStoreWait, a, id);
+      ae.count = *n;
+      async_of(a).push_back(ae);
     }
     return Result::Next;
   }
@@ -777,6 +781,12 @@ class Simulator {
       if (w.actor != a.id && !same_multicast && !knows(a, st.last_write, scope))
         hazard(HazardKind::UnorderedWrite, a, id, operand, slot, w);
     }
+    if (cta == a.cta) {
+      AsyncEvent ae = async_event(AsyncEventKind::SmemWrite, a, id);
+      ae.operand = operand;
+      ae.slot = slot;
+      async_of(a).push_back(ae);
+    }
     int e = new_access(a, id, async);
     accesses_[e].generic = !async && m_.symbols[slot.symbol].kind == SymbolKind::Smem;
     st.last_write = e;
@@ -881,6 +891,10 @@ class Simulator {
         if (auto slot = slot_of(a, mv.src)) {
           async_proxy_read(a, id, mv.src, *slot);
           read_slot(a, id, mv.src, *slot, false);
+          AsyncEvent ae = async_event(AsyncEventKind::TmaStore, a, id);
+          ae.operand = mv.src;
+          ae.slot = *slot;
+          async_of(a).push_back(ae);
         }
         return Result::Next;
       case Op::Tcgen05Ld: {
@@ -1061,6 +1075,8 @@ class Simulator {
         for (int e : a.own) accesses_[e].unwaited_st = false;
         break;
       case Op::TmaStoreCommit:
+        async_of(a).push_back(async_event(AsyncEventKind::TmaStoreCommit, a, id));
+        break;
       case Op::Load:
       case Op::Store:
       case Op::CpAsync:

@@ -190,6 +190,10 @@ enum class AsyncEventKind : uint8_t {
   Tcgen05Ld,      // a tcgen05.ld filling `fragment`
   Tcgen05WaitLd,  // `tcgen05.wait.ld`
   TmemLanes,      // warp `warp` reaches TMEM lanes [start, start + count) at `operand`
+  SmemWrite,      // a write of `slot` at `operand` (any kind: stores, copies, element-wise)
+  TmaStore,       // a tma.store reading `slot` at `operand`
+  TmaStoreCommit,  // `tma.store.commit`
+  TmaStoreWait,    // `tma.store.wait count`
 };
 
 /// One event of a role's asynchronous groups, in program order.

@@ -5,7 +5,9 @@
 //   E0409  smem read while the cp.async that fills it is in flight, or after
 //          `cp.async.wait` but before a barrier orders the other threads';
 //   E0410  `tcgen05.commit` on other threads than the MMAs it covers;
-//   E0412  a tcgen05.ld result used before `tcgen05.wait.ld`.
+//   E0412  a tcgen05.ld result used before `tcgen05.wait.ld`;
+//   E0416  a `tma.store` never waited for before its role ends, or its smem
+//          written again before `tma.store.wait` says the store read it.
 #include "checks/protocol/protocol_checks.h"
 #include "diag_builder.h"
 
@@ -20,8 +22,16 @@ class Replay {
  public:
   Replay(const ProtocolContext& cx) : cx_(cx), m_(cx.module) {}
 
-  void run(const std::vector<AsyncEvent>& events) {
+  void run(const std::vector<AsyncEvent>& events, bool finished) {
     for (const AsyncEvent& e : events) event(e);
+    if (!finished) return;
+    // Stores still in flight when the role ends.
+    std::vector<const AsyncEvent*> open(tma_uncommitted_.begin(), tma_uncommitted_.end());
+    for (const auto& g : tma_groups_) open.insert(open.end(), g.begin(), g.end());
+    for (const AsyncEvent* s : open)
+      if (once(DiagId::TmaStoreUnwaited, s->stmt))
+        cx_.diagnostics.push_back(
+            make_diagnostic(DiagId::TmaStoreUnwaited, m_.stmts[s->stmt].keyword, slot_text(m_, s->slot)));
   }
 
  private:
@@ -61,7 +71,26 @@ class Replay {
       case AsyncEventKind::Tcgen05Ld: ld_pending_.insert(e.fragment); break;
       case AsyncEventKind::Tcgen05WaitLd: ld_pending_.clear(); break;
       case AsyncEventKind::TmemLanes: break;  // tmem_lanes.cpp
+      case AsyncEventKind::TmaStore: tma_uncommitted_.push_back(&e); break;
+      case AsyncEventKind::TmaStoreCommit:
+        tma_groups_.push_back(std::move(tma_uncommitted_));
+        tma_uncommitted_.clear();
+        break;
+      case AsyncEventKind::TmaStoreWait:
+        while (static_cast<int64_t>(tma_groups_.size()) > e.count) tma_groups_.pop_front();
+        break;
+      case AsyncEventKind::SmemWrite: smem_write(e); break;
     }
+  }
+
+  void smem_write(const AsyncEvent& e) {
+    auto reads = [&](const AsyncEvent* s) { return s->slot.symbol == e.slot.symbol && (s->slot.stage == e.slot.stage || s->slot.stage < 0 || e.slot.stage < 0); };
+    bool in_flight = std::any_of(tma_uncommitted_.begin(), tma_uncommitted_.end(), reads) ||
+                     std::any_of(tma_groups_.begin(), tma_groups_.end(),
+                                 [&](const auto& g) { return std::any_of(g.begin(), g.end(), reads); });
+    if (in_flight && once(DiagId::TmaStoreUnwaited, e.stmt))
+      cx_.diagnostics.push_back(
+          make_diagnostic(DiagForm::TmaStoreStagingReuse, m_.exprs[e.operand].range, slot_text(m_, e.slot)));
   }
 
   bool once(DiagId code, StmtId stmt) { return reported_.insert({code, stmt}).second; }
@@ -135,12 +164,16 @@ class Replay {
   ThreadScope mma_scope_ = ThreadScope::One;
   StmtId mma_stmt_ = kNone;
   std::set<SymbolId> ld_pending_;
+  // TMA stores: each is its event (the events outlive the replay)
+  std::vector<const AsyncEvent*> tma_uncommitted_;
+  std::deque<std::vector<const AsyncEvent*>> tma_groups_;
 };
 
 }  // namespace
 
 void check_async_groups(const ProtocolContext& cx) {
-  for (const std::vector<AsyncEvent>& events : cx.trace.async) Replay(cx).run(events);
+  for (size_t r = 0; r < cx.trace.async.size(); ++r)
+    Replay(cx).run(cx.trace.async[r], !cx.trace.aborted && r < cx.trace.roles.size() && cx.trace.roles[r].finished);
 }
 
 }  // namespace cake
