@@ -238,6 +238,21 @@ kernel ldmatrix_rows(A: global bf16[64, 64]) grid (1) block 32 {
 
 // -----
 
+// The same rules for a ring buffer's stage (issue 12: E0508 skipped rings).
+target sm_80
+kernel ldmatrix_ring_rows(A: global bf16[64, 64]) grid (1) block 32 {
+  smem ring: bf16[2][16, 36]
+  smem ok: bf16[2][16, 64]
+  reg b: bf16[16, 16] layout(mma_acc)
+  // expected-error@+1 [CAKE-E0508] {{rows of `ring` are 36 bf16 = 72 bytes apart, so `ldmatrix` rows after the first are not 16-byte aligned (ptx91)}}
+  ldmatrix b <- ring[1][0 : 16, 0 : 16]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `ring`}}
+  // expected-error@+1 [CAKE-E0508] {{`ldmatrix` starts 4 bf16 into each row of `ok`: its rows must start at 16-byte aligned addresses (ptx91)}}
+  ldmatrix b <- ok[1][0 : 16, 4 : 16]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `ok`}}
+  ldmatrix b <- ok[0][0 : 16, 8 : 16]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `ok`}}
+}
+
+// -----
+
 target sm_90a
 kernel stmatrix_rows(C: global bf16[16, 16]) grid (1) block 32 {
   smem cs: bf16[16, 24]

@@ -89,10 +89,14 @@ class MovementChecker {
     View v;
     if (e == kNone) return v;
     const Expr& x = m_.exprs[e];
+    // `sA[s][0 : 16, :]`: a ring's stage index, then the tile's items.
     const Expr* base = &x;
-    const Expr* index = nullptr;
-    if (x.kind == Expr::Kind::Index && x.lhs != kNone) index = &x, base = &m_.exprs[x.lhs];
-    if (base->kind != Expr::Kind::Name || base->symbol == kNone) return v;  // transposes, nested indexes
+    std::vector<IndexItem> all;
+    while (base->kind == Expr::Kind::Index && base->lhs != kNone) {
+      all.insert(all.begin(), base->items.begin(), base->items.end());
+      base = &m_.exprs[base->lhs];
+    }
+    if (base->kind != Expr::Kind::Name || base->symbol == kNone) return v;  // transposes
     const Symbol& s = m_.symbols[base->symbol];
     if (s.kind != SymbolKind::TensorParam && s.kind != SymbolKind::Smem) return v;
     auto inner = inner_dim(s.type);
@@ -100,12 +104,12 @@ class MovementChecker {
     size_t stages = s.type.stage_dims.size(), rank = s.type.dims.size();
     v.root = base->symbol;
     v.inner = x.range;
-    size_t items = index ? index->items.size() : 0;
-    if (items > stages + rank || (index && items < stages && items > 0)) return v;
+    size_t items = all.size();
+    if (items > stages + rank || (items < stages && items > 0)) return v;
     // Tile dims not indexed are whole.
     auto tile_item = [&](size_t d) -> const IndexItem* {
       size_t at = stages + d;
-      return index && at < items ? &index->items[at] : nullptr;
+      return at < items ? &all[at] : nullptr;
     };
     for (size_t d = 0; d < rank; ++d) {
       const IndexItem* item = tile_item(d);
