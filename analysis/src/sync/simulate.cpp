@@ -118,7 +118,6 @@ struct Actor {
 /// the declared threads have arrived; what the arriving threads vouched for
 /// is then known to all of them.
 struct NamedState {
-  int64_t threads = 0;  // declared: threads(t)
   int64_t arrived = 0, round = 0;
   std::vector<int> pending;                   // released into the open round
   std::map<int64_t, std::vector<int>> carried;  // by completed round
@@ -130,13 +129,12 @@ class Simulator {
       : m_(m), eval_(m), typer_(m, nullptr) {
     trace_.kernel = kernel;
     // The cluster's CTAs (1 without a cluster, or when its dims are unknown).
-    int64_t ctas = 1;
+    std::optional<int64_t> ctas = 1;
     for (ExprId d : m.kernels[kernel].cluster) {
       auto v = eval_.fold(d);
-      ctas = v && *v > 0 ? ctas * *v : 0;
-      if (ctas <= 0 || ctas > 16) ctas = 0;
+      ctas = v && *v > 0 && ctas ? checked_mul(*ctas, *v) : std::nullopt;
     }
-    ctas_ = ctas > 0 ? ctas : 1;
+    ctas_ = ctas && *ctas <= 16 ? *ctas : 1;
     trace_.cluster = ctas_;
     per_cta_.resize(static_cast<size_t>(ctas_));
     for (PerCta& c : per_cta_) c.async.resize(roles.size());
@@ -593,7 +591,6 @@ class Simulator {
       return Result::Next;
     }
     NamedState& n = named_[{a.cta, b}];
-    n.threads = *declared;
     if (a.named_barrier != b) {
       // Arrive: these threads vouch for what they did, as a role-wide sync does.
       sync_role(a, id);
@@ -601,7 +598,7 @@ class Simulator {
       a.named_barrier = b;
       a.named_round = n.round;
       n.arrived += a.frames.back().threads;
-      if (n.arrived >= n.threads) {
+      if (n.arrived >= *declared) {
         n.carried[n.round] = std::move(n.pending);
         n.pending.clear();
         n.arrived = 0;
@@ -635,10 +632,9 @@ class Simulator {
     auto mask = value(a, multicast);
     if (!mask) return std::nullopt;
     std::vector<int64_t> out;
-    for (int64_t c = 0; c < ctas_ && c < 62; ++c)
+    for (int64_t c = 0; c < ctas_; ++c)  // at most 16
       if ((*mask >> c) & 1) out.push_back(c);
-    uint64_t inside = ctas_ >= 64 ? ~uint64_t(0) : (uint64_t(1) << ctas_) - 1;
-    if ((*mask <= 0 || (uint64_t(*mask) & ~inside) != 0)) {
+    if (*mask <= 0 || (*mask >> ctas_) != 0) {
       SyncEvent e;
       e.kind = SyncEventKind::MulticastOutside;
       e.role = a.index;
@@ -899,8 +895,10 @@ class Simulator {
         return Result::Next;
       case Op::Tcgen05Ld: {
         lanes(a, id, mv.src);
-        if (auto slot = slot_of(a, mv.src)) tmem_read(a, id, mv.src, *slot);
-        if (auto slot = slot_of(a, mv.src)) read_slot(a, id, mv.src, *slot, false);
+        if (auto slot = slot_of(a, mv.src)) {
+          tmem_read(a, id, mv.src, *slot);
+          read_slot(a, id, mv.src, *slot, false);
+        }
         if (SymbolId frag = fragment_of(mv.dst); frag != kNone) {
           AsyncEvent ae = async_event(AsyncEventKind::Tcgen05Ld, a, id);
           ae.fragment = frag;
@@ -1004,12 +1002,11 @@ class Simulator {
       return Result::Next;
     }
     if (mm.op == Op::Tcgen05Mma) {
-      for (ExprId op : {mm.a, mm.b})
-        if (auto slot = slot_of(a, op)) tmem_read(a, id, op, *slot);
       if (mm.accumulate_into)
         if (auto slot = slot_of(a, mm.acc)) tmem_read(a, id, mm.acc, *slot);
       for (ExprId op : {mm.a, mm.b})
         if (auto slot = slot_of(a, op)) {
+          tmem_read(a, id, op, *slot);
           async_proxy_read(a, id, op, *slot);
           a.mma_accesses.push_back(read_slot(a, id, op, *slot, true));
         }
@@ -1065,8 +1062,7 @@ class Simulator {
       case Op::ClusterSync:
         sync_role(a, id);
         break;
-      // No async state: TMA store groups and tcgen05.st waits order nothing
-      // the protocol rules follow yet; the rest are not plain ops.
+      // The rest below are not plain ops.
       case Op::FenceProxyAsync:
         // Orders this role's generic writes before later async-proxy reads.
         for (int e : a.own) accesses_[e].fenced = true;
