@@ -41,39 +41,32 @@ bool Emitter::uses_tmem() const {
 }
 
 void Emitter::tmem_prologue() {
-  const SmemLayout& smem = facts.on(target).smem;
-  const TmemPlan& plan = facts.on(target).tmem;
-  std::vector<std::pair<const SmemSlot*, const TmemBuffer*>> buffers;
-  for (const SmemSlot& slot : smem.slots) {
-    if (!slot.tmem_address) continue;
-    const TmemBuffer* buffer = nullptr;
-    for (const TmemBuffer& b : plan.buffers)
-      if (b.symbol == slot.symbol) buffer = &b;
-    if (!buffer || !buffer->valid || !buffer->allocated) {
-      refuse(m.symbols[slot.symbol].decl, "a tmem buffer whose columns are not a valid allocation");
-      continue;
-    }
-    buffers.push_back({&slot, buffer});
+  // Each buffer of the tmem plan has its address slot in the smem layout
+  // (both are the kernel's top-level `tmem` declarations).
+  std::vector<const TmemBuffer*> buffers;
+  for (const TmemBuffer& b : facts.on(target).tmem.buffers) {
+    if (b.valid && b.allocated) buffers.push_back(&b);
+    else refuse(m.symbols[b.symbol].decl, "a tmem buffer whose columns are not a valid allocation");
   }
   if (buffers.empty()) return;
-  ByteRange first = m.symbols[buffers.front().first->symbol].decl;
+  ByteRange first = m.symbols[buffers.front()->symbol].decl;
   // One warp, whole and converged, allocates (tcgen05.alloc is .sync.aligned)
   // and gives up the right to allocate more, so that another CTA on the SM
   // is not kept waiting.
   line("if (cake_warp == 0) {", first);
-  for (const auto& [slot, buffer] : buffers)
-    line("  CAKE_TMEM_ALLOC(cake_tmem_slot_" + name(slot->symbol) + ", " + std::to_string(*buffer->allocated) + ");",
-         m.symbols[slot->symbol].decl);
+  for (const TmemBuffer* b : buffers)
+    line("  CAKE_TMEM_ALLOC(cake_tmem_slot_" + name(b->symbol) + ", " + std::to_string(*b->allocated) + ");",
+         m.symbols[b->symbol].decl);
   line("  CAKE_TMEM_RELINQUISH();", first);
   line("}", first);
   // The address is read after the allocation, across a thread barrier.
   line("CAKE_TCGEN05_FENCE_BEFORE();", first);
   line("__syncthreads();", first);
   line("CAKE_TCGEN05_FENCE_AFTER();", first);
-  for (const auto& [slot, buffer] : buffers)
-    line("const unsigned " + name(slot->symbol) + " = *(volatile unsigned*)cake_tmem_slot_" + name(slot->symbol) +
+  for (const TmemBuffer* b : buffers)
+    line("const unsigned " + name(b->symbol) + " = *(volatile unsigned*)cake_tmem_slot_" + name(b->symbol) +
              ";  // lane 0, its first column",
-         m.symbols[slot->symbol].decl);
+         m.symbols[b->symbol].decl);
 }
 
 void Emitter::tmem_epilogue() {

@@ -588,9 +588,7 @@ std::optional<std::string> Emitter::tmem_address(ExprId id) {
   }
   const Symbol& s = m.symbols[base];
   const TmemPlan& plan = facts.on(target).tmem;
-  const TmemBuffer* buffer = nullptr;
-  for (const TmemBuffer& b : plan.buffers)
-    if (b.symbol == base) buffer = &b;
+  const TmemBuffer* buffer = plan.find(base);
   if (!buffer || !buffer->valid || !buffer->two_dims || !buffer->stages || *buffer->stages <= 0) {
     refuse(s.decl, "this tensor-memory buffer");
     return std::nullopt;

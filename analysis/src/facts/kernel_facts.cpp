@@ -350,6 +350,12 @@ TmemPlan tmem_plan(const Module& m, const Evaluator& eval, const Kernel& k, cons
 
 }  // namespace
 
+const TmemBuffer* TmemPlan::find(SymbolId symbol) const {
+  for (const TmemBuffer& b : buffers)
+    if (b.symbol == symbol) return &b;
+  return nullptr;
+}
+
 const SmemSlot* SmemLayout::find(SymbolId symbol) const {
   for (const SmemSlot& s : slots)
     if (s.symbol == symbol) return &s;

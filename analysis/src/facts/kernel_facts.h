@@ -163,6 +163,7 @@ struct TmemPlan {
   /// Columns of the buffers whose allocation is valid on this target (a
   /// power of two within the allocation range).
   int64_t columns = 0;
+  const TmemBuffer* find(SymbolId symbol) const;
 };
 
 // Section - facts
