@@ -13,7 +13,9 @@ namespace cake::codegen {
 std::string Emitter::tma_macro(int64_t rank, bool load, bool multicast) {
   std::string r = std::to_string(rank);
   std::string macro = std::string(load ? "CAKE_TMA_LOAD_" : "CAKE_TMA_STORE_") + r + "D" + (multicast ? "_MC" : "");
-  std::string mc_param = multicast ? ", mask" : "", mc_host = multicast ? "(mask)" : "1u";
+  // The host runtime's hook takes the mask, 0 for this CTA alone (a real
+  // multicast mask of 0 is E0414's: such a file is not lowered).
+  std::string mc_param = multicast ? ", mask" : "", mc_host = multicast ? "(mask)" : "0u";
   if (!define_once(macro)) return macro;
   std::string params, list, operands, init;
   for (int64_t i = 0; i < rank; ++i) {

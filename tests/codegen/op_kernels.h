@@ -107,18 +107,28 @@ inline const std::vector<OpKernel>& op_kernels() {
   load y <- cs[lane / 2, lane % 2 * 8 : 8]
   store C[lane / 2, lane % 2 * 8 : 8] <- y
 })"},
-    {"cluster.sync", R"(kernel op_cluster(X: global f32[2, 64], Y: global f32[4, 64]) grid (2) block 32 cluster (2) {
+    // Each CTA multicasts its row of X to both, and loads its own row
+    // without multicast into `mine`.
+    {"cluster.sync", R"(kernel op_cluster(X: global f32[2, 64], Y: global f32[4, 64], Z: global f32[2, 64]) grid (2) block 32 cluster (2) {
   smem s: f32[2, 64]
+  smem mine: f32[1, 64]
   tensormap t = X box [1, 64]
   mbarrier full
+  mbarrier own
   reg y: f32[2]
+  reg z: f32[2]
   elect {
     arrive.expect_tx full, bytes(s)
     tma.load s[cluster.rank : 1, :] <- t[cluster.rank, 0], full multicast(3)
+    arrive.expect_tx own, bytes(mine)
+    tma.load mine <- t[cluster.rank, 0], own
   }
   wait full parity(0)
+  wait own parity(0)
   load y <- s[lane / 16, lane % 16 * 4 : 2]
   store Y[block.x * 2 + lane / 16, lane % 16 * 4 : 2] <- y
+  load z <- mine[0, lane * 2 : 2]
+  store Z[block.x, lane * 2 : 2] <- z
   cluster.sync
 })"},
     {"wgmma wgmma.fence wgmma.commit wgmma.wait", R"(kernel op_wgmma(A: global bf16[64, 16], B: global bf16[64, 16], C: global f32[64, 64]) grid (1) block 128 {

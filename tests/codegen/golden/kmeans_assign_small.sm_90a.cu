@@ -1,5 +1,5 @@
 #ifdef CAKE_TMA_HOST
-#define CAKE_TMA_LOAD_2D(dst, map, c0, c1, bar) do { const long long cake_c[] = {(long long)(c0), (long long)(c1)}; CAKE_TMA_HOST_LOAD(2, (dst), (map), cake_c, (bar), 1u); } while (0)
+#define CAKE_TMA_LOAD_2D(dst, map, c0, c1, bar) do { const long long cake_c[] = {(long long)(c0), (long long)(c1)}; CAKE_TMA_HOST_LOAD(2, (dst), (map), cake_c, (bar), 0u); } while (0)
 #else
 // The box at coordinates c0 (innermost) .. into shared `dst`, its bytes completing on `bar`.
 #define CAKE_TMA_LOAD_2D(dst, map, c0, c1, bar) \

@@ -378,16 +378,15 @@ inline std::vector<Block*> multicast_blocks(unsigned mask) {
   return out;
 }
 
-/// The box at `c` into shared `dst` of each block `mask` names (1: this
-/// block's, without a multicast), each element swizzled by its offset,
-/// completing its bytes on `bar` of each.
+/// The box at `c` into shared `dst` of each block `mask` names (0: this
+/// block's alone, without a multicast), each element swizzled by its
+/// offset, completing its bytes on `bar` of each.
 inline void tma_load(int rank, void* dst, const void* map_bytes, const long long* c, const void* bar, unsigned mask) {
   TensorMap map;
   std::memcpy(&map, map_bytes, sizeof map);
   uint64_t count = box_elements(map, rank);
   size_t start = static_cast<size_t>(static_cast<unsigned char*>(dst) - cake_smem_base()), from = 0;
-  std::vector<Block*> to_blocks = mask == 1u && block->cluster->blocks.size() == 1 ? std::vector<Block*>{block}
-                                                                                    : multicast_blocks(mask);
+  std::vector<Block*> to_blocks = mask == 0 ? std::vector<Block*>{block} : multicast_blocks(mask);
   for (Block* b : to_blocks) {
     unsigned char* base = smem_of(*b);
     for (uint64_t e = 0; e < count; ++e) {
@@ -416,11 +415,7 @@ inline void cluster_sync() {
     return;
   }
   self->wait = Thread::Wait::Block;
-  Block* mine = block;
-  while (c.generation == g) {
-    yield();
-    enter(*mine);  // the scheduler may have run another block meanwhile
-  }
+  while (c.generation == g) yield();  // the scheduler enters this block before resuming
   self->wait = Thread::Wait::None;
 }
 
