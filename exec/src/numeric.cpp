@@ -240,7 +240,10 @@ Tolerance tolerance_for(DType dtype) {
 }
 
 Comparison compare(DType dtype, std::span<const double> got, std::span<const double> want) {
-  Tolerance tol = tolerance_for(dtype);
+  return compare(tolerance_for(dtype), got, want);
+}
+
+Comparison compare(const Tolerance& tol, std::span<const double> got, std::span<const double> want) {
   Comparison c;
   for (size_t i = 0; i < std::max(got.size(), want.size()); ++i) {
     bool both = i < got.size() && i < want.size();

@@ -117,22 +117,31 @@ inline std::vector<double> from_bytes(DType dtype, const std::vector<unsigned ch
   return out;
 }
 
-/// Seeded inputs at the kernel's check shape, the executor's outputs for
-/// them, and the arguments in the order of `plan`.
-inline KernelCase make_case(const Module& m, uint32_t kernel, const codegen::LaunchPlan& plan, uint64_t seed) {
+/// A shape as choose_shape's overrides take it: each symbol by name.
+using NamedShape = std::vector<std::pair<std::string, int64_t>>;
+
+/// Seeded inputs at a shape and the arguments in the order of `plan`: at
+/// the kernel's check shape with the executor's outputs for them, or at
+/// `shape` (a bench's, say) without them, for a run the executor would take
+/// too long for.
+inline KernelCase make_case(const Module& m, uint32_t kernel, const codegen::LaunchPlan& plan, uint64_t seed,
+                            const NamedShape* shape = nullptr) {
   KernelCase c;
   auto it = check_shapes().find(plan.kernel);
-  c.shape = exec::choose_shape(m, kernel, -1, it == check_shapes().end() ? decltype(it->second){} : it->second);
+  c.shape = exec::choose_shape(m, kernel, -1,
+                               shape ? *shape : it == check_shapes().end() ? NamedShape{} : it->second);
   if (!c.shape.error.empty()) {
     c.error = c.shape.error;
     return c;
   }
   std::vector<exec::TensorData> inputs;
   if (!exec::make_inputs(m, kernel, c.shape.values, seed, inputs, c.error)) return c;
-  c.want = exec::run_kernel(m, kernel, c.shape.values, inputs, {});
-  if (!c.want.completed() || !c.want.problems.empty()) {
-    c.error = "the CPU executor did not complete the kernel cleanly";
-    return c;
+  if (!shape) {
+    c.want = exec::run_kernel(m, kernel, c.shape.values, inputs, {});
+    if (!c.want.completed() || !c.want.problems.empty()) {
+      c.error = "the CPU executor did not complete the kernel cleanly";
+      return c;
+    }
   }
   c.grid = codegen::launch_grid(m, kernel, c.shape.values);
   size_t tensor = 0;

@@ -4,6 +4,8 @@
 #include <dlfcn.h>
 
 #include <chrono>
+#include <cstdio>
+#include <thread>
 
 namespace cake::gpu {
 
@@ -104,17 +106,41 @@ std::string Driver::to_host(void* dst, CUdeviceptr src, size_t bytes) {
 }
 
 std::string Driver::launch(CUfunction f, const unsigned grid[3], unsigned block, unsigned smem, void** params,
-                           double& milliseconds) {
+                           double& milliseconds, double limit_seconds) {
   if (smem > 48 * 1024) {
     std::string e = check(cuFuncSetAttribute_(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(smem)),
                           "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
     if (!e.empty()) return e;
   }
-  auto t0 = std::chrono::steady_clock::now();
-  std::string e = check(cuLaunchKernel_(f, grid[0], grid[1], grid[2], block, 1, 1, smem, nullptr, params, nullptr),
-                        "cuLaunchKernel");
-  if (e.empty()) e = check(cuCtxSynchronize_(), "the kernel");
-  milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  CUevent start = nullptr, stop = nullptr;
+  std::string e = check(cuEventCreate_(&start, CU_EVENT_DEFAULT), "cuEventCreate");
+  if (e.empty()) e = check(cuEventCreate_(&stop, CU_EVENT_DEFAULT), "cuEventCreate");
+  if (e.empty()) e = check(cuEventRecord_(start, nullptr), "cuEventRecord");
+  if (e.empty())
+    e = check(cuLaunchKernel_(f, grid[0], grid[1], grid[2], block, 1, 1, smem, nullptr, params, nullptr),
+              "cuLaunchKernel");
+  if (e.empty()) e = check(cuEventRecord_(stop, nullptr), "cuEventRecord");
+  // Polled, not synchronised: a kernel that hangs must not hang the check.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit_seconds);
+  while (e.empty()) {
+    CUresult r = cuEventQuery_(stop);
+    if (r == CUDA_SUCCESS) break;
+    if (r != CUDA_ERROR_NOT_READY) {
+      e = check(r, "the kernel");
+      break;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      char text[96];
+      std::snprintf(text, sizeof text, "the kernel was still running after %.0f s: a hang", limit_seconds);
+      return text;  // the events stay: destroying them would wait on the kernel
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  float ms = 0;
+  if (e.empty()) e = check(cuEventElapsedTime_(&ms, start, stop), "cuEventElapsedTime");
+  milliseconds = ms;
+  if (start) cuEventDestroy_(start);
+  if (stop) cuEventDestroy_(stop);
   return e;
 }
 

@@ -36,9 +36,12 @@ class Driver {
   void free(CUdeviceptr ptr);
   std::string to_device(CUdeviceptr dst, const void* src, size_t bytes);
   std::string to_host(void* dst, CUdeviceptr src, size_t bytes);
-  /// Launches and waits for the kernel; `params` as cuLaunchKernel takes them.
+  /// Launches and waits for the kernel, `params` as cuLaunchKernel takes
+  /// them; `milliseconds` is the GPU's time between events around it. A
+  /// kernel still running after `limit_seconds` (a hang: a barrier nobody
+  /// arrives on) is an error; the context is unusable after it.
   std::string launch(CUfunction f, const unsigned grid[3], unsigned block, unsigned smem, void** params,
-                     double& milliseconds);
+                     double& milliseconds, double limit_seconds);
   /// A tiled tensor map of the row-major tensor at `base` (dims innermost
   /// first, `element_bytes` each) with `box` and a swizzle of `swizzle`
   /// bytes (0, 32, 64, 128): cuTensorMapEncodeTiled, as the launch plan

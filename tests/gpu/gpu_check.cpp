@@ -1,22 +1,43 @@
-// cake-gpu-check: every example kernel that lowers (docs/lowering.md), run on
-// the GPU it finds and compared with the CPU executor's outputs for the same
-// seeded inputs (the shapes of tests/codegen/kernel_io.h), with the
-// executor's tolerances. A kernel whose target the GPU cannot run (sm_100a
-// code on an H200) is skipped, saying so. Without a driver or a GPU it
-// prints why and exits 77 (CTest: skipped). Exit 0: every kernel that could
-// run matched; 1: a mismatch, a compile or launch failure.
+// cake-gpu-check: every example kernel that lowers (docs/lowering.md), and
+// each op's minimal kernel (tests/codegen/op_kernels.h), run on the GPU it
+// finds and compared with the CPU executor's outputs for the same seeded
+// inputs (the shapes of tests/codegen/kernel_io.h), with the executor's
+// tolerances. A kernel whose target the GPU cannot run (sm_100a code on an
+// H200) is skipped, saying so. Without a driver or a GPU it prints why and
+// exits 77 (CTest: skipped). Exit 0: every kernel that could run matched;
+// 1: a mismatch, a compile or launch failure, or a kernel that hung (after
+// which nothing more runs: its context is unusable).
 //
-// Usage: cake-gpu-check [EXAMPLES_DIR]        (tests/gpu/run.sh wraps it)
+// --time FILE: instead, each example kernel at each of its bench shapes,
+// timed (median of 20 launches after 3 warm-ups, CUDA events), its outputs
+// compared with its bench's reference kernel run on the GPU at the same
+// shape (with an absolute floor scaled to the output: see compare_cases), and the times written to FILE as cake-measurements (docs/
+// cost-model.md, "Calibration") beside the cost model's estimate.
+//
+// --rehearse MAJOR.MINOR: all but the GPU's part, for a GPU of that compute
+// capability: which kernels would run, their cases and their compiles.
+//
+// Usage: cake-gpu-check [--rehearse MAJOR.MINOR] [--time FILE] [EXAMPLES_DIR]
+// (tests/gpu/run.sh wraps it).
 #include "driver.h"
 #include "kernel_io.h"
+#include "op_kernels.h"
 #include "support/test_files.h"
 
+#include "cake/arch.h"
 #include "cake/codegen/nvrtc.h"
+#include "cake/cost.h"
+#include "cake/device.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace {
@@ -40,115 +61,462 @@ std::string arch_for(const std::string& target, int major, int minor) {
   return "sm_" + std::to_string(have);
 }
 
-}  // namespace
+/// How long one launch may run before it counts as hung: the check shapes
+/// run in well under a millisecond, the bench shapes in well under a second.
+constexpr double kHangSeconds = 20;
 
-int main(int argc, char** argv) {
-  std::string why;
-  std::unique_ptr<gpu::Driver> driver = gpu::Driver::load(why);
-  if (!driver) {
-    std::printf("cake-gpu-check: skipped: %s\n", why.c_str());
-    return 77;
+/// What became of one kernel on the GPU.
+enum class Outcome { Ran, Mismatch, Failed, Broken, Hung };
+
+/// A compiled kernel with its arguments on the device: allocated, copied
+/// and its tensor maps encoded on construction (error() says what failed),
+/// freed on destruction.
+class DeviceRun {
+ public:
+  DeviceRun(gpu::Driver& driver, const std::vector<char>& cubin, const codegen::LaunchPlan& plan,
+            testing::KernelCase& c)
+      : driver_(driver), plan_(plan), case_(c), device_(c.arguments.size(), 0), maps_(c.arguments.size()) {
+    error_ = driver.load_kernel(cubin, plan.kernel, module_, function_);
+    if (error_.empty()) error_ = upload();
+    for (size_t i = 0; i < c.arguments.size() && error_.empty(); ++i) {
+      testing::Argument& arg = c.arguments[i];
+      if (arg.kind == codegen::LaunchParam::Kind::TensorMap) {
+        // Its tensor comes before it, so is on the device already.
+        error_ = driver.encode_tensor_map(maps_[i], device_[arg.map_tensor], arg.map.dtype,
+                                          static_cast<int>(arg.map.element_bytes), arg.map_dims, arg.map.box,
+                                          static_cast<int>(arg.map.swizzle));
+        params_.push_back(&maps_[i]);
+      } else if (arg.kind == codegen::LaunchParam::Kind::Tensor) {
+        params_.push_back(&device_[i]);
+      } else {
+        params_.push_back(&arg.scalar);
+      }
+    }
   }
-  if (!codegen::available()) {
-    std::printf("cake-gpu-check: skipped: this build has no NVRTC\n");
-    return 77;
+  ~DeviceRun() {
+    for (CUdeviceptr p : device_)
+      if (p) driver_.free(p);
+    if (module_) driver_.unload(module_);
   }
-  std::printf("cake-gpu-check: %s (sm_%d%d), NVRTC %s\n", driver->device_name().c_str(), driver->major(),
-              driver->minor(), codegen::version().c_str());
-  fs::path dir = argc > 1 ? fs::path(argv[1]) : fs::path(CAKE_EXAMPLES_DIR);
+  DeviceRun(const DeviceRun&) = delete;
+  DeviceRun& operator=(const DeviceRun&) = delete;
+
+  const std::string& error() const { return error_; }
+  int registers() const { return function_ ? driver_.registers(function_) : 0; }
+
+  /// Copies every tensor argument to the device (again: a timed loop may
+  /// have overwritten them), allocating on the first call.
+  std::string upload() {
+    for (size_t i = 0; i < case_.arguments.size(); ++i) {
+      testing::Argument& arg = case_.arguments[i];
+      if (arg.kind != codegen::LaunchParam::Kind::Tensor) continue;
+      if (!device_[i])
+        if (std::string e = driver_.alloc(arg.bytes.size(), device_[i]); !e.empty()) return e;
+      if (std::string e = driver_.to_device(device_[i], arg.bytes.data(), arg.bytes.size()); !e.empty()) return e;
+    }
+    return "";
+  }
+  std::string launch(double& milliseconds) {
+    unsigned grid[3] = {unsigned(case_.grid[0]), unsigned(case_.grid[1]), unsigned(case_.grid[2])};
+    return driver_.launch(function_, grid, unsigned(plan_.block), unsigned(plan_.dynamic_smem), params_.data(),
+                          milliseconds, kHangSeconds);
+  }
+  /// Copies every tensor argument back into the case.
+  std::string download() {
+    for (size_t i = 0; i < case_.arguments.size(); ++i)
+      if (case_.arguments[i].kind == codegen::LaunchParam::Kind::Tensor)
+        if (std::string e = driver_.to_host(case_.arguments[i].bytes.data(), device_[i], case_.arguments[i].bytes.size());
+            !e.empty())
+          return e;
+    return "";
+  }
+
+ private:
+  gpu::Driver& driver_;
+  const codegen::LaunchPlan& plan_;
+  testing::KernelCase& case_;
+  CUmodule module_ = nullptr;
+  CUfunction function_ = nullptr;
+  std::vector<CUdeviceptr> device_;
+  std::vector<CUtensorMap> maps_;
+  std::vector<void*> params_;
+  std::string error_;
+};
+
+/// The outcome of a failed launch, download or set-up, printed under `label`.
+Outcome failure(const std::string& label, const std::string& error) {
+  bool hung = error.find("a hang") != std::string::npos;
+  std::printf("  %-16s %s: %s\n", hung ? "HUNG" : "FAILED", label.c_str(), error.c_str());
+  // A launch or copy error can leave the context unusable, a hang does.
+  return hung ? Outcome::Hung : Outcome::Broken;
+}
+
+/// `low` compiled for `arch`, or nullopt after printing why under `label`.
+std::optional<std::vector<char>> compile(const codegen::Lowered& low, const std::string& arch,
+                                         const std::string& label) {
+  codegen::CompileRequest request;
+  request.source = low.cuda;
+  request.name = low.plan.kernel + ".cu";
+  request.arch = arch;
+  codegen::CompileResult compiled = codegen::compile(request);
+  if (!compiled.ok) {
+    std::printf("  FAILED           %s: compile for %s: %s\n%s\n", label.c_str(), arch.c_str(), compiled.error.c_str(),
+                compiled.log.c_str());
+    return std::nullopt;
+  }
+  return std::move(compiled.cubin);
+}
+
+/// Compiles `low` for `arch`, runs it on the seeded inputs of its check
+/// shape and compares the outputs with the CPU executor's, printing one line
+/// (and the mismatches) under `label`. Without a driver (a rehearsal) it
+/// stops after the compile.
+Outcome check_case(gpu::Driver* gpu, const Module& m, uint32_t k, const codegen::Lowered& low,
+                   const std::string& arch, const std::string& label) {
+  testing::KernelCase c = testing::make_case(m, k, low.plan, 7);
+  if (!c.error.empty()) {
+    std::printf("  FAILED           %s: %s\n", label.c_str(), c.error.c_str());
+    return Outcome::Failed;
+  }
+  std::optional<std::vector<char>> cubin = compile(low, arch, label);
+  if (!cubin) return Outcome::Failed;
+  if (!gpu) {
+    std::printf("  compiled         %s as %s at %s\n", label.c_str(), arch.c_str(), c.shape.text.c_str());
+    return Outcome::Ran;
+  }
+  DeviceRun run(*gpu, *cubin, low.plan, c);
+  double ms = 0;
+  std::string error = run.error();
+  if (error.empty()) error = run.launch(ms);
+  if (error.empty()) error = run.download();
+  if (!error.empty()) return failure(label, error);
+  std::vector<std::string> wrong = testing::mismatches(c);
+  std::printf("  %-16s %s as %s at %s: %d registers, %.3f ms\n", wrong.empty() ? "ok" : "MISMATCH", label.c_str(),
+              arch.c_str(), c.shape.text.c_str(), run.registers(), ms);
+  for (const std::string& w : wrong) std::printf("                   %s\n", w.c_str());
+  std::fflush(stdout);
+  return wrong.empty() ? Outcome::Ran : Outcome::Mismatch;
+}
+
+/// Counts of what ran; `stop` once a kernel failed in a way that can leave
+/// the context unusable (a launch error, a hang).
+struct Tally {
+  int ran = 0, failed = 0, skipped = 0;
+  bool stop = false;
+  void add(Outcome o) {
+    if (o != Outcome::Failed) ++ran;
+    if (o != Outcome::Ran) ++failed;
+    if (o == Outcome::Hung || o == Outcome::Broken) stop = true;
+  }
+};
+
+/// The example files of `dir`, sorted.
+std::vector<fs::path> example_files(const fs::path& dir) {
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir))
     if (entry.path().extension() == ".cake") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
-  int ran = 0, failed = 0, skipped = 0;
-  for (const fs::path& file : files) {
+  return files;
+}
+
+/// The check: every example kernel on every target it lists, then each op's
+/// minimal kernel on every target this GPU runs that has its ops.
+Tally check(gpu::Driver* driver, int major, int minor, const fs::path& dir) {
+  Tally tally;
+  std::printf("example kernels, on every target they list:\n");
+  for (const fs::path& file : example_files(dir)) {
     auto a = analyze(read(file));
     const Module& m = a->module;
-    for (uint32_t k = 0; k < m.kernels.size(); ++k) {
+    for (uint32_t k = 0; k < m.kernels.size() && !tally.stop; ++k) {
       std::string kernel(m.symbols[m.kernels[k].symbol].name);
       for (const std::string& target : file_targets(m, {})) {
         std::string label = file.filename().string() + " " + kernel + " " + target;
         codegen::Lowered low = codegen::lower(*a, k, target, fs::absolute(file).string());
         if (!low.ok()) {
           std::printf("  not lowered yet  %s: %s\n", label.c_str(), low.diagnostics[0].message.c_str());
-          ++skipped;
+          ++tally.skipped;
           continue;
         }
-        std::string arch = arch_for(target, driver->major(), driver->minor());
+        std::string arch = arch_for(target, major, minor);
         if (arch.empty()) {
           std::printf("  skipped          %s: this GPU cannot run %s code\n", label.c_str(), target.c_str());
-          ++skipped;
+          ++tally.skipped;
           continue;
         }
-        testing::KernelCase c = testing::make_case(m, k, low.plan, 7);
-        if (!c.error.empty()) {
-          std::printf("  FAILED           %s: %s\n", label.c_str(), c.error.c_str());
-          ++failed;
-          continue;
-        }
-        codegen::CompileRequest request;
-        request.source = low.cuda;
-        request.name = kernel + ".cu";
-        request.arch = arch;
-        codegen::CompileResult compiled = codegen::compile(request);
-        if (!compiled.ok) {
-          std::printf("  FAILED           %s: compile for %s: %s\n%s\n", label.c_str(), arch.c_str(),
-                      compiled.error.c_str(), compiled.log.c_str());
-          ++failed;
-          continue;
-        }
-        CUmodule module = nullptr;
-        CUfunction function = nullptr;
-        std::string error = driver->load_kernel(compiled.cubin, low.plan.kernel, module, function);
-        std::vector<CUdeviceptr> device(c.arguments.size(), 0);
-        std::vector<CUtensorMap> maps(c.arguments.size());
-        std::vector<void*> params;
-        for (size_t i = 0; i < c.arguments.size() && error.empty(); ++i) {
-          testing::Argument& arg = c.arguments[i];
-          if (arg.kind == codegen::LaunchParam::Kind::TensorMap) {
-            // Its tensor comes before it, so is on the device already.
-            error = driver->encode_tensor_map(maps[i], device[arg.map_tensor], arg.map.dtype,
-                                              static_cast<int>(arg.map.element_bytes), arg.map_dims, arg.map.box,
-                                              static_cast<int>(arg.map.swizzle));
-            params.push_back(&maps[i]);
-            continue;
-          }
-          if (arg.kind != codegen::LaunchParam::Kind::Tensor) {
-            params.push_back(&arg.scalar);
-            continue;
-          }
-          error = driver->alloc(arg.bytes.size(), device[i]);
-          if (error.empty()) error = driver->to_device(device[i], arg.bytes.data(), arg.bytes.size());
-          params.push_back(&device[i]);
-        }
-        double ms = 0;
-        unsigned grid[3] = {unsigned(c.grid[0]), unsigned(c.grid[1]), unsigned(c.grid[2])};
-        if (error.empty())
-          error = driver->launch(function, grid, unsigned(low.plan.block), unsigned(low.plan.dynamic_smem),
-                                 params.data(), ms);
-        for (size_t i = 0; i < c.arguments.size() && error.empty(); ++i)
-          if (c.arguments[i].kind == codegen::LaunchParam::Kind::Tensor)
-            error = driver->to_host(c.arguments[i].bytes.data(), device[i], c.arguments[i].bytes.size());
-        int registers = function ? driver->registers(function) : 0;
-        for (CUdeviceptr p : device)
-          if (p) driver->free(p);
-        if (module) driver->unload(module);
-        if (!error.empty()) {
-          std::printf("  FAILED           %s: %s\n", label.c_str(), error.c_str());
-          ++failed;
-          // A failed launch can leave the context unusable: stop here.
-          break;
-        }
-        std::vector<std::string> wrong = testing::mismatches(c);
-        std::printf("  %-16s %s as %s at %s: %d registers, %.3f ms\n", wrong.empty() ? "ok" : "MISMATCH", label.c_str(),
-                    arch.c_str(), c.shape.text.c_str(), registers, ms);
-        for (const std::string& w : wrong) std::printf("                   %s\n", w.c_str());
-        if (!wrong.empty()) ++failed;
-        ++ran;
+        tally.add(check_case(driver, m, k, low, arch, label));
+        if (tally.stop) break;
       }
     }
   }
-  std::printf("cake-gpu-check: %d ran, %d failed, %d not run (not lowered yet, or not for this GPU)\n", ran, failed,
-              skipped);
-  return failed > 0 || ran == 0 ? 1 : 0;
+  std::printf("op kernels, on every target this GPU runs that has their ops:\n");
+  for (const testing::OpKernel& op : testing::op_kernels()) {
+    for (const TargetInfo& t : all_targets()) {
+      if (tally.stop) break;
+      std::string arch = arch_for(std::string(t.name), major, minor);
+      if (arch.empty()) continue;
+      auto a = analyze("target " + std::string(t.name) + "\n" + op.text + "\n");
+      if (count(a->diagnostics).errors > 0) continue;
+      std::string label = "[" + op.ops + "] " + std::string(t.name);
+      codegen::Lowered low = codegen::lower(*a, 0, std::string(t.name), "/ops/op.cake");
+      if (!low.ok()) {
+        std::printf("  not lowered yet  %s: %s\n", label.c_str(), low.diagnostics[0].message.c_str());
+        ++tally.skipped;
+        continue;
+      }
+      tally.add(check_case(driver, a->module, 0, low, arch, label));
+    }
+  }
+  return tally;
+}
+
+/// The symbols of `choice` by name, for another kernel of the same bench.
+testing::NamedShape named(const Module& m, const exec::ShapeChoice& choice) {
+  testing::NamedShape out;
+  for (const auto& [symbol, value] : choice.values) out.emplace_back(std::string(m.symbols[symbol].name), value);
+  return out;
+}
+
+/// Each tensor parameter of `got` against the reference's parameter at the
+/// same position (references match by position, E0118); a line per
+/// difference. The inputs are compared too: that both kernels got the same
+/// ones is what makes the outputs comparable. The executor's tolerances
+/// (exec::tolerance_for) are for short sums; at a bench's reduction lengths
+/// sums that cancel differ by more than their absolute floor when the order
+/// of the additions or the tensor cores' rounding differs, so the floor is
+/// raised to kScaledFloor of the reference tensor's RMS. The strict count is
+/// printed beside.
+constexpr double kScaledFloor = 1e-4;
+std::vector<std::string> compare_cases(const testing::KernelCase& got, const testing::KernelCase& want,
+                                       const codegen::LaunchPlan& plan, int& compared, std::string& strict) {
+  std::vector<std::string> out;
+  compared = 0;
+  for (size_t i = 0; i < got.arguments.size(); ++i) {
+    const testing::Argument& g = got.arguments[i];
+    if (g.kind != codegen::LaunchParam::Kind::Tensor) continue;
+    for (const testing::Argument& w : want.arguments) {
+      if (w.kind != codegen::LaunchParam::Kind::Tensor || w.expected != g.expected) continue;
+      std::vector<double> a = testing::from_bytes(g.dtype, g.bytes), b = testing::from_bytes(w.dtype, w.bytes);
+      double squares = 0;
+      for (double v : b) squares += std::isfinite(v) ? v * v : 0;
+      double rms = b.empty() ? 0 : std::sqrt(squares / static_cast<double>(b.size()));
+      exec::Tolerance tolerance = exec::tolerance_for(g.dtype);
+      exec::Comparison exact = exec::compare(tolerance, a, b);
+      tolerance.atol = std::max(tolerance.atol, kScaledFloor * rms);
+      exec::Comparison cmp = exec::compare(tolerance, a, b);
+      ++compared;
+      char text[160];
+      if (!exact.matches()) {
+        std::snprintf(text, sizeof text, "%s%s: %zu of %zu beyond the executor's tolerance, max abs %.3g (RMS %.3g)",
+                      strict.empty() ? "" : "; ", plan.params[i].name.c_str(), exact.mismatches, a.size(),
+                      exact.max_abs, rms);
+        strict += text;
+      }
+      if (!cmp.matches())
+        out.push_back(plan.params[i].name + ": " + std::to_string(cmp.mismatches) + " of " +
+                      std::to_string(a.size()) + " elements differ (max abs " + std::to_string(cmp.max_abs) +
+                      ", max rel " + std::to_string(cmp.max_rel) + ", RMS " + std::to_string(rms) + ")");
+    }
+  }
+  return out;
+}
+
+/// The device table for the GPU named `name` ("NVIDIA H200" → h200), or null.
+const DeviceInfo* device_named(std::string name) {
+  if (name.rfind("NVIDIA ", 0) == 0) name = name.substr(7);
+  std::string alias;
+  for (char ch : name) {
+    if (ch == ' ') break;
+    alias += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  return find_device(alias);
+}
+
+/// --time: each example kernel with benches, on the first of its targets
+/// this GPU runs, at each bench shape: timed, checked against the bench's
+/// reference kernel on the GPU, and written to `out` as cake-measurements.
+/// Without a driver (a rehearsal for a GPU of `major`.`minor`, an H200's
+/// device table) it makes the cases and compiles, and runs nothing.
+Tally time_benches(gpu::Driver* gpu, int major, int minor, const fs::path& dir, const fs::path& out) {
+  Tally tally;
+  const DeviceInfo* device = device_named(gpu ? gpu->device_name() : "NVIDIA H200");
+  nlohmann::json measurements = nlohmann::json::array();
+  std::printf("bench shapes: median of 20 launches; outputs against the bench's reference kernel on the GPU\n");
+  std::printf("  %-44s %-24s %10s %10s %7s  %s\n", "kernel (target as arch)", "shape", "measured", "estimate",
+              "est/meas", "reference");
+  for (const fs::path& file : example_files(dir)) {
+    auto a = analyze(read(file));
+    const Module& m = a->module;
+    for (uint32_t k = 0; k < m.kernels.size() && !tally.stop; ++k) {
+      std::vector<size_t> benches = exec::kernel_benches(m, k);
+      if (benches.empty()) continue;
+      std::string kernel(m.symbols[m.kernels[k].symbol].name);
+      std::string target, arch;
+      for (const std::string& t : file_targets(m, {}))
+        if (arch.empty() && !(arch = arch_for(t, major, minor)).empty()) target = t;
+      if (arch.empty()) {
+        std::printf("  skipped          %s %s: this GPU runs none of its targets\n", file.filename().c_str(),
+                    kernel.c_str());
+        ++tally.skipped;
+        continue;
+      }
+      std::string label = kernel + " (" + target + " as " + arch + ")";
+      codegen::Lowered low = codegen::lower(*a, k, target, fs::absolute(file).string());
+      if (!low.ok()) {
+        std::printf("  not lowered yet  %s: %s\n", label.c_str(), low.diagnostics[0].message.c_str());
+        ++tally.skipped;
+        continue;
+      }
+      std::optional<std::vector<char>> cubin = compile(low, arch, label);
+      if (!cubin) {
+        tally.add(Outcome::Failed);
+        continue;
+      }
+      for (size_t bench : benches) {
+        if (tally.stop) break;
+        const Bench& b = m.benches[bench];
+        testing::NamedShape shape = named(m, exec::choose_shape(m, k, static_cast<int64_t>(bench), {}));
+        testing::KernelCase c = testing::make_case(m, k, low.plan, 7, &shape);
+        if (!c.error.empty()) {
+          std::printf("  FAILED           %s: %s\n", label.c_str(), c.error.c_str());
+          tally.add(Outcome::Failed);
+          continue;
+        }
+        double estimate_us = 0;
+        if (device) {
+          Estimate e = estimate_bench(*a, k, static_cast<int32_t>(bench), target, *device);
+          if (e.ok) estimate_us = e.time_us;
+        }
+        if (!gpu) {
+          std::printf("  %-44s %-24s %10s %8.1f us\n", label.c_str(), c.shape.text.c_str(), "compiled", estimate_us);
+          tally.add(Outcome::Ran);
+          continue;
+        }
+        gpu::Driver& driver = *gpu;
+        std::vector<double> times;
+        std::string error;
+        int registers = 0;
+        {
+          DeviceRun run(driver, *cubin, low.plan, c);
+          error = run.error();
+          registers = run.registers();
+          for (int i = 0; i < 23 && error.empty(); ++i) {
+            double ms = 0;
+            error = run.launch(ms);
+            if (i >= 3) times.push_back(ms);
+          }
+          // The outputs of one launch on fresh inputs.
+          double ms = 0;
+          if (error.empty()) error = run.upload();
+          if (error.empty()) error = run.launch(ms);
+          if (error.empty()) error = run.download();
+        }
+        if (!error.empty()) {
+          tally.add(failure(label, error));
+          break;
+        }
+        std::sort(times.begin(), times.end());
+        double median_us = times[times.size() / 2] * 1000;
+        // The reference at the same shape, on the GPU.
+        std::string verdict = "no reference";
+        Outcome outcome = Outcome::Ran;
+        if (b.reference_symbol != kNone) {
+          uint32_t r = m.symbols[b.reference_symbol].kernel;
+          std::string ref_name(m.symbols[m.kernels[r].symbol].name);
+          codegen::Lowered ref = codegen::lower(*a, r, target, fs::absolute(file).string());
+          testing::KernelCase rc = testing::make_case(m, r, ref.plan, 7, &shape);
+          std::optional<std::vector<char>> ref_cubin;
+          if (ref.ok() && rc.error.empty()) ref_cubin = compile(ref, arch, ref_name);
+          if (!ref_cubin) {
+            verdict = ref_name + " not run: " + (!ref.ok() ? ref.diagnostics[0].message : rc.error);
+          } else {
+            DeviceRun run(driver, *ref_cubin, ref.plan, rc);
+            double ms = 0;
+            error = run.error();
+            if (error.empty()) error = run.launch(ms);
+            if (error.empty()) error = run.download();
+            if (!error.empty()) {
+              tally.add(failure(ref_name, error));
+              break;
+            }
+            int compared = 0;
+            std::string strict;
+            std::vector<std::string> wrong = compare_cases(c, rc, low.plan, compared, strict);
+            verdict = (wrong.empty() ? "matches " : "MISMATCH against ") + ref_name + " (" +
+                      std::to_string(compared) + " tensors)";
+            for (const std::string& w : wrong) verdict += "\n                   " + w;
+            if (!strict.empty()) verdict += "\n                   strictly: " + strict;
+            if (!wrong.empty() || compared == 0) outcome = Outcome::Mismatch;
+          }
+        }
+        std::printf("  %-44s %-24s %8.1f us %8.1f us %7.2f  %s\n", label.c_str(), c.shape.text.c_str(), median_us,
+                    estimate_us, estimate_us > 0 ? estimate_us / median_us : 0.0, verdict.c_str());
+        std::fflush(stdout);
+        tally.add(outcome);
+        nlohmann::json bench_shape = nlohmann::json::object();
+        for (const auto& [name, value] : shape) bench_shape[name] = value;
+        measurements.push_back({{"file", (dir.filename() / file.filename()).string()},
+                                {"kernel", kernel},
+                                {"target", target},
+                                {"device", device ? std::string(device->id) : gpu->device_name()},
+                                {"bench", bench_shape},
+                                {"time_us", median_us},
+                                {"repetitions", times.size()},
+                                {"registers", registers},
+                                {"estimate_us", estimate_us}});
+      }
+    }
+  }
+  if (!gpu) return tally;
+  nlohmann::json doc = {{"format", "cake-measurements"}, {"version", 1},
+                        {"gpu", gpu->device_name()}, {"measurements", measurements}};
+  std::ofstream(out) << doc.dump(2) << "\n";
+  std::printf("cake-gpu-check: %zu measurements written to %s\n", measurements.size(), out.c_str());
+  return tally;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int major = 0, minor = 0;
+  bool rehearse = false;
+  std::string time_file;
+  std::vector<std::string> rest;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--rehearse" && i + 1 < argc && std::sscanf(argv[i + 1], "%d.%d", &major, &minor) == 2) {
+      rehearse = true;
+      ++i;
+    } else if (arg == "--time" && i + 1 < argc) {
+      time_file = argv[++i];
+    } else if (arg.rfind("--", 0) == 0 || !rest.empty()) {
+      std::fprintf(stderr, "usage: cake-gpu-check [--rehearse MAJOR.MINOR] [--time FILE] [EXAMPLES_DIR]\n");
+      return 2;
+    } else {
+      rest.push_back(arg);
+    }
+  }
+  std::unique_ptr<gpu::Driver> driver;
+  if (!rehearse) {
+    std::string why;
+    driver = gpu::Driver::load(why);
+    if (!driver) {
+      std::printf("cake-gpu-check: skipped: %s\n", why.c_str());
+      return 77;
+    }
+    major = driver->major();
+    minor = driver->minor();
+  }
+  if (!codegen::available()) {
+    std::printf("cake-gpu-check: skipped: this build has no NVRTC\n");
+    return 77;
+  }
+  std::printf("cake-gpu-check: %s (sm_%d%d), NVRTC %s\n", driver ? driver->device_name().c_str() : "a rehearsal",
+              major, minor, codegen::version().c_str());
+  fs::path dir = rest.empty() ? fs::path(CAKE_EXAMPLES_DIR) : fs::path(rest[0]);
+  Tally tally = time_file.empty() ? check(driver.get(), major, minor, dir)
+                                  : time_benches(driver.get(), major, minor, dir, time_file);
+  if (tally.stop) std::printf("cake-gpu-check: stopped after a failure that can leave the context unusable\n");
+  std::printf("cake-gpu-check: %d %s, %d failed, %d not run (not lowered yet, or not for this GPU)\n", tally.ran,
+              driver ? "ran" : "compiled", tally.failed, tally.skipped);
+  return tally.failed > 0 || tally.ran == 0 ? 1 : 0;
 }

@@ -46,5 +46,7 @@ struct Comparison {
 /// Element by element under tolerance_for(dtype); where the lengths differ,
 /// each element that only one side has is a mismatch.
 Comparison compare(DType dtype, std::span<const double> got, std::span<const double> want);
+/// The same under `tolerance`.
+Comparison compare(const Tolerance& tolerance, std::span<const double> got, std::span<const double> want);
 
 }  // namespace cake::exec
