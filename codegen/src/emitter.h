@@ -169,9 +169,10 @@ class Emitter {
   // Section - Hopper's warpgroup MMA (wgmma.cpp)
 
   void wgmma(const Stmt& s, const MmaStmt& n);
-  /// The instruction macro of m64`n`k16 for 16-bit `dtype`, its definition
+  /// The instruction macro of m64`n`k16 for 16-bit `dtype` (A from four
+  /// registers when `a_in_registers`, else a descriptor), its definition
   /// added to definitions_ once per translation unit.
-  std::string wgmma_macro(int64_t n, DType dtype);
+  std::string wgmma_macro(int64_t n, DType dtype, bool a_in_registers);
 
   /// A K-major, swizzled shared-memory operand of wgmma or tcgen05.mma: its
   /// tile's rows and K, a pointer to its first element, its swizzle and

@@ -1,6 +1,7 @@
-// Hopper's warpgroup MMA: `wgmma acc (+)= A @ B.T` with both operands in
-// shared memory, K-major and swizzled, as wgmma.mma_async m64nNk16 with a
-// matrix descriptor per operand and k-step, and its fence, commit and wait.
+// Hopper's warpgroup MMA: `wgmma acc (+)= A @ B.T` with B in shared memory,
+// K-major and swizzled, and A there too or in registers (a 16-bit
+// wgmma_acc fragment), as wgmma.mma_async m64nNk16 with a matrix descriptor
+// per shared-memory operand and k-step, and its fence, commit and wait.
 // The descriptor (PTX ISA, "Matrix Descriptor Format" of the asynchronous
 // warpgroup-level matrix shared-memory layout) is built by the prelude's
 // CAKE_WGMMA_DESC; the instruction, whose operand list depends on N, by a
@@ -59,9 +60,10 @@ std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId e, const
   return out;
 }
 
-std::string Emitter::wgmma_macro(int64_t n, DType dtype) {
+std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers) {
   std::string type = dtype == DType::BF16 ? "bf16" : "f16";
-  std::string macro = "CAKE_WGMMA_M64N" + std::to_string(n) + "K16_" + (dtype == DType::BF16 ? "BF16" : "F16");
+  std::string macro = "CAKE_WGMMA_M64N" + std::to_string(n) + "K16_" + (dtype == DType::BF16 ? "BF16" : "F16") +
+                      (a_in_registers ? "_RS" : "");
   if (!define_once(macro)) return macro;
   int64_t regs = n / 2;  // f32 accumulators per thread
   std::string list, outs;
@@ -70,25 +72,36 @@ std::string Emitter::wgmma_macro(int64_t n, DType dtype) {
     outs += std::string(i ? ", " : "") + "\"+f\"((d)[" + std::to_string(i) + "])";
     if (i % 8 == 7 && i + 1 < regs) outs += " \\\n      ";
   }
-  std::string a = "%" + std::to_string(regs), b = "%" + std::to_string(regs + 1), s = "%" + std::to_string(regs + 2);
+  auto operand = [&](int64_t k) { return "%" + std::to_string(regs + k); };
+  // A: its descriptor, or the four .b32 registers of a k16 step (PTX ISA,
+  // wgmma.mma_async: the register form has no imm-trans-a).
+  std::string a = a_in_registers ? "{" + operand(0) + ", " + operand(1) + ", " + operand(2) + ", " + operand(3) + "}"
+                                 : operand(0);
+  int64_t after_a = a_in_registers ? 4 : 1;
+  std::string b = operand(after_a), scale = operand(after_a + 1);
+  std::string host = a_in_registers ? "CAKE_WGMMA_HOST_RS" : "CAKE_WGMMA_HOST";
   std::string& out = definitions_;
-  out += "#ifdef CAKE_WGMMA_HOST\n";
-  out += "#define " + macro + "(d, da, db, scale_d) CAKE_WGMMA_HOST(" + std::to_string(n) + ", \"" + type +
-         "\", (d), (da), (db), (scale_d))\n";
+  out += "#ifdef " + host + "\n";
+  out += "#define " + macro + "(d, a, db, scale_d) " + host + "(" + std::to_string(n) + ", \"" + type +
+         "\", (d), (a), (db), (scale_d))\n";
   out += "#else\n";
-  out += "// d (" + std::to_string(regs) + " f32) = A (descriptor da) @ B (db), plus d when scale_d is not 0.\n";
-  out += "#define " + macro + "(d, da, db, scale_d) \\\n";
-  out += "  asm volatile(\"{ .reg .pred cake_p; setp.ne.b32 cake_p, " + s + ", 0; \" \\\n";
-  out += "      \"wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32." + type + "." + type + " {" +
-         list + "}, " + a + ", " + b + ", cake_p, 1, 1, 0, 0; }\" \\\n";
+  out += "// d (" + std::to_string(regs) + " f32) = A (" +
+         (a_in_registers ? "four .b32 registers at a" : "descriptor a") +
+         ") @ B (descriptor db), plus d when scale_d is not 0.\n";
+  out += "#define " + macro + "(d, a, db, scale_d) \\\n";
+  out += "  asm volatile(\"{ .reg .pred cake_p; setp.ne.b32 cake_p, " + scale + ", 0; \" \\\n";
+  out += "      \"wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32." + type + "." + type + " {" + list +
+         "}, " + a + ", " + b + ", cake_p, 1, 1" + (a_in_registers ? ", 0" : ", 0, 0") + "; }\" \\\n";
   out += "      : " + outs + " \\\n";
-  out += "      : \"l\"(da), \"l\"(db), \"r\"((unsigned)(scale_d)))\n";
+  out += a_in_registers ? "      : \"r\"((a)[0]), \"r\"((a)[1]), \"r\"((a)[2]), \"r\"((a)[3]), \"l\"(db), "
+                          "\"r\"((unsigned)(scale_d)))\n"
+                        : "      : \"l\"(a), \"l\"(db), \"r\"((unsigned)(scale_d)))\n";
   out += "#endif\n";
   return macro;
 }
 
 void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
-  const Expr &acc = m.exprs[n.acc], &bt = m.exprs[n.b];
+  const Expr &acc = m.exprs[n.acc], &a = m.exprs[n.a], &bt = m.exprs[n.b];
   if (acc.kind != Expr::Kind::Name || acc.symbol == kNone) return refuse(acc.range, "a wgmma accumulator that is not a fragment");
   if (bt.kind != Expr::Kind::Transpose)
     return refuse(bt.range, "a wgmma whose B operand is not an [N, K] shared-memory tile used as `.T` (K-major only so far)");
@@ -97,13 +110,35 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   if (fc->layout != FragLayout::WgmmaAcc || fc->dtype != DType::F32)
     return refuse(acc.range, "a wgmma accumulator other than an f32 wgmma_acc fragment");
   if (n.accumulate != kNone) return refuse(s.range, "`accumulate(...)` on a wgmma");
-  auto a_side = mma_smem_operand(n.a, "wgmma"), b_side = mma_smem_operand(bt.lhs, "wgmma");
-  if (!a_side || !b_side) return;
-  const MmaSmemOperand &A = *a_side, &B = *b_side;
-  if (A.dtype != B.dtype || (A.dtype != DType::BF16 && A.dtype != DType::F16) || A.k != B.k || A.rows != 64 ||
-      B.rows != fc->dims[1] || A.k % 16 != 0 || B.rows % 8 != 0 || B.rows > 256)
+  auto b_side = mma_smem_operand(bt.lhs, "wgmma");
+  if (!b_side) return;
+  const MmaSmemOperand& B = *b_side;
+  // A from registers: a 16-bit wgmma_acc fragment [64, K], whose registers
+  // 4k .. 4k + 3 are the A operand of k16 step k (the mma.sync A layout of
+  // each warp's 16 rows: docs/lowering.md).
+  bool a_in_registers = a.kind == Expr::Kind::Name && a.symbol != kNone && m.symbols[a.symbol].kind == SymbolKind::Reg;
+  std::optional<MmaSmemOperand> a_side;
+  DType a_dtype = DType::Unknown;
+  int64_t a_rows = 0, a_k = 0;
+  if (a_in_registers) {
+    auto fa = fragment(a.symbol, a.range);
+    if (!fa) return;
+    if (fa->layout != FragLayout::WgmmaAcc || !fa->packed() || fa->dims.size() != 2)
+      return refuse(a.range, "a wgmma A operand in registers other than a 16-bit wgmma_acc fragment");
+    a_dtype = fa->dtype;
+    a_rows = fa->dims[0];
+    a_k = fa->dims[1];
+  } else {
+    a_side = mma_smem_operand(n.a, "wgmma");
+    if (!a_side) return;
+    a_dtype = a_side->dtype;
+    a_rows = a_side->rows;
+    a_k = a_side->k;
+  }
+  if (a_dtype != B.dtype || (a_dtype != DType::BF16 && a_dtype != DType::F16) || a_k != B.k || a_rows != 64 ||
+      B.rows != fc->dims[1] || a_k % 16 != 0 || B.rows % 8 != 0 || B.rows > 256)
     return refuse(s.range, "a wgmma other than f32 [64, N] += bf16/f16 [64, K] @ [N, K].T");
-  std::string macro = wgmma_macro(B.rows, A.dtype);
+  std::string macro = wgmma_macro(B.rows, a_dtype, a_in_registers);
   std::string c = name(acc.symbol);
   // One instruction per k16 step; its descriptors start 16 elements (32
   // bytes) further along the swizzled row. `=` zeroes at the first step.
@@ -112,9 +147,10 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
     return "CAKE_WGMMA_DESC((const unsigned char*)" + x.base + " + 32 * cake_k, " +
            std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_mode(x.swizzle)) + ")";
   };
+  std::string a_operand = a_in_registers ? "&" + name(a.symbol) + "[4 * cake_k]" : desc(*a_side);
   line("#pragma unroll", s.range);
-  line("for (int cake_k = 0; cake_k < " + std::to_string(A.k / 16) + "; ++cake_k)", s.range);
-  line("  " + macro + "(" + c + ", " + desc(A) + ", " + desc(B) + ", " +
+  line("for (int cake_k = 0; cake_k < " + std::to_string(a_k / 16) + "; ++cake_k)", s.range);
+  line("  " + macro + "(" + c + ", " + a_operand + ", " + desc(B) + ", " +
            (n.accumulate_into ? std::string("1") : std::string("cake_k > 0")) + ");",
        s.range);
 }

@@ -149,6 +149,24 @@ inline const std::vector<OpKernel>& op_kernels() {
     store C <- acc
   }
 })"},
+    {"wgmma", R"(kernel op_wgmma_rs(A: global bf16[64, 32], B: global bf16[64, 32], C: global f32[64, 64]) grid (1) block 128 {
+  smem b: bf16[64, 32] swizzle(64B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    reg p: bf16[64, 32] layout(wgmma_acc)
+    load p <- A
+    cp.async b <- B
+    cp.async.commit
+    cp.async.wait 0
+    fence.proxy.async
+    syncthreads
+    wgmma.fence
+    wgmma acc += p @ b.T
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+})"},
     {"tcgen05.mma tcgen05.commit tcgen05.ld tcgen05.wait.ld", R"(kernel op_tcgen05(A: global bf16[128, 16], B: global bf16[64, 16], C: global f32[128, 64]) grid (1) block 128 {
   smem sA: bf16[128, 16] swizzle(32B)
   smem sB: bf16[64, 16] swizzle(32B)

@@ -7,10 +7,10 @@
                :: "r"(CAKE_SMEM_ADDR(dst)), "l"((unsigned long long)(map)), "r"((int)(c0)), "r"((int)(c1)), "r"(CAKE_SMEM_ADDR(bar)) : "memory")
 #endif
 #ifdef CAKE_WGMMA_HOST
-#define CAKE_WGMMA_M64N256K16_BF16(d, da, db, scale_d) CAKE_WGMMA_HOST(256, "bf16", (d), (da), (db), (scale_d))
+#define CAKE_WGMMA_M64N256K16_BF16(d, a, db, scale_d) CAKE_WGMMA_HOST(256, "bf16", (d), (a), (db), (scale_d))
 #else
-// d (128 f32) = A (descriptor da) @ B (db), plus d when scale_d is not 0.
-#define CAKE_WGMMA_M64N256K16_BF16(d, da, db, scale_d) \
+// d (128 f32) = A (descriptor a) @ B (descriptor db), plus d when scale_d is not 0.
+#define CAKE_WGMMA_M64N256K16_BF16(d, a, db, scale_d) \
   asm volatile("{ .reg .pred cake_p; setp.ne.b32 cake_p, %130, 0; " \
       "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, cake_p, 1, 1, 0, 0; }" \
       : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3]), "+f"((d)[4]), "+f"((d)[5]), "+f"((d)[6]), "+f"((d)[7]) \
@@ -29,7 +29,7 @@
       , "+f"((d)[104]), "+f"((d)[105]), "+f"((d)[106]), "+f"((d)[107]), "+f"((d)[108]), "+f"((d)[109]), "+f"((d)[110]), "+f"((d)[111]) \
       , "+f"((d)[112]), "+f"((d)[113]), "+f"((d)[114]), "+f"((d)[115]), "+f"((d)[116]), "+f"((d)[117]), "+f"((d)[118]), "+f"((d)[119]) \
       , "+f"((d)[120]), "+f"((d)[121]), "+f"((d)[122]), "+f"((d)[123]), "+f"((d)[124]), "+f"((d)[125]), "+f"((d)[126]), "+f"((d)[127]) \
-      : "l"(da), "l"(db), "r"((unsigned)(scale_d)))
+      : "l"(a), "l"(db), "r"((unsigned)(scale_d)))
 #endif
 #line 8 "@CAKE_FILE@"
 extern "C" __global__ void __launch_bounds__(384, 1)

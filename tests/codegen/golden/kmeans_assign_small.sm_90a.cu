@@ -7,10 +7,10 @@
                :: "r"(CAKE_SMEM_ADDR(dst)), "l"((unsigned long long)(map)), "r"((int)(c0)), "r"((int)(c1)), "r"(CAKE_SMEM_ADDR(bar)) : "memory")
 #endif
 #ifdef CAKE_WGMMA_HOST
-#define CAKE_WGMMA_M64N128K16_BF16(d, da, db, scale_d) CAKE_WGMMA_HOST(128, "bf16", (d), (da), (db), (scale_d))
+#define CAKE_WGMMA_M64N128K16_BF16(d, a, db, scale_d) CAKE_WGMMA_HOST(128, "bf16", (d), (a), (db), (scale_d))
 #else
-// d (64 f32) = A (descriptor da) @ B (db), plus d when scale_d is not 0.
-#define CAKE_WGMMA_M64N128K16_BF16(d, da, db, scale_d) \
+// d (64 f32) = A (descriptor a) @ B (descriptor db), plus d when scale_d is not 0.
+#define CAKE_WGMMA_M64N128K16_BF16(d, a, db, scale_d) \
   asm volatile("{ .reg .pred cake_p; setp.ne.b32 cake_p, %66, 0; " \
       "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, cake_p, 1, 1, 0, 0; }" \
       : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3]), "+f"((d)[4]), "+f"((d)[5]), "+f"((d)[6]), "+f"((d)[7]) \
@@ -21,7 +21,7 @@
       , "+f"((d)[40]), "+f"((d)[41]), "+f"((d)[42]), "+f"((d)[43]), "+f"((d)[44]), "+f"((d)[45]), "+f"((d)[46]), "+f"((d)[47]) \
       , "+f"((d)[48]), "+f"((d)[49]), "+f"((d)[50]), "+f"((d)[51]), "+f"((d)[52]), "+f"((d)[53]), "+f"((d)[54]), "+f"((d)[55]) \
       , "+f"((d)[56]), "+f"((d)[57]), "+f"((d)[58]), "+f"((d)[59]), "+f"((d)[60]), "+f"((d)[61]), "+f"((d)[62]), "+f"((d)[63]) \
-      : "l"(da), "l"(db), "r"((unsigned)(scale_d)))
+      : "l"(a), "l"(db), "r"((unsigned)(scale_d)))
 #endif
 #line 8 "@CAKE_FILE@"
 extern "C" __global__ void __launch_bounds__(256, 1)

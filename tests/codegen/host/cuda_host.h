@@ -572,6 +572,30 @@ inline void wgmma(unsigned n, const char* type, float* d, unsigned long long da,
   }
 }
 
+/// The same with A in registers (the register form): the four .b32
+/// registers `a` of each thread are the mma.sync A layout of its warp's 16
+/// rows (PTX ISA, wgmma "Register Fragments": a0a1 row g, columns 2t; a2a3
+/// row g + 8; a4a5 row g, columns 2t + 8; a6a7 row g + 8, columns 2t + 8).
+inline void wgmma_rs(unsigned n, const char* type, float* d, const unsigned* a, unsigned long long db,
+                     unsigned scale_d) {
+  bool bf16 = std::strcmp(type, "bf16") == 0;
+  unsigned held[4];
+  std::memcpy(held, a, sizeof held);
+  unsigned all[32][4];
+  gather(held, sizeof held, all);
+  unsigned lane = current->idx.x % 32, g = lane / 4, t = lane % 4;
+  auto a_at = [&](unsigned row, unsigned k) {  // row of the warp's 16
+    unsigned bits = all[4 * (row % 8) + (k % 8) / 2][(row / 8) + 2 * (k / 8)];
+    return half_bits_to_float(static_cast<uint16_t>(k % 2 ? bits >> 16 : bits & 0xffff), bf16);
+  };
+  for (unsigned i = 0; i < n / 2; ++i) {
+    unsigned local = g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
+    float sum = scale_d ? d[i] : 0.0f;
+    for (unsigned k = 0; k < 16; ++k) sum += a_at(local, k) * wgmma_operand(db, col, k, bf16);
+    d[i] = sum;
+  }
+}
+
 inline void trampoline() {
   block->entry(block->args);
   current->done = true;
@@ -638,6 +662,7 @@ inline void __syncthreads() { cake_host::syncthreads(); }
   ((unsigned long long)((((const unsigned char*)(p) - cake_host::cake_smem_base()) >> 4) & 0x3fff) |       \
    (1ull << 16) | ((unsigned long long)(((sbo) >> 4) & 0x3fff) << 32) | ((unsigned long long)(mode) << 62))
 #define CAKE_WGMMA_HOST(n, t, d, da, db, scale_d) cake_host::wgmma((n), (t), (d), (da), (db), (scale_d))
+#define CAKE_WGMMA_HOST_RS(n, t, d, a, db, scale_d) cake_host::wgmma_rs((n), (t), (d), (a), (db), (scale_d))
 #define CAKE_WGMMA_FENCE() ((void)0)
 #define CAKE_WGMMA_COMMIT() ((void)0)
 #define CAKE_WGMMA_WAIT(n) ((void)0)
