@@ -18,6 +18,8 @@
 //   7. an edit makes an error: its squiggle on the edited line, and in Problems
 //   8. CAKE IR: Open Rule Documentation opens the rule's page
 //   9. the quick fix undoes the error
+//  10. CAKE IR: Show Lowered CUDA opens the kernel's CUDA beside the file;
+//      an edit that breaks the file shows why it cannot lower, undone the CUDA
 // Each step leaves a screenshot in OUT/screenshots; a failed check also
 // leaves one named fail-<step>.png. Exit 0 when all pass, 1 otherwise.
 //
@@ -384,6 +386,41 @@ try {
     });
     await until("no problems in the status bar", async () => /No Problems/.test(await page.locator("#status\\.problems").getAttribute("aria-label")));
     return title.replace(/\s+/g, " ");
+  });
+
+  // 10. The kernel under the cursor as CUDA, read-only, beside the file; it
+  // follows the file's edits (an error: it says why it cannot lower; undone:
+  // the CUDA again).
+  const lowered = () => page.locator('.editor-instance .monaco-editor[data-uri^="cake-lowered:"]').first();
+  const loweredLines = async () => (await lowered().locator(".view-lines .view-line").allInnerTexts())
+    .map((t) => t.replace(/\u00a0/g, " "));
+  await check("CAKE IR: Show Lowered CUDA opens the kernel's CUDA beside, and it follows edits", async () => {
+    await gotoLine(waitLine, waitCol + 2);
+    await runCommand("CAKE IR: Show Lowered CUDA");
+    const tab = page.locator(".tabs-container .tab", { hasText: `${kernelName}.sm_` });
+    await tab.waitFor({ timeout: 20000 });
+    const title = (await tab.innerText()).trim();
+    await until("the prelude at the top of the view", async () => (await loweredLines()).some((x) => x.includes("cake prelude")));
+    // The kernel's entry point, found in the view (Ctrl+F counts matches).
+    await lowered().locator(".view-lines").click();
+    await page.keyboard.press("Control+f");
+    await page.keyboard.type(`${kernelName}(unsigned short*`);
+    const found = await until("the kernel's signature in the view", async () => {
+      const t = (await lowered().locator(".find-widget .matchesCount").allInnerTexts()).join(" ").trim();
+      return /^1 of 1$/.test(t) ? t : undefined;
+    });
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Control+Home");   // the top, where a refusal is written
+    // An edit in the file that stops it lowering, then undone.
+    await gotoLine(waitLine, waitCol + 4);
+    await page.keyboard.press("Shift+ArrowRight");
+    await page.keyboard.type("i");
+    const refused = await until("the view to follow the edit", async () =>
+      (await loweredLines()).find((x) => /is not lowered to CUDA .* while the file has errors/.test(x)));
+    await page.keyboard.press("Control+z");
+    await until("the CUDA back after the undo", async () => (await loweredLines()).some((x) => x.includes("cake prelude")));
+    await shot("lowered-cuda");
+    return `tab "${title}", its signature found (${found}), then "${refused.trim()}"`;
   });
 } catch (err) {
   log(String(err?.message ?? err));

@@ -536,6 +536,13 @@ def case_lowered_cuda(server):
                                    "position": {"line": line_of(btext, "tcgen05.cp u"), "character": 4}})["result"]
     check(not r["ok"] and r["cuda"] == "" and r["problems"], "tmem_copy is refused, with its problems", r)
     check(all(p["code"] == "CAKE-E0801" for p in r["problems"]), "the problems are E0801", r["problems"])
+    # A file with an error: the error itself, with its code and line.
+    broken = text.replace("reduce.row max pm <- x", "reduce.row max pmm <- x", 1)
+    c.change(uri, 3, [{"text": broken}])
+    r = c.request("cake/lowered", {"textDocument": {"uri": uri}, "kernel": "row_softmax"})["result"]
+    check(not r["ok"] and r["cuda"] == "" and [p["code"] for p in r["problems"]] == ["CAKE-E0101"]
+          and r["problems"][0]["range"]["start"]["line"] == at["line"],
+          "a file with an error: its error, not an E0801", r["problems"])
     # Outside any kernel: an error, and the server serves on.
     r = c.request("cake/lowered", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
     check(error_code(r) == INVALID_PARAMS, "no kernel at the first line", r)

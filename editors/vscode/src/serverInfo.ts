@@ -73,7 +73,11 @@ export function loweredText(r: LoweredResult): string {
   if (r.ok) {
     return r.cuda;
   }
-  const lines = [`// ${r.kernel} cannot be lowered to CUDA for ${r.target} yet (docs/lowering.md):`];
+  // Only E0801s: constructs the lowering lacks; anything else: the file's own errors.
+  const notYet = r.problems.every((p) => p.code === "CAKE-E0801");
+  const lines = [notYet
+    ? `// ${r.kernel} cannot be lowered to CUDA for ${r.target} yet (docs/lowering.md):`
+    : `// ${r.kernel} is not lowered to CUDA for ${r.target} while the file has errors:`];
   for (const p of r.problems) {
     lines.push(`//   line ${p.range.start.line + 1}: ${p.code}: ${p.message}`);
   }

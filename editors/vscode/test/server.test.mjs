@@ -36,6 +36,10 @@ const refused = info.loweredText({ kernel: "k", target: "sm_90a", ok: false, cud
   problems: [{ code: "CAKE-E0801", message: "`wgmma` cannot be lowered to CUDA yet", range: { start: { line: 41, character: 6 } } }] });
 check(refused.includes("// k cannot be lowered to CUDA for sm_90a yet") && refused.includes("//   line 42: CAKE-E0801: `wgmma`"),
   "a refused kernel's view says why, by line");
+const broken = info.loweredText({ kernel: "k", target: "sm_90a", ok: false, cuda: "",
+  problems: [{ code: "CAKE-E0101", message: "a file with errors cannot be lowered", range: { start: { line: 26, character: 9 } } }] });
+check(broken.includes("// k is not lowered to CUDA for sm_90a while the file has errors") && broken.includes("//   line 27: CAKE-E0101"),
+  "a kernel of a file with errors: its view says the file has errors, not that lowering lacks something");
 fs.rmSync(tmp, { recursive: true, force: true });
 
 // Section - a real cake-lsp

@@ -3,8 +3,8 @@
 // view. Params {textDocument, position or kernel (a name), target?}: a view
 // that follows edits names its kernel, which moves. The answer {kernel,
 // target, targets, ok, cuda, problems: [{code, message, range}]}: `cuda` is
-// the translation unit when it lowers, `problems` the E0801 refusals (or
-// the file's first error) when it does not. The newest text is analysed
+// the translation unit when it lowers, `problems` the E0801 refusals, or
+// the file's errors (the first 20), when it does not. The newest text is analysed
 // afresh; the view asks again after edits. Advertised as
 // capabilities.experimental.lowered.
 #include "diagnostic_json.h"
@@ -53,14 +53,24 @@ json lowered_request(Context& context, const json& params) {
                        : targets.empty()                                          ? std::string()
                                                                                   : targets.front();
   if (target.empty()) throw RequestError{error_code::InvalidParams, "the file names no target"};
-  codegen::Lowered low = codegen::lower(*a, kernel, target, uri_path(d.uri));
   json problems = json::array();
-  for (const Diagnostic& p : low.diagnostics)
+  auto add = [&](const Diagnostic& p) {
     problems.push_back({{"code", std::string(rule_info(p.id).code)}, {"message", p.message}, {"range", context.range(d, p.range)}});
+  };
+  // A file with errors does not lower (lower() says so with one E0801): the
+  // view lists the errors themselves, the first kProblems of them.
+  constexpr size_t kProblems = 20;
+  for (const Diagnostic& p : a->diagnostics)
+    if (p.severity == Severity::Error && problems.size() < kProblems) add(p);
+  codegen::Lowered low;
+  if (problems.empty()) {
+    low = codegen::lower(*a, kernel, target, uri_path(d.uri));
+    for (const Diagnostic& p : low.diagnostics) add(p);
+  }
   return {{"kernel", std::string(m.symbols[m.kernels[kernel].symbol].name)},
           {"target", target},
           {"targets", targets},
-          {"ok", low.ok()},
+          {"ok", problems.empty()},
           {"cuda", low.cuda},
           {"problems", problems}};
 }

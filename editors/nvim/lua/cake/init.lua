@@ -286,7 +286,14 @@ function M.show_lowered()
     if res.ok then
       return vim.split(res.cuda, "\n", { plain = true })
     end
-    local lines = { "// " .. res.kernel .. " cannot be lowered to CUDA for " .. res.target .. " yet (docs/lowering.md):" }
+    -- Only E0801s: constructs the lowering lacks; anything else: the file's own errors.
+    local not_yet = true
+    for _, p in ipairs(res.problems) do
+      if p.code ~= "CAKE-E0801" then not_yet = false end
+    end
+    local lines = { not_yet
+        and ("// " .. res.kernel .. " cannot be lowered to CUDA for " .. res.target .. " yet (docs/lowering.md):")
+        or ("// " .. res.kernel .. " is not lowered to CUDA for " .. res.target .. " while the file has errors:") }
     for _, p in ipairs(res.problems) do
       table.insert(lines, string.format("//   line %d: %s: %s", p.range.start.line + 1, p.code, p.message))
     end
