@@ -48,24 +48,62 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
   line("}", s.range);
 }
 
+void Emitter::find_transposed() {
+  auto inside = [&](ByteRange r) { return kernel.range.begin <= r.begin && r.end <= kernel.range.end; };
+  auto name_of = [&](ExprId e) { return e != kNone && m.exprs[e].kind == Expr::Kind::Name ? m.exprs[e].symbol : kNone; };
+  std::set<ExprId> allowed;
+  for (const Stmt& s : m.stmts) {
+    if (!inside(s.range)) continue;
+    // ldmatrix and stmatrix check their own `trans` against the set.
+    if (const auto* mv = std::get_if<MoveStmt>(&s.node)) {
+      ExprId e = mv->op == Op::Ldmatrix ? mv->dst : mv->op == Op::Stmatrix ? mv->src : kNone;
+      if (mv->trans && mv->op == Op::Ldmatrix && name_of(e) != kNone) transposed.insert(name_of(e));
+      if (e != kNone) allowed.insert(e);
+    }
+    if (const auto* mma = std::get_if<MmaStmt>(&s.node); mma && mma->op == Op::Mma) allowed.insert(mma->b);
+  }
+  if (transposed.empty()) return;
+  for (ExprId e = 0; e < m.exprs.size(); ++e) {
+    const Expr& x = m.exprs[e];
+    if (x.kind == Expr::Kind::Name && transposed.count(x.symbol) && inside(x.range) && !allowed.count(e))
+      refuse(x.range, "a use of `" + std::string(m.symbols[x.symbol].name) +
+                          "`, which `ldmatrix ... trans` fills, other than as an mma's B operand or in `stmatrix ... trans`");
+  }
+}
+
+/// The 8 x 8 block each lane addresses in `ldmatrix`/`stmatrix` .x4 step
+/// cake_q of packed fragment `f`, as (row, column) of the tile: lane l gives
+/// row l % 8 of the block that register 4q + l / 8 holds. A transposed
+/// fragment [K, N] keeps its registers in the order of an [N, K] one
+/// (`as_nk`): its register's block (n, k) is the tile's block (k, n), whose
+/// rows the `.trans` form reads and hands out transposed.
+static ElementPlace matrix_row(const Emitter& x, const FragShape& as_nk, bool trans) {
+  ElementPlace block = x.packed_block(as_nk, "(4 * cake_q + (int)cake_lane / 8)");
+  if (trans) std::swap(block.row, block.col);
+  return {"(8 * " + block.row + " + (int)cake_lane % 8)", "(8 * " + block.col + ")"};
+}
+
 void Emitter::ldmatrix(const Stmt& s, const MoveStmt& mv) {
   const Expr& r = m.exprs[mv.dst];
   if (r.kind != Expr::Kind::Name || r.symbol == kNone) return refuse(r.range, "an ldmatrix into something other than a fragment");
   auto f = fragment(r.symbol, r.range);
   auto tile = tile_dims(mv.src);
   if (!f || !tile) return;
-  if (mv.trans) return refuse(s.range, "`ldmatrix ... trans`");
-  if (!f->packed() || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0)
+  if (!f->packed() || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0 || f->dims.size() != 2)
     return refuse(r.range, "an ldmatrix into other than a 16-bit mma_acc fragment of a multiple of 4 registers");
   if (*tile != f->dims) return refuse(s.range, "an ldmatrix whose tile is not the fragment's shape");
-  // Four registers a step: lane l gives the address of row l % 8 of the
-  // 8 x 8 block that register 4q + l / 8 holds.
-  ElementPlace block = packed_block(*f, "(4 * cake_q + (int)cake_lane / 8)");
-  auto at = address(mv.src, "(8 * " + block.row + " + (int)cake_lane % 8)", "(8 * " + block.col + ")", 2);
+  if (!mv.trans && transposed.count(r.symbol))
+    return refuse(s.range, "an ldmatrix without `trans` into a fragment another one fills with `trans`");
+  FragShape as_nk = *f;
+  if (mv.trans) std::swap(as_nk.dims[0], as_nk.dims[1]);
+  ElementPlace row = matrix_row(*this, as_nk, mv.trans);
+  auto at = address(mv.src, row.row, row.col, 2);
   if (!at) return;
   line("#pragma unroll", s.range);
   line("for (int cake_q = 0; cake_q < " + std::to_string(f->registers() / 4) + "; ++cake_q)", s.range);
-  line("  CAKE_LDMATRIX_X4(&" + name(r.symbol) + "[4 * cake_q], &" + *at + ");", s.range);
+  line(std::string("  CAKE_LDMATRIX_X4") + (mv.trans ? "_TRANS" : "") + "(&" + name(r.symbol) + "[4 * cake_q], &" +
+           *at + ");",
+       s.range);
 }
 
 void Emitter::stmatrix(const Stmt& s, const MoveStmt& mv) {
@@ -74,29 +112,40 @@ void Emitter::stmatrix(const Stmt& s, const MoveStmt& mv) {
   auto f = fragment(r.symbol, r.range);
   auto tile = tile_dims(mv.dst);
   if (!f || !tile) return;
-  if (mv.trans) return refuse(s.range, "`stmatrix ... trans`");
-  if (!f->packed() || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0)
+  if (!f->packed() || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0 || f->dims.size() != 2)
     return refuse(r.range, "a stmatrix from other than a 16-bit mma_acc fragment of a multiple of 4 registers");
   if (*tile != f->dims) return refuse(s.range, "a stmatrix whose tile is not the fragment's shape");
-  // ldmatrix's inverse: four registers a step, lane l giving the address
-  // of row l % 8 of the 8 x 8 block that register 4q + l / 8 holds.
-  ElementPlace block = packed_block(*f, "(4 * cake_q + (int)cake_lane / 8)");
-  auto at = address(mv.dst, "(8 * " + block.row + " + (int)cake_lane % 8)", "(8 * " + block.col + ")", 2);
+  if (mv.trans != (transposed.count(r.symbol) > 0))
+    return refuse(s.range, mv.trans ? "a `stmatrix ... trans` of a fragment no `ldmatrix ... trans` fills"
+                                    : "a stmatrix without `trans` of a fragment `ldmatrix ... trans` fills");
+  // ldmatrix's inverse, register for register.
+  FragShape as_nk = *f;
+  if (mv.trans) std::swap(as_nk.dims[0], as_nk.dims[1]);
+  ElementPlace row = matrix_row(*this, as_nk, mv.trans);
+  auto at = address(mv.dst, row.row, row.col, 2);
   if (!at) return;
   line("#pragma unroll", s.range);
   line("for (int cake_q = 0; cake_q < " + std::to_string(f->registers() / 4) + "; ++cake_q)", s.range);
-  line("  CAKE_STMATRIX_X4(&" + *at + ", &" + name(r.symbol) + "[4 * cake_q]);", s.range);
+  line(std::string("  CAKE_STMATRIX_X4") + (mv.trans ? "_TRANS" : "") + "(&" + *at + ", &" + name(r.symbol) +
+           "[4 * cake_q]);",
+       s.range);
 }
 
 void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
   const Expr &acc = m.exprs[n.acc], &a = m.exprs[n.a], &bt = m.exprs[n.b];
-  if (bt.kind != Expr::Kind::Transpose)
-    return refuse(bt.range, "an mma whose B operand is not an [N, K] fragment used as `.T` (mma.sync is K-major only)");
-  const Expr& b = m.exprs[bt.lhs];
+  // B: an [N, K] fragment used as `.T`, or a [K, N] one `ldmatrix ... trans`
+  // filled, whose registers are in the [N, K] order already.
+  bool b_transposed = bt.kind == Expr::Kind::Name && transposed.count(bt.symbol) > 0;
+  if (bt.kind != Expr::Kind::Transpose && !b_transposed)
+    return refuse(bt.range, "an mma whose B operand is neither an [N, K] fragment used as `.T` nor a [K, N] one that "
+                            "`ldmatrix ... trans` fills");
+  const Expr& b = b_transposed ? bt : m.exprs[bt.lhs];
   for (const Expr* e : {&acc, &a, &b})
     if (e->kind != Expr::Kind::Name || e->symbol == kNone) return refuse(e->range, "an mma operand that is not a fragment");
   auto fc = fragment(acc.symbol, acc.range), fa = fragment(a.symbol, a.range), fb = fragment(b.symbol, b.range);
   if (!fc || !fa || !fb) return;
+  if (transposed.count(acc.symbol) || transposed.count(a.symbol)) return;  // refused by find_transposed()
+  if (b_transposed && fb->dims.size() == 2) std::swap(fb->dims[0], fb->dims[1]);  // its registers' [N, K] order
   if (n.accumulate != kNone) return refuse(s.range, "`accumulate(...)` on an mma");
   if (fc->layout != FragLayout::MmaAcc || fc->dtype != DType::F32 || !fa->packed() || !fb->packed() ||
       fa->layout != FragLayout::MmaAcc || fb->layout != FragLayout::MmaAcc || fa->dtype != fb->dtype)

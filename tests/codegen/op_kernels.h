@@ -96,6 +96,40 @@ inline const std::vector<OpKernel>& op_kernels() {
     store W[block.x * 128 + warp.id * 32 + lane] <- x
   }
 })"},
+    // B stored [K, N] (N-major): ldmatrix .trans gives the mma its K-major
+    // operand; two x4 steps per operand.
+    {"ldmatrix mma", R"(kernel op_mma_trans(A: global bf16[M, 32], B: global bf16[32, N], C: global f32[M, N]) where M % 16 == 0, N % 16 == 0 grid (N / 16, M / 16) block 32 {
+  smem sa: bf16[16, 32] swizzle(64B)
+  smem sb: bf16[32, 16] swizzle(32B)
+  reg acc: f32[16, 16] layout(mma_acc) = 0
+  reg a: bf16[16, 32] layout(mma_acc)
+  reg b: bf16[32, 16] layout(mma_acc)
+  cp.async sa <- A[block.y * 16 : 16, :]
+  cp.async sb <- B[:, block.x * 16 : 16]
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  ldmatrix a <- sa
+  ldmatrix b <- sb trans
+  mma acc += a @ b
+  store C[block.y * 16 : 16, block.x * 16 : 16] <- acc
+})"},
+    // ldmatrix .trans there and stmatrix .trans back: the tile again.
+    {"ldmatrix stmatrix", R"(kernel op_stmatrix_trans(X: global bf16[32, 16], C: global bf16[32, 16]) grid (1) block 32 {
+  smem xs: bf16[32, 16]
+  smem cs: bf16[32, 16]
+  reg b: bf16[32, 16] layout(mma_acc)
+  reg y: bf16[16]
+  cp.async xs <- X
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  ldmatrix b <- xs trans
+  stmatrix cs <- b trans
+  syncthreads
+  load y <- cs[lane, :]
+  store C[lane, :] <- y
+})"},
     {"stmatrix fence.proxy.async", R"(kernel op_stmatrix(X: global bf16[16, 16], C: global bf16[16, 16]) grid (1) block 32 {
   smem cs: bf16[16, 16]
   reg c: bf16[16, 16] layout(mma_acc)

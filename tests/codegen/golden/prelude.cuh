@@ -47,18 +47,22 @@ static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
 #define CAKE_CP_ASYNC_WAIT(n) asm volatile("cp.async.wait_group %0;" :: "n"(n) : "memory")
 // Four 8x8 b16 matrices: lanes 8j .. 8j + 7 give the row addresses of matrix
 // j, and each lane receives row lane / 4, elements 2 (lane % 4) + {0, 1} of
-// matrix j in r[j].
-#define CAKE_LDMATRIX_X4(r, addr)                                                    \
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"   \
-               : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3])               \
+// matrix j in r[j]; with `q` ".trans", column lane / 4, rows 2 (lane % 4) +
+// {0, 1} (matrix j transposed).
+#define CAKE_LDMATRIX_X4_Q(q, r, addr)                                                \
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4" q ".shared.b16 {%0, %1, %2, %3}, [%4];"  \
+               : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3])                 \
                : "r"((unsigned)__cvta_generic_to_shared(addr)))
 // ldmatrix's inverse (sm_90+): lane l gives the address of row l % 8 of
-// matrix l / 8, and r[j] holds row lane / 4, elements 2 (lane % 4) + {0, 1}
-// of matrix j.
-#define CAKE_STMATRIX_X4(addr, r)                                                   \
-  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};"  \
-               :: "r"((unsigned)__cvta_generic_to_shared(addr)),                    \
+// matrix l / 8, and r[j] holds what ldmatrix (with the same `q`) would give.
+#define CAKE_STMATRIX_X4_Q(q, addr, r)                                                \
+  asm volatile("stmatrix.sync.aligned.m8n8.x4" q ".shared.b16 [%0], {%1, %2, %3, %4};" \
+               :: "r"((unsigned)__cvta_generic_to_shared(addr)),                        \
                   "r"((r)[0]), "r"((r)[1]), "r"((r)[2]), "r"((r)[3]) : "memory")
+#define CAKE_LDMATRIX_X4(r, addr) CAKE_LDMATRIX_X4_Q("", r, addr)
+#define CAKE_LDMATRIX_X4_TRANS(r, addr) CAKE_LDMATRIX_X4_Q(".trans", r, addr)
+#define CAKE_STMATRIX_X4(addr, r) CAKE_STMATRIX_X4_Q("", addr, r)
+#define CAKE_STMATRIX_X4_TRANS(addr, r) CAKE_STMATRIX_X4_Q(".trans", addr, r)
 // d += a @ b for one m16n8k16 tile: d f32 (4 registers), a (4) and b (2)
 // packed 16-bit pairs of type `t` (bf16 or f16).
 #define CAKE_MMA_M16N8K16(t, d, a, b0, b1)                                           \

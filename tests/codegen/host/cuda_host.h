@@ -201,6 +201,32 @@ inline void ldmatrix_x4(unsigned* r, const void* addr) {
     std::memcpy(&r[j], static_cast<const unsigned char*>(rows[8 * j + lane / 4]) + 4 * (lane % 4), 4);
 }
 
+/// ldmatrix .x4 .trans .b16: the same rows, each matrix handed out
+/// transposed: lane l receives column l / 4, rows 2 (l % 4) + {0, 1}.
+inline void ldmatrix_x4_trans(unsigned* r, const void* addr) {
+  const void* rows[32];
+  gather(&addr, sizeof addr, rows);
+  unsigned lane = current->idx.x % 32;
+  for (unsigned j = 0; j < 4; ++j) {
+    uint16_t h[2];
+    for (unsigned i = 0; i < 2; ++i)
+      std::memcpy(&h[i], static_cast<const unsigned char*>(rows[8 * j + 2 * (lane % 4) + i]) + 2 * (lane / 4), 2);
+    r[j] = unsigned(h[0]) | unsigned(h[1]) << 16;
+  }
+}
+
+/// stmatrix .x4 .trans .b16, ldmatrix .trans's inverse.
+inline void stmatrix_x4_trans(void* addr, const unsigned* r) {
+  void* rows[32];
+  gather(&addr, sizeof addr, rows);
+  unsigned lane = current->idx.x % 32;
+  for (unsigned j = 0; j < 4; ++j)
+    for (unsigned i = 0; i < 2; ++i) {
+      uint16_t h = static_cast<uint16_t>(i ? r[j] >> 16 : r[j] & 0xffff);
+      std::memcpy(static_cast<unsigned char*>(rows[8 * j + 2 * (lane % 4) + i]) + 2 * (lane / 4), &h, 2);
+    }
+}
+
 /// stmatrix .x4 .b16, ldmatrix's inverse: lanes 8j .. 8j + 7 address the
 /// rows of matrix j; lane l's r[j] is row l / 4, elements 2 (l % 4) + {0, 1}.
 inline void stmatrix_x4(void* addr, const unsigned* r) {
@@ -641,6 +667,8 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_CP_ASYNC_WAIT(n) ((void)0)
 #define CAKE_LDMATRIX_X4(r, addr) cake_host::ldmatrix_x4((r), (addr))
 #define CAKE_STMATRIX_X4(addr, r) cake_host::stmatrix_x4((addr), (r))
+#define CAKE_LDMATRIX_X4_TRANS(r, addr) cake_host::ldmatrix_x4_trans((r), (addr))
+#define CAKE_STMATRIX_X4_TRANS(addr, r) cake_host::stmatrix_x4_trans((addr), (r))
 #define CAKE_MMA_M16N8K16(t, d, a, b0, b1) cake_host::mma_m16n8k16((t), (d), (a), (b0), (b1))
 #define CAKE_MBAR_INIT(bar, count) cake_host::mbar_init((bar), (count))
 #define CAKE_MBAR_ARRIVE(bar) cake_host::mbar_arrive((bar), 0)
