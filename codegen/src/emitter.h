@@ -165,10 +165,10 @@ class Emitter {
   void ldmatrix(const Stmt& s, const MoveStmt& mv);
   void stmatrix(const Stmt& s, const MoveStmt& mv);
   void mma_sync(const Stmt& s, const MmaStmt& n);
-  /// The fragments `ldmatrix ... trans` writes: their registers hold a
-  /// [K, N] tile in the order an [N, K] mma_acc fragment of its transpose
-  /// would (the mma.sync B operand of `a @ b`). Any use of one other than
-  /// that ldmatrix, `stmatrix ... trans` and an mma's B is refused.
+  /// The fragments `ldmatrix ... trans` fills (facts/fragment_order.h):
+  /// their registers hold a [K, N] tile in the order an [N, K] mma_acc
+  /// fragment of its transpose would (the mma.sync B operand of `a @ b`).
+  /// The verifier (E0509) leaves no other use of one to lower.
   void find_transposed();
   std::set<SymbolId> transposed;
 

@@ -5,6 +5,7 @@
 // instructions are the prelude's macros (lower.cpp). See docs/lowering.md.
 #include "emitter.h"
 
+#include "facts/fragment_order.h"
 #include "facts/roles.h"
 
 namespace cake::codegen {
@@ -48,28 +49,7 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
   line("}", s.range);
 }
 
-void Emitter::find_transposed() {
-  auto inside = [&](ByteRange r) { return kernel.range.begin <= r.begin && r.end <= kernel.range.end; };
-  auto name_of = [&](ExprId e) { return e != kNone && m.exprs[e].kind == Expr::Kind::Name ? m.exprs[e].symbol : kNone; };
-  std::set<ExprId> allowed;
-  for (const Stmt& s : m.stmts) {
-    if (!inside(s.range)) continue;
-    // ldmatrix and stmatrix check their own `trans` against the set.
-    if (const auto* mv = std::get_if<MoveStmt>(&s.node)) {
-      ExprId e = mv->op == Op::Ldmatrix ? mv->dst : mv->op == Op::Stmatrix ? mv->src : kNone;
-      if (mv->trans && mv->op == Op::Ldmatrix && name_of(e) != kNone) transposed.insert(name_of(e));
-      if (e != kNone) allowed.insert(e);
-    }
-    if (const auto* mma = std::get_if<MmaStmt>(&s.node); mma && mma->op == Op::Mma) allowed.insert(mma->b);
-  }
-  if (transposed.empty()) return;
-  for (ExprId e = 0; e < m.exprs.size(); ++e) {
-    const Expr& x = m.exprs[e];
-    if (x.kind == Expr::Kind::Name && transposed.count(x.symbol) && inside(x.range) && !allowed.count(e))
-      refuse(x.range, "a use of `" + std::string(m.symbols[x.symbol].name) +
-                          "`, which `ldmatrix ... trans` fills, other than as an mma's B operand or in `stmatrix ... trans`");
-  }
-}
+void Emitter::find_transposed() { transposed = fragment_order(m, kernel).transposed; }
 
 /// The 8 x 8 block each lane addresses in `ldmatrix`/`stmatrix` .x4 step
 /// cake_q of packed fragment `f`, as (row, column) of the tile: lane l gives
@@ -92,8 +72,6 @@ void Emitter::ldmatrix(const Stmt& s, const MoveStmt& mv) {
   if (!f->packed() || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0 || f->dims.size() != 2)
     return refuse(r.range, "an ldmatrix into other than a 16-bit mma_acc fragment of a multiple of 4 registers");
   if (*tile != f->dims) return refuse(s.range, "an ldmatrix whose tile is not the fragment's shape");
-  if (!mv.trans && transposed.count(r.symbol))
-    return refuse(s.range, "an ldmatrix without `trans` into a fragment another one fills with `trans`");
   FragShape as_nk = *f;
   if (mv.trans) std::swap(as_nk.dims[0], as_nk.dims[1]);
   ElementPlace row = matrix_row(*this, as_nk, mv.trans);
@@ -115,9 +93,6 @@ void Emitter::stmatrix(const Stmt& s, const MoveStmt& mv) {
   if (!f->packed() || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0 || f->dims.size() != 2)
     return refuse(r.range, "a stmatrix from other than a 16-bit mma_acc fragment of a multiple of 4 registers");
   if (*tile != f->dims) return refuse(s.range, "a stmatrix whose tile is not the fragment's shape");
-  if (mv.trans != (transposed.count(r.symbol) > 0))
-    return refuse(s.range, mv.trans ? "a `stmatrix ... trans` of a fragment no `ldmatrix ... trans` fills"
-                                    : "a stmatrix without `trans` of a fragment `ldmatrix ... trans` fills");
   // ldmatrix's inverse, register for register.
   FragShape as_nk = *f;
   if (mv.trans) std::swap(as_nk.dims[0], as_nk.dims[1]);
@@ -144,7 +119,6 @@ void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
     if (e->kind != Expr::Kind::Name || e->symbol == kNone) return refuse(e->range, "an mma operand that is not a fragment");
   auto fc = fragment(acc.symbol, acc.range), fa = fragment(a.symbol, a.range), fb = fragment(b.symbol, b.range);
   if (!fc || !fa || !fb) return;
-  if (transposed.count(acc.symbol) || transposed.count(a.symbol)) return;  // refused by find_transposed()
   if (b_transposed && fb->dims.size() == 2) std::swap(fb->dims[0], fb->dims[1]);  // its registers' [N, K] order
   if (n.accumulate != kNone) return refuse(s.range, "`accumulate(...)` on an mma");
   if (fc->layout != FragLayout::MmaAcc || fc->dtype != DType::F32 || !fa->packed() || !fb->packed() ||

@@ -325,28 +325,6 @@ TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file w
   CHECK(none.cuda.empty());
 }
 
-TEST_CASE("a fragment ldmatrix .trans fills is refused in any use but an mma's B and stmatrix .trans") {
-  // Its registers are in the transposed order: read element-wise they
-  // would be wrong, so the store is refused on the fragment's name.
-  std::string text = "target sm_90\n"
-                     "kernel k(A: global bf16[16, 16], C: global bf16[16, 16]) grid (1) block 32 {\n"
-                     "  smem xs: bf16[16, 16] swizzle(32B)\n"
-                     "  smem cs: bf16[16, 16] swizzle(32B)\n"
-                     "  reg b: bf16[16, 16] layout(mma_acc)\n"
-                     "  cp.async xs <- A\n  cp.async.commit\n  cp.async.wait 0\n  syncthreads\n"
-                     "  ldmatrix b <- xs trans\n"
-                     "  stmatrix cs <- b\n"
-                     "  store C <- b\n"
-                     "}\n";
-  auto a = analyze(text);
-  REQUIRE(count(a->diagnostics).errors == 0);
-  codegen::Lowered low = codegen::lower(*a, 0, "sm_90", kFile);
-  std::vector<std::string> lines;
-  for (const Diagnostic& d : low.diagnostics) lines.push_back(std::to_string(a->lines.position(d.range.begin).line + 1));
-  std::sort(lines.begin(), lines.end());
-  CHECK(lines == std::vector<std::string>{"11", "12"});  // stmatrix without trans, the store
-}
-
 TEST_CASE("lowered kernels compile without spills and map every PTX line to the .cake file") {
   if (!codegen::available()) {
     WARN("skipped: this build has no NVRTC (the CUDA Toolkit was not found)");

@@ -261,3 +261,101 @@ kernel stmatrix_rows(C: global bf16[16, 16]) grid (1) block 32 {
   // expected-error@+1 [CAKE-E0508] {{`stmatrix` starts 4 bf16 into each row of `cs`: its rows must start at 16-byte aligned addresses (ptx91)}}
   stmatrix cs[:, 4 : 16] <- c
 }
+
+// -----
+
+// E0509: B stored [K, N] goes to `a @ b` through `ldmatrix ... trans`
+// (issue 12: an N-major B fed to mma without trans). The CPU executor gets
+// the right answer either way; the GPU would not.
+target sm_80
+kernel b_without_trans(A: global bf16[16, 16], B: global bf16[16, 16], C: global f32[16, 16]) grid (1) block 32 {
+  smem sa: bf16[16, 16] swizzle(32B)
+  smem sb: bf16[16, 16] swizzle(32B)
+  reg acc: f32[16, 16] layout(mma_acc) = 0
+  reg a: bf16[16, 16] layout(mma_acc)
+  reg b: bf16[16, 16] layout(mma_acc)
+  cp.async sa <- A
+  cp.async sb <- B
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  ldmatrix a <- sa
+  ldmatrix b <- sb
+  // expected-error@+1 [CAKE-E0509] {{`a @ b` takes `b` as a [K, N] B operand, whose registers must be in the order of its transpose, but `ldmatrix` fills it in plain order}} fix {{trans}}
+  mma acc += a @ b
+  store C <- acc
+}
+
+// -----
+
+target sm_80
+kernel b_with_trans(A: global bf16[16, 16], B: global bf16[16, 16], C: global f32[16, 16]) grid (1) block 32 {
+  smem sa: bf16[16, 16] swizzle(32B)
+  smem sb: bf16[16, 16] swizzle(32B)
+  reg acc: f32[16, 16] layout(mma_acc) = 0
+  reg a: bf16[16, 16] layout(mma_acc)
+  reg b: bf16[16, 16] layout(mma_acc)
+  cp.async sa <- A
+  cp.async sb <- B
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  ldmatrix a <- sa
+  ldmatrix b <- sb trans
+  mma acc += a @ b
+  store C <- acc
+}
+
+// -----
+
+// A transposed fragment read in plain order: as `.T`, as A, stored, mixed
+// with a plain load, stored back without `trans`; and a stray `trans`.
+target sm_90
+kernel transposed_misread(A: global bf16[16, 16], C: global bf16[16, 16], D: global f32[16, 16]) grid (1) block 32 {
+  smem sa: bf16[16, 16] swizzle(32B)
+  smem sc: bf16[16, 16] swizzle(32B)
+  reg acc: f32[16, 16] layout(mma_acc) = 0
+  reg a: bf16[16, 16] layout(mma_acc)
+  reg b: bf16[16, 16] layout(mma_acc)
+  cp.async sa <- A
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  ldmatrix a <- sa
+  ldmatrix b <- sa trans
+  // expected-error@+1 [CAKE-E0509] {{`b` holds its values in the register order of its transpose}}
+  mma acc += a @ b.T
+  // expected-error@+1 [CAKE-E0509] {{`b` holds its values in the register order of its transpose}}
+  mma acc += b @ a.T
+  // expected-error@+1 [CAKE-E0509] {{`b` holds its values in the register order of its transpose}}
+  store C <- b
+  // expected-error@+1 [CAKE-E0509] {{`b` holds its values in the register order of its transpose}}
+  stmatrix sc <- b
+  stmatrix sc <- b trans
+  // expected-error@+1 [CAKE-E0509] {{`stmatrix ... trans` stores `a` as if its registers were in the order of its transpose}} nofix
+  stmatrix sc <- a trans
+  store D <- acc
+}
+
+// -----
+
+target sm_80
+kernel mixed_orders(A: global bf16[16, 16], B: global bf16[16, 16], C: global f32[16, 16]) grid (1) block 32 {
+  smem sa: bf16[16, 16] swizzle(32B)
+  smem sb: bf16[16, 16] swizzle(32B)
+  reg acc: f32[16, 16] layout(mma_acc) = 0
+  reg a: bf16[16, 16] layout(mma_acc)
+  reg b: bf16[16, 16] layout(mma_acc)
+  cp.async sa <- A
+  cp.async sb <- B
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  ldmatrix a <- sa
+  ldmatrix b <- sb trans
+  mma acc += a @ b
+  // expected-error@+1 [CAKE-E0509] {{this `ldmatrix` fills `b` in plain order, but another fills it with `trans`}} fix {{trans}}
+  ldmatrix b <- sb[0 : 16, 0 : 16]
+  mma acc += a @ b
+  store C <- acc
+}

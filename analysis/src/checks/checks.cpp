@@ -15,6 +15,7 @@ void check_resources(const Module& module, const FactsCache& facts, std::vector<
 void check_movement(const Module& module, const FactsCache& facts,
                     std::vector<Diagnostic>& diagnostics);
 void check_dispatches(const Module& module, std::vector<Diagnostic>& diagnostics);
+void check_fragment_order(const Module& module, std::vector<Diagnostic>& diagnostics);
 void check_protocol(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics);
 void check_sync_static(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics);
 void check_performance(const Module& module, const FactsCache& facts,
@@ -31,6 +32,7 @@ void run_checks(const Module& module, const AnalyzeOptions& options,
   check_target_features(module, diagnostics);
   check_resources(module, facts, diagnostics);
   check_movement(module, facts, diagnostics);
+  check_fragment_order(module, diagnostics);
   check_dispatches(module, diagnostics);
   check_protocol(module, facts, diagnostics);
   check_sync_static(module, facts, diagnostics);

@@ -1,0 +1,92 @@
+// fragment_order(): which fragments `ldmatrix ... trans` fills and every
+// read or write that disagrees with that order (facts/fragment_order.h).
+#include "facts/fragment_order.h"
+
+#include "facts/walk.h"
+
+#include <map>
+
+namespace cake {
+namespace {
+
+SymbolId name_of(const Module& m, ExprId e) {
+  return e != kNone && m.exprs[e].kind == Expr::Kind::Name ? m.exprs[e].symbol : kNone;
+}
+
+bool is_trans_load(const Stmt& s) {
+  const auto* mv = std::get_if<MoveStmt>(&s.node);
+  return mv && mv->op == Op::Ldmatrix && mv->trans;
+}
+
+}  // namespace
+
+FragmentOrder fragment_order(const Module& m, const Kernel& k) {
+  FragmentOrder out;
+  std::vector<StmtId> stack, statements;
+  walk_statements(m, k.body, stack, [&](StmtId id) { statements.push_back(id); });
+  // Writers of each register fragment, in text order; the first trans load.
+  std::map<SymbolId, std::vector<StmtId>> writers;
+  std::map<SymbolId, StmtId> first_trans;
+  auto wrote = [&](ExprId e, StmtId id) {
+    SymbolId s = name_of(m, e);
+    if (s == kNone || m.symbols[s].kind != SymbolKind::Reg) return;
+    writers[s].push_back(id);
+    if (is_trans_load(m.stmts[id]) && !first_trans.count(s)) first_trans[s] = id;
+  };
+  for (StmtId id : statements) {
+    const Stmt& s = m.stmts[id];
+    if (const auto* mv = std::get_if<MoveStmt>(&s.node)) wrote(mv->dst, id);
+    else if (const auto* mma = std::get_if<MmaStmt>(&s.node)) wrote(mma->acc, id);
+    else if (const auto* a = std::get_if<AssignStmt>(&s.node)) wrote(a->target, id);
+    else if (const auto* r = std::get_if<ReduceStmt>(&s.node)) wrote(r->dst, id);
+    else if (const auto* r = std::get_if<ArgReduceStmt>(&s.node)) {
+      wrote(r->value, id);
+      wrote(r->index, id);
+    }
+  }
+  for (const auto& [s, id] : first_trans) out.transposed.insert(s);
+
+  // Which names may stand where: a transposed fragment only as an ldmatrix
+  // destination, a stmatrix source and an mma's plain B.
+  std::set<ExprId> order_aware;
+  for (StmtId id : statements) {
+    const Stmt& s = m.stmts[id];
+    if (const auto* mv = std::get_if<MoveStmt>(&s.node)) {
+      if (mv->op == Op::Ldmatrix) {
+        order_aware.insert(mv->dst);
+        SymbolId r = name_of(m, mv->dst);
+        if (!mv->trans && out.transposed.count(r))
+          out.misuses.push_back({FragmentOrder::Misuse::Kind::Mixed, s.range, r, first_trans[r], id});
+      }
+      if (mv->op == Op::Stmatrix) {
+        order_aware.insert(mv->src);
+        SymbolId r = name_of(m, mv->src);
+        if (r == kNone) continue;
+        if (mv->trans && !out.transposed.count(r))
+          out.misuses.push_back({FragmentOrder::Misuse::Kind::StrayTrans, s.range, r, kNone, id});
+        if (!mv->trans && out.transposed.count(r))
+          out.misuses.push_back({FragmentOrder::Misuse::Kind::Transposed, m.exprs[mv->src].range, r, first_trans[r]});
+      }
+    }
+    const auto* mma = std::get_if<MmaStmt>(&s.node);
+    if (!mma || mma->op != Op::Mma) continue;
+    SymbolId b = name_of(m, mma->b);
+    if (b == kNone) continue;  // `b.T` or not a name: its name is read below
+    order_aware.insert(mma->b);
+    if (out.transposed.count(b)) continue;
+    // A plain `a @ b`: each writer of b fills it in plain order.
+    auto w = writers.find(b);
+    if (w != writers.end() && !w->second.empty())
+      out.misuses.push_back({FragmentOrder::Misuse::Kind::NeedsTrans, m.exprs[mma->b].range, b, w->second.front()});
+  }
+  if (out.transposed.empty()) return out;
+  for (ExprId e = 0; e < m.exprs.size(); ++e) {
+    const Expr& x = m.exprs[e];
+    if (x.kind != Expr::Kind::Name || !out.transposed.count(x.symbol) || order_aware.count(e)) continue;
+    if (x.range.begin < k.range.begin || x.range.end > k.range.end) continue;
+    out.misuses.push_back({FragmentOrder::Misuse::Kind::Transposed, x.range, x.symbol, first_trans[x.symbol]});
+  }
+  return out;
+}
+
+}  // namespace cake

@@ -1,0 +1,38 @@
+// The register order of each fragment of a kernel, one home for the verifier
+// (E0509, checks/fragment_order.cpp) and the lowering (codegen/src/
+// mma_sync.cpp). `ldmatrix r <- S trans` fills r with the tile's values in
+// the register order of its transpose (docs/language.md): what the mma.sync
+// B operand of `a @ b` (b [K, N]) needs, and what no other reader expects.
+// The CPU executor sees the same values either way, so a fragment read in
+// the wrong order computes the right answer there and a wrong one on a GPU.
+#pragma once
+
+#include "cake/model.h"
+
+#include <set>
+#include <vector>
+
+namespace cake {
+
+struct FragmentOrder {
+  /// Fragments some `ldmatrix ... trans` fills.
+  std::set<SymbolId> transposed;
+  struct Misuse {
+    enum class Kind {
+      NeedsTrans,  // `a @ b` reads b, which `writer` fills in plain order
+      Transposed,  // `at` reads a transposed fragment as if in plain order
+      Mixed,       // `writer` fills a transposed fragment in plain order
+      StrayTrans,  // `stmatrix ... trans` of a fragment filled in plain order
+    } kind;
+    ByteRange at;           // the operand or statement that is wrong
+    SymbolId symbol = kNone;
+    StmtId writer = kNone;  // the statement that set the order it conflicts with
+    StmtId stmt = kNone;    // Mixed, StrayTrans: the statement at `at`
+  };
+  std::vector<Misuse> misuses;
+};
+
+/// The order facts of kernel `k`.
+FragmentOrder fragment_order(const Module& m, const Kernel& k);
+
+}  // namespace cake
