@@ -359,3 +359,31 @@ kernel mixed_orders(A: global bf16[16, 16], B: global bf16[16, 16], C: global f3
   mma acc += a @ b
   store C <- acc
 }
+
+// -----
+
+// E0510: TMA packs its box densely, so a tile of a wider buffer's column
+// range (issue 12: a TMA store from a column half) takes the wrong rows.
+target sm_90a
+kernel tma_column_half(A: global bf16[M, 64], C: global bf16[M, 64]) where M % 128 == 0 grid (M / 128) block 128 {
+  smem wide: bf16[128, 128]
+  smem whole: bf16[128, 64]
+  mbarrier full
+  tensormap tA = A box [128, 64]
+  tensormap tC = C box [128, 64]
+  elect {
+    arrive.expect_tx full, bytes(whole) + bytes(wide[:, 0 : 64])
+    tma.load whole <- tA[block.x * 128, 0], full
+    // expected-error@+1 [CAKE-E0510] {{the destination `wide[:, 0 : 64]` takes 64 of the 128 elements of each row of `wide`}}
+    tma.load wide[:, 0 : 64] <- tA[block.x * 128, 0], full
+  }
+  wait full parity(0)
+  fence.proxy.async
+  elect {
+    // expected-error@+1 [CAKE-E0510] {{the source `wide[:, 64 : 64]` takes 64 of the 128 elements of each row of `wide`}}
+    tma.store tC[block.x * 128, 0] <- wide[:, 64 : 64]
+    tma.store tC[block.x * 128, 0] <- whole
+    tma.store.commit
+    tma.store.wait 0
+  }
+}

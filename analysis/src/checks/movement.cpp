@@ -286,6 +286,7 @@ class MovementChecker {
       d.related.push_back({tm.decl, "`" + std::string(tm.name) + "` declared here"});
       push(std::move(d), tma);
     }
+    contiguous(smem, role, tma);
     // Same element count (E0109 reports others) but another shape.
     if (tile.stage_dims != 0 || tile.dims.size() != map.dims.size()) return;
     bool differ = false;
@@ -298,6 +299,22 @@ class MovementChecker {
     Diagnostic d = make_diagnostic(DiagId::BoxTileMismatch, at.range, role, typer.shape_text(tile.dims), tm.name,
                                    typer.shape_text(map.dims));
     d.related.push_back({tm.decl, "box declared here"});
+    push(std::move(d), tma);
+  }
+
+  /// E0510: a TMA's smem tile of several rows must take whole rows of its
+  /// buffer: the copy engine packs the box row after row, at the box's width.
+  void contiguous(ExprId smem, std::string_view role, TargetSet tma) {
+    View v = view(smem);
+    if (!v.ok || !v.multi_row || v.extent == kNone) return;
+    const Symbol& root = m_.symbols[v.root];
+    auto inner = inner_dim(root.type);
+    if (!inner) return;
+    auto width = eval_.fold(v.extent), row = eval_.fold(root.type.dims[*inner]);
+    if (!width || !row || *width >= *row) return;
+    Diagnostic d = make_diagnostic(DiagId::TmaTileNotContiguous, m_.exprs[smem].range, role, text(m_.exprs[smem].range),
+                                   *width, *row, root.name);
+    d.related.push_back({root.decl, "`" + std::string(root.name) + "` declared here"});
     push(std::move(d), tma);
   }
 
