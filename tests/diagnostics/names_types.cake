@@ -116,6 +116,30 @@ kernel out_of_bounds(X: global f32[N]) where N % 128 == 0 grid (N / 128) block 1
 
 // -----
 
+// M indexed by the N-grid: right whenever M = N, as at the bench; the facts
+// allow M = 128 with N = 256 (issue 12: bounds over every shape the facts
+// admit, not only the benches'). C, indexed by its own N, stays clean.
+target sm_90a
+kernel grid_of_the_other(A: global f32[M, 64], C: global f32[N, 64]) where M % 128 == 0, N % 128 == 0 grid (N / 128) block 128 {
+  reg x: f32
+  // expected-error@+1 [CAKE-E0104] {{`block.x * 128 + warp.id * 32 + lane` is out of bounds: index is 255 but dim 0 of `A` is 128 (for M = 128, N = 256}}
+  load x <- A[block.x * 128 + warp.id * 32 + lane, 0]
+  store C[block.x * 128 + warp.id * 32 + lane, 0] <- x
+}
+bench grid_of_the_other { M = 1024, N = 1024 }
+
+// -----
+
+// Tied by a fact, the symbols do not come apart: clean.
+target sm_90a
+kernel grid_tied(A: global f32[M, 64], C: global f32[N, 64]) where M % 128 == 0, N % 128 == 0, M == N grid (N / 128) block 128 {
+  reg x: f32
+  load x <- A[block.x * 128 + warp.id * 32 + lane, 0]
+  store C[block.x * 128 + warp.id * 32 + lane, 0] <- x
+}
+
+// -----
+
 // Inside a role, `warp.id` ranges over the role's warps only: warps 4..7
 // index rows 0..63 with `warp.id - 4`, and `warp.id - 5` reaches -1.
 target sm_90a

@@ -102,6 +102,20 @@ std::vector<Env> shape_samples(const Module& m, const Evaluator& eval, uint32_t 
   }
   for (int pick = 0; pick < 3; ++pick)
     if (auto env = bounded_shape(m, eval, kernel, pick)) out.push_back(std::move(*env));
+  // Symbols apart: each in turn at its second-smallest value, the others at
+  // their smallest, so an index that takes one symbol's range for another's
+  // (M indexed by the N-grid) is out of bounds somewhere even when every
+  // bench has M = N (facts that tie them, `M == N`, drop these).
+  if (syms.size() > 1) {
+    std::optional<Env> low = bounded_shape(m, eval, kernel, 0), next = bounded_shape(m, eval, kernel, 1);
+    if (low && next)
+      for (SymbolId s : syms) {
+        if (next->values[s] == low->values[s]) continue;
+        Env env = *low;
+        env.values[s] = next->values[s];
+        if (facts_hold(m, eval, k, env)) out.push_back(std::move(env));
+      }
+  }
   return out;
 }
 

@@ -1,6 +1,8 @@
 // Sample assignments of a kernel's shape symbols that satisfy its `where`
 // facts: the bench shapes, and for each symbol its smallest, second-smallest
-// and largest value the facts allow (respecting `S % d == 0`). Checks that
+// and largest value the facts allow (respecting `S % d == 0`), all together
+// and each symbol apart (it at its second-smallest, the others at their
+// smallest: M indexed by the N-grid goes out of bounds there). Checks that
 // evaluate at these points report only real counterexamples.
 #pragma once
 
