@@ -130,6 +130,28 @@ bench grid_of_the_other { M = 1024, N = 1024 }
 
 // -----
 
+// A TMA box coordinate past the end of K (issue 12): the last box would move
+// nothing of A. The box over the tail row is fine: it starts inside.
+target sm_90a
+kernel tma_past_k(A: global bf16[M, K]) where M % 128 == 0, K % 64 == 0, K >= 64 grid (M / 128) block 128 {
+  smem buf: bf16[128, 64] swizzle(128B)
+  mbarrier full
+  tensormap tA = A box [128, 64] swizzle(128B)
+  elect {
+    arrive.expect_tx full, bytes(buf)
+    // expected-error@+1 [CAKE-E0104] {{`K` is out of bounds: index is 64 but dim 1 of `A` is 64}}
+    tma.load buf <- tA[block.x * 128, K], full
+  }
+  wait full parity(0)
+  elect {
+    arrive.expect_tx full, bytes(buf)
+    tma.load buf <- tA[block.x * 128 + 127, K - 64], full
+  }
+  wait full parity(1)
+}
+
+// -----
+
 // Tied by a fact, the symbols do not come apart: clean.
 target sm_90a
 kernel grid_tied(A: global f32[M, 64], C: global f32[N, 64]) where M % 128 == 0, N % 128 == 0, M == N grid (N / 128) block 128 {

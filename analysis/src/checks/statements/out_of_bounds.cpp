@@ -23,6 +23,18 @@ void StatementChecker::bounds_in(ExprId e) {
 
 void StatementChecker::index_bounds(const Expr& x) {
   Typed base = Typer(m_, nullptr).type_of(x.lhs);
+  if (base.kind == Typed::Kind::Tensormap && base.root != kNone) {
+    // `tA[c0, c1]`: each coordinate, the box's first element along its
+    // tensor dim, must lie inside that dim. A box that starts inside and
+    // runs past the end is how TMA does tails (zero-filled); one that
+    // starts outside moves nothing of the tensor.
+    SymbolId tensor = m_.symbols[base.root].tensor;
+    if (tensor == kNone) return;
+    base.kind = Typed::Kind::Buffer;
+    base.root = tensor;
+    base.dims = m_.symbols[tensor].type.dims;
+    base.stage_dims = 0;
+  }
   if (!base.is_buffer()) return;
   for (size_t i = 0; i < x.items.size() && i < base.dims.size(); ++i) {
     const IndexItem& item = x.items[i];
