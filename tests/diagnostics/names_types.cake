@@ -152,6 +152,29 @@ kernel tma_past_k(A: global bf16[M, K]) where M % 128 == 0, K % 64 == 0, K >= 64
 
 // -----
 
+// A prefetch three tiles ahead under an off-by-one guard (issue 12): the loop's
+// first and last trips do not show it (the guard excludes the last), the
+// guard's last admitted trip does. `kt + 3 < kts` is the right guard.
+target sm_80
+kernel guard_off_by_one(A: global bf16[128, K]) where K % 32 == 0, K >= 128 grid (1) block 128 {
+  smem s: bf16[128, 32]
+  let kts = K / 32
+  for kt in 0 .. kts {
+    if kt + 3 <= kts {
+      // expected-error@+1 [CAKE-E0104] {{`(kt + 3) * 32 : 32` is out of bounds: slice ends at 160 but dim 1 of `A` is 128 (for K = 128, kt = 1)}}
+      cp.async s <- A[:, (kt + 3) * 32 : 32]
+    }
+    if kt + 3 < kts {
+      cp.async s <- A[:, (kt + 3) * 32 : 32]
+    }
+    cp.async.commit
+    cp.async.wait 0
+    syncthreads
+  }
+}
+
+// -----
+
 // Tied by a fact, the symbols do not come apart: clean.
 target sm_90a
 kernel grid_tied(A: global f32[M, 64], C: global f32[N, 64]) where M % 128 == 0, N % 128 == 0, M == N grid (N / 128) block 128 {

@@ -154,6 +154,31 @@ bool BoundsProver::enumerate_loops(Env& env, const std::vector<SymbolId>& free, 
       auto v = offset ? checked_add(*start, *offset) : std::nullopt;
       if (v && *v <= last) values.push_back(*v);
     }
+  // Where a guard on this loop's variable turns (`if kt + 3 <= kts`): the
+  // last trip it admits is a corner too, and the first, since the extremes
+  // may be just the trips it excludes.
+  if (var_free && l.variable != kNone && last > *start)
+    for (ExprId c : *scope_->conditions) {
+      auto holds = [&](int64_t i) -> std::optional<bool> {
+        env.values[l.variable] = *start + i * step;
+        auto v = eval_.eval(c, &env);
+        if (!v) return std::nullopt;
+        return *v != 0;
+      };
+      int64_t lo = 0, hi = (last - *start) / step;
+      auto at_lo = holds(lo), at_hi = holds(hi);
+      if (!at_lo || !at_hi || *at_lo == *at_hi) continue;
+      // Bisect the turn, taking the guard to turn once (it is monotone in
+      // the variable for the sums and products guards are made of).
+      while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        auto m = holds(mid);
+        if (!m) break;
+        (*m == *at_lo ? lo : hi) = mid;
+      }
+      values.push_back(*start + lo * step);
+      values.push_back(*start + hi * step);
+    }
   for (int64_t v : values) {
     if (l.variable != kNone) env.values[l.variable] = v;
     if (l.stage != kNone && stages && *stages > 0) {
