@@ -567,18 +567,14 @@ class Simulator {
         for (int e : a.wgmma_read_groups.front()) accesses_[e].done = true;
         a.wgmma_read_groups.pop_front();
       }
-      AsyncEvent ae = async_event(AsyncEventKind::WgmmaWait, a, id);
-      ae.count = *n;
-      async_of(a).push_back(ae);
-    } else if (g.op == Op::CpAsyncWait) {
-      AsyncEvent ae = async_event(AsyncEventKind::CpAsyncWait, a, id);
-      ae.count = *n;
-      async_of(a).push_back(ae);
-    } else if (g.op == Op::TmaStoreWait) {
-      AsyncEvent ae = async_event(AsyncEventKind::TmaStoreWait, a, id);
-      ae.count = *n;
-      async_of(a).push_back(ae);
     }
+    // The builder gives a GroupWaitStmt only these three ops.
+    AsyncEvent ae = async_event(g.op == Op::WgmmaWait     ? AsyncEventKind::WgmmaWait
+                                : g.op == Op::CpAsyncWait ? AsyncEventKind::CpAsyncWait
+                                                          : AsyncEventKind::TmaStoreWait,
+                                a, id);
+    ae.count = *n;
+    async_of(a).push_back(ae);
     return Result::Next;
   }
 

@@ -18,6 +18,36 @@
 namespace cake {
 namespace {
 
+/// One kind of asynchronous operation's groups (wgmma, cp.async, TMA
+/// stores): what was issued since the last commit, and the committed groups
+/// not yet waited for, oldest first. `wait n` retires all but the newest n.
+template <typename Group>
+struct AsyncGroups {
+  Group open;
+  std::deque<Group> committed;
+
+  void commit() {
+    committed.push_back(std::move(open));
+    open.clear();
+  }
+  /// Retires the oldest groups until `pending` remain, each through `retire`.
+  template <typename Retire>
+  void wait(int64_t pending, Retire&& retire) {
+    while (static_cast<int64_t>(committed.size()) > pending) {
+      retire(committed.front());
+      committed.pop_front();
+    }
+  }
+  void wait(int64_t pending) {
+    wait(pending, [](const Group&) {});
+  }
+  /// Whether `holds` is true of the open group or a committed one.
+  template <typename Holds>
+  bool any(Holds&& holds) const {
+    return holds(open) || std::any_of(committed.begin(), committed.end(), holds);
+  }
+};
+
 class Replay {
  public:
   Replay(const ProtocolContext& cx) : cx_(cx), m_(cx.module) {}
@@ -26,12 +56,14 @@ class Replay {
     for (const AsyncEvent& e : events) event(e);
     if (!finished) return;
     // Stores still in flight when the role ends.
-    std::vector<const AsyncEvent*> open(tma_uncommitted_.begin(), tma_uncommitted_.end());
-    for (const auto& g : tma_groups_) open.insert(open.end(), g.begin(), g.end());
-    for (const AsyncEvent* s : open)
-      if (once(DiagId::TmaStoreUnwaited, s->stmt))
-        cx_.diagnostics.push_back(
-            make_diagnostic(DiagId::TmaStoreUnwaited, m_.stmts[s->stmt].keyword, slot_text(m_, s->slot)));
+    auto report = [&](const std::vector<const AsyncEvent*>& group) {
+      for (const AsyncEvent* s : group)
+        if (once(DiagId::TmaStoreUnwaited, s->stmt))
+          cx_.diagnostics.push_back(
+              make_diagnostic(DiagId::TmaStoreUnwaited, m_.stmts[s->stmt].keyword, slot_text(m_, s->slot)));
+    };
+    report(tma_.open);
+    tma_.wait(0, report);
   }
 
  private:
@@ -41,25 +73,14 @@ class Replay {
         fenced_ = true;
         touched_since_fence_.clear();
         break;
-      case AsyncEventKind::WgmmaCommit:
-        wgmma_groups_.push_back(std::move(wgmma_uncommitted_));
-        wgmma_uncommitted_.clear();
-        break;
-      case AsyncEventKind::WgmmaWait:
-        while (static_cast<int64_t>(wgmma_groups_.size()) > e.count) wgmma_groups_.pop_front();
-        break;
+      case AsyncEventKind::WgmmaCommit: wgmma_.commit(); break;
+      case AsyncEventKind::WgmmaWait: wgmma_.wait(e.count); break;
       case AsyncEventKind::Wgmma: wgmma(e); break;
       case AsyncEventKind::FragmentUse: fragment_use(e); break;
-      case AsyncEventKind::CpAsyncCopy: cp_uncommitted_.insert(e.slot); break;
-      case AsyncEventKind::CpAsyncCommit:
-        cp_groups_.push_back(std::move(cp_uncommitted_));
-        cp_uncommitted_.clear();
-        break;
+      case AsyncEventKind::CpAsyncCopy: cp_.open.insert(e.slot); break;
+      case AsyncEventKind::CpAsyncCommit: cp_.commit(); break;
       case AsyncEventKind::CpAsyncWait:
-        while (static_cast<int64_t>(cp_groups_.size()) > e.count) {
-          cp_unsynced_.insert(cp_groups_.front().begin(), cp_groups_.front().end());
-          cp_groups_.pop_front();
-        }
+        cp_.wait(e.count, [&](const std::set<SlotKey>& g) { cp_unsynced_.insert(g.begin(), g.end()); });
         break;
       case AsyncEventKind::RoleSync: cp_unsynced_.clear(); break;
       case AsyncEventKind::SmemRead: smem_read(e); break;
@@ -71,23 +92,16 @@ class Replay {
       case AsyncEventKind::Tcgen05Ld: ld_pending_.insert(e.fragment); break;
       case AsyncEventKind::Tcgen05WaitLd: ld_pending_.clear(); break;
       case AsyncEventKind::TmemLanes: break;  // tmem_lanes.cpp
-      case AsyncEventKind::TmaStore: tma_uncommitted_.push_back(&e); break;
-      case AsyncEventKind::TmaStoreCommit:
-        tma_groups_.push_back(std::move(tma_uncommitted_));
-        tma_uncommitted_.clear();
-        break;
-      case AsyncEventKind::TmaStoreWait:
-        while (static_cast<int64_t>(tma_groups_.size()) > e.count) tma_groups_.pop_front();
-        break;
+      case AsyncEventKind::TmaStore: tma_.open.push_back(&e); break;
+      case AsyncEventKind::TmaStoreCommit: tma_.commit(); break;
+      case AsyncEventKind::TmaStoreWait: tma_.wait(e.count); break;
       case AsyncEventKind::SmemWrite: smem_write(e); break;
     }
   }
 
   void smem_write(const AsyncEvent& e) {
     auto reads = [&](const AsyncEvent* s) { return s->slot.symbol == e.slot.symbol && (s->slot.stage == e.slot.stage || s->slot.stage < 0 || e.slot.stage < 0); };
-    bool in_flight = std::any_of(tma_uncommitted_.begin(), tma_uncommitted_.end(), reads) ||
-                     std::any_of(tma_groups_.begin(), tma_groups_.end(),
-                                 [&](const auto& g) { return std::any_of(g.begin(), g.end(), reads); });
+    bool in_flight = tma_.any([&](const auto& g) { return std::any_of(g.begin(), g.end(), reads); });
     if (in_flight && once(DiagId::TmaStoreUnwaited, e.stmt))
       cx_.diagnostics.push_back(
           make_diagnostic(DiagForm::TmaStoreStagingReuse, m_.exprs[e.operand].range, slot_text(m_, e.slot)));
@@ -110,16 +124,15 @@ class Replay {
                          true});
       cx_.diagnostics.push_back(std::move(d));
     }
-    if (acc != kNone) wgmma_uncommitted_.insert(acc);
+    if (acc != kNone) wgmma_.open.insert(acc);
   }
 
   void fragment_use(const AsyncEvent& e) {
     SymbolId f = e.fragment;
     ByteRange at = m_.exprs[e.operand].range;
     std::string_view name = m_.symbols[f].name;
-    bool uncommitted = wgmma_uncommitted_.count(f) > 0;
-    bool in_flight = uncommitted || std::any_of(wgmma_groups_.begin(), wgmma_groups_.end(),
-                                                [&](const auto& g) { return g.count(f) > 0; });
+    bool uncommitted = wgmma_.open.count(f) > 0;
+    bool in_flight = wgmma_.any([&](const auto& g) { return g.count(f) > 0; });
     if (in_flight && once(DiagId::MissingWgmmaWait, e.stmt))
       cx_.diagnostics.push_back(uncommitted ? make_diagnostic(DiagForm::WgmmaUncommitted, at, name)
                                             : make_diagnostic(DiagId::MissingWgmmaWait, at, name));
@@ -130,9 +143,7 @@ class Replay {
 
   void smem_read(const AsyncEvent& e) {
     ByteRange at = m_.exprs[e.operand].range;
-    bool in_flight = cp_uncommitted_.count(e.slot) || std::any_of(cp_groups_.begin(), cp_groups_.end(), [&](const auto& g) {
-                       return g.count(e.slot) > 0;
-                     });
+    bool in_flight = cp_.any([&](const auto& g) { return g.count(e.slot) > 0; });
     if (in_flight) {
       if (once(DiagId::MissingCpAsyncWait, e.stmt))
         cx_.diagnostics.push_back(make_diagnostic(DiagId::MissingCpAsyncWait, at, slot_text(m_, e.slot)));
@@ -154,19 +165,17 @@ class Replay {
   std::set<std::pair<DiagId, StmtId>> reported_;
   // wgmma
   bool fenced_ = false;
-  std::set<SymbolId> touched_since_fence_, wgmma_uncommitted_;
-  std::deque<std::set<SymbolId>> wgmma_groups_;
+  std::set<SymbolId> touched_since_fence_;
+  AsyncGroups<std::set<SymbolId>> wgmma_;  // accumulators
   // cp.async
-  std::set<SlotKey> cp_uncommitted_;
-  std::deque<std::set<SlotKey>> cp_groups_;
+  AsyncGroups<std::set<SlotKey>> cp_;
   std::set<SlotKey> cp_unsynced_;
   // tcgen05
   ThreadScope mma_scope_ = ThreadScope::One;
   StmtId mma_stmt_ = kNone;
   std::set<SymbolId> ld_pending_;
   // TMA stores: each is its event (the events outlive the replay)
-  std::vector<const AsyncEvent*> tma_uncommitted_;
-  std::deque<std::vector<const AsyncEvent*>> tma_groups_;
+  AsyncGroups<std::vector<const AsyncEvent*>> tma_;
 };
 
 }  // namespace
