@@ -169,8 +169,7 @@ class Emitter {
   /// their registers hold a [K, N] tile in the order an [N, K] mma_acc
   /// fragment of its transpose would (the mma.sync B operand of `a @ b`).
   /// The verifier (E0509) leaves no other use of one to lower.
-  void find_transposed();
-  std::set<SymbolId> transposed;
+  const std::set<SymbolId> transposed;
 
   // Section - Hopper's warpgroup MMA (wgmma.cpp)
 

@@ -4,6 +4,8 @@
 // (statements.cpp). See cake/codegen/lower.h and docs/lowering.md.
 #include "emitter.h"
 
+#include "facts/fragment_order.h"
+
 #include "cake/registry.h"
 
 #include <algorithm>
@@ -210,7 +212,7 @@ std::string quoted_path(const std::string& file) {
 
 Emitter::Emitter(const Analysis& analysis, uint32_t k, const TargetInfo& t, const std::string& f)
     : m(analysis.module), lines(analysis.lines), kernel(analysis.module.kernels[k]), target(t), facts(analysis.module, k),
-      eval(facts.evaluator()), file(f) {}
+      eval(facts.evaluator()), file(f), transposed(fragment_order(m, kernel).transposed) {}
 
 void Emitter::line(const std::string& text, ByteRange at) {
   if (at.begin == at.end && at.begin == 0) at = current_;
@@ -400,7 +402,6 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
                ");  // " + std::to_string(slot.bytes) + " bytes",
            s.decl);
   }
-  x.find_transposed();
   x.mbarrier_prologue();
   x.tmem_prologue();
   x.group_threads = plan.block;

@@ -5,7 +5,6 @@
 // instructions are the prelude's macros (lower.cpp). See docs/lowering.md.
 #include "emitter.h"
 
-#include "facts/fragment_order.h"
 #include "facts/roles.h"
 
 namespace cake::codegen {
@@ -49,16 +48,15 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
   line("}", s.range);
 }
 
-void Emitter::find_transposed() { transposed = fragment_order(m, kernel).transposed; }
-
-/// The 8 x 8 block each lane addresses in `ldmatrix`/`stmatrix` .x4 step
-/// cake_q of packed fragment `f`, as (row, column) of the tile: lane l gives
-/// row l % 8 of the block that register 4q + l / 8 holds. A transposed
-/// fragment [K, N] keeps its registers in the order of an [N, K] one
-/// (`as_nk`): its register's block (n, k) is the tile's block (k, n), whose
-/// rows the `.trans` form reads and hands out transposed.
-static ElementPlace matrix_row(const Emitter& x, const FragShape& as_nk, bool trans) {
-  ElementPlace block = x.packed_block(as_nk, "(4 * cake_q + (int)cake_lane / 8)");
+/// The row each lane addresses in `ldmatrix`/`stmatrix` .x4 step cake_q of
+/// packed fragment `f`, as (row, column) of the tile: lane l gives row l % 8
+/// of the 8 x 8 block that register 4q + l / 8 holds. With `trans` the
+/// fragment [K, N] keeps its registers in the order of an [N, K] one: its
+/// register's block (n, k) is the tile's block (k, n), whose rows the
+/// `.trans` form reads and hands out transposed.
+static ElementPlace matrix_row(const Emitter& x, FragShape f, bool trans) {
+  if (trans) std::swap(f.dims[0], f.dims[1]);
+  ElementPlace block = x.packed_block(f, "(4 * cake_q + (int)cake_lane / 8)");
   if (trans) std::swap(block.row, block.col);
   return {"(8 * " + block.row + " + (int)cake_lane % 8)", "(8 * " + block.col + ")"};
 }
@@ -72,9 +70,7 @@ void Emitter::ldmatrix(const Stmt& s, const MoveStmt& mv) {
   if (!f->packed() || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0 || f->dims.size() != 2)
     return refuse(r.range, "an ldmatrix into other than a 16-bit mma_acc fragment of a multiple of 4 registers");
   if (*tile != f->dims) return refuse(s.range, "an ldmatrix whose tile is not the fragment's shape");
-  FragShape as_nk = *f;
-  if (mv.trans) std::swap(as_nk.dims[0], as_nk.dims[1]);
-  ElementPlace row = matrix_row(*this, as_nk, mv.trans);
+  ElementPlace row = matrix_row(*this, *f, mv.trans);
   auto at = address(mv.src, row.row, row.col, 2);
   if (!at) return;
   line("#pragma unroll", s.range);
@@ -94,9 +90,7 @@ void Emitter::stmatrix(const Stmt& s, const MoveStmt& mv) {
     return refuse(r.range, "a stmatrix from other than a 16-bit mma_acc fragment of a multiple of 4 registers");
   if (*tile != f->dims) return refuse(s.range, "a stmatrix whose tile is not the fragment's shape");
   // ldmatrix's inverse, register for register.
-  FragShape as_nk = *f;
-  if (mv.trans) std::swap(as_nk.dims[0], as_nk.dims[1]);
-  ElementPlace row = matrix_row(*this, as_nk, mv.trans);
+  ElementPlace row = matrix_row(*this, *f, mv.trans);
   auto at = address(mv.dst, row.row, row.col, 2);
   if (!at) return;
   line("#pragma unroll", s.range);
