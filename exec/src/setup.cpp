@@ -16,8 +16,13 @@ std::vector<size_t> kernel_benches(const Module& m, uint32_t kernel) {
   return out;
 }
 
-ShapeChoice choose_shape(const Module& m, uint32_t kernel, int64_t bench,
-                         const std::vector<std::pair<std::string, int64_t>>& overrides) {
+NamedShape named_shape(const Module& m, const Shape& shape) {
+  NamedShape out;
+  for (const auto& [symbol, value] : shape) out.emplace_back(std::string(m.symbols[symbol].name), value);
+  return out;
+}
+
+ShapeChoice choose_shape(const Module& m, uint32_t kernel, int64_t bench, const NamedShape& overrides) {
   ShapeChoice out;
   const Kernel& k = m.kernels[kernel];
   Evaluator eval(m);

@@ -340,9 +340,7 @@ int run_run(Args args) {
       if ((bench < 0 || b == static_cast<size_t>(bench)) && ref == kNone) ref = m.benches[b].reference_symbol;
     if (ref != kNone && base.completed()) {
       uint32_t rk = m.symbols[ref].kernel;
-      std::vector<std::pair<std::string, int64_t>> by_name;
-      for (const auto& [sym, v] : shape.values) by_name.push_back({std::string(m.symbols[sym].name), v});
-      exec::ShapeChoice rshape = exec::choose_shape(m, rk, -1, by_name);
+      exec::ShapeChoice rshape = exec::choose_shape(m, rk, -1, exec::named_shape(m, shape.values));
       std::string rname(m.symbols[m.kernels[rk].symbol].name);
       if (!rshape.error.empty()) {
         r.findings.push_back({"mismatch", m.benches[benches.front()].reference_range,

@@ -67,9 +67,7 @@ bool run_file(const Analysis& a, const std::vector<std::pair<std::string, int64_
     SymbolId ref = m.benches[benches.front()].reference_symbol;
     if (!with_reference || ref == kNone) continue;
     uint32_t rk = m.symbols[ref].kernel;
-    std::vector<std::pair<std::string, int64_t>> by_name;
-    for (const auto& [sym, v] : s.values) by_name.push_back({std::string(m.symbols[sym].name), v});
-    ShapeChoice rs = choose_shape(m, rk, -1, by_name);
+    ShapeChoice rs = choose_shape(m, rk, -1, named_shape(m, s.values));
     if (!rs.error.empty()) return false;
     RunResult want = run_kernel(m, rk, rs.values, inputs, {});
     if (!want.problems.empty()) return false;

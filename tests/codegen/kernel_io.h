@@ -23,8 +23,8 @@ namespace cake::testing {
 /// Shapes larger than the smallest legal one, so loops run more than once
 /// and several blocks run; small enough for the executor. Kernels not named
 /// here run at the smallest shape their facts allow.
-inline const std::map<std::string, std::vector<std::pair<std::string, int64_t>>>& check_shapes() {
-  static const std::map<std::string, std::vector<std::pair<std::string, int64_t>>> shapes = {
+inline const std::map<std::string, exec::NamedShape>& check_shapes() {
+  static const std::map<std::string, exec::NamedShape> shapes = {
       {"row_softmax", {{"R", 32}}},
       {"row_softmax_ref", {{"R", 32}}},
       {"hopper_gemm_ref", {{"M", 3}, {"N", 256}, {"K", 40}}},
@@ -117,19 +117,16 @@ inline std::vector<double> from_bytes(DType dtype, const std::vector<unsigned ch
   return out;
 }
 
-/// A shape as choose_shape's overrides take it: each symbol by name.
-using NamedShape = std::vector<std::pair<std::string, int64_t>>;
-
 /// Seeded inputs at a shape and the arguments in the order of `plan`: at
 /// the kernel's check shape with the executor's outputs for them, or at
 /// `shape` (a bench's, say) without them, for a run the executor would take
 /// too long for.
 inline KernelCase make_case(const Module& m, uint32_t kernel, const codegen::LaunchPlan& plan, uint64_t seed,
-                            const NamedShape* shape = nullptr) {
+                            const exec::NamedShape* shape = nullptr) {
   KernelCase c;
   auto it = check_shapes().find(plan.kernel);
   c.shape = exec::choose_shape(m, kernel, -1,
-                               shape ? *shape : it == check_shapes().end() ? NamedShape{} : it->second);
+                               shape ? *shape : it == check_shapes().end() ? exec::NamedShape{} : it->second);
   if (!c.shape.error.empty()) {
     c.error = c.shape.error;
     return c;

@@ -15,6 +15,8 @@
 namespace cake::exec {
 
 using Shape = std::vector<std::pair<SymbolId, int64_t>>;
+/// A shape by symbol name, as choose_shape's overrides take it.
+using NamedShape = std::vector<std::pair<std::string, int64_t>>;
 
 struct ShapeChoice {
   Shape values;        // every shape symbol of the kernel
@@ -29,8 +31,11 @@ std::vector<size_t> kernel_benches(const Module& m, uint32_t kernel);
 /// smallest shape the kernel's facts allow), with `overrides` (by symbol
 /// name) on top. Errors: an unknown symbol, an unbound one, a fact that
 /// fails (quoted).
-ShapeChoice choose_shape(const Module& m, uint32_t kernel, int64_t bench,
-                         const std::vector<std::pair<std::string, int64_t>>& overrides);
+ShapeChoice choose_shape(const Module& m, uint32_t kernel, int64_t bench, const NamedShape& overrides);
+
+/// `shape` by symbol name: the overrides that give another kernel the same
+/// shape (a bench's reference kernel, whose symbols match by name).
+NamedShape named_shape(const Module& m, const Shape& shape);
 
 /// One TensorData per parameter of `kernel` under `shape`: tensors of the
 /// right size filled by fill_random() with a seed derived from `seed` and the
