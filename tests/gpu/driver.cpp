@@ -132,6 +132,7 @@ std::string Driver::launch(CUfunction f, const unsigned grid[3], unsigned block,
     if (std::chrono::steady_clock::now() > deadline) {
       char text[96];
       std::snprintf(text, sizeof text, "the kernel was still running after %.0f s: a hang", limit_seconds);
+      hung_ = true;
       return text;  // the events stay: destroying them would wait on the kernel
     }
     std::this_thread::sleep_for(std::chrono::microseconds(200));

@@ -39,7 +39,8 @@ class Driver {
   /// Launches and waits for the kernel, `params` as cuLaunchKernel takes
   /// them; `milliseconds` is the GPU's time between events around it. A
   /// kernel still running after `limit_seconds` (a hang: a barrier nobody
-  /// arrives on) is an error; the context is unusable after it.
+  /// arrives on) is an error, and hung() says so from then on: the context
+  /// is unusable.
   std::string launch(CUfunction f, const unsigned grid[3], unsigned block, unsigned smem, void** params,
                      double& milliseconds, double limit_seconds);
   /// A tiled tensor map of the row-major tensor at `base` (dims innermost
@@ -48,6 +49,7 @@ class Driver {
   /// says (docs/lowering.md).
   std::string encode_tensor_map(CUtensorMap& map, CUdeviceptr base, const std::string& dtype, int element_bytes,
                                 const std::vector<int64_t>& dims, const std::vector<int64_t>& box, int swizzle);
+  bool hung() const { return hung_; }
   /// The registers per thread the loaded kernel uses.
   int registers(CUfunction f) const;
 
@@ -58,6 +60,7 @@ class Driver {
   int major_ = 0, minor_ = 0;
   CUdevice device_ = 0;
   CUcontext context_ = nullptr;
+  bool hung_ = false;
 
 #define CAKE_DRIVER_FN(NAME) decltype(&::NAME) NAME##_ = nullptr;
 #include "driver_functions.def"

@@ -70,7 +70,7 @@ enum class Outcome { Ran, Mismatch, Failed, Broken, Hung };
 
 /// A compiled kernel with its arguments on the device: allocated, copied
 /// and its tensor maps encoded on construction (error() says what failed),
-/// freed on destruction.
+/// freed on destruction unless a kernel hung.
 class DeviceRun {
  public:
   DeviceRun(gpu::Driver& driver, const std::vector<char>& cubin, const codegen::LaunchPlan& plan,
@@ -94,6 +94,7 @@ class DeviceRun {
     }
   }
   ~DeviceRun() {
+    if (driver_.hung()) return;  // freeing would wait on the hung kernel; the process ends soon
     for (CUdeviceptr p : device_)
       if (p) driver_.free(p);
     if (module_) driver_.unload(module_);
@@ -144,8 +145,8 @@ class DeviceRun {
 };
 
 /// The outcome of a failed launch, download or set-up, printed under `label`.
-Outcome failure(const std::string& label, const std::string& error) {
-  bool hung = error.find("a hang") != std::string::npos;
+Outcome failure(const gpu::Driver& driver, const std::string& label, const std::string& error) {
+  bool hung = driver.hung();
   std::printf("  %-16s %s: %s\n", hung ? "HUNG" : "FAILED", label.c_str(), error.c_str());
   // A launch or copy error can leave the context unusable, a hang does.
   return hung ? Outcome::Hung : Outcome::Broken;
@@ -189,7 +190,7 @@ Outcome check_case(gpu::Driver* gpu, const Module& m, uint32_t k, const codegen:
   std::string error = run.error();
   if (error.empty()) error = run.launch(ms);
   if (error.empty()) error = run.download();
-  if (!error.empty()) return failure(label, error);
+  if (!error.empty()) return failure(*gpu, label, error);
   std::vector<std::string> wrong = testing::mismatches(c);
   std::printf("  %-16s %s as %s at %s: %d registers, %.3f ms\n", wrong.empty() ? "ok" : "MISMATCH", label.c_str(),
               arch.c_str(), c.shape.text.c_str(), run.registers(), ms);
@@ -267,13 +268,6 @@ Tally check(gpu::Driver* driver, int major, int minor, const fs::path& dir) {
     }
   }
   return tally;
-}
-
-/// The symbols of `choice` by name, for another kernel of the same bench.
-testing::NamedShape named(const Module& m, const exec::ShapeChoice& choice) {
-  testing::NamedShape out;
-  for (const auto& [symbol, value] : choice.values) out.emplace_back(std::string(m.symbols[symbol].name), value);
-  return out;
 }
 
 /// Each tensor parameter of `got` against the reference's parameter at the
@@ -374,7 +368,7 @@ Tally time_benches(gpu::Driver* gpu, int major, int minor, const fs::path& dir, 
       for (size_t bench : benches) {
         if (tally.stop) break;
         const Bench& b = m.benches[bench];
-        testing::NamedShape shape = named(m, exec::choose_shape(m, k, static_cast<int64_t>(bench), {}));
+        exec::NamedShape shape = exec::named_shape(m, exec::choose_shape(m, k, static_cast<int64_t>(bench), {}).values);
         testing::KernelCase c = testing::make_case(m, k, low.plan, 7, &shape);
         if (!c.error.empty()) {
           std::printf("  FAILED           %s: %s\n", label.c_str(), c.error.c_str());
@@ -411,7 +405,7 @@ Tally time_benches(gpu::Driver* gpu, int major, int minor, const fs::path& dir, 
           if (error.empty()) error = run.download();
         }
         if (!error.empty()) {
-          tally.add(failure(label, error));
+          tally.add(failure(driver, label, error));
           break;
         }
         std::sort(times.begin(), times.end());
@@ -435,7 +429,7 @@ Tally time_benches(gpu::Driver* gpu, int major, int minor, const fs::path& dir, 
             if (error.empty()) error = run.launch(ms);
             if (error.empty()) error = run.download();
             if (!error.empty()) {
-              tally.add(failure(ref_name, error));
+              tally.add(failure(driver, ref_name, error));
               break;
             }
             int compared = 0;
