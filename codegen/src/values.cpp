@@ -4,6 +4,7 @@
 // and addresses into tensors and shared memory. See docs/lowering.md.
 #include "emitter.h"
 
+#include "cake/builtins.h"
 #include "cost/banks.h"
 #include "facts/roles.h"
 #include "semantics/fragments.h"
@@ -420,11 +421,8 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
       if ((e.text == "max" || e.text == "min") && e.args.size() == 2)
         return std::string(e.text == "max" ? "CAKE_MAX" : "CAKE_MIN") + "(" + element(e.args[0], result, i) + ", " +
                element(e.args[1], result, i) + ")";
-      static const std::pair<std::string_view, std::string_view> unary[] = {
-          {"exp2", "exp2f"}, {"log2", "log2f"}, {"exp", "expf"}, {"log", "logf"},
-          {"rsqrt", "rsqrtf"}, {"sqrt", "sqrtf"}, {"abs", "fabsf"}};
-      for (auto [cake_fn, cuda_fn] : unary)
-        if (e.text == cake_fn && e.args.size() == 1) return std::string(cuda_fn) + "(" + element(e.args[0], result, i) + ")";
+      if (const UnaryBuiltin* b = find_unary_builtin(e.text); b && e.args.size() == 1)
+        return std::string(b->cuda) + "(" + element(e.args[0], result, i) + ")";
       break;
     }
     case Expr::Kind::Cast:

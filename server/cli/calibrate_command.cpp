@@ -176,6 +176,13 @@ std::string fit_text(const FitReport& r) {
   if (fitted > c.used)  // fewer equations than unknowns: some values are arbitrary
     s += "  note: " + std::to_string(fitted) + " parameters from " + std::to_string(c.used) +
          " measurements are not all determined; measure more kernels and shapes\n";
+  std::string bounded;
+  for (const ParamFit& p : c.params)
+    if (p.fitted && p.at_bound) bounded += (bounded.empty() ? "" : ", ") + std::string(device_param_key(p.id));
+  if (!bounded.empty())
+    s += "  note: stopped at a bound: " + bounded +
+         "; the measurements ask for values beyond what is physically plausible, so a device fact or the model's "
+         "structure is wrong for them, not the parameter\n";
   s += "  error (estimate / measured - 1): RMS " + percent(c.before.rms) + " -> " + percent(c.after.rms) + ", max " +
        percent(c.before.max) + " -> " + percent(c.after.max) + "\n  per measurement:\n";
   std::vector<size_t> order(r.set.measured.size());

@@ -60,9 +60,12 @@ json estimate_json(const std::string& path, const Analysis& a, const Estimate& e
   o["file"] = path;
   o["kernel"] = std::string(a.module.symbols[k.symbol].name);
   o["target"] = std::string(e.target);
+  json unverified = json::array();
+  for (std::string_view key : unverified_params(*e.device)) unverified.push_back(std::string(key));
   o["device"] = {{"id", std::string(e.device->id)},
                  {"name", std::string(e.device->name)},
-                 {"table_version", std::string(e.device->version)}};
+                 {"table_version", std::string(e.device->version)},
+                 {"unverified", unverified}};
   if (e.bench >= 0) {
     json shape = json::object();
     for (const auto& [name, v] : e.shape) shape[std::string(name)] = v;
@@ -241,6 +244,7 @@ int run_estimate(Args args) {
   bool kernel_seen = o.kernel.empty();
   json estimates = json::array();
   std::string text;
+  std::vector<const DeviceInfo*> used;  // the devices estimated on, in order of first use
   for (const InputFile& input : expand_inputs(o.paths)) {
     ReadResult read;
     if (input.error.empty()) read = input.is_stdin ? read_stdin() : read_file(input.path);
@@ -270,6 +274,7 @@ int run_estimate(Args args) {
                                 std::string(t.name) + "\n");
           continue;
         }
+        if (std::find(used.begin(), used.end(), device) == used.end()) used.push_back(device);
         text += input.path + ": " + name + ", " + std::string(t.name) + " on " + std::string(device->id) +
                 " (table " + std::string(device->version) + ")\n";
         for (const Estimate& e : estimate_kernel(*analysis, k, t.name, *device)) {
@@ -282,6 +287,14 @@ int run_estimate(Args args) {
   if (!kernel_seen) {
     write_all(stderr, "cake estimate: no kernel named '" + o.kernel + "'\n");
     return kExitUsage;
+  }
+  // Which figures behind the estimates are guesses (docs/cost-model.md "Device tables").
+  for (const DeviceInfo* d : used) {
+    std::string keys;
+    for (std::string_view key : unverified_params(*d)) keys += (keys.empty() ? "" : ", ") + std::string(key);
+    if (!keys.empty())
+      text += "unverified (guessed or assumed) figures of " + std::string(d->id) + ", table " + std::string(d->version) +
+              ": " + keys + "\n";
   }
   bool written = o.json ? write_all(stdout, json{{"tool", "cake estimate"}, {"estimates", estimates}}.dump(2) + "\n")
                         : write_all(stdout, text);

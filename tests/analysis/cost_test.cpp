@@ -349,3 +349,105 @@ TEST_CASE("a read with an n-way bank conflict takes n times its shared-memory by
   CHECK(swizzled == Approx(64.0 * 64 * 2 * 65536 / 64 * 4));  // the tile, once per warp of the 4
   CHECK(plain == Approx(8 * swizzled));
 }
+
+// Each thread holds a 16 x 256 register tile and applies exp2 R times: the
+// special-function unit (16 results per clock per SM) is the roof.
+const char* kExp = R"(target sm_90a
+const R = 1024
+kernel exps(X: global f32[M, 256] row_major)
+  where M % 16 == 0
+  grid (M / 16)
+  block 32
+{
+  role all all {
+    reg x: f32[16, 256] layout(mma_acc)
+    load x <- X[block.x * 16 : 16, :]
+    for r in 0 .. R {
+      x = exp2(x)
+    }
+  }
+}
+bench exps { M = 16384 }
+)";
+
+TEST_CASE("exp2 takes its elements over the special-function unit's rate") {
+  const DeviceInfo& d = h100();
+  auto a = checked(kExp);
+  auto e = estimates(*a);
+  REQUIRE(e.size() == 1);
+  REQUIRE(e[0].ok);
+  CHECK(e[0].bound == Bound::Sfu);
+  double ops = 16384.0 * 256 * 1024;  // elements x iterations, one MUFU.EX2 each
+  CHECK(e[0].resources[size_t(Resource::Sfu)].demand == Approx(ops));
+  // No tensor work: the SM runs at the CUDA-core clock.
+  double rate = d.sfu_per_clk_sm.value * d.sms.value * d.clock_mhz.value * 1e6;
+  CHECK(e[0].resources[size_t(Resource::Sfu)].time_us == Approx(ops / rate * 1e6));
+  CHECK(e[0].time_us >= ops / rate * 1e6);
+  // The CUDA cores do one op per element: eight times the SFU's share of an SM.
+  CHECK(e[0].resources[size_t(Resource::CudaCore)].demand == Approx(ops));
+}
+
+TEST_CASE("a kernel with tensor work runs its clock-driven roofs at the tensor clock") {
+  const DeviceInfo& d = h100();
+  REQUIRE(d.clock_tensor_mhz.known());
+  REQUIRE(d.clock_tensor_mhz.value < d.clock_mhz.value);
+  int64_t wave = static_cast<int64_t>(d.sms.value) * 3;
+  auto a = checked(tile(16, wave, wave * 2));
+  auto e = estimates(*a);
+  REQUIRE(e[0].ok);
+  double smem_peak = d.smem_bytes_per_clk_sm.value * d.sms.value * d.clock_tensor_mhz.value * 1e6;
+  CHECK(e[0].resources[size_t(Resource::Smem)].peak == Approx(smem_peak));
+  double l2_peak = d.l2_bytes_per_clk_sm.value * d.sms.value * d.clock_tensor_mhz.value * 1e6;
+  CHECK(e[0].resources[size_t(Resource::L2)].peak == Approx(l2_peak));
+  // The TMA copy has no tensor work: the CUDA-core clock.
+  auto c = checked(kCopy);
+  auto ce = estimates(*c);
+  CHECK(ce[0].resources[size_t(Resource::L2)].peak ==
+        Approx(d.l2_bytes_per_clk_sm.value * d.sms.value * d.clock_mhz.value * 1e6));
+}
+
+TEST_CASE("an f16 accumulator runs at the table's f16-accumulate rate where it has one") {
+  // mma.sync on resident tiles on an RTX 4090, whose f16-accumulate peak is
+  // twice its f32-accumulate one; an L4 has one rate for both.
+  const char* mma = R"(target sm_89
+const R = 4096
+kernel tile_mma(A: global f16[M, 16] row_major, B: global f16[8, 16] row_major)
+  where M % 16 == 0
+  grid (M / 16)
+  block 32
+{
+  role all all {
+    reg a: f16[16, 16] layout(mma_acc)
+    reg b: f16[8, 16] layout(mma_acc)
+    reg acc: ACC[16, 8] layout(mma_acc) = 0
+    load a <- A[block.x * 16 : 16, :]
+    load b <- B[:, :]
+    for r in 0 .. R {
+      mma acc += a @ b.T
+    }
+  }
+}
+bench tile_mma { M = 1048576 }
+)";
+  const DeviceInfo& rtx = *find_device("rtx4090");
+  REQUIRE(rtx.tc_tflops_f16_acc_f16.known());
+  auto f32 = checked(replace(mma, "ACC", "f32")), f16 = checked(replace(mma, "ACC", "f16"));
+  auto e32 = estimate_kernel(*f32, 0, "sm_89", rtx), e16 = estimate_kernel(*f16, 0, "sm_89", rtx);
+  REQUIRE((e32[0].ok && e16[0].ok));
+  double t32 = e32[0].resources[size_t(Resource::Tensor)].time_us, t16 = e16[0].resources[size_t(Resource::Tensor)].time_us;
+  CHECK(t32 / t16 == Approx(rtx.tc_tflops_f16_acc_f16.value / rtx.tc_tflops_f16.value));
+  // An L4 has no f16-accumulate figure: both run at its one f16 rate.
+  const DeviceInfo& l4 = *find_device("l4");
+  REQUIRE(!l4.tc_tflops_f16_acc_f16.known());
+  auto l32 = estimate_kernel(*f32, 0, "sm_89", l4), l16 = estimate_kernel(*f16, 0, "sm_89", l4);
+  REQUIRE((l32[0].ok && l16[0].ok));
+  CHECK(l32[0].resources[size_t(Resource::Tensor)].time_us == Approx(l16[0].resources[size_t(Resource::Tensor)].time_us));
+}
+
+TEST_CASE("the guesses of a device table are named") {
+  auto keys = unverified_params(*find_device("b200"));
+  CHECK(std::find(keys.begin(), keys.end(), "l2_bytes_per_clk_sm") != keys.end());
+  auto h100_keys = unverified_params(h100());
+  CHECK(std::find(h100_keys.begin(), h100_keys.end(), "hbm_gbps") == h100_keys.end());
+  CHECK(std::find(h100_keys.begin(), h100_keys.end(), "lat_tma_cycles") != h100_keys.end());
+}

@@ -13,7 +13,7 @@ kernel shallow(C: global bf16[K, 64], out: global f32[K]) where K % 128 == 0, K 
   tensormap tC = C box [64, 64] swizzle(128B)
   role producer warpgroup(0) {
     elect {
-      // expected-warning@+1 [CAKE-W0701] {{pipeline `s` exposes 0.0854 µs of load latency per iteration on H100-SXM5-80GB (sm_90a): an iteration's work takes 0.154 µs, and with 2 stages the work of the others in flight covers 0.154 µs of the 0.325 µs load round trip; 4 stages would hide it}} fix {{ring(4)}}
+      // expected-warning@+1 [CAKE-W0701] {{pipeline `s` exposes 0.111 µs of load latency per iteration on H100-SXM5-80GB (sm_90a): an iteration's work takes 0.129 µs, and with 2 stages the work of the others in flight covers 0.129 µs of the 0.351 µs load round trip; 4 stages would hide it}} fix {{ring(4)}}
       pipeline s in ring(2) for kt in 0 .. K / 64 {
         wait empty[s] parity(s.phase ^ 1)
         arrive.expect_tx full[s], bytes(cs[s])
@@ -79,7 +79,7 @@ kernel shallow_const(C: global bf16[K, 64], out: global f32[K]) where K % 128 ==
   tensormap tC = C box [64, 64] swizzle(128B)
   role producer warpgroup(0) {
     elect {
-      // expected-warning@+1 [CAKE-W0701] {{pipeline `s` exposes 0.0854 µs of load latency per iteration on H100-SXM5-80GB (sm_90a): an iteration's work takes 0.154 µs, and with 2 stages the work of the others in flight covers 0.154 µs of the 0.325 µs load round trip; 4 stages would hide it}} nofix
+      // expected-warning@+1 [CAKE-W0701] {{pipeline `s` exposes 0.111 µs of load latency per iteration on H100-SXM5-80GB (sm_90a): an iteration's work takes 0.129 µs, and with 2 stages the work of the others in flight covers 0.129 µs of the 0.351 µs load round trip; 4 stages would hide it}} nofix
       pipeline s in ring(STAGES) for kt in 0 .. K / 64 {
         wait empty[s] parity(s.phase ^ 1)
         arrive.expect_tx full[s], bytes(cs[s])
@@ -115,7 +115,7 @@ kernel shallow_split(C: global bf16[K, 64], out: global f32[K]) where K % 128 ==
   tensormap tC = C box [64, 64] swizzle(128B)
   role producer warpgroup(0) {
     elect {
-      // expected-warning@+1 [CAKE-W0701] {{pipeline `s` exposes 0.0854 µs of load latency per iteration on H100-SXM5-80GB (sm_90a): an iteration's work takes 0.154 µs, and with 2 stages the work of the others in flight covers 0.154 µs of the 0.325 µs load round trip; 4 stages would hide it}} fix {{mbarrier empty[4] count(128)}}
+      // expected-warning@+1 [CAKE-W0701] {{pipeline `s` exposes 0.111 µs of load latency per iteration on H100-SXM5-80GB (sm_90a): an iteration's work takes 0.129 µs, and with 2 stages the work of the others in flight covers 0.129 µs of the 0.351 µs load round trip; 4 stages would hide it}} fix {{mbarrier empty[4] count(128)}}
       pipeline s in ring(2) for kt in 0 .. K / 64 {
         wait empty[
           s] parity(s.phase ^ 1)
@@ -145,7 +145,7 @@ bench shallow_split { K = 65536 }
 // holds 7 CTAs and costs nearly as long as the first.
 target sm_90a
 kernel tail(C: global bf16[K, 64], out: global f32[M]) where M % 64 == 0, K % 64 == 0, K >= 64
-  // expected-warning@+1 [CAKE-W0702] {{the grid's 139 CTAs for M = 8896, K = 65536 run in 1.05 waves of 132 CTAs (1 per SM) on H100-SXM5-80GB (sm_90a): the last wave holds 7 CTAs (5 % full) and adds 99.6 µs, 37 % of the kernel's 268 µs; a tile size that makes the CTA count a multiple of the wave, or fills the last wave, avoids it}}
+  // expected-warning@+1 [CAKE-W0702] {{the grid's 139 CTAs for M = 8896, K = 65536 run in 1.05 waves of 132 CTAs (1 per SM) on H100-SXM5-80GB (sm_90a): the last wave holds 7 CTAs (5 % full) and adds 110 µs, 44 % of the kernel's 251 µs; a tile size that makes the CTA count a multiple of the wave, or fills the last wave, avoids it}}
   grid (M / 64)
   block 256
 {
@@ -340,7 +340,7 @@ kernel narrow(X: global bf16[64, 64]) grid (1) block 128 {
   role mma warpgroup(0) {
     reg acc: f32[64, 32] layout(wgmma_acc) = 0
     wgmma.fence
-    // expected-warning@+1 [CAKE-W0704] {{wgmma with N = 32 on H100-SXM5-80GB (sm_90a): it reads 12 KB of shared-memory operands for 262144 FLOPs, and those reads take 1.33× its tensor-core time, so it runs at most at 75 % of the wgmma peak; with N >= 64 each A tile it reads serves enough columns to keep the tensor cores busy}}
+    // expected-warning@+1 [CAKE-W0704] {{wgmma with N = 32 on H100-SXM5-80GB (sm_90a): it reads 12 KB of shared-memory operands for 262144 FLOPs, and those reads take 1.44× its tensor-core time, so it runs at most at 69 % of the wgmma peak; with N >= 64 each A tile it reads serves enough columns to keep the tensor cores busy}}
     wgmma acc += a @ b.T
     wgmma.commit
     wgmma.wait 0

@@ -23,17 +23,17 @@
 
 namespace cake {
 
-enum class Resource : uint8_t { Hbm, L2, Smem, Tensor, CudaCore, Issue };
-inline constexpr size_t kResourceCount = 6;
-/// "hbm", "l2", "smem", "tensor", "cuda_core", "issue".
+enum class Resource : uint8_t { Hbm, L2, Smem, Tensor, CudaCore, Sfu, Issue };
+inline constexpr size_t kResourceCount = 7;
+/// "hbm", "l2", "smem", "tensor", "cuda_core", "sfu", "issue".
 std::string_view resource_name(Resource r);
 /// The unit of a resource's demand: "B", "FLOP", "op", "warp-instr".
 std::string_view resource_unit(Resource r);
 
 /// What limits a kernel: a resource's roof, the latency the pipeline cannot
 /// hide, or the partly filled last wave.
-/// The first six are the resources, in the order of Resource.
-enum class Bound : uint8_t { Hbm, L2, Smem, Tensor, CudaCore, Issue, Latency, Tail, None };
+/// The first seven are the resources, in the order of Resource.
+enum class Bound : uint8_t { Hbm, L2, Smem, Tensor, CudaCore, Sfu, Issue, Latency, Tail, None };
 std::string_view bound_name(Bound b);
 
 /// Demand on each resource. Tensor demand is in FLOPs; `tensor_peak_s` and

@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace cake {
 
@@ -61,8 +62,8 @@ const DeviceInfo* device_for(std::string_view target, std::string_view requested
 /// The parameters every device table must give (cake-arch-gen and a table
 /// loaded at run time both insist); the others may be left out as unknown.
 inline constexpr std::string_view kRequiredDeviceParams[] = {
-    "sms",          "clock_mhz",         "hbm_gbps",          "l2_bytes_per_clk", "smem_bytes_per_clk_sm",
-    "tc_tflops_f16", "fp32_tflops",      "issue_per_clk_sm",  "lat_global_cycles", "lat_barrier_cycles",
+    "sms",          "clock_mhz",         "hbm_gbps",          "l2_bytes_per_clk_sm", "smem_bytes_per_clk_sm",
+    "tc_tflops_f16", "fp32_tflops",       "sfu_per_clk_sm",      "issue_per_clk_sm",  "lat_global_cycles", "lat_barrier_cycles",
     "launch_us",    "eff_hbm",           "eff_l2",            "eff_smem",         "eff_fp32",
     "eff_issue"};
 
@@ -70,6 +71,10 @@ std::string_view device_param_key(DeviceParamId id);
 /// The parameter of this JSON key, or nullopt.
 std::optional<DeviceParamId> find_device_param(std::string_view key);
 std::string_view device_param_unit(DeviceParamId id);
+/// The keys of the device's parameters whose status is unconfirmed: guesses
+/// and assumptions with no published figure behind them, which `cake
+/// estimate` names beside every estimate that uses the table.
+std::vector<std::string_view> unverified_params(const DeviceInfo& d);
 std::string_view device_param_description(DeviceParamId id);
 
 }  // namespace cake

@@ -61,3 +61,16 @@ std::string_view device_param_unit(DeviceParamId id) { return kParams[static_cas
 std::string_view device_param_description(DeviceParamId id) { return kParams[static_cast<size_t>(id)].description; }
 
 }  // namespace cake
+
+namespace cake {
+
+std::vector<std::string_view> unverified_params(const DeviceInfo& d) {
+  std::vector<std::string_view> out;
+  for (size_t i = 0; i < kDeviceParamCount; ++i) {
+    auto id = static_cast<DeviceParamId>(i);
+    if (d.param(id).status == Status::Unconfirmed) out.push_back(device_param_key(id));
+  }
+  return out;
+}
+
+}  // namespace cake

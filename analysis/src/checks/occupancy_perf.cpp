@@ -96,9 +96,9 @@ void check_tail_wave(const PerfContext& c, std::vector<PerfFinding>& out) {
 
 void check_wgmma_width(const PerfContext& c, std::vector<PerfFinding>& out) {
   if (!c.target.has(Feature::Wgmma)) return;  // elsewhere E0201 reports it
-  Machine mc = machine_of(c.device);
+  Machine mc = machine_of(c.device, true);
   const Evaluator& eval = c.typer.evaluator();
-  double smem_rate = c.device.smem_bytes_per_clk_sm.value * mc.hz * c.device.eff_smem.value;  // B/s of one SM
+  double smem_rate = mc.achieved[static_cast<size_t>(Resource::Smem)] / mc.sms;  // B/s of one SM
   for (StmtId id : c.statements) {
     const auto* mma = std::get_if<MmaStmt>(&c.m.stmts[id].node);
     if (!mma || mma->op != Op::Wgmma) continue;
@@ -114,7 +114,7 @@ void check_wgmma_width(const PerfContext& c, std::vector<PerfFinding>& out) {
         for (ExprId d : t->dims) n *= static_cast<double>(eval.fold(d).value_or(0));
         bytes += n;
       }
-    double rate = mc.tensor_rate(Op::Wgmma, a.dtype, true);
+    double rate = mc.tensor_rate(Op::Wgmma, a.dtype, c.typer.type_of(mma->acc).dtype, true);
     if (rate <= 0 || smem_rate <= 0 || bytes <= 0) continue;
     double ratio = (bytes / smem_rate) / (flops / rate);
     if (ratio <= 1) continue;  // the tensor cores still set its pace

@@ -5,6 +5,7 @@
 // issue of tcgen05 run once per executing thread).
 #include "cost/demand.h"
 
+#include "cake/builtins.h"
 #include "cake/ops.h"
 #include "cost/banks.h"
 #include "semantics/fragments.h"
@@ -46,16 +47,21 @@ static const DeviceParam* tensor_efficiency(const DeviceInfo& d, Op op) {
   return nullptr;
 }
 
-double Machine::tensor_rate(Op op, DType dtype, bool achieved_rate) const {
+double Machine::tensor_rate(Op op, DType dtype, DType acc, bool achieved_rate) const {
   const DeviceInfo& d = *device;
   const DeviceParam* peak = nullptr;
+  // An f16 accumulator runs at its own rate where the table has one
+  // (GeForce parts: twice the f32-accumulate rate), else as an f32 one.
+  auto by_acc = [&](const DeviceParam& f32_acc, const DeviceParam& f16_acc) {
+    return acc == DType::F16 && f16_acc.known() ? &f16_acc : &f32_acc;
+  };
   switch (dtype) {
-    case DType::F16:
+    case DType::F16: peak = by_acc(d.tc_tflops_f16, d.tc_tflops_f16_acc_f16); break;
     case DType::BF16: peak = &d.tc_tflops_f16; break;
     case DType::TF32:
     case DType::F32: peak = &d.tc_tflops_tf32; break;
     case DType::F8E4M3:
-    case DType::F8E5M2: peak = &d.tc_tflops_f8; break;
+    case DType::F8E5M2: peak = by_acc(d.tc_tflops_f8, d.tc_tflops_f8_acc_f16); break;
     case DType::F6E3M2:
     case DType::F6E2M3:
     case DType::F4E2M1: peak = &d.tc_tflops_f4; break;
@@ -68,21 +74,56 @@ double Machine::tensor_rate(Op op, DType dtype, bool achieved_rate) const {
   return peak->value * 1e12 / sms * (achieved_rate ? eff->value : 1.0);
 }
 
-Machine machine_of(const DeviceInfo& d) {
+Machine machine_of(const DeviceInfo& d, bool tensor_work) {
   Machine m;
   m.device = &d;
-  m.hz = d.clock_mhz.value * 1e6;
+  m.hz = (tensor_work && d.clock_tensor_mhz.known() ? d.clock_tensor_mhz.value : d.clock_mhz.value) * 1e6;
   m.sms = d.sms.value;
   auto set = [&](Resource r, double peak, const DeviceParam& eff) {
     m.peak[static_cast<size_t>(r)] = peak;
     m.achieved[static_cast<size_t>(r)] = peak * eff.value;
   };
   set(Resource::Hbm, d.hbm_gbps.value * 1e9, d.eff_hbm);
-  set(Resource::L2, d.l2_bytes_per_clk.value * m.hz, d.eff_l2);
+  set(Resource::L2, d.l2_bytes_per_clk_sm.value * m.sms * m.hz, d.eff_l2);
   set(Resource::Smem, d.smem_bytes_per_clk_sm.value * m.hz * m.sms, d.eff_smem);
   set(Resource::CudaCore, d.fp32_tflops.value * 1e12 / 2, d.eff_fp32);  // one op = one lane-instruction (an FMA is 2 FLOP)
+  // The special-function unit has no efficiency of its own: its roof is the
+  // table's rate, at the SM clock of the kernel.
+  m.peak[static_cast<size_t>(Resource::Sfu)] = m.achieved[static_cast<size_t>(Resource::Sfu)] =
+      d.sfu_per_clk_sm.value * m.hz * m.sms;
   set(Resource::Issue, d.issue_per_clk_sm.value * m.hz * m.sms, d.eff_issue);
   return m;
+}
+
+namespace {
+
+bool tensor_work_in(const Module& m, const std::vector<StmtId>& body, int depth) {
+  if (depth > 64) return false;
+  for (StmtId id : body) {
+    const Stmt& s = m.stmts[id];
+    if (std::holds_alternative<MmaStmt>(s.node)) return true;
+    bool inner = std::visit(
+        [&](const auto& n) {
+          using T = std::decay_t<decltype(n)>;
+          if constexpr (std::is_same_v<T, ForStmt> || std::is_same_v<T, PipelineStmt> || std::is_same_v<T, ElectStmt>)
+            return tensor_work_in(m, n.body, depth + 1);
+          else if constexpr (std::is_same_v<T, IfStmt>)
+            return tensor_work_in(m, n.then_body, depth + 1) || tensor_work_in(m, n.else_body, depth + 1);
+          else
+            return false;
+        },
+        s.node);
+    if (inner) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool has_tensor_work(const Module& m, const std::vector<RoleView>& roles) {
+  for (const RoleView& r : roles)
+    if (r.body && tensor_work_in(m, *r.body, 0)) return true;
+  return false;
 }
 
 namespace {
@@ -309,7 +350,8 @@ class Walker {
     double flops = 2.0 * static_cast<double>(*M) * static_cast<double>(*N) * static_cast<double>(*K) * units;
     Demand d;
     d[Resource::Tensor] = flops;
-    double peak = mc_.tensor_rate(mma.op, a.dtype, false), achieved = mc_.tensor_rate(mma.op, a.dtype, true);
+    DType acc = typer_.type_of(mma.acc).dtype;
+    double peak = mc_.tensor_rate(mma.op, a.dtype, acc, false), achieved = mc_.tensor_rate(mma.op, a.dtype, acc, true);
     if (peak > 0 && achieved > 0) {
       d.tensor_peak_s = flops / peak;
       d.tensor_s = flops / achieved;
@@ -352,16 +394,29 @@ class Walker {
     return 0;
   }
 
-  /// Operators in an expression (each is one op per element).
-  int ops(ExprId e, int depth = 0) const {
-    if (e == kNone || depth > 64) return 0;
+  /// Per element of an expression: its operators (one CUDA-core op each)
+  /// and the special-function results its builtins and divisions need
+  /// (cake/builtins.h).
+  struct ElementOps {
+    int core = 0, sfu = 0;
+    ElementOps& operator+=(const ElementOps& o) {
+      core += o.core, sfu += o.sfu;
+      return *this;
+    }
+  };
+  ElementOps ops(ExprId e, int depth = 0) const {
+    ElementOps n;
+    if (e == kNone || depth > 64) return n;
     const Expr& x = m_.exprs[e];
-    int n = x.kind == Expr::Kind::Binary || x.kind == Expr::Kind::Unary || x.kind == Expr::Kind::Call ||
-                    x.kind == Expr::Kind::Cast
-                ? 1
-                : 0;
+    if (x.kind == Expr::Kind::Binary || x.kind == Expr::Kind::Unary || x.kind == Expr::Kind::Call ||
+        x.kind == Expr::Kind::Cast)
+      n.core = 1;
+    if (x.kind == Expr::Kind::Call)
+      if (const UnaryBuiltin* b = find_unary_builtin(x.text)) n.sfu = b->sfu_ops;
+    if (x.kind == Expr::Kind::Binary && x.text == "/") n.sfu = kSfuOpsPerDivision;
     if (x.kind == Expr::Kind::Index) return n;
-    n += ops(x.lhs, depth + 1) + ops(x.rhs, depth + 1);
+    n += ops(x.lhs, depth + 1);
+    n += ops(x.rhs, depth + 1);
     for (ExprId a : x.args) n += ops(a, depth + 1);
     return n;
   }
@@ -400,24 +455,29 @@ class Walker {
     return pattern ? degree(mv.src, src, pattern) : 1;
   }
 
-  void elementwise(StmtId id, ExprId target, double ops_per_element, double smem_bytes, const Ctx& c) {
+  void elementwise(StmtId id, ExprId target, ElementOps per_element, double smem_bytes, const Ctx& c) {
     Typed t = typer_.type_of(target);
     auto n = elements(t);
     if (!n) return;
     double units = t.space == Space::Reg ? owners(t.layout, c) : 1;
     Demand d;
-    d[Resource::CudaCore] = *n * units * ops_per_element;
-    d[Resource::Issue] = std::max(static_cast<double>(c.warps), d[Resource::CudaCore] / 32);
+    d[Resource::CudaCore] = *n * units * per_element.core;
+    d[Resource::Sfu] = *n * units * per_element.sfu;
+    d[Resource::Issue] = std::max(static_cast<double>(c.warps), (d[Resource::CudaCore] + d[Resource::Sfu]) / 32);
     d[Resource::Smem] = smem_bytes * units;
     add(id, c, d);
   }
 
   void node(StmtId id, const AssignStmt& a, const Ctx& c) {
-    elementwise(id, a.target, std::max(1, ops(a.value) + (a.op == "=" ? 0 : 1)), smem_operands_for(a.target, a.value), c);
+    ElementOps n = ops(a.value);
+    n.core = std::max(1, n.core + (a.op == "=" ? 0 : 1));
+    elementwise(id, a.target, n, smem_operands_for(a.target, a.value), c);
   }
-  void node(StmtId id, const ReduceStmt& r, const Ctx& c) { elementwise(id, r.src, 1, smem_operands_for(r.src, r.src), c); }
+  void node(StmtId id, const ReduceStmt& r, const Ctx& c) {
+    elementwise(id, r.src, {1, 0}, smem_operands_for(r.src, r.src), c);
+  }
   void node(StmtId id, const ArgReduceStmt& r, const Ctx& c) {
-    elementwise(id, r.src, 2, smem_operands_for(r.src, r.src), c);
+    elementwise(id, r.src, {2, 0}, smem_operands_for(r.src, r.src), c);
   }
 
   const Module& m_;

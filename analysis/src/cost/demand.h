@@ -24,11 +24,18 @@ struct Machine {
   /// Achieved and peak throughput per second of the whole device (tensor: 0,
   /// it is kept as seconds per SM in Demand).
   std::array<double, kResourceCount> achieved{}, peak{};
-  /// Tensor FLOP/s of one SM at peak and achieved, for an instruction and an
-  /// operand dtype; 0 when the device has no such rate.
-  double tensor_rate(Op op, DType dtype, bool achieved_rate) const;
+  /// Tensor FLOP/s of one SM at peak and achieved, for an instruction, its
+  /// operands' dtype and its accumulator's; 0 when the device has no such rate.
+  double tensor_rate(Op op, DType dtype, DType acc, bool achieved_rate) const;
 };
-Machine machine_of(const DeviceInfo& device);
+/// The device's rates at the SM clock of CUDA-core work, or, for a kernel
+/// with tensor-core work (`tensor_work`), at the clock the tensor peaks
+/// imply (`clock_tensor_mhz`): the clock-driven roofs (L2, shared memory,
+/// issue) and the latencies in cycles follow it.
+Machine machine_of(const DeviceInfo& device, bool tensor_work = false);
+/// Whether any statement of these roles is a matrix multiply (the kernel
+/// runs at the tensor clock).
+bool has_tensor_work(const Module& m, const std::vector<RoleView>& roles);
 
 struct RingDemand {
   StmtId first = kNone;

@@ -23,6 +23,7 @@ std::string_view resource_name(Resource r) {
     case Resource::Smem: return "smem";
     case Resource::Tensor: return "tensor";
     case Resource::CudaCore: return "cuda_core";
+    case Resource::Sfu: return "sfu";
     case Resource::Issue: return "issue";
   }
   return "";
@@ -34,7 +35,8 @@ std::string_view resource_unit(Resource r) {
     case Resource::L2:
     case Resource::Smem: return "B";
     case Resource::Tensor: return "FLOP";
-    case Resource::CudaCore: return "op";
+    case Resource::CudaCore:
+    case Resource::Sfu: return "op";
     case Resource::Issue: return "warp-instr";
   }
   return "";
@@ -47,6 +49,7 @@ std::string_view bound_name(Bound b) {
     case Bound::Smem:
     case Bound::Tensor:
     case Bound::CudaCore:
+    case Bound::Sfu:
     case Bound::Issue: return resource_name(static_cast<Resource>(b));  // the same order
     case Bound::Latency: return "latency";
     case Bound::Tail: return "tail";
@@ -61,8 +64,8 @@ namespace {
 /// the kernel beyond its proportional time.
 constexpr double kTailBoundShare = 0.2;
 
-constexpr Resource kResources[] = {Resource::Hbm,  Resource::L2,       Resource::Smem,
-                                   Resource::Tensor, Resource::CudaCore, Resource::Issue};
+constexpr Resource kResources[] = {Resource::Hbm,      Resource::L2,  Resource::Smem, Resource::Tensor,
+                                   Resource::CudaCore, Resource::Sfu, Resource::Issue};
 
 bool per_sm(Resource r) { return r != Resource::Hbm && r != Resource::L2; }
 
@@ -93,7 +96,9 @@ class Estimator {
   Estimator(const KernelFacts& facts, const LineIndex& lines, const TargetInfo* target,
             std::string_view target_name, const DeviceInfo& device, const EstimateOptions& options = {})
       : lines_(lines), facts_(facts), m_(facts.module()), k_(facts.kernel()), info_(target),
-        target_(target_name), mc_(machine_of(device)), eval_(facts.evaluator()), options_(options) {}
+        target_(target_name),
+        mc_(machine_of(device, facts.roles() && has_tensor_work(facts.module(), *facts.roles()))),
+        eval_(facts.evaluator()), options_(options) {}
 
   Estimate run(int32_t bench) {
     Estimate e;

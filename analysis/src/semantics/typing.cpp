@@ -3,6 +3,7 @@
 // is then Unknown so that enclosing expressions stay quiet.
 #include "semantics/typing.h"
 
+#include "cake/builtins.h"
 #include "diag_builder.h"
 
 #include <algorithm>
@@ -13,11 +14,7 @@ namespace {
 
 constexpr int kMaxTypeDepth = 256;
 
-constexpr std::string_view kUnaryFunctions[] = {"exp2", "log2", "exp", "log", "rsqrt", "sqrt", "abs"};
-
-bool is_unary_function(std::string_view name) {
-  return std::find(std::begin(kUnaryFunctions), std::end(kUnaryFunctions), name) != std::end(kUnaryFunctions);
-}
+bool is_unary_function(std::string_view name) { return find_unary_builtin(name) != nullptr; }
 
 bool is_row_layout(FragLayout l) { return l == FragLayout::MmaAccRow || l == FragLayout::WgmmaAccRow; }
 
