@@ -31,12 +31,16 @@ Demand Demand::scaled(double k) const {
   return d;
 }
 
-/// The calibrated efficiency of a tensor-core op, null for any other op.
-static const DeviceParam* tensor_efficiency(const DeviceInfo& d, Op op) {
+/// The efficiency of a tensor-core op on operands of `dtype` (8-bit and
+/// narrower ones have their own where the table gives it), null for any
+/// other op.
+static const DeviceParam* tensor_efficiency(const DeviceInfo& d, Op op, DType dtype) {
+  bool narrow = dtype_bits(dtype) <= 8;
+  auto pick = [&](const DeviceParam& wide, const DeviceParam& f8) { return narrow && f8.known() ? &f8 : &wide; };
   switch (op) {
     case Op::Mma: return &d.eff_mma_sync;
-    case Op::Wgmma: return &d.eff_wgmma;
-    case Op::Tcgen05Mma: return &d.eff_tcgen05;
+    case Op::Wgmma: return pick(d.eff_wgmma, d.eff_wgmma_f8);
+    case Op::Tcgen05Mma: return pick(d.eff_tcgen05, d.eff_tcgen05_f8);
     case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
     case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
     case Op::CpAsyncCommit: case Op::WgmmaFence: case Op::WgmmaCommit: case Op::TmaStoreCommit:
@@ -69,7 +73,7 @@ double Machine::tensor_rate(Op op, DType dtype, DType acc, bool achieved_rate) c
     case DType::U8: peak = &d.tc_tops_i8; break;
     default: return 0;
   }
-  const DeviceParam* eff = tensor_efficiency(d, op);
+  const DeviceParam* eff = tensor_efficiency(d, op, dtype);
   if (!eff || !peak->known() || !eff->known()) return 0;
   return peak->value * 1e12 / sms * (achieved_rate ? eff->value : 1.0);
 }
