@@ -451,3 +451,40 @@ TEST_CASE("the guesses of a device table are named") {
   CHECK(std::find(h100_keys.begin(), h100_keys.end(), "hbm_gbps") == h100_keys.end());
   CHECK(std::find(h100_keys.begin(), h100_keys.end(), "lat_tma_cycles") != h100_keys.end());
 }
+
+// WARPS warps per CTA, one CTA per SM (grid = SMs), each warp its own
+// 16 x 256 tile: R rounds of exp2 (SFU) and then a dependent multiply-add
+// (CUDA cores). One warp runs on one of the SM's four schedulers, so its
+// chain of statements is serial at a quarter of the SM; four warps run side
+// by side on all four.
+const char* kChain = R"(target sm_90a
+const R = 256
+kernel chain(X: global f32[M, 256] row_major)
+  where M % 8448 == 0
+  grid (132)
+  block BLOCK
+{
+  role all all {
+    reg x: f32[16, 256] layout(mma_acc)
+    load x <- X[(block.x * (BLOCK / 32) + warp.id) * 16 : 16, :]
+    for r in 0 .. R {
+      x = exp2(x)
+      x = x * 0.5 + 1.0
+    }
+  }
+}
+bench chain { M = 8448 }
+)";
+
+TEST_CASE("one warp's dependent statements are serial; warps on other schedulers overlap them") {
+  auto one = checked(replace(kChain, "BLOCK", "32")), four = checked(replace(kChain, "BLOCK", "128"));
+  auto e1 = estimates(*one), e4 = estimates(*four);
+  REQUIRE((e1[0].ok && e4[0].ok));
+  // One warp: the chain, not a roof, sets the time (reported as latency).
+  CHECK(e1[0].bound == Bound::Latency);
+  double sfu_roof_us = e1[0].resources[size_t(Resource::Sfu)].time_us;
+  CHECK(e1[0].time_us > 3.5 * sfu_roof_us);
+  // Four warps do four times the work in about the same time.
+  CHECK(e4[0].resources[size_t(Resource::Sfu)].demand == Approx(4 * e1[0].resources[size_t(Resource::Sfu)].demand));
+  CHECK(e4[0].time_us == Approx(e1[0].time_us).epsilon(0.1));
+}

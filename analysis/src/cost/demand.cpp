@@ -138,6 +138,8 @@ constexpr double kBytesPerWarpInstr = 16 * 32;
 constexpr double kMmaSyncFlops = 2.0 * 16 * 8 * 16;
 /// K of one wgmma / tcgen05.mma instruction for 16-bit operands (scaled by dtype).
 constexpr double kMmaK16Bits = 16 * 16;
+/// Warp schedulers (sub-partitions) of an SM: one warp runs on one of them.
+constexpr double kSchedulersPerSm = 4;
 
 class Walker {
  public:
@@ -150,11 +152,16 @@ class Walker {
       role_ = &r;
       role_latency_ = 0;
       async_latency_ = 0;
+      role_outside_chain_ = 0;
+      role_ring_chain_.assign(out_.rings.size(), 0);
       Ctx c;
       c.threads = r.threads();
       c.warps = r.warps;
       walk(*r.body, c);
       out_.outside_latency_s = std::max(out_.outside_latency_s, role_latency_ + async_latency_);
+      out_.outside_chain_s = std::max(out_.outside_chain_s, role_outside_chain_);
+      for (size_t i = 0; i < role_ring_chain_.size(); ++i)
+        out_.rings[i].chain_s = std::max(out_.rings[i].chain_s, role_ring_chain_[i]);
     }
     return std::move(out_);
   }
@@ -188,12 +195,38 @@ class Walker {
     for (StmtId id : body) statement(id, c);
   }
 
-  void add(StmtId id, const Ctx& c, const Demand& d) {
+  void add(StmtId id, const Ctx& c, const Demand& d, bool whole_tensor_core = false) {
     Demand cta = d.scaled(c.cta);
     out_.cta += cta;
     if (per_statement_) out_.statements[id] += cta;
-    if (c.ring >= 0) out_.rings[c.ring].per_iteration += d.scaled(c.iter);
-    else out_.outside += cta;
+    double link = chain_link(d, c, whole_tensor_core);
+    if (c.ring >= 0) {
+      out_.rings[c.ring].per_iteration += d.scaled(c.iter);
+      if (static_cast<size_t>(c.ring) >= role_ring_chain_.size()) role_ring_chain_.resize(c.ring + 1, 0);
+      role_ring_chain_[c.ring] += link * c.iter;
+    } else {
+      out_.outside += cta;
+      role_outside_chain_ += link * c.cta;
+    }
+  }
+
+  /// Seconds one warp of the executing ones spends on one execution of a
+  /// statement of demand `d` (all executing warps together): its share of
+  /// the demand at the share of the SM one warp can use. A warp runs on one
+  /// of the SM's four schedulers, so it gets a quarter of the CUDA cores,
+  /// the SFU, the issue slots and (mma.sync) the tensor cores; a warpgroup's
+  /// wgmma, or tcgen05.mma (`whole_tensor_core`: one thread issues for the
+  /// CTA), uses the whole tensor core. Shared memory is one port for all.
+  /// Global traffic is left to the roofline and the rings' latency.
+  double chain_link(const Demand& d, const Ctx& c, bool whole_tensor_core) const {
+    double warps = static_cast<double>(std::max<int64_t>(1, c.warps));
+    auto per_sm = [&](Resource r) { return mc_.achieved[static_cast<size_t>(r)] / mc_.sms; };
+    double t = 0;
+    for (Resource r : {Resource::CudaCore, Resource::Sfu, Resource::Issue})
+      if (d[r] > 0 && per_sm(r) > 0) t = std::max(t, d[r] / warps / (per_sm(r) / kSchedulersPerSm));
+    if (d[Resource::Smem] > 0 && per_sm(Resource::Smem) > 0) t = std::max(t, d[Resource::Smem] / warps / per_sm(Resource::Smem));
+    if (d.tensor_s > 0) t = std::max(t, whole_tensor_core ? d.tensor_s : d.tensor_s / warps * kSchedulersPerSm);
+    return t;
   }
 
   void latency(StmtId id, const Ctx& c, double seconds, bool async) {
@@ -211,6 +244,13 @@ class Walker {
   void barrier(const Ctx& c) {
     if (c.ring >= 0) out_.rings[c.ring].barriers = true;
     else role_latency_ += mc_.cycles(mc_.device->lat_barrier_cycles.value) * c.cta;
+  }
+  /// A CTA-wide barrier (syncthreads, cluster.sync) inside a ring: every
+  /// warp waits for the slowest and for the round trip, each iteration.
+  void block_barrier(const Ctx& c) {
+    if (c.ring < 0) return;  // outside the rings barrier() charges it
+    if (static_cast<size_t>(c.ring) >= role_ring_chain_.size()) role_ring_chain_.resize(c.ring + 1, 0);
+    role_ring_chain_[c.ring] += mc_.cycles(mc_.device->lat_barrier_cycles.value) * c.iter;
   }
 
   void statement(StmtId id, const Ctx& c) {
@@ -270,7 +310,10 @@ class Walker {
   void node(StmtId id, const PlainStmt& p, const Ctx& c) {
     add(id, c, issue_only(c));
     OpIssue issue = op_info(p.op).issue;
-    if (issue == OpIssue::Block || issue == OpIssue::Cluster) barrier(c);
+    if (issue == OpIssue::Block || issue == OpIssue::Cluster) {
+      barrier(c);
+      block_barrier(c);
+    }
   }
   void node(StmtId id, const GroupWaitStmt&, const Ctx& c) { add(id, c, issue_only(c)); }
   void node(StmtId id, const ArriveStmt&, const Ctx& c) { add(id, c, issue_only(c)); }
@@ -365,7 +408,7 @@ class Walker {
         if (auto n = elements(*t)) d[Resource::Smem] += *n * dtype_bits(t->dtype) / 8.0 * units * degree(e, *t, smem_read_pattern(mma.op, FragLayout::None));
     double k_steps = std::max(1.0, static_cast<double>(*K) * dtype_bits(a.dtype) / kMmaK16Bits);
     d[Resource::Issue] = mma_issue_slots(mma.op, flops, k_steps, units);
-    add(id, c, d);
+    add(id, c, d, mma.op == Op::Tcgen05Mma);
   }
 
   /// Instances of an op one CTA's executing threads issue (ops.def's Issue).
@@ -493,6 +536,8 @@ class Walker {
   const TargetInfo* banks_ = nullptr;  // the device's own target: its shared-memory banks
   const RoleView* role_ = nullptr;
   double role_latency_ = 0, async_latency_ = 0;
+  double role_outside_chain_ = 0;         // this role's chain outside the rings
+  std::vector<double> role_ring_chain_;   // this role's chain per iteration of each ring
   KernelDemand out_;
 };
 

@@ -44,6 +44,11 @@ struct RingDemand {
   Demand per_iteration;
   double load_latency_s = 0;
   bool barriers = false;
+  /// Per iteration, the longest dependent chain of one warp of any role:
+  /// its statements one after another, each at the share of the SM one
+  /// warp can use (a scheduler's quarter of the CUDA cores, SFU, issue and
+  /// mma.sync tensor cores; a warpgroup's wgmma the whole tensor core).
+  double chain_s = 0;
 };
 
 struct KernelDemand {
@@ -51,6 +56,7 @@ struct KernelDemand {
   Demand outside;  // per CTA, the statements outside every ring (prologue, epilogue)
   std::vector<RingDemand> rings;
   double outside_latency_s = 0;         // the slowest role's latency outside the rings
+  double outside_chain_s = 0;           // the longest chain of one warp outside the rings (prologue, epilogue)
   std::map<SymbolId, double> l2_bytes;  // per CTA, by tensor parameter
   std::map<StmtId, Demand> statements;  // per CTA (only when asked for)
   bool unknown_trips = false;           // a loop's trip count was not known

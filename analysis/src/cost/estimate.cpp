@@ -89,6 +89,7 @@ Resource largest(const std::array<double, kResourceCount>& t) {
 struct WaveTime {
   double total = 0, resource = 0, exposed = 0;
   Resource bound = Resource::Issue;
+  bool chained = false;  // one CTA's dependent chain, not a resource, sets `resource`
 };
 
 class Estimator {
@@ -158,7 +159,7 @@ class Estimator {
       e.tail_us = e.full_waves > 0 ? std::max(0.0, wt.total - rest / full * wf.total) : 0;
     }
     const WaveTime& main = e.full_waves > 0 ? wf : wt;
-    e.bound = main.exposed > main.resource ? Bound::Latency : static_cast<Bound>(main.bound);
+    e.bound = main.exposed > main.resource || main.chained ? Bound::Latency : static_cast<Bound>(main.bound);
     if (e.tail_us > kTailBoundShare * time) e.bound = Bound::Tail;
     e.time_us = time * 1e6 + e.launch_us;
     e.tail_us *= 1e6;
@@ -223,13 +224,27 @@ class Estimator {
     return n;
   }
 
-  /// One wave of `n` CTAs.
+  /// One wave of `n` CTAs: the resources' roofline or, when longer, one
+  /// CTA's dependent chain (its warps' work one statement after another,
+  /// which co-resident CTAs run side by side), plus the latency the rings
+  /// cannot hide. A CTA alone on its SM has no other CTA's main loop to hide
+  /// its prologue and epilogue behind: their roofline adds to the rings'.
   WaveTime wave(const KernelDemand& kd, double n) const {
     double per = std::min(std::ceil(n / mc_.sms), std::max(1.0, n));
     auto t = resource_times(kd.cta, mc_, n, per);
     WaveTime w;
     w.bound = largest(t);
     w.resource = t[static_cast<size_t>(w.bound)];
+    if (per <= 1) {
+      Demand rings = kd.cta;
+      rings += kd.outside.scaled(-1);
+      auto tr = resource_times(rings, mc_, n, per), to = resource_times(kd.outside, mc_, n, per);
+      w.resource = *std::max_element(tr.begin(), tr.end()) + *std::max_element(to.begin(), to.end());
+    }
+    double chain = kd.outside_chain_s;
+    for (const RingDemand& r : kd.rings) chain += r.chain_s * static_cast<double>(std::max<int64_t>(r.trips, 0));
+    w.chained = chain > w.resource;
+    w.resource = std::max(w.resource, chain);
     for (const RingDemand& r : kd.rings) w.exposed += ring_exposed(r, n, per) * static_cast<double>(std::max<int64_t>(r.trips, 0));
     w.exposed += kd.outside_latency_s / per;  // co-resident CTAs overlap it
     w.total = w.resource + w.exposed;
@@ -242,7 +257,7 @@ class Estimator {
   /// adds to every iteration whatever the stages hide.
   std::pair<double, double> ring_iteration(const RingDemand& r, double n, double per) const {
     auto t = resource_times(r.per_iteration, mc_, n, per);
-    double res = *std::max_element(t.begin(), t.end());
+    double res = std::max(*std::max_element(t.begin(), t.end()), r.chain_s);
     double with_latency = (round_trip_s(r) + res) / static_cast<double>(std::max<int64_t>(1, r.stages));
     double overhead = mc_.cycles(mc_.device->iter_overhead_cycles.value);  // unknown: 0
     return {res, std::max(res, with_latency) + overhead};
