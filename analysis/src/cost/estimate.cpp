@@ -158,6 +158,10 @@ class Estimator {
       e.latency_us += wt.exposed;
       e.tail_us = e.full_waves > 0 ? std::max(0.0, wt.total - rest / full * wf.total) : 0;
     }
+    if (occ > 1 && n_full > mc_.sms) {  // co-resident CTAs: the latency outside the rings once per kernel
+      time += kd.outside_latency_s;
+      e.latency_us += kd.outside_latency_s;
+    }
     const WaveTime& main = e.full_waves > 0 ? wf : wt;
     e.bound = main.exposed > main.resource || main.chained ? Bound::Latency : static_cast<Bound>(main.bound);
     if (e.tail_us > kTailBoundShare * time) e.bound = Bound::Tail;
@@ -246,7 +250,10 @@ class Estimator {
     w.chained = chain > w.resource;
     w.resource = std::max(w.resource, chain);
     for (const RingDemand& r : kd.rings) w.exposed += ring_exposed(r, n, per) * static_cast<double>(std::max<int64_t>(r.trips, 0));
-    w.exposed += kd.outside_latency_s / per;  // co-resident CTAs overlap it
+    // A CTA alone on its SM waits out its prologue's and epilogue's latency
+    // every wave; co-resident CTAs start staggered, so after the first wave
+    // another CTA's work covers it: run() charges it once per kernel.
+    if (per <= 1) w.exposed += kd.outside_latency_s;
     w.total = w.resource + w.exposed;
     return w;
   }
