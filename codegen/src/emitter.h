@@ -60,6 +60,7 @@ class Emitter {
   KernelFacts facts;
   const Evaluator& eval;
   std::string file;
+  LowerOptions options;
   Lowered out;
 
   // Section - writing
@@ -239,7 +240,7 @@ class Emitter {
   /// `cluster.sync`: every thread of every CTA of the cluster.
   void cluster_sync(ByteRange at);
   /// `maxnreg(R)`: setmaxnreg from the launch's registers per thread.
-  void set_max_registers(const RoleStmt& r);
+  void set_max_registers(StmtId id, const RoleStmt& r);
 
  private:
   ByteRange current_{};

@@ -36,6 +36,41 @@ ByteRange line_span(const Analysis& a, uint32_t kernel, uint32_t line) {
   return {begin + static_cast<uint32_t>(first), begin + static_cast<uint32_t>(last + 1)};
 }
 
+/// The resources ptxas reports for the kernel's own function, or null.
+const FunctionResources* kernel_resources(const CompileResult& r, const std::string& function) {
+  for (const FunctionResources& f : r.resources)
+    if (f.function == function) return &f;
+  return nullptr;
+}
+
+/// Bytes spilled per thread, stored and loaded.
+int64_t spilled(const FunctionResources& f) { return f.spill_stores + f.spill_loads; }
+
+/// The roles whose `maxnreg` budget makes the kernel spill: for each role
+/// with a budget, the kernel is compiled again with that role keeping the
+/// launch's registers (LowerOptions); a role whose budget, lifted, lowers
+/// the spill is one. ptxas reports a kernel as a whole, so this experiment
+/// is the evidence of which role's code spills. Only run when a spill was
+/// found; each compile goes through the cubin cache.
+std::vector<StmtId> spilling_roles(const Analysis& a, uint32_t kernel, const CompileRequest& base, int64_t spill,
+                                   const std::string& cache_dir) {
+  std::vector<StmtId> out;
+  KernelFacts facts(a.module, kernel);
+  for (const RolePlan& role : facts.partition().roles) {
+    if (role.stmt == kNone || !role.maxnreg) continue;
+    LowerOptions options;
+    options.keep_launch_registers = role.stmt;
+    Lowered low = lower(a, kernel, base.arch, kCakeFile, options);
+    if (!low.ok()) continue;
+    CompileRequest request = base;
+    request.source = low.cuda;
+    CompileResult r = compile_cached(request, cache_dir);
+    const FunctionResources* f = r.ok ? kernel_resources(r, low.plan.kernel) : nullptr;
+    if (f && spilled(*f) < spill) out.push_back(role.stmt);
+  }
+  return out;
+}
+
 Diagnostic make(DiagId id, Severity severity, ByteRange at, std::string message, const std::string& target) {
   Diagnostic d;
   d.id = id;
@@ -159,13 +194,18 @@ FactsResult compiler_facts(const Analysis& a, uint32_t kernel, const std::string
   CompileResult r = compile_cached(request, cache_dir);
   out.resources = r.resources;
   out.compiled = r.ok;
-  out.diagnostics = compile_diagnostics(a, kernel, target, low.plan, r);
+  std::vector<StmtId> spilling;
+  if (r.ok)
+    if (const FunctionResources* f = kernel_resources(r, low.plan.kernel); f && spilled(*f))
+      spilling = spilling_roles(a, kernel, request, spilled(*f), cache_dir);
+  out.diagnostics = compile_diagnostics(a, kernel, target, low.plan, r, spilling);
   if (r.ok) out.ptx_lines = ptx_by_line(r.ptx, kCakeFile);
   return out;
 }
 
 std::vector<Diagnostic> compile_diagnostics(const Analysis& a, uint32_t kernel, const std::string& target,
-                                            const LaunchPlan& plan, const CompileResult& r) {
+                                            const LaunchPlan& plan, const CompileResult& r,
+                                            const std::vector<StmtId>& spilling_roles) {
   if (!r.ok) return compile_errors(a, kernel, target, r);
   std::vector<Diagnostic> out;
   const Module& m = a.module;
@@ -175,27 +215,43 @@ std::vector<Diagnostic> compile_diagnostics(const Analysis& a, uint32_t kernel, 
   for (const FunctionResources& f : r.resources) {
     if (f.function != plan.kernel) continue;
     if (f.spill_stores > 0 || f.spill_loads > 0) {
-      // ptxas reports the kernel as a whole: every role's fragments are
-      // what the registers hold.
-      Diagnostic d = make(DiagId::RegisterSpill, Severity::Warning, name,
-                          "`" + kname + "` spills registers to local memory when compiled for " + target + ": " +
-                              std::to_string(f.spill_stores) + " bytes stored and " + std::to_string(f.spill_loads) +
-                              " loaded per thread, with " + std::to_string(f.registers) +
-                              " registers per thread; every spilled value goes through the L1 cache, so fewer or "
-                              "smaller live fragments, or more registers per thread (a smaller block), avoid it",
-                          target);
       KernelFacts facts(m, kernel);
       const RolePartition& roles = facts.partition();
       const TargetInfo* t = find_target(target);
-      const RegisterPlan* plan = t ? &facts.on(*t).registers : nullptr;
-      for (size_t r_i = 0; r_i < roles.roles.size(); ++r_i)
+      const RegisterPlan* regs_plan = t ? &facts.on(*t).registers : nullptr;
+      // ptxas reports the kernel as a whole; a role whose budget, lifted,
+      // lowers the spill (spilling_roles) is where it is reported.
+      const RolePlan* culprit = nullptr;
+      for (const RolePlan& role : roles.roles)
+        if (role.stmt != kNone && !spilling_roles.empty() && role.stmt == spilling_roles.front()) culprit = &role;
+      std::string spills = std::to_string(f.spill_stores) + " bytes stored and " + std::to_string(f.spill_loads) +
+                           " loaded per thread";
+      Diagnostic d =
+          culprit
+              ? make(DiagId::RegisterSpill, Severity::Warning, culprit->maxnreg_value,
+                     "role `" + std::string(culprit->name) + "` of `" + kname + "` spills registers to local memory " +
+                         "under its budget of " + std::to_string(*culprit->maxnreg) + " registers per thread when " +
+                         "compiled for " + target + ": " + spills + " (compiled with this role at the launch's " +
+                         "registers, it spills less); every spilled value goes through the L1 cache, so fewer or " +
+                         "smaller live values in the role, or a larger `maxnreg` (taken from another role), avoid it",
+                     target)
+              : make(DiagId::RegisterSpill, Severity::Warning, name,
+                     "`" + kname + "` spills registers to local memory when compiled for " + target + ": " + spills +
+                         ", with " + std::to_string(f.registers) +
+                         " registers per thread; every spilled value goes through the L1 cache, so fewer or "
+                         "smaller live fragments, or more registers per thread (a smaller block), avoid it",
+                     target);
+      if (culprit) d.related.push_back({name, "the kernel, as ptxas reports it"});
+      for (size_t r_i = 0; r_i < roles.roles.size(); ++r_i) {
+        if (culprit && &roles.roles[r_i] != culprit) continue;
         for (size_t f_i = 0; f_i < roles.roles[r_i].fragments.size(); ++f_i) {
           const RolePlan::Fragment& frag = roles.roles[r_i].fragments[f_i];
-          std::string regs = plan && r_i < plan->roles.size() && f_i < plan->roles[r_i].fragments.size()
-                                 ? std::to_string(plan->roles[r_i].fragments[f_i]) + " registers per thread"
+          std::string regs = regs_plan && r_i < regs_plan->roles.size() && f_i < regs_plan->roles[r_i].fragments.size()
+                                 ? std::to_string(regs_plan->roles[r_i].fragments[f_i]) + " registers per thread"
                                  : "a fragment";
           d.related.push_back({m.symbols[frag.symbol].decl, "`" + std::string(m.symbols[frag.symbol].name) + "`: " + regs});
         }
+      }
       out.push_back(std::move(d));
     }
     if (f.shared > 0)

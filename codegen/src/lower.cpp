@@ -278,7 +278,8 @@ std::vector<int64_t> launch_grid(const Module& m, uint32_t k, const std::vector<
   return grid;
 }
 
-Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_name, const std::string& file) {
+Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_name, const std::string& file,
+              const LowerOptions& options) {
   const TargetInfo* target = find_target(target_name);
   Lowered refused;
   if (!target || k >= analysis.module.kernels.size()) {
@@ -294,6 +295,7 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
     return refused;
   }
   Emitter x(analysis, k, *target, file);
+  x.options = options;
   const Module& m = analysis.module;
   const Kernel& kernel = m.kernels[k];
   const Symbol& ksym = m.symbols[kernel.symbol];

@@ -296,7 +296,7 @@ struct Lowerer {
       std::string per = v.kind == RoleSpec::Kind::Warpgroup ? "4" : "1";
       line("const long long cake_rank = ((long long)cake_warp - " + first + ") / " + per + ";");
       line("(void)cake_rank;");
-      if (r.maxnreg != kNone) x.set_max_registers(r);
+      if (r.maxnreg != kNone) x.set_max_registers(id, r);
       int64_t outer_threads = x.group_threads, outer_first = x.role_first_warp;
       std::string outer_rank = x.group_rank;
       x.group_threads = v.warps * 32;

@@ -137,7 +137,7 @@ void Emitter::elect(const Stmt& s, const ElectStmt& e) {
 
 void Emitter::fence_proxy_async(const Stmt& s) { line("CAKE_FENCE_PROXY_ASYNC();", s.range); }
 
-void Emitter::set_max_registers(const RoleStmt& r) {
+void Emitter::set_max_registers(StmtId id, const RoleStmt& r) {
   auto budget = eval.fold(r.maxnreg);
   if (!budget) return refuse(r.maxnreg_clause, "a `maxnreg` that is not a constant");
   if (!target.has(Feature::Setmaxnreg)) return refuse(r.maxnreg_clause, "`maxnreg` on a target without setmaxnreg");
@@ -147,7 +147,7 @@ void Emitter::set_max_registers(const RoleStmt& r) {
   if (!plan.known || !facts.threads() || *facts.threads() <= 0)
     return refuse(r.maxnreg_clause, "a `maxnreg` in a block whose register pool is unknown");
   int64_t launch = std::min<int64_t>(plan.pool / *facts.threads(), target.max_regs_per_thread.value);
-  if (*budget == launch) return;
+  if (*budget == launch || id == options.keep_launch_registers) return;
   line(std::string(*budget > launch ? "CAKE_SETMAXNREG_INC(" : "CAKE_SETMAXNREG_DEC(") + std::to_string(*budget) +
            ");  // from the launch's " + std::to_string(launch) + " registers per thread",
        r.maxnreg_clause);

@@ -1,6 +1,7 @@
 // The compiler's facts on the .cake lines (cake/codegen/facts.h): a spill
 // in ptxas's report draws W0803 on the kernel's name with its fragments as
-// related spans; a line the CUDA compiler rejects draws E0802
+// related spans, or on the `maxnreg` of the role whose budget spills (a
+// kernel compiled for real); a line the CUDA compiler rejects draws E0802
 // on that line's statement; static shared memory the layout does not count
 // draws W0804; PTX lines map to .cake lines through `.loc` and
 // `inlined_at`; a kernel that does not lower has no facts. Compiles are
@@ -142,6 +143,59 @@ TEST_CASE("a spill in ptxas's report draws W0803 on the kernel's name, with its 
   CHECK(line_of(*a, d.related[0].range.begin) == 9);
   CHECK(d.related[1].message == "`y`: 24 registers per thread");
   CHECK(d.targets == std::vector<std::string>{"sm_80"});
+}
+
+// A producer-style warpgroup at maxnreg(24) computing on an 8-register
+// fragment (the verifier's 8 + 16 fits) next to a warpgroup at 232: ptxas
+// 13.0 spills in the first one's code.
+const char* kRoleSpill = R"(target sm_90a
+
+kernel spill_role(X: global f32[N, 8] row_major, Y: global f32[N, 8] row_major)
+  where N % 128 == 0
+  grid (N / 128)
+  block 256
+{
+  role lean warpgroup(0) maxnreg(24) {
+    let i = block.x * 128 + warp.id * 32 + lane
+    reg x: f32[8]
+    for k in 0 .. 16 {
+      load x <- X[i, :]
+      x = exp2(x * x + x) * rsqrt(x + 1.0) + log2(x * 3.0 + 2.0)
+      store Y[i, :] <- x
+    }
+  }
+  role wide warpgroup(1) maxnreg(232) {
+    let i = block.x * 128 + (warp.id - 4) * 32 + lane
+    reg z: f32[8]
+    load z <- Y[i, :]
+    z = z * 2.0
+    store X[i, :] <- z
+  }
+}
+)";
+
+TEST_CASE("a role whose maxnreg makes ptxas spill draws W0803 on that budget, compiled for real") {
+  if (!codegen::available()) {
+    WARN("skipped: this build has no NVRTC (the CUDA Toolkit was not found)");
+    return;
+  }
+  auto a = analyze(kRoleSpill);
+  REQUIRE(count(a->diagnostics).errors == 0);
+  codegen::FactsResult r = codegen::compiler_facts(*a, 0, "sm_90a");
+  REQUIRE(r.compiled);
+  REQUIRE(r.resources.size() == 1);
+  CHECK(r.resources[0].spill_stores > 0);
+  REQUIRE(r.diagnostics.size() == 1);
+  const Diagnostic& d = r.diagnostics[0];
+  INFO(d.message);
+  CHECK(d.id == DiagId::RegisterSpill);
+  CHECK(line_of(*a, d.range.begin) == 8);  // role lean warpgroup(0) maxnreg(24)
+  CHECK(a->text.substr(d.range.begin, d.range.end - d.range.begin) == "24");
+  CHECK(d.message.find("role `lean` of `spill_role` spills registers to local memory under its budget of 24 "
+                      "registers per thread when compiled for sm_90a") != std::string::npos);
+  REQUIRE(d.related.size() == 2);  // the kernel, and only the lean role's fragment
+  CHECK(a->text.substr(d.related[0].range.begin, d.related[0].range.end - d.related[0].range.begin) == "spill_role");
+  CHECK(d.related[1].message == "`x`: 8 registers per thread");
 }
 
 TEST_CASE("a line the CUDA compiler rejects draws E0802 on that line") {

@@ -43,8 +43,13 @@ FactsResult compiler_facts(const Analysis& analysis, uint32_t kernel, const std:
 /// The diagnostics of compile result `r` of the lowering of kernel `kernel`
 /// (with launch plan `plan`), compiled from code whose `#line`s name
 /// "/cake-lowered/kernel.cake": what compiler_facts() reports.
+/// `spilling_roles`: the role statements whose `maxnreg` budget makes ptxas
+/// spill (compiler_facts() finds them by compiling again without each
+/// budget); a spill is then reported on the first one's budget, else on the
+/// kernel's name.
 std::vector<Diagnostic> compile_diagnostics(const Analysis& analysis, uint32_t kernel, const std::string& target,
-                                            const LaunchPlan& plan, const CompileResult& r);
+                                            const LaunchPlan& plan, const CompileResult& r,
+                                            const std::vector<StmtId>& spilling_roles = {});
 
 /// The 1-based .cake line of PTX line `ptx_line` (1-based): the nearest
 /// `.loc` before it, in file `cake_file` (following `inlined_at` to it); 0

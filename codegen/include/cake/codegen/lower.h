@@ -72,10 +72,20 @@ struct Lowered {
 std::vector<int64_t> launch_grid(const Module& module, uint32_t kernel,
                                  const std::vector<std::pair<SymbolId, int64_t>>& shape);
 
+/// How to lower beyond the IR itself.
+struct LowerOptions {
+  /// A role statement whose `maxnreg` is not applied: the role keeps the
+  /// launch's registers per thread. Only for compile experiments (which
+  /// role's budget makes ptxas spill, compiler_facts()); the result must not
+  /// run, since the roles' budgets no longer add up to the pool.
+  StmtId keep_launch_registers = kNone;
+};
+
 /// Lowers kernel `kernel` (an index into analysis.module.kernels) for
 /// `target` ("sm_80", ...). `file` is the path `#line` names. A file with
 /// errors is refused: analysis.diagnostics must hold none.
-Lowered lower(const Analysis& analysis, uint32_t kernel, const std::string& target, const std::string& file);
+Lowered lower(const Analysis& analysis, uint32_t kernel, const std::string& target, const std::string& file,
+              const LowerOptions& options = {});
 
 }  // namespace cake::codegen
 
