@@ -778,3 +778,92 @@ kernel staging_waited(X: global f32[N, 64], Y: global f32[N, 64]) where N % 64 =
     syncthreads
   }
 }
+
+// -----
+
+// E0605: the warps of one role run in no order. Each warp stores its
+// partial row maxima, then every warp reads all four: without a barrier
+// between, a warp may read a slot before its writer stored it.
+target sm_80
+kernel row_max_race(X: global f32[R, 1024] row_major, Y: global f32[R, 1024] row_major)
+  where R % 16 == 0 grid (R / 16) block 128
+{
+  smem pmax: f32[4][16]
+  role rows all {
+    let w = warp.id
+    reg x: f32[16, 256] layout(mma_acc)
+    reg pm: f32[16] layout(mma_acc.row)
+    reg t: f32[16] layout(mma_acc.row)
+    reg m: f32[16] layout(mma_acc.row) = -inf
+    load x <- X[block.x * 16 : 16, w * 256 : 256]
+    reduce.row max pm <- x
+    store pmax[w] <- pm
+    for i in 0 .. 4 {
+      // expected-error@+1 [CAKE-E0605] {{`pmax[i]` reads what another warp of role `rows` wrote, with no barrier between}} fix {{syncthreads}}
+      load t <- pmax[i]
+      m = max(m, t)
+    }
+    x = x - m
+    store Y[block.x * 16 : 16, w * 256 : 256] <- x
+  }
+}
+
+// -----
+
+// The same with the barrier (clean), and a warp reading back its own slot
+// before it (its own part: program order suffices).
+target sm_80
+kernel row_max_synced(X: global f32[R, 1024] row_major, Y: global f32[R, 1024] row_major)
+  where R % 16 == 0 grid (R / 16) block 128
+{
+  smem pmax: f32[4][16]
+  role rows all {
+    let w = warp.id
+    reg x: f32[16, 256] layout(mma_acc)
+    reg pm: f32[16] layout(mma_acc.row)
+    reg t: f32[16] layout(mma_acc.row)
+    reg m: f32[16] layout(mma_acc.row) = -inf
+    load x <- X[block.x * 16 : 16, w * 256 : 256]
+    reduce.row max pm <- x
+    store pmax[w] <- pm
+    load m <- pmax[w]
+    syncthreads
+    for i in 0 .. 4 {
+      load t <- pmax[i]
+      m = max(m, t)
+    }
+    x = x - m
+    store Y[block.x * 16 : 16, w * 256 : 256] <- x
+  }
+}
+
+// -----
+
+// Loop-carried: the next round's store overwrites a slot another warp may
+// still be reading from this round (the barrier orders only the first).
+target sm_80
+kernel row_max_rounds(X: global f32[R, 1024] row_major, Y: global f32[R, 1024] row_major)
+  where R % 16 == 0 grid (R / 16) block 128
+{
+  smem pmax: f32[4][16]
+  role rows all {
+    let w = warp.id
+    reg x: f32[16, 256] layout(mma_acc)
+    reg pm: f32[16] layout(mma_acc.row)
+    reg t: f32[16] layout(mma_acc.row)
+    reg m: f32[16] layout(mma_acc.row) = -inf
+    load x <- X[block.x * 16 : 16, w * 256 : 256]
+    for round in 0 .. 2 {
+      reduce.row max pm <- x
+      // expected-error@+1 [CAKE-E0605] {{`pmax[w]` overwrites what another warp of role `rows` reads, with no barrier between}} fix {{syncthreads}}
+      store pmax[w] <- pm
+      syncthreads
+      for i in 0 .. 4 {
+        load t <- pmax[i]
+        m = max(m, t)
+      }
+      x = x - m
+    }
+    store Y[block.x * 16 : 16, w * 256 : 256] <- x
+  }
+}

@@ -18,6 +18,7 @@ void check_dispatches(const Module& module, std::vector<Diagnostic>& diagnostics
 void check_fragment_order(const Module& module, std::vector<Diagnostic>& diagnostics);
 void check_protocol(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics);
 void check_sync_static(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics);
+void check_role_races(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics);
 void check_performance(const Module& module, const FactsCache& facts,
                        const AnalyzeOptions& options, std::vector<Diagnostic>& diagnostics);
 
@@ -36,6 +37,7 @@ void run_checks(const Module& module, const AnalyzeOptions& options,
   check_dispatches(module, diagnostics);
   check_protocol(module, facts, diagnostics);
   check_sync_static(module, facts, diagnostics);
+  check_role_races(module, facts, diagnostics);
   check_performance(module, facts, options, diagnostics);
 }
 

@@ -1,0 +1,224 @@
+// E0605: a race between the warps of one role. The protocol simulator
+// (checks/protocol/) orders a role's own accesses by program order, which
+// holds for each warp but not between the warps of a role: they run in no
+// order until a barrier meets them all. This check walks each role of
+// several warps in program order (a loop body twice, for what one iteration
+// leaves to the next) and reports a shared-memory access that another warp
+// of the role may make before or after it with no barrier between, when at
+// least one of the two writes:
+//   - a read of what another warp wrote (row_softmax without its
+//     `syncthreads`: each warp stores its partial maxima, then reads all);
+//   - a write over what another warp reads or wrote.
+// Which warp touches which part: an access inside `elect` is one thread's;
+// one whose shared-memory index depends on the thread (warp.id, lane,
+// role.rank, or a `let` of them) is its warp's own part, the same part as
+// an access with the same operand; any other is spread over the role's
+// threads (a collective tile), the same part as an access with the same
+// operand and register layout. `syncthreads`, `cluster.sync`, `sync NAME`
+// and an mbarrier `wait` order what came before (the wait conservatively).
+// TMA and bulk copies complete through an mbarrier, which the simulator
+// checks (E0601); cp.async through its groups and a barrier (E0409).
+#include "cake/ops.h"
+#include "checks/checks.h"
+#include "diag_builder.h"
+#include "facts/kernel_facts.h"
+#include "facts/roles.h"
+#include "semantics/typing.h"
+
+#include <set>
+#include <string>
+
+namespace cake {
+namespace {
+
+/// Statements visited per role at most (each loop is walked twice, so a
+/// deep nest would double with every level).
+constexpr int64_t kMaxSteps = 20000;
+
+enum class Part : uint8_t { Single, Own, Spread };
+
+struct Access {
+  StmtId stmt = kNone;
+  ExprId operand = kNone;
+  SymbolId symbol = kNone;
+  bool write = false;
+  Part part = Part::Spread;
+  FragLayout layout = FragLayout::None;  // the register side's, for Spread
+  std::vector<StmtId> path;               // the statements around it, outermost first
+};
+
+class RoleRaces {
+ public:
+  RoleRaces(const Module& m, const FactsCache& facts, std::vector<Diagnostic>& diags)
+      : m_(m), facts_(facts), diags_(diags), eval_(m), typer_(m, nullptr) {}
+
+  void run() {
+    for (uint32_t k = 0; k < m_.kernels.size(); ++k) {
+      const auto& roles = facts_.kernel(k).roles();
+      if (!roles) continue;
+      single_role_ = roles->size() == 1;
+      for (const RoleView& r : *roles) {
+        if (r.warps <= 1) continue;  // one warp runs in program order
+        role_ = &r;
+        pending_.clear();
+        steps_ = 0;
+        walk(*r.body, false);
+      }
+    }
+  }
+
+ private:
+  void walk(const std::vector<StmtId>& body, bool single) {
+    for (StmtId id : body) {
+      if (++steps_ > kMaxSteps) return;  // nested loops walk twice each: bounded
+      path_.push_back(id);
+      statement(id, single);
+      path_.pop_back();
+    }
+  }
+
+  void statement(StmtId id, bool single) {
+    const Stmt& s = m_.stmts[id];
+    std::visit(
+        [&](const auto& n) {
+          using T = std::decay_t<decltype(n)>;
+          if constexpr (std::is_same_v<T, ElectStmt>) {
+            walk(n.body, single || n.kind == ElectStmt::Kind::One);
+          } else if constexpr (std::is_same_v<T, ForStmt> || std::is_same_v<T, PipelineStmt>) {
+            walk(n.body, single);  // twice: one iteration's accesses meet the next one's
+            walk(n.body, single);
+          } else if constexpr (std::is_same_v<T, IfStmt>) {
+            walk(n.then_body, single);
+            walk(n.else_body, single);
+          } else if constexpr (std::is_same_v<T, SyncStmt> || std::is_same_v<T, WaitStmt>) {
+            pending_.clear();
+          } else if constexpr (std::is_same_v<T, PlainStmt>) {
+            OpIssue issue = op_info(n.op).issue;
+            if (issue == OpIssue::Block || issue == OpIssue::Cluster) pending_.clear();
+          } else if constexpr (std::is_same_v<T, MoveStmt>) {
+            // TMA and bulk copies complete through mbarriers and bulk groups
+            // (the simulator, E0601); cp.async through its groups and a
+            // barrier (E0409).
+            if (n.op == Op::TmaLoad || n.op == Op::BulkLoad || n.op == Op::TmaStore || n.op == Op::CpAsync) return;
+            access(id, n.dst, true, single, n.src);
+            access(id, n.src, false, single, n.dst);
+          } else if constexpr (std::is_same_v<T, MmaStmt>) {
+            access(id, n.a, false, single, n.acc);
+            access(id, n.b, false, single, n.acc);
+          } else if constexpr (std::is_same_v<T, AssignStmt>) {
+            access(id, n.target, true, single, n.target);
+            reads_in(id, n.value, single, n.target);
+          } else if constexpr (std::is_same_v<T, ReduceStmt>) {
+            access(id, n.src, false, single, n.dst);
+          } else if constexpr (std::is_same_v<T, ArgReduceStmt>) {
+            access(id, n.src, false, single, n.value);
+          }
+        },
+        s.node);
+  }
+
+  /// The shared-memory operands an element-wise expression reads.
+  void reads_in(StmtId id, ExprId e, bool single, ExprId reg_side, int depth = 0) {
+    if (e == kNone || depth > 64) return;
+    const Expr& x = m_.exprs[e];
+    if (x.kind == Expr::Kind::Name || x.kind == Expr::Kind::Index) {
+      access(id, e, false, single, reg_side);
+      return;
+    }
+    reads_in(id, x.lhs, single, reg_side, depth + 1);
+    reads_in(id, x.rhs, single, reg_side, depth + 1);
+    for (ExprId a : x.args) reads_in(id, a, single, reg_side, depth + 1);
+  }
+
+  void access(StmtId id, ExprId operand, bool write, bool single, ExprId reg_side) {
+    if (operand == kNone) return;
+    SymbolId sym = root_symbol(m_, operand);
+    if (sym == kNone || m_.symbols[sym].kind != SymbolKind::Smem) return;
+    Access a{id, operand, sym, write, Part::Spread, FragLayout::None, path_};
+    if (single) a.part = Part::Single;
+    else if (depends_on_thread(m_, eval_, operand)) a.part = Part::Own;
+    else if (reg_side != kNone) a.layout = typer_.type_of(reg_side).layout;
+    for (const Access& p : pending_) {
+      if (p.symbol != sym || !(p.write || write) || same_part(p, a)) continue;
+      report(p, a);
+      break;
+    }
+    // A loop's second walk meets the same sites again: keep each once.
+    for (const Access& p : pending_)
+      if (p.stmt == id && p.operand == operand) return;
+    pending_.push_back(a);
+  }
+
+  bool same_part(const Access& x, const Access& y) const {
+    if (x.part != y.part) return false;
+    if (x.part == Part::Single) return true;
+    if (!same_expr(x.operand, y.operand)) return false;
+    return x.part == Part::Own || x.layout == y.layout;
+  }
+
+  bool same_expr(ExprId a, ExprId b, int depth = 0) const {
+    if (a == b) return true;
+    if (a == kNone || b == kNone || depth > 64) return false;
+    const Expr& x = m_.exprs[a];
+    const Expr& y = m_.exprs[b];
+    if (x.kind != y.kind || x.text != y.text || x.symbol != y.symbol || x.int_value != y.int_value ||
+        x.float_value != y.float_value || x.cast_type != y.cast_type || x.args.size() != y.args.size() ||
+        x.items.size() != y.items.size())
+      return false;
+    if (!same_expr(x.lhs, y.lhs, depth + 1) || !same_expr(x.rhs, y.rhs, depth + 1)) return false;
+    for (size_t i = 0; i < x.args.size(); ++i)
+      if (!same_expr(x.args[i], y.args[i], depth + 1)) return false;
+    for (size_t i = 0; i < x.items.size(); ++i)
+      if (x.items[i].kind != y.items[i].kind || !same_expr(x.items[i].start, y.items[i].start, depth + 1) ||
+          !same_expr(x.items[i].extent, y.items[i].extent, depth + 1))
+        return false;
+    return true;
+  }
+
+  void report(const Access& earlier, const Access& later) {
+    if (!reported_.insert(later.stmt).second) return;
+    // The barrier goes before the outermost statement around the later
+    // access that is not also around the earlier one (before a loop that
+    // reads, not into it).
+    StmtId before = later.stmt;
+    for (size_t i = 0; i < later.path.size(); ++i)
+      if (i >= earlier.path.size() || earlier.path[i] != later.path[i]) {
+        before = later.path[i];
+        break;
+      }
+    const Stmt& s = m_.stmts[before];
+    std::string what = "`" + std::string(m_.written(m_.exprs[later.operand].range)) + "`";
+    std::string role = role_->name.empty() ? std::string("the kernel") : "role `" + std::string(role_->name) + "`";
+    Diagnostic d = later.write
+                       ? make_diagnostic(earlier.write ? DiagForm::InRoleOverwriteWrite : DiagForm::InRoleOverwriteRead,
+                                         m_.exprs[later.operand].range, what, role)
+                       : make_diagnostic(DiagId::InRoleRace, m_.exprs[later.operand].range, what, role);
+    d.related.push_back({m_.stmts[earlier.stmt].range, earlier.write ? "written here" : "read here"});
+    // syncthreads is for a kernel of one role; several roles meet at a named barrier.
+    if (single_role_) {
+      TextEdit edit{{s.range.begin, s.range.begin}, "syncthreads\n" + std::string(m_.indent_at(s.range.begin))};
+      d.fixes.push_back({"insert `syncthreads` before `" + std::string(m_.written(s.keyword.begin < s.keyword.end ? s.keyword : s.range)) + "`", {edit}, true});
+    }
+    diags_.push_back(std::move(d));
+  }
+
+  const Module& m_;
+  const FactsCache& facts_;
+  std::vector<Diagnostic>& diags_;
+  Evaluator eval_;
+  Typer typer_;
+  const RoleView* role_ = nullptr;
+  bool single_role_ = false;
+  std::vector<Access> pending_;  // since the last barrier
+  std::vector<StmtId> path_;     // the statements being walked, outermost first
+  int64_t steps_ = 0;            // statements visited in this role
+  std::set<StmtId> reported_;
+};
+
+}  // namespace
+
+void check_role_races(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics) {
+  RoleRaces(module, facts, diagnostics).run();
+}
+
+}  // namespace cake
