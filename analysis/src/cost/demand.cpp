@@ -8,6 +8,7 @@
 #include "cake/builtins.h"
 #include "cake/ops.h"
 #include "cost/banks.h"
+#include "facts/walk.h"
 #include "semantics/fragments.h"
 #include "semantics/typing.h"
 
@@ -99,35 +100,13 @@ Machine machine_of(const DeviceInfo& d, bool tensor_work) {
   return m;
 }
 
-namespace {
-
-bool tensor_work_in(const Module& m, const std::vector<StmtId>& body, int depth) {
-  if (depth > 64) return false;
-  for (StmtId id : body) {
-    const Stmt& s = m.stmts[id];
-    if (std::holds_alternative<MmaStmt>(s.node)) return true;
-    bool inner = std::visit(
-        [&](const auto& n) {
-          using T = std::decay_t<decltype(n)>;
-          if constexpr (std::is_same_v<T, ForStmt> || std::is_same_v<T, PipelineStmt> || std::is_same_v<T, ElectStmt>)
-            return tensor_work_in(m, n.body, depth + 1);
-          else if constexpr (std::is_same_v<T, IfStmt>)
-            return tensor_work_in(m, n.then_body, depth + 1) || tensor_work_in(m, n.else_body, depth + 1);
-          else
-            return false;
-        },
-        s.node);
-    if (inner) return true;
-  }
-  return false;
-}
-
-}  // namespace
-
 bool has_tensor_work(const Module& m, const std::vector<RoleView>& roles) {
+  std::vector<StmtId> stack;
+  bool found = false;
   for (const RoleView& r : roles)
-    if (r.body && tensor_work_in(m, *r.body, 0)) return true;
-  return false;
+    if (r.body && !found)
+      walk_statements(m, *r.body, stack, [&](StmtId id) { found = found || std::holds_alternative<MmaStmt>(m.stmts[id].node); });
+  return found;
 }
 
 namespace {
