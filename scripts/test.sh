@@ -7,13 +7,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CAKE_CODE_SERVER=background bash scripts/setup.sh
-# A build directory made here is Release: the tests need no debug info, and
-# -g costs a quarter of the compile time of the larger sources. One that
-# exists keeps its own build type.
+# A build directory made here is Release at -O2: the tests need no debug
+# info (-g costs a quarter of the compile time of the larger sources), and
+# CMake's -O3 costs a sixth more compile time than -O2 for nothing the tests
+# need. One that exists keeps its own build type.
 if [ -f build/CMakeCache.txt ]; then
   cmake -S . -B build -G Ninja
 else
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG"
 fi
 cmake --build build
 ctest --test-dir build --output-on-failure -j2

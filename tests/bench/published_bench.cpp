@@ -13,8 +13,8 @@
 //
 // Usage: cake-bench-published [--markdown] [--check MEDIAN WORST] [FILE]
 
-#include "../../server/cli/measurement_samples.h"
-#include "../../server/cli/measurements.h"
+#include "measurement_samples.h"
+#include "measurements.h"
 
 #include "cake/cost.h"
 #include "cake/device.h"

@@ -47,6 +47,20 @@ std::string entry_points(const codegen::LaunchPlan& plan) {
                  "  cake_host::run(cake_entry, a, grid, cluster, threads, cake_smem, smem);\n}\n";
 }
 
+/// The host runtime (cuda_host_run.cpp) compiled once into `work`, linked
+/// into every kernel's shared object.
+fs::path host_runtime(const fs::path& work) {
+  fs::path object = work / "cuda_host_run.o";
+  if (fs::exists(object)) return object;
+  fs::path log = work / "cuda_host_run.log";
+  std::string command = std::string(CAKE_HOST_CXX) + " -std=c++20 -O1 -fPIC -c -w -I" + CAKE_HOST_DIR + " " +
+                        CAKE_HOST_DIR + "/cuda_host_run.cpp -o " + object.string() + " 2>" + log.string();
+  int status = std::system(command.c_str());
+  INFO(command << "\n" << read(log));
+  REQUIRE(status == 0);
+  return object;
+}
+
 /// Builds `low` with the host compiler, runs it on the seeded inputs of its
 /// check shape and compares with the CPU executor's outputs.
 void run_on_host(const Module& m, uint32_t k, const codegen::Lowered& low, const fs::path& work) {
@@ -59,7 +73,7 @@ void run_on_host(const Module& m, uint32_t k, const codegen::Lowered& low, const
   fs::path log = work / (low.plan.kernel + ".log");
   std::ofstream(source) << "#include \"cuda_host.h\"\n" << low.cuda << entry_points(low.plan);
   std::string command = std::string(CAKE_HOST_CXX) + " -std=c++20 -O1 -fPIC -shared -w -I" + CAKE_HOST_DIR + " " +
-                        source.string() + " " + CAKE_HOST_DIR + "/cuda_host_run.cpp -o " + object.string() + " 2>" +
+                        source.string() + " " + host_runtime(work).string() + " -o " + object.string() + " 2>" +
                         log.string();
   int status = std::system(command.c_str());
   INFO(command << "\n" << read(log));
