@@ -24,9 +24,11 @@
 #include "suppression.h"
 
 #include <algorithm>
+#include <atomic>
 #include <iterator>
 #include <functional>
 #include <optional>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -88,6 +90,10 @@ struct UnitResult {
   // kernel): its ranges cannot be moved, so the unit runs every time.
   bool volatile_ = false;
 };
+
+// At least this many units to run (opening a file, or a change to its
+// targets) and they are shared with a second thread.
+constexpr size_t kParallelUnits = 16;
 
 bool covered(const std::vector<ByteRange>& inputs, ByteRange r) {
   return std::any_of(inputs.begin(), inputs.end(),
@@ -497,41 +503,90 @@ std::optional<std::vector<Diagnostic>> Document::check(const std::function<bool(
     // A model() handed out before stays valid: it is of the same text.
     if (!model_) model_ = std::move(module);
   } else {
-    // Runs (or reuses) one unit and appends the diagnostics it owns.
-    auto unit = [&](const Inputs& in, const std::function<ItemSelection()>& selection,
-                    const std::function<bool(const Diagnostic&)>& owns) {
-      auto cached = units_->results.find(in.key);
-      if (cached == units_->results.end() || cached->second.inputs.size() != in.ranges.size() ||
-          cached->second.volatile_) {
-        if (cancelled && cancelled()) return false;
-        UnitResult r;
-        r.inputs = in.ranges;
-        Module module;
-        std::vector<Diagnostic> found;
-        ItemSelection built = selection();
-        build_model(tree(), text, module, found, &built);
-        run_checks(module, options_, found);
-        for (const Diagnostic& d : found)
-          if (owns(d)) keep(in, r, d);
-        cached = units_->results.insert_or_assign(in.key, std::move(r)).first;
-      }
-      RangeMap map(cached->second.inputs, in.ranges);
-      for (const Diagnostic& d : cached->second.diagnostics) {
-        Diagnostic moved = d;
-        for_each_range(moved, [&](ByteRange r) { return map.map(r); });
-        merged.push_back(std::move(moved));
-      }
-      // The result keeps the positions it was computed at: later maps start there.
-      next[in.key] = std::move(cached->second);
-      return true;
+    // The units: the global one, then each kernel's (with `only`, the one
+    // holding it). A unit whose inputs did not change reuses its result.
+    struct Job {
+      const Inputs* in = nullptr;
+      const Layout::KernelInputs* kernel = nullptr;  // null: the global unit
+      bool run = false;
+      std::optional<UnitResult> result;  // when it ran
     };
-
-    done = unit(l.global, [&] { return l.global_selection; }, global_owns);
+    std::vector<Job> jobs;
+    jobs.push_back({&l.global, nullptr});
     for (const Layout::KernelInputs& k : l.kernels) {
-      if (!done) break;
       ByteRange own = items[k.item].piece;
       if (only && !(own.begin <= *only && *only < own.end)) continue;
-      done = unit(k.inputs, [&] { return l.selection(k); }, [&](const Diagnostic& d) { return kernel_owns(k, d); });
+      jobs.push_back({&k.inputs, &k});
+    }
+    std::unordered_map<uint64_t, int> uses;
+    for (const Job& j : jobs) ++uses[j.in->key];
+    std::vector<size_t> to_run;
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      Job& j = jobs[i];
+      auto cached = units_->results.find(j.in->key);
+      // Two units of one key (the same text twice) each run: a result is
+      // handed to one unit only.
+      j.run = cached == units_->results.end() || cached->second.inputs.size() != j.in->ranges.size() ||
+              cached->second.volatile_ || uses[j.in->key] > 1;
+      if (j.run) to_run.push_back(i);
+    }
+
+    // Runs one unit: its own model and every rule, keeping what it owns.
+    // Reads the tree, the text and the layout only, so units can run on
+    // two threads at once.
+    const SyntaxTree& parsed = tree_;
+    auto run = [&](Job& j) {
+      UnitResult r;
+      r.inputs = j.in->ranges;
+      Module module;
+      std::vector<Diagnostic> found;
+      ItemSelection selection = j.kernel ? l.selection(*j.kernel) : l.global_selection;
+      build_model(parsed, text, module, found, &selection);
+      run_checks(module, options_, found);
+      for (const Diagnostic& d : found)
+        if (j.kernel ? kernel_owns(*j.kernel, d) : global_owns(d)) keep(*j.in, r, d);
+      j.result = std::move(r);
+    };
+    // Opening a large file runs every unit: a second thread takes every
+    // other one. A newer message stops both between units.
+    std::atomic<size_t> taken{0};
+    std::atomic<bool> stop{false};
+    auto work = [&](bool asks) {
+      for (;;) {
+        if (stop.load(std::memory_order_relaxed)) return;
+        if (asks && cancelled && cancelled()) {
+          stop = true;
+          return;
+        }
+        size_t n = taken.fetch_add(1);
+        if (n >= to_run.size()) return;
+        run(jobs[to_run[n]]);
+      }
+    };
+    if (to_run.size() >= kParallelUnits && std::thread::hardware_concurrency() > 1) {
+      std::thread helper(work, false);
+      work(true);
+      helper.join();
+    } else {
+      work(true);
+    }
+    done = !stop;
+
+    if (done) {
+      for (Job& j : jobs) {
+        UnitResult r = j.run ? std::move(*j.result) : std::move(units_->results.at(j.in->key));
+        RangeMap map(r.inputs, j.in->ranges);
+        for (const Diagnostic& d : r.diagnostics) {
+          Diagnostic moved = d;
+          for_each_range(moved, [&](ByteRange range) { return map.map(range); });
+          merged.push_back(std::move(moved));
+        }
+        // The result keeps the positions it was computed at: later maps start there.
+        next[j.in->key] = std::move(r);
+      }
+    } else {
+      for (Job& j : jobs)
+        if (j.result) next[j.in->key] = std::move(*j.result);
     }
   }
   if (!done || only) {

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "cake/document.h"
+#include "support/kernel_gen.h"
 #include "support/test_files.h"
 
 #include <cstdlib>
@@ -143,4 +144,27 @@ TEST_CASE("a cancelled analysis returns nothing and the next call completes") {
   int calls = 0;
   CHECK(doc.diagnostics([&] { return ++calls > 1; }) == nullptr);
   check_same(doc, "after a cancelled run");
+}
+
+TEST_CASE("units shared with a second thread give the same diagnostics, cancelled or not") {
+  // Enough kernels (and text) that the units run on two threads and the
+  // pieces are parsed by two; some kernels broken, so diagnostics come
+  // from many units.
+  std::string text = cake::test::kmeans_file(12000);
+  for (size_t at = text.find("kernel "), n = 0; at != std::string::npos; at = text.find("kernel ", at + 1), ++n)
+    if (n % 7 == 3) text.insert(text.find('{', at) + 1, "\n  wait nowhere[0] parity(0)\n");
+  REQUIRE(text.size() >= 256 * 1024);
+  {
+    cake::Document doc(text);
+    const std::vector<cake::Diagnostic>* first = doc.diagnostics([] { return false; });  // by units
+    REQUIRE(first != nullptr);
+    CHECK_FALSE(first->empty());
+    check_same(doc, "units on two threads");
+  }
+  for (int stop_after : {1, 5, 40}) {
+    cake::Document doc(text);
+    int calls = 0;
+    CHECK(doc.diagnostics([&] { return ++calls > stop_after; }) == nullptr);
+    check_same(doc, "after a run cancelled at call " + std::to_string(stop_after));
+  }
 }

@@ -3,6 +3,7 @@
 #include "cake/syntax.h"
 
 #include <algorithm>
+#include <thread>
 
 namespace cake {
 namespace {
@@ -10,6 +11,9 @@ namespace {
 struct ParserDeleter {
   void operator()(TSParser* parser) const { ts_parser_delete(parser); }
 };
+
+// A text at least this long is parsed by two threads.
+constexpr size_t kParallelParseBytes = 256 * 1024;
 
 TSParser* thread_parser() {
   thread_local std::unique_ptr<TSParser, ParserDeleter> parser = [] {
@@ -49,6 +53,18 @@ SyntaxTree::SyntaxTree(std::string_view text, const LineIndex& lines) {
   pieces_.resize(starts.size());
   for (size_t i = 0; i < starts.size(); ++i)
     pieces_[i].range = {starts[i], i + 1 < starts.size() ? starts[i + 1] : static_cast<uint32_t>(text.size())};
+  // A large text: a second thread (with its own parser) parses the pieces
+  // of its second half. Pieces are independent parses.
+  if (text.size() >= kParallelParseBytes && pieces_.size() > 1 && std::thread::hardware_concurrency() > 1) {
+    size_t half = static_cast<size_t>(
+        std::upper_bound(starts.begin(), starts.end(), static_cast<uint32_t>(text.size() / 2)) - starts.begin());
+    half = std::clamp<size_t>(half, 1, pieces_.size() - 1);
+    std::thread helper([&] {
+      for (size_t i = half; i < pieces_.size(); ++i) parse_piece(text, lines, pieces_[i]);
+    });
+    for (size_t i = 0; i < half; ++i) parse_piece(text, lines, pieces_[i]);
+    helper.join();
+  }
   finish(text, lines);
 }
 
