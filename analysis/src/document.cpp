@@ -279,7 +279,7 @@ void Document::apply(const TextEdit& edit) {
   uint32_t begin = std::min(edit.range.begin, size);
   uint32_t end = std::clamp(edit.range.end, begin, size);
   text_.replace(begin, end - begin, edit.new_text);
-  lines_ = LineIndex(text_);
+  lines_.replace(text_, begin, end, static_cast<uint32_t>(edit.new_text.size()));
   // What changed since the last parse.
   uint32_t inserted = static_cast<uint32_t>(edit.new_text.size());
   if (!pending_) pending_ = SyntaxTree::Changes::of(begin, end, inserted);

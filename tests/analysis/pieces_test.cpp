@@ -192,3 +192,28 @@ TEST_CASE("Changes keeps far-apart edits apart and maps every byte outside them"
     CHECK(text.substr(new_at) == old_text.substr(old_at));
   }
 }
+
+TEST_CASE("LineIndex::replace() gives the index of a fresh scan after random edits", "[pieces]") {
+  // Edits that add, remove and split lines, at the start, the end and
+  // around line breaks, including "\r\n".
+  const char* const fragments[] = {"", "\n", "\n\n", "x", "ab\ncd", "\r\n", "kernel k(\n", "}\n\n{"};
+  std::mt19937 rng(20261204);
+  std::string text = "target sm_90a\n\nkernel k() {\n  x\n}\n";
+  cake::LineIndex lines(text);
+  for (int step = 0; step < 3000; ++step) {
+    uint32_t size = static_cast<uint32_t>(text.size());
+    uint32_t begin = std::uniform_int_distribution<uint32_t>(0, size)(rng);
+    uint32_t end = std::min(size, begin + std::uniform_int_distribution<uint32_t>(0, 6)(rng));
+    std::string inserted = fragments[std::uniform_int_distribution<size_t>(0, std::size(fragments) - 1)(rng)];
+    if (text.size() > 4000) inserted.clear();  // keep it small
+    text.replace(begin, end - begin, inserted);
+    lines.replace(text, begin, end, static_cast<uint32_t>(inserted.size()));
+    cake::LineIndex fresh(text);
+    INFO("step " << step << ": [" << begin << ", " << end << ") -> \"" << inserted << "\"");
+    REQUIRE(lines.line_count() == fresh.line_count());
+    for (uint32_t l = 0; l < fresh.line_count(); ++l) REQUIRE(lines.line_start(l) == fresh.line_start(l));
+    uint32_t probe = std::uniform_int_distribution<uint32_t>(0, static_cast<uint32_t>(text.size()))(rng);
+    REQUIRE(lines.position(probe).line == fresh.position(probe).line);
+    REQUIRE(lines.position(probe).column == fresh.position(probe).column);
+  }
+}

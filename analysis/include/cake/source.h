@@ -17,6 +17,12 @@ class LineIndex {
  public:
   explicit LineIndex(std::string_view text);
 
+  /// Follows an edit: `text` is the new text, in which the bytes [begin,
+  /// end) of the indexed text were replaced by `inserted` bytes. Scans the
+  /// inserted bytes only and moves the line starts after them; the result
+  /// equals LineIndex(text).
+  void replace(std::string_view text, uint32_t begin, uint32_t end, uint32_t inserted);
+
   LineCol position(uint32_t offset) const;
   /// The byte offset of (line, byte column), clamped to the text.
   uint32_t offset(LineCol pos) const;
