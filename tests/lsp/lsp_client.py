@@ -27,7 +27,10 @@ class LspClient:
         else:
             self._in, self._out = sock.makefile("rb"), sock.makefile("wb")
         self.next_id = 1
+        # (arrival time, body): the reader thread only reads, so a message's
+        # arrival is not held up by parsing the ones before it.
         self.messages = queue.Queue()
+        self.last_arrival = None  # perf_counter() when the message _next() returned last was read
         self.notifications = []
         self.closed = False
         threading.Thread(target=self._read, daemon=True).start()
@@ -60,7 +63,7 @@ class LspClient:
                     if name.strip().lower() == b"content-length":
                         length = int(value)
                 body = out.read(length)
-                self.messages.put(json.loads(body))
+                self.messages.put((time.perf_counter(), body))
         except (OSError, ValueError):
             return
         finally:
@@ -68,10 +71,18 @@ class LspClient:
             self.messages.put(None)
 
     def _next(self, timeout):
-        m = self.messages.get(timeout=timeout)
-        if m is None:
+        item = self.messages.get(timeout=timeout)
+        if item is not None:
+            arrived, body = item
+            try:
+                m = json.loads(body)
+            except ValueError:
+                item = None
+                self.closed = True
+        if item is None:
             self.messages.put(None)  # every later wait sees the end too
             raise EOFError("server closed its output")
+        self.last_arrival = arrived
         return m
 
     def send_raw(self, data: bytes):
