@@ -7,9 +7,9 @@ when it exists) with -DCAKE_EXTRA_TEST_OP, which adds one op to ops.def, and
 -fsyntax-only: every source that has a `switch` outside comments, itself or
 in a project header it includes (the build's dependency record, `ninja -t
 deps`); a source with none cannot hold a switch over Op. Without that record
-every source is compiled. A precompiled header of the build is left out:
-it was made without the extra op. The op is in the enum and the op table, so every exhaustive
-`switch (op)` that does not handle it is an error (-Werror=switch). The
+every source is compiled. A precompiled header of the build is left out: it
+was made without the extra op. The op is in the enum and the op table, so
+every exhaustive `switch (op)` that does not handle it is an error (-Werror=switch). The
 test passes when the build fails, only with such errors, and exactly in the
 files listed as the ones that must handle a new op; a `default:` in a switch
 over Op (found by -Wswitch-enum), or a new switch not listed here, fails it.
@@ -17,6 +17,7 @@ over Op (found by -Wswitch-enum), or a new switch not listed here, fails it.
 usage: extra_op_test.py BUILD_DIR SOURCE_DIR FILE...
 """
 import concurrent.futures
+import functools
 import json
 import os
 import re
@@ -31,14 +32,13 @@ COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 SWITCH = re.compile(r"\bswitch\s*\(")
 
 
-def has_switch(path, memo={}):
-    if path not in memo:
-        try:
-            with open(path, errors="replace") as f:
-                memo[path] = bool(SWITCH.search(COMMENT.sub(" ", f.read())))
-        except OSError:
-            memo[path] = True  # unreadable: compile it
-    return memo[path]
+@functools.lru_cache(maxsize=None)
+def has_switch(path):
+    try:
+        with open(path, errors="replace") as f:
+            return bool(SWITCH.search(COMMENT.sub(" ", f.read())))
+    except OSError:
+        return True  # unreadable: compile it
 
 
 def recorded_deps(build):
