@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs, idempotently, everything cake needs to build and test on Debian
 # bookworm as root: compilers, CMake/Ninja, the tree-sitter runtime, LLVM
-# Support (static), nlohmann-json, Boost, Catch2, NLopt (the optimiser of
+# Support (static), nlohmann-json, simdjson, jemalloc, Boost, Catch2, NLopt (the optimiser of
 # `cake calibrate`), Eigen (the CPU executor's tile products), clang's sanitizer and fuzzer runtimes, Neovim and
 # tmux for the editor tests (editors.nvim_tmux runs Neovim in a tmux terminal); for the VS Code end-to-end test
 # chromium (driven by playwright-core), ripgrep and libkrb5-dev (code-server's search and its kerberos module),
@@ -11,7 +11,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   clang libclang-rt-dev llvm-dev zlib1g-dev libtinfo-dev libz3-dev
-  libtree-sitter-dev nlohmann-json3-dev libboost-dev catch2 libnlopt-dev libeigen3-dev
+  libtree-sitter-dev nlohmann-json3-dev libsimdjson-dev libjemalloc-dev libboost-dev catch2 libnlopt-dev libeigen3-dev
   neovim tmux python3 mlir-14-tools
   chromium ripgrep libkrb5-dev
 )

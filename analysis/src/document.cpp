@@ -512,11 +512,11 @@ std::optional<std::vector<Diagnostic>> Document::check(const std::function<bool(
       std::optional<UnitResult> result;  // when it ran
     };
     std::vector<Job> jobs;
-    jobs.push_back({&l.global, nullptr});
+    jobs.push_back({&l.global, nullptr, false, std::nullopt});
     for (const Layout::KernelInputs& k : l.kernels) {
       ByteRange own = items[k.item].piece;
       if (only && !(own.begin <= *only && *only < own.end)) continue;
-      jobs.push_back({&k.inputs, &k});
+      jobs.push_back({&k.inputs, &k, false, std::nullopt});
     }
     std::unordered_map<uint64_t, int> uses;
     for (const Job& j : jobs) ++uses[j.in->key];

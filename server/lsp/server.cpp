@@ -3,15 +3,13 @@
 
 #include "feature.h"
 #include "features/diagnostics.h"
+#include "memory.h"
 
 #include "cake/codegen/cache.h"
 #include "cake/codegen/facts.h"
 
 #include <atomic>
 #include <chrono>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <cstdio>
 #include <cstdlib>
 #include <condition_variable>
@@ -204,8 +202,10 @@ class Server final : public Context {
             continue;
           }
         }
-        // After a quiet spell with nothing to do, free pages go back to the
-        // system (never on the way from an edit to its diagnostics).
+        // After a quiet spell with nothing to do (200 ms), free pages go back
+        // to the system; the allocator would keep them otherwise, and resident
+        // memory would only grow over a long session of edits. Never on the
+        // way from an edit to its diagnostics: it takes milliseconds.
         if (trim_due_ && !ready_.wait_for(lock, std::chrono::milliseconds(200), arrived)) {
           trim_due_ = false;
           lock.unlock();
@@ -218,7 +218,7 @@ class Server final : public Context {
         message = std::move(queue_.front());
         queue_.pop_front();
       }
-      if (auto code = handle(message)) return *code;
+      if (auto code = handle(std::move(message))) return *code;
     }
   }
 
@@ -297,7 +297,7 @@ class Server final : public Context {
   }
 
   /// Handles one message; an exit code when it was `exit`.
-  std::optional<int> handle(const json& message) {
+  std::optional<int> handle(json message) {
     if (!message.is_object()) {
       send_error(nullptr, error_code::InvalidRequest, "a message is a JSON object");
       return std::nullopt;
@@ -314,7 +314,8 @@ class Server final : public Context {
       return std::nullopt;
     }
     std::string method = message["method"].get<std::string>();
-    json params = message.contains("params") ? message["params"] : json::object();
+    // Moved out, not copied: a didOpen's params hold the whole text.
+    json params = message.contains("params") ? std::move(message["params"]) : json::object();
     if (method == "exit") return state_ == State::ShutDown ? 0 : 1;
     if (trace_ != "off") log_trace("received " + std::string(is_request ? "request" : "notification") + " '" + method + "'");
     if (!is_request) {
@@ -392,7 +393,7 @@ class Server final : public Context {
 
   // Section - Notifications
 
-  void notification(const std::string& method, const json& params) {
+  void notification(const std::string& method, json& params) {
     try {
       if (method == "textDocument/didOpen") did_open(params);
       else if (method == "textDocument/didChange") did_change(params);
@@ -444,24 +445,24 @@ class Server final : public Context {
     }
   }
 
-  void did_open(const json& params) {
-    const json& td = params.at("textDocument");
+  void did_open(json& params) {
+    json& td = params.at("textDocument");
     std::string uri = td.at("uri").get<std::string>();
     OpenDocument d;
     d.uri = uri;
     d.version = td.value("version", int64_t{0});
-    d.doc = std::make_unique<Document>(td.at("text").get<std::string>(), analyze_options_);
+    d.doc = std::make_unique<Document>(std::move(td.at("text").get_ref<std::string&>()), analyze_options_);
     stop_compile_of(uri);
     documents_.insert_or_assign(uri, std::move(d));
     last_change_ = std::chrono::steady_clock::now();
   }
 
-  void did_change(const json& params) {
+  void did_change(json& params) {
     OpenDocument& d = document(params);
-    const json& changes = params.at("contentChanges");
+    json& changes = params.at("contentChanges");
     if (!changes.is_array()) throw RequestError{error_code::InvalidParams, "contentChanges must be an array"};
-    for (const json& change : changes) {
-      std::string text = change.at("text").get<std::string>();
+    for (json& change : changes) {
+      std::string text = std::move(change.at("text").get_ref<std::string&>());
       if (change.contains("range")) d.doc->apply({byte_range(d, change["range"]), std::move(text)});
       else d.doc->replace(std::move(text));
     }
@@ -498,16 +499,6 @@ class Server final : public Context {
       trim_due_ = true;
       if (message_waiting()) return;
     }
-  }
-
-  /// Every document is checked and nothing came for 200 ms: the heap's free
-  /// pages go back to the system (glibc keeps them otherwise, so resident
-  /// memory would only grow over a long session of edits). Not right after
-  /// each check: trimming a large heap takes milliseconds.
-  static void release_free_memory() {
-#ifdef __GLIBC__
-    malloc_trim(0);
-#endif
   }
 
   // Section - Output
@@ -560,17 +551,7 @@ class Server final : public Context {
 }  // namespace
 
 int serve(MessageReader& in, MessageWriter& out, const ServerOptions& options) {
-#ifdef __GLIBC__
-  // Few heaps: one per thread that allocates much (main, reader, the
-  // second analysis thread, the compile worker). With one heap for all, the
-  // analysis threads took turns on its lock and opening a 100,000-line file
-  // took 1.27 s instead of 0.66 (0.89 with no second thread). glibc's
-  // default allows eight per core; every heap keeps free pages of its own,
-  // and an earlier soak held 36 MB with two heaps against 17 MB with one.
-  // With four, a 3,000-edit soak (tests/bench/lsp_soak.py) grows resident
-  // memory by 0.4 % with the compiler's facts off, 17-18 % with them on.
-  mallopt(M_ARENA_MAX, 4);
-#endif
+  tune_allocator();
   Server server(out, options);
   return server.run(in);
 }

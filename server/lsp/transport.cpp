@@ -1,9 +1,14 @@
 // Content-Length framing; see transport.h.
 #include "transport.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <memory>
 #include <charconv>
 #include <optional>
+
+#include <simdjson.h>
 
 namespace cake::lsp {
 namespace {
@@ -93,12 +98,14 @@ MessageReader::Result MessageReader::next() {
   }
   while (pending().size() < *length)
     if (!fill()) return {Status::End, {}, {}};
-  Result r{Status::Message, std::string(pending().substr(0, *length)), {}};
+  Result r{Status::Message, {}, {}};
+  r.body.reserve(*length + kBodyPadding);
+  r.body.assign(pending().substr(0, *length));
   pos_ += *length;
   return r;
 }
 
-ParsedMessage parse_message(std::string_view body, int max_depth) {
+ParsedMessage parse_message_reference(std::string_view body, int max_depth) {
   ParsedMessage m;
   m.value = nlohmann::json::parse(
       body,
@@ -110,6 +117,97 @@ ParsedMessage parse_message(std::string_view body, int max_depth) {
       /*allow_exceptions=*/false);
   m.invalid = m.value.is_discarded();
   return m;
+}
+
+namespace {
+
+// A body above this size leaves the parser's buffers (about twice its size)
+// to be freed rather than kept for the next message.
+constexpr size_t kKeptParserBytes = size_t{1} << 20;
+
+/// simdjson's value as nlohmann's parser would have made it; false where
+/// the two could differ (a -0.0: nlohmann keeps it, and it prints apart
+/// from 0). Recursion is bounded by the parser's max_depth.
+bool convert(simdjson::dom::element e, nlohmann::json& out) {
+  using simdjson::dom::element_type;
+  switch (e.type()) {
+    case element_type::ARRAY: {
+      out = nlohmann::json::array();
+      simdjson::dom::array items = e.get_array().value_unsafe();
+      out.get_ref<nlohmann::json::array_t&>().reserve(items.size());
+      for (simdjson::dom::element item : items) {
+        nlohmann::json& slot = out.emplace_back();
+        if (!convert(item, slot)) return false;
+      }
+      return true;
+    }
+    case element_type::OBJECT: {
+      out = nlohmann::json::object();
+      simdjson::dom::object fields = e.get_object().value_unsafe();
+      for (simdjson::dom::key_value_pair field : fields) {
+        nlohmann::json value;
+        if (!convert(field.value, value)) return false;
+        out[std::string(field.key)] = std::move(value);  // a repeated key: the last wins, as in nlohmann
+      }
+      return true;
+    }
+    case element_type::STRING:
+      out = std::string(e.get_string().value_unsafe());
+      return true;
+    case element_type::INT64: {
+      // nlohmann reads a number without a sign as unsigned.
+      int64_t v = e.get_int64().value_unsafe();
+      if (v >= 0) out = static_cast<uint64_t>(v);
+      else out = v;
+      return true;
+    }
+    case element_type::UINT64:
+      out = e.get_uint64().value_unsafe();
+      return true;
+    case element_type::DOUBLE: {
+      double v = e.get_double().value_unsafe();
+      if (v == 0 && std::signbit(v)) return false;
+      out = v;
+      return true;
+    }
+    case element_type::BOOL:
+      out = e.get_bool().value_unsafe();
+      return true;
+    case element_type::NULL_VALUE:
+      out = nullptr;
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<nlohmann::json> parse_message_fast(const std::string& body, int max_depth) {
+  // One parser per reading thread: it keeps its buffers between messages.
+  thread_local std::unique_ptr<simdjson::dom::parser> parser;
+  if (!parser) parser = std::make_unique<simdjson::dom::parser>();
+  // simdjson refuses a nesting of max_depth or more; nlohmann's callback
+  // counts one further, so such a body is left to it.
+  if (parser->max_depth() != static_cast<size_t>(max_depth) &&
+      parser->allocate(std::max<size_t>(body.size(), 4096), static_cast<size_t>(max_depth)))
+    return std::nullopt;
+  std::optional<nlohmann::json> out;
+  simdjson::dom::element root;
+  if (!parser->parse(body).get(root)) {
+    out.emplace();
+    if (!convert(root, *out)) out.reset();
+  }
+  if (body.size() > kKeptParserBytes) parser.reset();
+  return out;
+}
+
+ParsedMessage parse_message(const std::string& body, int max_depth) {
+  if (std::optional<nlohmann::json> fast = parse_message_fast(body, max_depth)) {
+    ParsedMessage m;
+    m.value = std::move(*fast);
+    return m;
+  }
+  return parse_message_reference(body, max_depth);
 }
 
 bool MessageWriter::send(const nlohmann::json& message) {

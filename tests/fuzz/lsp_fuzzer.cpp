@@ -6,7 +6,9 @@
 // registered feature; the seeds in tests/fuzz/lsp_corpus/ are whole sessions
 // (initialize, didOpen, didChange, hover, shutdown, exit) and broken ones.
 // The reader is handed the input in small, input-dependent chunks so that
-// messages split across reads are covered too.
+// messages split across reads are covered too. The whole input is also one
+// body for the two message parsers: where simdjson answers, nlohmann must
+// answer the same (transport.h).
 //
 // Normal builds link replay_main.cpp instead of libFuzzer (cake-lsp-fuzz-replay,
 // CTest `fuzz.lsp.replay`); scripts/fuzz.sh runs cake-fuzz-lsp.
@@ -17,10 +19,19 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <optional>
+#include <string>
 #include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view input(reinterpret_cast<const char*>(data), size);
+  {
+    std::string body(input);
+    if (std::optional<nlohmann::json> fast = cake::lsp::parse_message_fast(body, 128)) {
+      cake::lsp::ParsedMessage reference = cake::lsp::parse_message_reference(body, 128);
+      if (reference.invalid || reference.too_deep || *fast != reference.value) __builtin_trap();
+    }
+  }
   // The first byte picks the chunk size (1..256 bytes per read).
   size_t chunk = input.empty() ? 1 : 1 + static_cast<unsigned char>(input[0]);
   size_t pos = 0;
