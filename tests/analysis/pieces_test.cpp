@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <random>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -62,6 +63,11 @@ std::string whole_file_items(std::string_view text) {
   return error ? std::string("error") : out;
 }
 
+void collect_comments(TSNode n, std::vector<std::pair<uint32_t, uint32_t>>& out) {
+  if (std::string_view(ts_node_type(n)) == "comment") out.push_back({ts_node_start_byte(n), ts_node_end_byte(n)});
+  for (uint32_t i = 0; i < ts_node_child_count(n); ++i) collect_comments(ts_node_child(n, i), out);
+}
+
 std::string pieces(const cake::SyntaxTree& tree) {
   std::string out;
   for (const cake::SyntaxTree::Piece& p : tree.pieces())
@@ -91,6 +97,57 @@ TEST_CASE("a text is cut before lines that start like an item", "[pieces]") {
   CHECK(cake::piece_starts("// /* a\nkernel k(\n") == V{0, 8});
   CHECK(cake::piece_starts("x /* a\nkernel k(\n/* b\nkernel j(\n") == V{0, 7, 22});
   CHECK(cake::piece_starts("/* a */ /* b\n*/kernel k(\nkernel j(") == V{0, 25});
+  // No comment holds a NUL (the lexer's rule): a `/*` whose `*/` comes after
+  // one opens nothing, and a `//` comment ends at one.
+  using namespace std::string_literals;
+  CHECK(cake::piece_starts("/* a\0\nkernel k(\n*/\nkernel j(\n"s) == V{0, 6, 19});
+  CHECK(cake::piece_starts("/* a\nkernel k(\n*/\0\nkernel j(\n"s) == V{0, 19});
+  CHECK(cake::piece_starts("// a\0 /* b\nkernel k(\n*/\nkernel j(\n"s) == V{0, 24});
+}
+
+TEST_CASE("pieces start at the item lines outside the comments tree-sitter's lexer reads", "[pieces]") {
+  // Random texts with comment openers, closers and NUL bytes: the cuts are
+  // the lines that start like an item (the pattern of pieces.cpp, written
+  // again here) less those inside a comment of a whole-file parse.
+  std::string base = read(std::filesystem::path(CAKE_EXAMPLES_DIR) / "kmeans_assign.cake");
+  base += base;
+  const std::string fragments[] = {"/*", "*/", "//", std::string(1, '\0'), "\n", "\nkernel k(", "\nconst c = 1"};
+  const std::regex item_line(
+      R"(^((kernel|dispatch)[ \t]+[A-Za-z_]\w*[ \t]*\(|bench[ \t]+[A-Za-z_]\w*[ \t]*\{|const[ \t]+[A-Za-z_]\w*[ \t]*=|)"
+      R"(target[ \t]+[A-Za-z_]\w*[ \t]*([,/\r]|$)))");
+  std::mt19937 rng(7);
+  TSParser* parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_cake());
+  size_t nul_in_comment_region = 0;
+  for (int round = 0; round < 400; ++round) {
+    std::string text = base;
+    int edits = 1 + static_cast<int>(rng() % 12);
+    for (int e = 0; e < edits; ++e)
+      text.insert(rng() % (text.size() + 1), fragments[rng() % std::size(fragments)]);
+    TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
+    // Every comment token of the tree, wherever it lies (ERROR nodes too).
+    std::vector<std::pair<uint32_t, uint32_t>> comments;
+    collect_comments(ts_tree_root_node(tree), comments);
+    ts_tree_delete(tree);
+    auto in_comment = [&](size_t at) {
+      for (auto [b, e] : comments)
+        if (b < at && at < e) return true;
+      return false;
+    };
+    std::vector<uint32_t> expected{0};
+    for (size_t line = text.find('\n'); line != std::string::npos; line = text.find('\n', line + 1)) {
+      size_t start = line + 1, end = text.find('\n', start);
+      std::string l = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      if (start < text.size() && !in_comment(start) && std::regex_search(l, item_line))
+        expected.push_back(static_cast<uint32_t>(start));
+    }
+    INFO("round " << round);
+    CHECK(cake::piece_starts(text) == expected);
+    size_t open = text.find("/*");
+    nul_in_comment_region += open != std::string::npos && text.find('\0', open) < text.find("*/", open);
+  }
+  CHECK(nul_in_comment_region > 20);  // the case of the NUL rule came up
+  ts_parser_delete(parser);
 }
 
 TEST_CASE("the pieces of a valid file hold the items of one whole-file parse", "[pieces]") {
