@@ -55,7 +55,7 @@ const PLAIN_OPS = [
 ];
 
 /** Ops that wait until at most N groups are pending: `OP N`. */
-const GROUP_WAIT_OPS = ['cp.async.wait', 'wgmma.wait', 'tma.store.wait'];
+const GROUP_WAIT_OPS = ['cp.async.wait', 'wgmma.wait', 'tma.store.wait', 'tma.store.wait.read'];
 
 /**
  * @param {RuleOrLiteral} rule

@@ -106,7 +106,7 @@ struct Lowerer {
       case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::CpAsyncCommit: case Op::WgmmaFence:
       case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
       case Op::Syncthreads: case Op::ClusterSync: case Op::FenceProxyAsync: case Op::CpAsyncWait:
-      case Op::WgmmaWait: case Op::TmaStoreWait: case Op::Arrive: case Op::ArriveExpectTx:
+      case Op::WgmmaWait: case Op::TmaStoreWait: case Op::TmaStoreWaitRead: case Op::Arrive: case Op::ArriveExpectTx:
       case Op::Tcgen05Commit: case Op::ArgminRow: case Op::ArgmaxRow:
         return x.refuse(s.keyword, "`" + std::string(op_spelling(mv.op)) + "`");
     }
@@ -127,7 +127,7 @@ struct Lowerer {
       case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
       case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma:
       case Op::CpAsyncWait: case Op::WgmmaWait:
-      case Op::TmaStoreWait: case Op::Arrive: case Op::ArriveExpectTx: case Op::Tcgen05Commit:
+      case Op::TmaStoreWait: case Op::TmaStoreWaitRead: case Op::Arrive: case Op::ArriveExpectTx: case Op::Tcgen05Commit:
       case Op::ArgminRow: case Op::ArgmaxRow:
         return x.refuse(s.keyword, "`" + std::string(op_spelling(p.op)) + "`");
     }
@@ -313,12 +313,15 @@ struct Lowerer {
     x.refuse(s.range, "this role");
   }
 
-  /// `cp.async.wait n`, `wgmma.wait n`, `tma.store.wait n`: n is a
+  /// `cp.async.wait n`, `wgmma.wait n`, `tma.store.wait[.read] n`: n is a
   /// constant, as the wait_group instructions need.
   void group_wait(const GroupWaitStmt& w) {
     auto pending = x.eval.fold(w.pending);
     if (!pending || *pending < 0 || *pending > 7) return x.refuse(s.range, "a group wait whose count is not a constant 0 .. 7");
-    const char* macro = w.op == Op::CpAsyncWait ? "CAKE_CP_ASYNC_WAIT(" : w.op == Op::WgmmaWait ? "CAKE_WGMMA_WAIT(" : "CAKE_TMA_STORE_WAIT(";
+    const char* macro = w.op == Op::CpAsyncWait    ? "CAKE_CP_ASYNC_WAIT("
+                        : w.op == Op::WgmmaWait    ? "CAKE_WGMMA_WAIT("
+                        : w.op == Op::TmaStoreWait ? "CAKE_TMA_STORE_WAIT("
+                                                   : "CAKE_TMA_STORE_WAIT_READ(";
     line(macro + std::to_string(*pending) + ");");
   }
 

@@ -304,7 +304,11 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
       return named_barrier(a, cluster_barrier_, "`cluster.sync`");
     case Op::CpAsyncWait:
     case Op::WgmmaWait:
-    case Op::TmaStoreWait: {
+    case Op::TmaStoreWait:
+    // The executor writes a store's bytes to global memory when its group
+    // is waited for, by either form; reading them back after only `.read`
+    // is the verifier's (E0417).
+    case Op::TmaStoreWaitRead: {
       const auto& n = std::get<GroupWaitStmt>(s.node);
       auto keep = integer(a, n.pending);
       if (!keep) return fail("the executor cannot evaluate the group count");

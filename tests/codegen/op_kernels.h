@@ -64,7 +64,7 @@ inline const std::vector<OpKernel>& op_kernels() {
   wait groups parity(0)
   sync half
 })"},
-    {"tma.load arrive.expect_tx tma.store tma.store.commit tma.store.wait", R"(kernel op_tma(X: global bf16[N, 64], Y: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
+    {"tma.load arrive.expect_tx tma.store tma.store.commit tma.store.wait.read tma.store.wait", R"(kernel op_tma(X: global bf16[N, 64], Y: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
   smem xs: bf16[128, 64] swizzle(128B)
   mbarrier full
   tensormap tX = X box [128, 64] swizzle(128B)
@@ -78,6 +78,7 @@ inline const std::vector<OpKernel>& op_kernels() {
     elect {
       tma.store tY[block.x * 128, 0] <- xs
       tma.store.commit
+      tma.store.wait.read 0
       tma.store.wait 0
     }
   }

@@ -781,6 +781,102 @@ kernel staging_waited(X: global f32[N, 64], Y: global f32[N, 64]) where N % 64 =
 
 // -----
 
+// `tma.store.wait.read` is enough to reuse the staging tile and to end the
+// role: the stores' reads of shared memory are done (clean).
+target sm_90a
+kernel staging_read_waited(X: global f32[N, 64], Y: global f32[N, 64]) where N % 64 == 0 grid (N / 64) block 32 {
+  smem out: f32[32, 64]
+  tensormap tY = Y box [32, 64]
+  reg x: f32[64]
+  for i in 0 .. 2 {
+    load x <- X[block.x * 64 + i * 32 + lane, :]
+    store out[lane, :] <- x
+    fence.proxy.async
+    syncthreads
+    elect {
+      tma.store tY[block.x * 64 + i * 32, 0] <- out
+      tma.store.commit
+      tma.store.wait.read 0
+    }
+    syncthreads
+  }
+}
+
+// -----
+
+// E0417: the stored rows are read back after only a `.read` wait, which
+// says nothing of the store's writes to global memory.
+target sm_90a
+kernel read_back_early(X: global f32[N, 64], Y: global f32[N, 64]) where N % 32 == 0 grid (N / 32) block 32 {
+  smem out: f32[32, 64]
+  tensormap tY = Y box [32, 64]
+  reg x: f32[64]
+  reg y: f32[64]
+  load x <- X[block.x * 32 + lane, :]
+  store out[lane, :] <- x
+  fence.proxy.async
+  syncthreads
+  elect {
+    tma.store tY[block.x * 32, 0] <- out
+    tma.store.commit
+    tma.store.wait.read 0
+  }
+  syncthreads
+  // expected-error@+1 [CAKE-E0417] {{`Y` is read while a `tma.store` to it may still be writing: only its reads of shared memory were waited for}} fix {{tma.store.wait 0}}
+  load y <- Y[block.x * 32 + lane, :]
+}
+
+// -----
+
+// E0417 before the store's group is even committed; the fix commits it.
+target sm_90a
+kernel read_back_uncommitted(X: global f32[N, 64], Y: global f32[N, 64]) where N % 32 == 0 grid (N / 32) block 32 {
+  smem out: f32[32, 64]
+  tensormap tY = Y box [32, 64]
+  reg x: f32[64]
+  reg y: f32[64]
+  load x <- X[block.x * 32 + lane, :]
+  store out[lane, :] <- x
+  fence.proxy.async
+  syncthreads
+  elect {
+    tma.store tY[block.x * 32, 0] <- out
+  }
+  // expected-error@+1 [CAKE-E0417] {{its group is not even committed}} fix {{tma.store.commit}}
+  load y <- Y[block.x * 32 + lane, :]
+  elect {
+    tma.store.commit
+    tma.store.wait 0
+  }
+}
+
+// -----
+
+// Near misses (clean): the full wait before reading back, and reading
+// another tensor after a `.read` wait.
+target sm_90a
+kernel read_back_waited(X: global f32[N, 64], Y: global f32[N, 64]) where N % 32 == 0 grid (N / 32) block 32 {
+  smem out: f32[32, 64]
+  tensormap tY = Y box [32, 64]
+  reg x: f32[64]
+  reg y: f32[64]
+  load x <- X[block.x * 32 + lane, :]
+  store out[lane, :] <- x
+  fence.proxy.async
+  syncthreads
+  elect {
+    tma.store tY[block.x * 32, 0] <- out
+    tma.store.commit
+    tma.store.wait.read 0
+    tma.store.wait 0
+  }
+  syncthreads
+  load y <- Y[block.x * 32 + lane, :]
+  load x <- X[block.x * 32 + lane, :]
+}
+
+// -----
+
 // E0605: the warps of one role run in no order. Each warp stores its
 // partial row maxima, then every warp reads all four: without a barrier
 // between, a warp may read a slot before its writer stored it.

@@ -151,7 +151,7 @@ class TargetChecker {
       case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
       case Op::CpAsyncCommit: case Op::WgmmaFence: case Op::WgmmaCommit: case Op::TmaStoreCommit:
       case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt: case Op::Syncthreads: case Op::ClusterSync:
-      case Op::FenceProxyAsync: case Op::CpAsyncWait: case Op::WgmmaWait: case Op::TmaStoreWait: case Op::Arrive:
+      case Op::FenceProxyAsync: case Op::CpAsyncWait: case Op::WgmmaWait: case Op::TmaStoreWait: case Op::TmaStoreWaitRead: case Op::Arrive:
       case Op::ArriveExpectTx: case Op::Tcgen05Commit: case Op::ArgminRow: case Op::ArgmaxRow: return false;
       }
       return false;

@@ -102,7 +102,7 @@ std::optional<SmemPattern> smem_read_pattern(Op op, FragLayout dst_layout) {
     case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp: case Op::Mma: case Op::CpAsyncCommit:
     case Op::WgmmaFence: case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd:
     case Op::Tcgen05WaitSt: case Op::Syncthreads: case Op::ClusterSync: case Op::FenceProxyAsync:
-    case Op::CpAsyncWait: case Op::WgmmaWait: case Op::TmaStoreWait: case Op::Arrive: case Op::ArriveExpectTx:
+    case Op::CpAsyncWait: case Op::WgmmaWait: case Op::TmaStoreWait: case Op::TmaStoreWaitRead: case Op::Arrive: case Op::ArriveExpectTx:
     case Op::Tcgen05Commit: case Op::ArgminRow: case Op::ArgmaxRow: return std::nullopt;
   }
   return std::nullopt;

@@ -46,7 +46,7 @@ static const DeviceParam* tensor_efficiency(const DeviceInfo& d, Op op, DType dt
     case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
     case Op::CpAsyncCommit: case Op::WgmmaFence: case Op::WgmmaCommit: case Op::TmaStoreCommit:
     case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt: case Op::Syncthreads: case Op::ClusterSync:
-    case Op::FenceProxyAsync: case Op::CpAsyncWait: case Op::WgmmaWait: case Op::TmaStoreWait: case Op::Arrive:
+    case Op::FenceProxyAsync: case Op::CpAsyncWait: case Op::WgmmaWait: case Op::TmaStoreWait: case Op::TmaStoreWaitRead: case Op::Arrive:
     case Op::ArriveExpectTx: case Op::Tcgen05Commit: case Op::ArgminRow: case Op::ArgmaxRow: return nullptr;
   }
   return nullptr;
@@ -362,7 +362,7 @@ class Walker {
       case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::CpAsyncCommit: case Op::WgmmaFence:
       case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
       case Op::Syncthreads: case Op::ClusterSync: case Op::FenceProxyAsync: case Op::CpAsyncWait: case Op::WgmmaWait:
-      case Op::TmaStoreWait: case Op::Arrive: case Op::ArriveExpectTx: case Op::Tcgen05Commit: case Op::ArgminRow:
+      case Op::TmaStoreWait: case Op::TmaStoreWaitRead: case Op::Arrive: case Op::ArriveExpectTx: case Op::Tcgen05Commit: case Op::ArgminRow:
       case Op::ArgmaxRow: break;
     }
   }
@@ -414,7 +414,7 @@ class Walker {
       case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
       case Op::CpAsyncCommit: case Op::WgmmaFence: case Op::WgmmaCommit: case Op::TmaStoreCommit:
       case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt: case Op::Syncthreads: case Op::ClusterSync:
-      case Op::FenceProxyAsync: case Op::CpAsyncWait: case Op::WgmmaWait: case Op::TmaStoreWait: case Op::Arrive:
+      case Op::FenceProxyAsync: case Op::CpAsyncWait: case Op::WgmmaWait: case Op::TmaStoreWait: case Op::TmaStoreWaitRead: case Op::Arrive:
       case Op::ArriveExpectTx: case Op::Tcgen05Commit: case Op::ArgminRow: case Op::ArgmaxRow: return 0;
     }
     return 0;

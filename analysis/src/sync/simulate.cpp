@@ -568,10 +568,11 @@ class Simulator {
         a.wgmma_read_groups.pop_front();
       }
     }
-    // The builder gives a GroupWaitStmt only these three ops.
-    AsyncEvent ae = async_event(g.op == Op::WgmmaWait     ? AsyncEventKind::WgmmaWait
-                                : g.op == Op::CpAsyncWait ? AsyncEventKind::CpAsyncWait
-                                                          : AsyncEventKind::TmaStoreWait,
+    // The builder gives a GroupWaitStmt only these four ops.
+    AsyncEvent ae = async_event(g.op == Op::WgmmaWait      ? AsyncEventKind::WgmmaWait
+                                : g.op == Op::CpAsyncWait  ? AsyncEventKind::CpAsyncWait
+                                : g.op == Op::TmaStoreWait ? AsyncEventKind::TmaStoreWait
+                                                           : AsyncEventKind::TmaStoreWaitRead,
                                 a, id);
     ae.count = *n;
     async_of(a).push_back(ae);
@@ -843,8 +844,25 @@ class Simulator {
     }
   }
 
+  /// The global tensor an operand names: a tensor parameter in global
+  /// memory, or the one a tensormap describes; kNone for anything else.
+  SymbolId global_tensor(ExprId e) const {
+    SymbolId s = root_symbol(m_, e);
+    if (s == kNone) return kNone;
+    if (m_.symbols[s].kind == SymbolKind::Tensormap) s = m_.symbols[s].tensor;
+    if (s == kNone || m_.symbols[s].kind != SymbolKind::TensorParam) return kNone;
+    return m_.symbols[s].type.space == Space::Global ? s : kNone;
+  }
+
   Result step(Actor& a, StmtId id, const MoveStmt& mv) {
     const Frame& f = a.frames.back();
+    // A read of global memory, for the TMA stores still writing it (E0417).
+    if (SymbolId t = global_tensor(mv.src); t != kNone) {
+      AsyncEvent ae = async_event(AsyncEventKind::GlobalRead, a, id);
+      ae.operand = mv.src;
+      ae.other = t;
+      async_of(a).push_back(ae);
+    }
     switch (mv.op) {
       case Op::TmaLoad:
       case Op::BulkLoad: {
@@ -886,6 +904,7 @@ class Simulator {
           AsyncEvent ae = async_event(AsyncEventKind::TmaStore, a, id);
           ae.operand = mv.src;
           ae.slot = *slot;
+          ae.other = global_tensor(mv.dst);
           async_of(a).push_back(ae);
         }
         return Result::Next;
@@ -931,6 +950,7 @@ class Simulator {
       case Op::CpAsyncWait:
       case Op::WgmmaWait:
       case Op::TmaStoreWait:
+      case Op::TmaStoreWaitRead:
       case Op::Arrive:
       case Op::ArriveExpectTx:
       case Op::Tcgen05Commit:
@@ -1086,6 +1106,7 @@ class Simulator {
       case Op::CpAsyncWait:
       case Op::WgmmaWait:
       case Op::TmaStoreWait:
+      case Op::TmaStoreWaitRead:
       case Op::Arrive:
       case Op::ArriveExpectTx:
       case Op::Tcgen05Commit:

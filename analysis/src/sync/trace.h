@@ -194,6 +194,8 @@ enum class AsyncEventKind : uint8_t {
   TmaStore,       // a tma.store reading `slot` at `operand`
   TmaStoreCommit,  // `tma.store.commit`
   TmaStoreWait,    // `tma.store.wait count`
+  TmaStoreWaitRead,  // `tma.store.wait.read count`
+  GlobalRead,      // a read of global tensor `other` (a parameter) at `operand`
 };
 
 /// One event of a role's asynchronous groups, in program order.
@@ -203,7 +205,7 @@ struct AsyncEvent {
   StmtId stmt = kNone;
   ExprId operand = kNone;  // FragmentUse, SmemRead: the operand expression
   ByteRange range;         // TmemLanes: the lane index
-  SymbolId fragment = kNone, other = kNone;
+  SymbolId fragment = kNone, other = kNone;  // TmaStore, GlobalRead: `other` is the global tensor
   SlotKey slot;
   int64_t count = 0;    // WgmmaWait, CpAsyncWait: groups left pending; TmemLanes: lanes
   int64_t threads = 0;  // Tcgen05Commit

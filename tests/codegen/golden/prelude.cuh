@@ -122,14 +122,16 @@ struct __align__(128) CakeTensorMap {
 // TMA and bulk copies (PTX ISA: cp.async.bulk, cp.async.bulk.tensor,
 // cp.async.bulk.commit_group, cp.async.bulk.wait_group): `bytes` from global
 // `src` into shared `dst`, completing them on mbarrier `bar`; the TMA
-// store group's commit, and its wait for the reads of shared memory.
+// store group's commit, its wait for whole stores (writes done and visible
+// to the waiting thread) and its `.read` wait (reads of shared memory done).
 #ifndef CAKE_BULK_LOAD
 #define CAKE_BULK_LOAD(dst, src, bytes, bar)                                                        \
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" \
                :: "r"(CAKE_SMEM_ADDR(dst)), "l"(__cvta_generic_to_global(src)), "r"((unsigned)(bytes)),  \
                   "r"(CAKE_SMEM_ADDR(bar)) : "memory")
 #define CAKE_TMA_STORE_COMMIT() asm volatile("cp.async.bulk.commit_group;" ::: "memory")
-#define CAKE_TMA_STORE_WAIT(n) asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(n) : "memory")
+#define CAKE_TMA_STORE_WAIT(n) asm volatile("cp.async.bulk.wait_group %0;" :: "n"(n) : "memory")
+#define CAKE_TMA_STORE_WAIT_READ(n) asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(n) : "memory")
 #endif
 // A wgmma shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor
 // Format"): start address >> 4 (bits 0-13), leading byte offset 16 (unused

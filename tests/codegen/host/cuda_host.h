@@ -684,6 +684,7 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_BULK_LOAD(dst, src, bytes, bar) cake_host::bulk_load((dst), (src), (bytes), (bar))
 #define CAKE_TMA_STORE_COMMIT() ((void)0)
 #define CAKE_TMA_STORE_WAIT(n) ((void)0)
+#define CAKE_TMA_STORE_WAIT_READ(n) ((void)0)
 #define __grid_constant__
 // wgmma runs at issue on one core: its fence, commit and wait order nothing.
 #define CAKE_WGMMA_DESC(p, sbo, mode)                                                                      \

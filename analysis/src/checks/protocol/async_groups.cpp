@@ -7,7 +7,9 @@
 //   E0410  `tcgen05.commit` on other threads than the MMAs it covers;
 //   E0412  a tcgen05.ld result used before `tcgen05.wait.ld`;
 //   E0416  a `tma.store` never waited for before its role ends, or its smem
-//          written again before `tma.store.wait` says the store read it.
+//          written again before `tma.store.wait[.read]` says the store read it;
+//   E0417  global memory read back while a `tma.store` to it may still be
+//          writing (no `tma.store.wait` since, only `.read` waits).
 #include "checks/protocol/protocol_checks.h"
 #include "diag_builder.h"
 
@@ -92,9 +94,20 @@ class Replay {
       case AsyncEventKind::Tcgen05Ld: ld_pending_.insert(e.fragment); break;
       case AsyncEventKind::Tcgen05WaitLd: ld_pending_.clear(); break;
       case AsyncEventKind::TmemLanes: break;  // tmem_lanes.cpp
-      case AsyncEventKind::TmaStore: tma_.open.push_back(&e); break;
-      case AsyncEventKind::TmaStoreCommit: tma_.commit(); break;
-      case AsyncEventKind::TmaStoreWait: tma_.wait(e.count); break;
+      case AsyncEventKind::TmaStore:
+        tma_.open.push_back(&e);
+        tma_writes_.open.push_back(&e);
+        break;
+      case AsyncEventKind::TmaStoreCommit:
+        tma_.commit();
+        tma_writes_.commit();
+        break;
+      case AsyncEventKind::TmaStoreWait:
+        tma_.wait(e.count);
+        tma_writes_.wait(e.count);
+        break;
+      case AsyncEventKind::TmaStoreWaitRead: tma_.wait(e.count); break;
+      case AsyncEventKind::GlobalRead: global_read(e); break;
       case AsyncEventKind::SmemWrite: smem_write(e); break;
     }
   }
@@ -105,6 +118,27 @@ class Replay {
     if (in_flight && once(DiagId::TmaStoreUnwaited, e.stmt))
       cx_.diagnostics.push_back(
           make_diagnostic(DiagForm::TmaStoreStagingReuse, m_.exprs[e.operand].range, slot_text(m_, e.slot)));
+  }
+
+  void global_read(const AsyncEvent& e) {
+    const AsyncEvent* writer = nullptr;
+    bool committed = true;
+    for (const AsyncEvent* s : tma_writes_.open)
+      if (s->other == e.other) writer = s, committed = false;
+    for (const auto& g : tma_writes_.committed)
+      for (const AsyncEvent* s : g)
+        if (s->other == e.other && !writer) writer = s;
+    if (!writer || !once(DiagId::TmaStoreReadBack, e.stmt)) return;
+    const Stmt& at = m_.stmts[e.stmt];
+    Diagnostic d = make_diagnostic(DiagId::TmaStoreReadBack, m_.exprs[e.operand].range, m_.symbols[e.other].name,
+                                   committed ? "only its reads of shared memory were waited for"
+                                             : "its group is not even committed");
+    d.related.push_back({m_.stmts[writer->stmt].range, "the TMA store that writes it"});
+    std::string wait = committed ? "tma.store.wait 0\n" : "tma.store.commit\n" + indent(at.range.begin) + "tma.store.wait 0\n";
+    d.fixes.push_back({committed ? "insert `tma.store.wait 0`" : "insert `tma.store.commit` and `tma.store.wait 0`",
+                       {{ByteRange{at.range.begin, at.range.begin}, wait + indent(at.range.begin)}},
+                       true});
+    cx_.diagnostics.push_back(std::move(d));
   }
 
   bool once(DiagId code, StmtId stmt) { return reported_.insert({code, stmt}).second; }
@@ -174,8 +208,11 @@ class Replay {
   ThreadScope mma_scope_ = ThreadScope::One;
   StmtId mma_stmt_ = kNone;
   std::set<SymbolId> ld_pending_;
-  // TMA stores: each is its event (the events outlive the replay)
+  // TMA stores: each is its event (the events outlive the replay); `tma_`
+  // until their reads of shared memory are waited for (either wait),
+  // `tma_writes_` until their writes are (`tma.store.wait` only).
   AsyncGroups<std::vector<const AsyncEvent*>> tma_;
+  AsyncGroups<std::vector<const AsyncEvent*>> tma_writes_;
 };
 
 }  // namespace
