@@ -5,8 +5,8 @@
 
 #include "cake/codegen/lower.h"
 #include "cake/model.h"
-#include "facts/kernel_facts.h"
-#include "semantics/eval.h"
+#include "cake/kernel_facts.h"
+#include "cake/eval.h"
 
 #include <functional>
 #include <map>
@@ -166,7 +166,7 @@ class Emitter {
   void ldmatrix(const Stmt& s, const MoveStmt& mv);
   void stmatrix(const Stmt& s, const MoveStmt& mv);
   void mma_sync(const Stmt& s, const MmaStmt& n);
-  /// The fragments `ldmatrix ... trans` fills (facts/fragment_order.h):
+  /// The fragments `ldmatrix ... trans` fills (cake/fragment_order.h):
   /// their registers hold a [K, N] tile in the order an [N, K] mma_acc
   /// fragment of its transpose would (the mma.sync B operand of `a @ b`).
   /// The verifier (E0509) leaves no other use of one to lower.

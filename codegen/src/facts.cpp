@@ -4,7 +4,7 @@
 
 #include "cake/codegen/cache.h"
 #include "cake/codegen/lower.h"
-#include "facts/kernel_facts.h"
+#include "cake/kernel_facts.h"
 
 #include <algorithm>
 #include <regex>

@@ -4,7 +4,7 @@
 // (statements.cpp). See cake/codegen/lower.h and docs/lowering.md.
 #include "emitter.h"
 
-#include "facts/fragment_order.h"
+#include "cake/fragment_order.h"
 
 #include "cake/registry.h"
 

@@ -5,7 +5,7 @@
 // instructions are the prelude's macros (lower.cpp). See docs/lowering.md.
 #include "emitter.h"
 
-#include "facts/roles.h"
+#include "cake/roles.h"
 
 namespace cake::codegen {
 

@@ -5,7 +5,7 @@
 // features. See docs/lowering.md.
 #include "emitter.h"
 
-#include "facts/roles.h"
+#include "cake/roles.h"
 
 namespace cake::codegen {
 

@@ -11,7 +11,7 @@
 // docs/lowering.md.
 #include "emitter.h"
 
-#include "facts/roles.h"
+#include "cake/roles.h"
 
 namespace cake::codegen {
 namespace {

@@ -6,7 +6,7 @@
 // prelude. See docs/lowering.md.
 #include "emitter.h"
 
-#include "facts/roles.h"
+#include "cake/roles.h"
 
 namespace cake::codegen {
 

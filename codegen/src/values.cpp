@@ -5,10 +5,10 @@
 #include "emitter.h"
 
 #include "cake/builtins.h"
-#include "cost/banks.h"
-#include "facts/roles.h"
-#include "semantics/fragments.h"
-#include "semantics/shape_logic.h"
+#include "cake/banks.h"
+#include "cake/roles.h"
+#include "cake/fragments.h"
+#include "cake/shape_logic.h"
 
 #include <cinttypes>
 #include <cmath>

@@ -8,7 +8,7 @@
 // macro written once per translation unit. See docs/lowering.md.
 #include "emitter.h"
 
-#include "facts/roles.h"
+#include "cake/roles.h"
 
 namespace cake::codegen {
 namespace {

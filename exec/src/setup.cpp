@@ -3,7 +3,7 @@
 
 #include "cake/exec/numeric.h"
 #include "facts/samples.h"
-#include "semantics/eval.h"
+#include "cake/eval.h"
 
 namespace cake::exec {
 

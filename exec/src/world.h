@@ -6,9 +6,9 @@
 #pragma once
 
 #include "cake/exec/run.h"
-#include "facts/roles.h"
-#include "semantics/eval.h"
-#include "semantics/typing.h"
+#include "cake/roles.h"
+#include "cake/eval.h"
+#include "cake/typing.h"
 #include "state.h"
 #include "tile.h"
 

@@ -319,7 +319,7 @@ TEST_CASE("never crashes, and every number is finite, on files with errors and o
 }
 
 // An 8 x 8 ldmatrix of a tile whose rows are 128 B apart: without a swizzle
-// its 8 rows of 16 B fall on the same 4 banks (cost/banks.h, CAKE-W0703).
+// its 8 rows of 16 B fall on the same 4 banks (cake/banks.h, CAKE-W0703).
 const char* kLdmatrix = R"(target sm_80
 kernel tile(A: global bf16[M, 64]) where M % 64 == 0 grid (M / 64) block 128 {
   smem sA: bf16[64, 64] SWIZZLE

@@ -1,12 +1,12 @@
-// The decision procedure behind the dispatch checks (semantics/shape_logic.h):
+// The decision procedure behind the dispatch checks (cake/shape_logic.h):
 // satisfiable and unsatisfiable conjunctions with their least witnesses,
 // disjunctions, implications, symbol-to-symbol order, the honest Unknown at a
 // search limit, and reading guards and facts from a model.
 #include <catch2/catch.hpp>
 
 #include "cake/analyze.h"
-#include "semantics/eval.h"
-#include "semantics/shape_logic.h"
+#include "cake/eval.h"
+#include "cake/shape_logic.h"
 
 #include <string>
 #include <vector>

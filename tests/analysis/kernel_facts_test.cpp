@@ -1,4 +1,4 @@
-// KernelFacts (analysis/src/facts/kernel_facts.h): one shared-memory layout
+// KernelFacts (analysis/include/cake/kernel_facts.h): one shared-memory layout
 // per kernel × target, read by E0301, the cost model's occupancy, W0705 and
 // the hover. The regression of issue 11 (E0301 said 307200 bytes while W0705
 // said 151 KB; with 200 stages the estimate fitted 2 CTAs where E0301's
@@ -13,7 +13,7 @@
 #include "cake/cost.h"
 #include "cake/device.h"
 #include "cake/query_hover.h"
-#include "facts/kernel_facts.h"
+#include "cake/kernel_facts.h"
 #include "support/kernel_gen.h"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "cake/analyze.h"
-#include "semantics/typing.h"
+#include "cake/typing.h"
 
 #include <string>
 

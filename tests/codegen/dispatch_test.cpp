@@ -6,7 +6,7 @@
 
 #include "cake/analyze.h"
 #include "cake/codegen/lower.h"
-#include "semantics/eval.h"
+#include "cake/eval.h"
 #include "support/test_files.h"
 
 #include <dlfcn.h>

@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "cake/analyze.h"
-#include "semantics/eval.h"
+#include "cake/eval.h"
 #include "support/test_files.h"
 #include "cake/codegen/lower.h"
 #include "cake/codegen/nvrtc.h"

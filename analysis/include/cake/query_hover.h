@@ -31,7 +31,7 @@ struct HoverFact {
     Placement,    // where the kernel's shared-memory layout puts it on `targets`: `slot` of `total` bytes
     LayoutTotal,  // the kernel's shared-memory layout: `number` bytes of buffers and mbarriers on `targets`
   };
-  /// A buffer's or mbarrier array's place in the layout (facts/kernel_facts.h SmemSlot).
+  /// A buffer's or mbarrier array's place in the layout (cake/kernel_facts.h SmemSlot).
   struct Slot {
     int64_t bytes = 0, count = 1, stride = 0, align = 0, offset = 0;
     bool barrier = false;

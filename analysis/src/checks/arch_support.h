@@ -3,7 +3,7 @@
 // targets a file lists, grouping those targets by outcome so that a rule
 // that fails on sm_80 but not on sm_90a reports once and names sm_80, and
 // the small helpers the rules share (the statement walk of facts/walk.h and
-// the checked arithmetic of semantics/checked.h come with it). Nothing here
+// the checked arithmetic of cake/checked.h come with it). Nothing here
 // allocates per statement.
 #pragma once
 
@@ -11,7 +11,7 @@
 #include "cake/diagnostic.h"
 #include "cake/model.h"
 #include "facts/walk.h"
-#include "semantics/checked.h"
+#include "cake/checked.h"
 
 #include <array>
 #include <bit>

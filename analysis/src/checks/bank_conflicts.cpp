@@ -1,6 +1,6 @@
 // CAKE-W0703: a shared-memory read with bank conflicts.
 //
-// cost/banks.h computes, from the buffer's row pitch and swizzle and the
+// cake/banks.h computes, from the buffer's row pitch and swizzle and the
 // reading instruction's access pattern, how many distinct words one
 // 128-byte request asks of the busiest bank; the cost model charges the
 // read that many times its bytes of shared-memory bandwidth. This rule
@@ -15,8 +15,8 @@
 #include "checks/arch_support.h"
 #include "checks/performance.h"
 #include "diag_builder.h"
-#include "facts/roles.h"
-#include "cost/banks.h"
+#include "cake/roles.h"
+#include "cake/banks.h"
 
 #include <algorithm>
 

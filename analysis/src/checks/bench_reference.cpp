@@ -11,7 +11,7 @@
 #include "checks/checks.h"
 #include "diag_builder.h"
 #include "facts/samples.h"
-#include "semantics/eval.h"
+#include "cake/eval.h"
 
 #include <string>
 

@@ -1,9 +1,9 @@
 // run_checks(): the check pipeline. Checks read the model and the kernels'
-// facts (facts/kernel_facts.h, built once here); each appends its
+// facts (cake/kernel_facts.h, built once here); each appends its
 // diagnostics. Order does not matter: analyze() sorts the result.
 #include "checks/checks.h"
 
-#include "facts/kernel_facts.h"
+#include "cake/kernel_facts.h"
 
 namespace cake {
 

@@ -1,5 +1,5 @@
 // The dispatch checks (E0120-E0123), decided exactly in the shape logic of
-// semantics/shape_logic.h:
+// cake/shape_logic.h:
 //   - E0123: every case kernel takes the dispatch's parameters: the same
 //     count and names and, position by position, the same kinds, dtypes,
 //     ranks and constant dims; and a shape symbol's name means one dim in
@@ -19,8 +19,8 @@
 // gives up, the check says nothing rather than guess.
 #include "checks/checks.h"
 #include "diag_builder.h"
-#include "semantics/eval.h"
-#include "semantics/shape_logic.h"
+#include "cake/eval.h"
+#include "cake/shape_logic.h"
 
 #include <algorithm>
 #include <map>

@@ -1,12 +1,12 @@
 // E0509: a fragment read in another register order than it was filled
-// (facts/fragment_order.h): `a @ b` with a b no `ldmatrix ... trans` fills, a
+// (cake/fragment_order.h): `a @ b` with a b no `ldmatrix ... trans` fills, a
 // transposed fragment read element by element or as `.T` or an mma's A,
 // mixed orders in one fragment, a stray `stmatrix ... trans`. The CPU
 // executor cannot see these (the values are the same either way); the GPU
 // computes with the registers in the wrong places.
 #include "checks/checks.h"
 #include "diag_builder.h"
-#include "facts/fragment_order.h"
+#include "cake/fragment_order.h"
 
 namespace cake {
 namespace {

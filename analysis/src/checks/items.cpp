@@ -4,7 +4,7 @@
 #include "checks/checks.h"
 #include "diag_builder.h"
 #include "facts/samples.h"
-#include "semantics/eval.h"
+#include "cake/eval.h"
 
 #include <algorithm>
 #include <string>

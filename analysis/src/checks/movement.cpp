@@ -22,11 +22,11 @@
 // left alone until the language says which box dim is contiguous for them.
 #include "checks/arch_support.h"
 #include "checks/checks.h"
-#include "facts/kernel_facts.h"
+#include "cake/kernel_facts.h"
 #include "facts/samples.h"
 #include "diag_builder.h"
-#include "semantics/checked.h"
-#include "semantics/typing.h"
+#include "cake/checked.h"
+#include "cake/typing.h"
 
 #include <algorithm>
 #include <numeric>

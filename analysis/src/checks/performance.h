@@ -8,8 +8,8 @@
 #pragma once
 
 #include "cake/cost.h"
-#include "facts/kernel_facts.h"
-#include "semantics/typing.h"
+#include "cake/kernel_facts.h"
+#include "cake/typing.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 // E0303 (maxnreg values), E0302 (the roles' budgets against the CTA's
 // register pool) and E0304 (each role's fragments against its budget). The
-// numbers are the kernel's register plan (facts/kernel_facts.h):
+// numbers are the kernel's register plan (cake/kernel_facts.h):
 //   - `maxnreg` a multiple of the step within the range (E0303);
 //   - the roles' budgets (maxnreg, or the entry count for roles without
 //     one) times their threads within the CTA's pool
@@ -8,7 +8,7 @@
 //     allocates per thread (E0302);
 //   - each role's fragments (E0304). A fragment's cost per thread is its
 //     elements ÷ the threads of its owner × its 32-bit words per element,
-//     rounded up (semantics/fragments.h): the owner of `wgmma_acc` is a
+//     rounded up (cake/fragments.h): the owner of `wgmma_acc` is a
 //     warpgroup (4 warps), of `mma_acc` and `tcgen05_acc` a warp, of a plain
 //     `reg` each thread. A row vector (`mma_acc.row`, `wgmma_acc.row`) has
 //     one value per accumulator row, and each row is held by the 4 threads
@@ -20,7 +20,7 @@
 //     min(max registers per thread, ⌊regs per block ÷ (unit · T)⌋ · unit).
 #include "checks/resources.h"
 #include "diag_builder.h"
-#include "semantics/fragments.h"
+#include "cake/fragments.h"
 
 #include <algorithm>
 #include <string>

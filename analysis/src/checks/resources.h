@@ -3,7 +3,7 @@
 // (cake/arch.h). A limit is never a literal here, and what the kernel asks
 // (its shared-memory layout, role partition, register and tensor-memory
 // plans) is never recomputed here: each rule reads the kernel's facts
-// (facts/kernel_facts.h) and words what exceeds a limit. One file per topic:
+// (cake/kernel_facts.h) and words what exceeds a limit. One file per topic:
 //   - launch_shape.cpp: block size (E0305), grid dims (E0310), cluster shape (E0309);
 //   - smem_limit.cpp: shared memory (E0301);
 //   - role_partition.cpp: roles (E0306), warpgroup-wide ops (E0307);
@@ -16,7 +16,7 @@
 #pragma once
 
 #include "checks/arch_support.h"
-#include "facts/kernel_facts.h"
+#include "cake/kernel_facts.h"
 
 #include <string_view>
 #include <vector>

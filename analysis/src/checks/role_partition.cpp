@@ -1,12 +1,12 @@
 // E0306 (roles partition the block's warps) and E0307 (warpgroup-wide ops
 // on whole warpgroups). The partition and its problems are the kernel's
-// facts (RolePartition, facts/kernel_facts.h): each role's warps inside the
+// facts (RolePartition, cake/kernel_facts.h): each role's warps inside the
 // block, no warp in two roles, no warp in none. This file words them, and
 // checks that a role that issues wgmma or sets maxnreg covers whole
 // warpgroups.
 #include "checks/resources.h"
 #include "diag_builder.h"
-#include "semantics/fragments.h"
+#include "cake/fragments.h"
 
 #include <string>
 

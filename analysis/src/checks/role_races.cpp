@@ -21,9 +21,9 @@
 #include "cake/ops.h"
 #include "checks/checks.h"
 #include "diag_builder.h"
-#include "facts/kernel_facts.h"
-#include "facts/roles.h"
-#include "semantics/typing.h"
+#include "cake/kernel_facts.h"
+#include "cake/roles.h"
+#include "cake/typing.h"
 
 #include <set>
 #include <string>

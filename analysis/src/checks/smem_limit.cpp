@@ -2,7 +2,7 @@
 // (every smem buffer and mbarrier with its alignment: swizzled tiles at the
 // swizzle's repeat, 1024 B for 128B, each stage of a swizzled ring padded to
 // it; unswizzled buffers at 16 B; mbarriers 8 B each) is the kernel's facts'
-// (facts/kernel_facts.h), the one the occupancy and W0705 read too. Its
+// (cake/kernel_facts.h), the one the occupancy and W0705 read too. Its
 // total is checked against the per-block opt-in maximum (and the SM's
 // capacity less the per-block reservation, when smaller).
 #include "checks/resources.h"

@@ -9,7 +9,7 @@
 #include "cake/ops.h"
 #include "checks/checks.h"
 #include "diag_builder.h"
-#include "facts/kernel_facts.h"
+#include "cake/kernel_facts.h"
 
 #include <map>
 #include <set>

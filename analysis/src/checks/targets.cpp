@@ -20,7 +20,7 @@
 #include "checks/arch_support.h"
 #include "checks/checks.h"
 #include "diag_builder.h"
-#include "semantics/typing.h"
+#include "cake/typing.h"
 
 #include <algorithm>
 

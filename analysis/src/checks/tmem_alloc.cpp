@@ -1,6 +1,6 @@
 // E0308: tensor memory. Each tmem buffer is `DTYPE[LANES, COLUMNS]`, its
 // lanes within the target's, its allocation (the kernel's tmem plan,
-// facts/kernel_facts.h: columns of cells, times the stages) a power of two
+// cake/kernel_facts.h: columns of cells, times the stages) a power of two
 // within the allocation range, and all of them within the columns of a CTA.
 #include "checks/resources.h"
 #include "diag_builder.h"

@@ -1,8 +1,8 @@
 // Bank conflicts of shared-memory reads (banks.h): which rows one phase of
 // a read touches, and how many distinct words land in the busiest bank.
-#include "cost/banks.h"
+#include "cake/banks.h"
 
-#include "semantics/fragments.h"
+#include "cake/fragments.h"
 
 #include <algorithm>
 #include <array>

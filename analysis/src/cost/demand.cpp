@@ -7,10 +7,10 @@
 
 #include "cake/builtins.h"
 #include "cake/ops.h"
-#include "cost/banks.h"
+#include "cake/banks.h"
 #include "facts/walk.h"
-#include "semantics/fragments.h"
-#include "semantics/typing.h"
+#include "cake/fragments.h"
+#include "cake/typing.h"
 
 #include <algorithm>
 #include <cmath>

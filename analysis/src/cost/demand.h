@@ -7,8 +7,8 @@
 #pragma once
 
 #include "cake/cost.h"
-#include "facts/roles.h"
-#include "semantics/eval.h"
+#include "cake/roles.h"
+#include "cake/eval.h"
 
 #include <map>
 #include <vector>

@@ -4,12 +4,12 @@
 // resources' times at the CTAs' shares of them, plus the latency the rings'
 // stages cannot cover. docs/cost-model.md gives the equations. What one CTA
 // asks of the SM (its roles, shared-memory layout and registers) is the
-// kernel's facts (facts/kernel_facts.h), the numbers E03xx checks.
+// kernel's facts (cake/kernel_facts.h), the numbers E03xx checks.
 #include "cake/cost.h"
 
 #include "cost/demand.h"
 #include "cost/estimate.h"
-#include "facts/kernel_facts.h"
+#include "cake/kernel_facts.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,12 +1,12 @@
 // The cost model's entry for callers that hold a kernel's facts
-// (facts/kernel_facts.h): the W07xx driver estimates every kernel × target
+// (cake/kernel_facts.h): the W07xx driver estimates every kernel × target
 // from the analysis's FactsCache, so the occupancy reads the very layout and
 // register plan that E03xx checked. cake/cost.h's estimate_kernel() builds
 // the facts itself.
 #pragma once
 
 #include "cake/cost.h"
-#include "facts/kernel_facts.h"
+#include "cake/kernel_facts.h"
 
 namespace cake {
 

@@ -1,6 +1,6 @@
 // fragment_order(): which fragments `ldmatrix ... trans` fills and every
-// read or write that disagrees with that order (facts/fragment_order.h).
-#include "facts/fragment_order.h"
+// read or write that disagrees with that order (cake/fragment_order.h).
+#include "cake/fragment_order.h"
 
 #include "facts/walk.h"
 

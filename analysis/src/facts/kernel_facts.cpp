@@ -3,14 +3,14 @@
 // kernel, each computed on first use. The formulas are documented in the
 // header; the checks that report on them (E0301..E0312) and the cost model
 // (docs/cost-model.md, Occupancy) read them from here only.
-#include "facts/kernel_facts.h"
+#include "cake/kernel_facts.h"
 
 #include "cake/ops.h"
 
 #include "facts/samples.h"
 #include "facts/walk.h"
-#include "semantics/checked.h"
-#include "semantics/fragments.h"
+#include "cake/checked.h"
+#include "cake/fragments.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,5 +1,5 @@
 // kernel_roles() and depends_on_thread(); see roles.h.
-#include "facts/roles.h"
+#include "cake/roles.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 // candidate assignments and keeps those under which every fact holds.
 #include "facts/samples.h"
 
-#include "semantics/checked.h"
+#include "cake/checked.h"
 
 #include <algorithm>
 #include <numeric>

@@ -6,8 +6,8 @@
 
 #include "cake/ops.h"
 #include "cake/query_ops.h"
-#include "semantics/eval.h"
-#include "semantics/typing.h"
+#include "cake/eval.h"
+#include "cake/typing.h"
 
 #include <algorithm>
 #include <cctype>

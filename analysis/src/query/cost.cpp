@@ -5,8 +5,8 @@
 #include "cake/query_cost.h"
 
 #include "cost/estimate.h"
-#include "facts/kernel_facts.h"
-#include "semantics/eval.h"
+#include "cake/kernel_facts.h"
+#include "cake/eval.h"
 
 #include <algorithm>
 

@@ -12,9 +12,9 @@
 #include "cake/ops.h"
 #include "cake/query_ops.h"
 #include "cake/registry.h"
-#include "facts/kernel_facts.h"
-#include "semantics/eval.h"
-#include "semantics/typing.h"
+#include "cake/kernel_facts.h"
+#include "cake/eval.h"
+#include "cake/typing.h"
 
 #include <algorithm>
 #include <cctype>

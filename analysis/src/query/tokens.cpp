@@ -7,7 +7,7 @@
 #include "cake/query_tokens.h"
 
 #include "model/cst.h"
-#include "semantics/eval.h"
+#include "cake/eval.h"
 
 #include <algorithm>
 #include <cctype>

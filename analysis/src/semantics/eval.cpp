@@ -1,5 +1,5 @@
 // Evaluator: integer evaluation with overflow checks; see eval.h.
-#include "semantics/eval.h"
+#include "cake/eval.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // The shape-fact decision procedure; see shape_logic.h for the method.
-#include "semantics/shape_logic.h"
+#include "cake/shape_logic.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,7 +1,7 @@
 // Typer: inference over model expressions; see typing.h. Every error is
 // reported once, at the innermost expression that is wrong, and the result
 // is then Unknown so that enclosing expressions stay quiet.
-#include "semantics/typing.h"
+#include "cake/typing.h"
 
 #include "cake/builtins.h"
 #include "diag_builder.h"

@@ -37,9 +37,9 @@
 // is recorded as AsyncEvents for the rules to replay.
 #include "sync/simulate.h"
 
-#include "facts/kernel_facts.h"
-#include "semantics/checked.h"
-#include "semantics/typing.h"
+#include "cake/kernel_facts.h"
+#include "cake/checked.h"
+#include "cake/typing.h"
 
 #include <algorithm>
 #include <deque>

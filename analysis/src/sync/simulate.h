@@ -3,7 +3,7 @@
 // It judges nothing; the rules in checks/protocol/ read the trace.
 #pragma once
 
-#include "semantics/eval.h"
+#include "cake/eval.h"
 #include "sync/trace.h"
 
 #include <optional>

@@ -52,7 +52,7 @@
 #pragma once
 
 #include "cake/model.h"
-#include "facts/roles.h"
+#include "cake/roles.h"
 
 #include <cstdint>
 #include <tuple>

@@ -4,7 +4,7 @@
 // waits, who arrived in the phase and which roles finished. A barrier no
 // statement ever arrives on is E0404's (checks/sync_static.cpp).
 #include "checks/protocol/protocol_checks.h"
-#include "facts/roles.h"
+#include "cake/roles.h"
 #include "diag_builder.h"
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 // gets no verdict; an aborted simulation only verdicts on what it saw.
 #include "checks/checks.h"
 #include "checks/protocol/protocol_checks.h"
-#include "facts/kernel_facts.h"
+#include "cake/kernel_facts.h"
 #include "sync/simulate.h"
 
 namespace cake {

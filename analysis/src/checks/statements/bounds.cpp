@@ -3,7 +3,7 @@
 #include "checks/statements/bounds.h"
 
 #include "facts/samples.h"
-#include "semantics/checked.h"
+#include "cake/checked.h"
 
 #include <algorithm>
 

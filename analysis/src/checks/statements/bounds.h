@@ -2,15 +2,15 @@
 // reach outside its dim, by evaluating it at the corner points of the loop
 // variables and builtins around it (the first and last trip of each loop,
 // every stage of a ring, the largest and smallest block, warp and lane), for
-// each shape sample the kernel's facts allow (KernelFacts::samples(), facts/kernel_facts.h). Guards on
+// each shape sample the kernel's facts allow (KernelFacts::samples(), cake/kernel_facts.h). Guards on
 // the way (`if` conditions) exclude the points they do not admit. A finding
 // always comes with the concrete point that shows it. The E0104 rule
 // (out_of_bounds.cpp) turns findings into messages.
 #pragma once
 
 #include "cake/model.h"
-#include "semantics/eval.h"
-#include "semantics/typing.h"
+#include "cake/eval.h"
+#include "cake/typing.h"
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 

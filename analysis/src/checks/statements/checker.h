@@ -17,7 +17,7 @@
 #include "cake/diagnostic.h"
 #include "cake/model.h"
 #include "checks/statements/bounds.h"
-#include "semantics/typing.h"
+#include "cake/typing.h"
 
 #include <initializer_list>
 #include <optional>

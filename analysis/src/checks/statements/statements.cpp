@@ -5,8 +5,8 @@
 #include "checks/statements/checker.h"
 #include "diag_builder.h"
 #include "checks/checks.h"
-#include "facts/kernel_facts.h"
-#include "semantics/checked.h"
+#include "cake/kernel_facts.h"
+#include "cake/checked.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 // editor's hovers and (next) the lowering. Nothing here reports anything; a
 // check turns these facts into diagnostics, the cost model into times.
 //
-//   - the role partition: `roles()` (facts/roles.h, contiguous warp ranges,
+//   - the role partition: `roles()` (cake/roles.h, contiguous warp ranges,
 //     what the protocol checks and the cost model walk) and `partition()`
 //     (every role's warp mask, maxnreg, fragments and the problems E0306
 //     reports: overlaps, gaps, ranges past the block);
@@ -34,8 +34,8 @@
 
 #include "cake/arch.h"
 #include "cake/model.h"
-#include "facts/roles.h"
-#include "semantics/eval.h"
+#include "cake/roles.h"
+#include "cake/eval.h"
 
 #include <array>
 #include <bit>

@@ -1,6 +1,6 @@
 // What a register fragment costs: the threads that own it and the 32-bit
 // registers each of them holds (cake-ir.md §4b, Fragments). Read by the
-// kernel facts' register plan (facts/kernel_facts.h), which E0304 and the
+// kernel facts' register plan (cake/kernel_facts.h), which E0304 and the
 // cost model's occupancy share, and by the cost model's demand.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "semantics/checked.h"
+#include "cake/checked.h"
 
 namespace cake {
 

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "cake/model.h"
-#include "semantics/eval.h"
+#include "cake/eval.h"
 
 #include <optional>
 #include <vector>

@@ -24,7 +24,7 @@
 
 #include "cake/arch.h"
 #include "cake/model.h"
-#include "semantics/typing.h"
+#include "cake/typing.h"
 
 #include <optional>
 #include <vector>

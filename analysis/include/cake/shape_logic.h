@@ -29,7 +29,7 @@
 #pragma once
 
 #include "cake/model.h"
-#include "semantics/eval.h"
+#include "cake/eval.h"
 
 #include <cstdint>
 #include <optional>
