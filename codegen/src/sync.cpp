@@ -63,6 +63,12 @@ std::optional<std::string> Emitter::barrier_address(ExprId e) {
 }
 
 void Emitter::arrive(const Stmt& s, const ArriveStmt& a) {
+  if (SymbolId b = root_symbol(m, a.barrier); b != kNone && m.symbols[b].kind == SymbolKind::NamedBarrier) {
+    auto id = eval.fold(m.symbols[b].id);
+    auto threads = eval.fold(m.symbols[b].count);
+    if (!id || !threads) return refuse(m.symbols[b].decl, "a named barrier whose id or threads are not constants");
+    return line("CAKE_NAMED_ARRIVE(" + std::to_string(*id) + ", " + std::to_string(*threads) + ");", s.range);
+  }
   auto bar = barrier_address(a.barrier);
   if (!bar) return;
   if (a.op == Op::Arrive) return line("CAKE_MBAR_ARRIVE(" + *bar + ");", s.range);

@@ -280,13 +280,18 @@ World::Result World::named_barrier(Actor& a, NamedBarrier& b, std::string what) 
     a.waiting = nullptr;
     return Result::Next;
   }
-  // Every thread of the warp takes part, elected or not (bar.sync counts
-  // whole warps).
+  a.waiting = &b;
+  a.waiting_generation = b.generation;
+  named_arrive(a, b);
+  return named_barrier(a, b, std::move(what));
+}
+
+void World::named_arrive(Actor& a, NamedBarrier& b) {
+  // Every thread of the warp takes part, elected or not (bar.sync and
+  // bar.arrive count whole warps).
   b.arrived += 32;
   join(b.joined, a.vc);
   release(a);
-  a.waiting = &b;
-  a.waiting_generation = b.generation;
   if (b.arrived >= b.expected) {
     b.arrived = 0;
     ++b.generation;
@@ -295,7 +300,6 @@ World::Result World::named_barrier(Actor& a, NamedBarrier& b, std::string what) 
     while (b.released.size() > 4) b.released.erase(b.released.begin());
     changed();
   }
-  return named_barrier(a, b, std::move(what));
 }
 
 World::Result World::decl(Actor& a, const DeclStmt& d, StmtId id) {

@@ -181,6 +181,9 @@ class World {
   Result push_loop(Actor& a, SymbolId var, SymbolId stage, ExprId start, ExprId end, ExprId step, ExprId stages,
                    const std::vector<StmtId>& body, StmtId id);
   Result named_barrier(Actor& a, NamedBarrier& b, std::string what);
+  /// `arrive NAME` (bar.arrive), and a `sync`'s own arrival: counts the
+  /// warp toward the open round and releases what it did.
+  void named_arrive(Actor& a, NamedBarrier& b);
   Result group_wait(Actor& a, GroupQueue& q, int64_t keep, std::string what, std::vector<int>* slots = nullptr);
   Result wait_all(Actor& a, std::vector<int>& pending, std::string what);
   void mma(uint32_t entity, const Clock& vc, const View& acc, const View& x, const View& y, bool add, StmtId id);

@@ -64,6 +64,22 @@ inline const std::vector<OpKernel>& op_kernels() {
   wait groups parity(0)
   sync half
 })"},
+    {"arrive", R"(kernel op_named_arrive(X: global f32[N], Y: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem buf: f32[64]
+  namedbarrier ready id(1) threads(128)
+  role producer warp(0 .. 2) {
+    reg x: f32
+    load x <- X[block.x * 128 + (warp.id % 2) * 32 + lane]
+    store buf[(warp.id % 2) * 32 + lane] <- x
+    arrive ready
+  }
+  role consumer warp(2 .. 4) {
+    reg y: f32
+    sync ready
+    load y <- buf[(warp.id % 2) * 32 + lane]
+    store Y[block.x * 128 + 64 + (warp.id % 2) * 32 + lane] <- y
+  }
+})"},
     {"tma.load arrive.expect_tx tma.store tma.store.commit tma.store.wait.read tma.store.wait", R"(kernel op_tma(X: global bf16[N, 64], Y: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) block 128 {
   smem xs: bf16[128, 64] swizzle(128B)
   mbarrier full

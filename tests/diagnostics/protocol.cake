@@ -617,6 +617,80 @@ kernel named_store_late(X: global f32[N], Y: global f32[N]) where N % 128 == 0 g
 
 // -----
 
+// `arrive ready` (bar.arrive): the producer counts toward the round and goes
+// on; its stores before the arrive are ordered before the consumer's loads
+// after its `sync` (clean). Its 128 threads count toward threads(160).
+target sm_90a
+kernel named_handoff(X: global f32[N], Y: global f32[N]) where N % 128 == 0 grid (N / 128) block 160 {
+  smem buf: f32[128]
+  namedbarrier ready id(1) threads(160)
+  role producer warpgroup(0) {
+    reg x: f32
+    load x <- X[block.x * 128 + warp.id * 32 + lane]
+    store buf[warp.id * 32 + lane] <- x
+    arrive ready
+  }
+  role consumer warp(4 .. 5) {
+    reg y: f32[4]
+    sync ready
+    load y <- buf[lane * 4 : 4]
+    store Y[block.x * 128 + lane * 4 : 4] <- y
+  }
+}
+
+// -----
+
+// The producer arrives before it stores: the arrive orders nothing after it.
+target sm_90a
+kernel named_arrive_early(X: global f32[N], Y: global f32[N]) where N % 128 == 0 grid (N / 128) block 160 {
+  smem buf: f32[128]
+  namedbarrier ready id(1) threads(160)
+  role producer warpgroup(0) {
+    reg x: f32
+    load x <- X[block.x * 128 + warp.id * 32 + lane]
+    arrive ready
+    store buf[warp.id * 32 + lane] <- x
+  }
+  role consumer warp(4 .. 5) {
+    reg y: f32[4]
+    sync ready
+    // expected-error@+1 [CAKE-E0601] {{`buf` is read before the barrier that publishes its write}}
+    load y <- buf[lane * 4 : 4]
+    store Y[block.x * 128 + lane * 4 : 4] <- y
+  }
+}
+
+// -----
+
+// Arrivals count toward the declared threads (128 declared, 160 reach it),
+// and an `arrive` on a named barrier inside `elect` counts one thread.
+target sm_90a
+kernel named_arrive_counts(X: global f32[N], Y: global f32[N]) where N % 128 == 0 grid (N / 128) block 160 {
+  smem buf: f32[128]
+  namedbarrier ready id(1) threads(128)
+  namedbarrier other id(2) threads(160)
+  role producer warpgroup(0) {
+    reg x: f32
+    load x <- X[block.x * 128 + warp.id * 32 + lane]
+    store buf[warp.id * 32 + lane] <- x
+    // expected-error@+1 [CAKE-E0406] {{`ready` is declared threads(128) but 160 threads reach it}}
+    arrive ready
+    elect {
+      // expected-error@+1 [CAKE-E0405] {{`arrive` inside `elect`: only the elected threads reach it}}
+      arrive other
+    }
+  }
+  role consumer warp(4 .. 5) {
+    reg y: f32[4]
+    sync ready
+    sync other
+    load y <- buf[lane * 4 : 4]
+    store Y[block.x * 128 + lane * 4 : 4] <- y
+  }
+}
+
+// -----
+
 // A tile staged by plain stores and written out by TMA: the async proxy
 // reads it, so the stores need `fence.proxy.async` before the barrier.
 target sm_90a

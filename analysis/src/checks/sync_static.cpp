@@ -87,7 +87,13 @@ class SyncChecker {
       walk(i->then_body, inner);
       walk(i->else_body, inner);
     } else if (ExprId b = arrival_barrier(s); b != kNone) {
-      arrived_.insert(root_symbol(m_, b));
+      SymbolId root = root_symbol(m_, b);
+      if (root != kNone && m_.symbols[root].kind == SymbolKind::NamedBarrier) {
+        // `arrive NAME` (bar.arrive): these threads count toward the barrier.
+        named_[root].push_back({id, ctx.role});
+        partial(id, ctx, "arrive");
+      }
+      arrived_.insert(root);
     } else if (const auto* w = std::get_if<WaitStmt>(&s.node)) {
       SymbolId b = root_symbol(m_, w->barrier);
       if (b != kNone && m_.symbols[b].kind == SymbolKind::Mbarrier) waits_.push_back({id, b});

@@ -19,7 +19,8 @@
 // carries the released accesses, the bytes TMA delivered and the MMAs a
 // `tcgen05.commit` covers; a passing wait acquires them. A named barrier's
 // `sync` is a rendezvous across roles: it blocks until the declared threads
-// have arrived, and each then knows what all of them vouched for. Program order orders
+// have arrived, and each then knows what all of them vouched for; an
+// `arrive` on it (bar.arrive) counts and vouches without waiting. Program order orders
 // a role's own synchronous accesses and its own cp.async writes (whose
 // completion its group waits govern). An access whose conflicting
 // predecessor is not acquired is a Hazard in the trace.
@@ -502,6 +503,8 @@ class Simulator {
   }
 
   Result step(Actor& a, StmtId id, const ArriveStmt& s) {
+    if (SymbolId b = root_symbol(m_, s.barrier); b != kNone && m_.symbols[b].kind == SymbolKind::NamedBarrier)
+      return named_arrive(a, b);
     auto key = barrier_of(a, s.barrier);
     if (!key) return Result::Abort;
     const Frame& f = a.frames.back();
@@ -611,6 +614,26 @@ class Simulator {
     // The round completed: what every arriving thread vouched for is known.
     for (int e : n.carried[a.named_round]) mark(a.known_all, e);
     a.named_barrier = kNone;
+    return Result::Next;
+  }
+
+  /// `arrive NAME` (bar.arrive): these threads count toward the open round
+  /// and vouch for what they did, and go on without waiting; the round's
+  /// `sync`ing threads then know it. Nothing orders the arriving threads
+  /// among themselves.
+  Result named_arrive(Actor& a, SymbolId b) {
+    auto declared = eval_.fold(m_.symbols[b].count);
+    if (!declared || *declared <= 0) return Result::Next;
+    NamedState& n = named_[{a.cta, b}];
+    const Frame& f = a.frames.back();
+    released_by(a, f.scope, n.pending);
+    n.arrived += f.threads;
+    if (n.arrived >= *declared) {
+      n.carried[n.round] = std::move(n.pending);
+      n.pending.clear();
+      n.arrived = 0;
+      ++n.round;
+    }
     return Result::Next;
   }
 

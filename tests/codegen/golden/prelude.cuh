@@ -98,6 +98,7 @@ static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
                "mbarrier.test_wait.parity.shared::cta.b64 cake_done, [%0], %1; "             \
                "@!cake_done bra cake_wait; }" :: "r"(CAKE_SMEM_ADDR(bar)), "r"((unsigned)(parity)) : "memory")
 #define CAKE_NAMED_SYNC(id, threads) asm volatile("bar.sync %0, %1;" :: "r"((unsigned)(id)), "r"((unsigned)(threads)) : "memory")
+#define CAKE_NAMED_ARRIVE(id, threads) asm volatile("bar.arrive %0, %1;" :: "r"((unsigned)(id)), "r"((unsigned)(threads)) : "memory")
 // `out` = 1 in the one lane elect.sync chooses among the whole (converged) warp.
 #define CAKE_ELECT_SYNC(out) \
   asm volatile("{ .reg .pred cake_p; elect.sync _|cake_p, 0xffffffff; selp.u32 %0, 1, 0, cake_p; }" : "=r"(out))

@@ -349,6 +349,16 @@ inline void named_sync(unsigned id, unsigned threads) {
   self->wait = Thread::Wait::None;
 }
 
+/// bar.arrive: counts toward the barrier's round without waiting for it.
+inline void named_arrive(unsigned id, unsigned threads) {
+  Named& n = block->named[id];
+  ++block->events;
+  if (++n.arrived == threads) {
+    n.arrived = 0;
+    ++n.generation;
+  }
+}
+
 /// elect.sync over the whole warp: every lane takes part; the lowest lane is
 /// the leader.
 inline unsigned elect_sync() {
@@ -676,6 +686,7 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_MBAR_WAIT(bar, parity) cake_host::mbar_wait((bar), (parity))
 #define CAKE_MBAR_TEST_WAIT(bar, parity) cake_host::mbar_wait((bar), (parity))
 #define CAKE_NAMED_SYNC(id, threads) cake_host::named_sync((id), (threads))
+#define CAKE_NAMED_ARRIVE(id, threads) cake_host::named_arrive((id), (threads))
 #define CAKE_ELECT_SYNC(out) ((out) = cake_host::elect_sync())
 // Copies run at issue: a store group's commit and wait order nothing.
 #define CAKE_TMA_HOST

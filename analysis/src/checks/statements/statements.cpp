@@ -177,6 +177,8 @@ void StatementChecker::check(const Stmt&, const PlainStmt&) {}
 void StatementChecker::check(const Stmt&, const GroupWaitStmt& g) { constant(g.pending, "the number of pending groups"); }
 
 void StatementChecker::check(const Stmt&, const ArriveStmt& a) {
+  // `arrive NAME` on a named barrier is bar.arrive: no bytes, no index.
+  if (a.op == Op::Arrive && typer_.type_of(a.barrier).kind == Typed::Kind::NamedBarrier) return;
   barrier_operand(a.barrier, std::string(op_spelling(a.op)));
   bounds_in(a.barrier);
   if (a.bytes != kNone) {
