@@ -233,6 +233,9 @@ class Emitter {
   void arrive(const Stmt& s, const ArriveStmt& a);
   void wait(const Stmt& s, const WaitStmt& w);
   void named_sync(const Stmt& s, const SyncStmt& n);
+  /// "ID, THREADS" of named barrier `b` for bar.sync / bar.arrive; refuses
+  /// (nullopt) when either is not a constant.
+  std::optional<std::string> named_barrier_args(SymbolId b);
   void elect(const Stmt& s, const ElectStmt& e);
   void fence_proxy_async(const Stmt& s);
   /// Whether the kernel runs in clusters of more than one CTA.

@@ -62,12 +62,21 @@ std::optional<std::string> Emitter::barrier_address(ExprId e) {
   return std::nullopt;
 }
 
+std::optional<std::string> Emitter::named_barrier_args(SymbolId b) {
+  const Symbol& sym = m.symbols[b];
+  auto id = eval.fold(sym.id);
+  auto threads = eval.fold(sym.count);
+  if (!id || !threads) {
+    refuse(sym.decl, "a named barrier whose id or threads are not constants");
+    return std::nullopt;
+  }
+  return std::to_string(*id) + ", " + std::to_string(*threads);
+}
+
 void Emitter::arrive(const Stmt& s, const ArriveStmt& a) {
   if (SymbolId b = root_symbol(m, a.barrier); b != kNone && m.symbols[b].kind == SymbolKind::NamedBarrier) {
-    auto id = eval.fold(m.symbols[b].id);
-    auto threads = eval.fold(m.symbols[b].count);
-    if (!id || !threads) return refuse(m.symbols[b].decl, "a named barrier whose id or threads are not constants");
-    return line("CAKE_NAMED_ARRIVE(" + std::to_string(*id) + ", " + std::to_string(*threads) + ");", s.range);
+    if (auto args = named_barrier_args(b)) line("CAKE_NAMED_ARRIVE(" + *args + ");", s.range);
+    return;
   }
   auto bar = barrier_address(a.barrier);
   if (!bar) return;
@@ -90,11 +99,7 @@ void Emitter::wait(const Stmt& s, const WaitStmt& w) {
 void Emitter::named_sync(const Stmt& s, const SyncStmt& n) {
   SymbolId b = root_symbol(m, n.barrier);
   if (b == kNone || m.symbols[b].kind != SymbolKind::NamedBarrier) return refuse(m.exprs[n.barrier].range, "this barrier operand");
-  const Symbol& sym = m.symbols[b];
-  auto id = eval.fold(sym.id);
-  auto threads = eval.fold(sym.count);
-  if (!id || !threads) return refuse(sym.decl, "a named barrier whose id or threads are not constants");
-  line("CAKE_NAMED_SYNC(" + std::to_string(*id) + ", " + std::to_string(*threads) + ");", s.range);
+  if (auto args = named_barrier_args(b)) line("CAKE_NAMED_SYNC(" + *args + ");", s.range);
 }
 
 void Emitter::elect(const Stmt& s, const ElectStmt& e) {

@@ -322,9 +322,9 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
     case Op::ArriveExpectTx: {
       const auto& n = std::get<ArriveStmt>(s.node);
       if (SymbolId sym = root_symbol(m, n.barrier); sym != kNone && m.symbols[sym].kind == SymbolKind::NamedBarrier) {
-        auto it = ctas_[a.cta].named.find(ctx_.eval.fold(m.symbols[sym].id).value_or(-1));
-        if (it == ctas_[a.cta].named.end()) return fail("no named barrier with this id");
-        named_arrive(a, it->second);
+        NamedBarrier* named = named_of(a, n.barrier);
+        if (!named) return fail("no named barrier with this id");
+        named_arrive(a, *named);
         return Result::Next;
       }
       Mbarrier* b = barrier(a, n.barrier, nullptr);

@@ -151,14 +151,12 @@ World::Result World::statement(Actor& a, StmtId id) {
                          (b->tx != 0 ? " and " + std::to_string(b->tx) + " transaction bytes outstanding" : "");
           return Result::Blocked;
         } else if constexpr (std::is_same_v<T, SyncStmt>) {
-          SymbolId sym = root_symbol(m, n.barrier);
-          int64_t bar = sym == kNone ? -1 : ctx_.eval.fold(m.symbols[sym].id).value_or(-1);
-          auto it = ctas_[a.cta].named.find(bar);
-          if (it == ctas_[a.cta].named.end()) {
+          NamedBarrier* b = named_of(a, n.barrier);
+          if (!b) {
             ctx_.fail(RunProblem::Kind::Unsupported, s.range, "no named barrier with this id");
             return Result::Stop;
           }
-          return named_barrier(a, it->second, "`" + std::string(m.written(m.exprs[n.barrier].range)) + "`");
+          return named_barrier(a, *b, "`" + std::string(m.written(m.exprs[n.barrier].range)) + "`");
         } else if constexpr (std::is_same_v<T, LetStmt>) {
           return Result::Next;  // lets are evaluated where they are read
         } else if constexpr (std::is_same_v<T, ElectStmt>) {
@@ -284,6 +282,14 @@ World::Result World::named_barrier(Actor& a, NamedBarrier& b, std::string what) 
   a.waiting_generation = b.generation;
   named_arrive(a, b);
   return named_barrier(a, b, std::move(what));
+}
+
+NamedBarrier* World::named_of(const Actor& a, ExprId barrier) {
+  const Module& m = ctx_.m;
+  SymbolId sym = root_symbol(m, barrier);
+  int64_t id = sym == kNone ? -1 : ctx_.eval.fold(m.symbols[sym].id).value_or(-1);
+  auto it = ctas_[a.cta].named.find(id);
+  return it == ctas_[a.cta].named.end() ? nullptr : &it->second;
 }
 
 void World::named_arrive(Actor& a, NamedBarrier& b) {

@@ -184,6 +184,9 @@ class World {
   /// `arrive NAME` (bar.arrive), and a `sync`'s own arrival: counts the
   /// warp toward the open round and releases what it did.
   void named_arrive(Actor& a, NamedBarrier& b);
+  /// The named barrier a `sync`/`arrive` operand names, by its id; null
+  /// when its CTA has none with that id.
+  NamedBarrier* named_of(const Actor& a, ExprId barrier);
   Result group_wait(Actor& a, GroupQueue& q, int64_t keep, std::string what, std::vector<int>* slots = nullptr);
   Result wait_all(Actor& a, std::vector<int>& pending, std::string what);
   void mma(uint32_t entity, const Clock& vc, const View& acc, const View& x, const View& y, bool add, StmtId id);

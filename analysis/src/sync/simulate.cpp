@@ -112,6 +112,8 @@ struct Actor {
   // `sync b` of a named barrier: the round it arrived in, while it waits.
   SymbolId named_barrier = kNone;
   int64_t named_round = 0;
+  // It issued a tma.store: its later global reads are AsyncEvents (E0417).
+  bool tma_stored = false;
 };
 
 /// A named barrier (`bar.sync id, threads`): a rendezvous of every thread
@@ -122,6 +124,17 @@ struct NamedState {
   int64_t arrived = 0, round = 0;
   std::vector<int> pending;                   // released into the open round
   std::map<int64_t, std::vector<int>> carried;  // by completed round
+
+  /// `threads` more arrive in the open round (`sync` or `arrive`); it
+  /// completes once `declared` have, carrying what they released.
+  void arrive(int64_t threads, int64_t declared) {
+    arrived += threads;
+    if (arrived < declared) return;
+    carried[round] = std::move(pending);
+    pending.clear();
+    arrived = 0;
+    ++round;
+  }
 };
 
 class Simulator {
@@ -597,13 +610,7 @@ class Simulator {
       released_by(a, ThreadScope::All, n.pending);
       a.named_barrier = b;
       a.named_round = n.round;
-      n.arrived += a.frames.back().threads;
-      if (n.arrived >= *declared) {
-        n.carried[n.round] = std::move(n.pending);
-        n.pending.clear();
-        n.arrived = 0;
-        ++n.round;
-      }
+      n.arrive(a.frames.back().threads, *declared);
     }
     if (n.round == a.named_round) {
       a.blocked_at = id;
@@ -627,13 +634,7 @@ class Simulator {
     NamedState& n = named_[{a.cta, b}];
     const Frame& f = a.frames.back();
     released_by(a, f.scope, n.pending);
-    n.arrived += f.threads;
-    if (n.arrived >= *declared) {
-      n.carried[n.round] = std::move(n.pending);
-      n.pending.clear();
-      n.arrived = 0;
-      ++n.round;
-    }
+    n.arrive(f.threads, *declared);
     return Result::Next;
   }
 
@@ -879,8 +880,9 @@ class Simulator {
 
   Result step(Actor& a, StmtId id, const MoveStmt& mv) {
     const Frame& f = a.frames.back();
-    // A read of global memory, for the TMA stores still writing it (E0417).
-    if (SymbolId t = global_tensor(mv.src); t != kNone) {
+    // A read of global memory, for the TMA stores still writing it (E0417);
+    // none can be before the role's first store.
+    if (SymbolId t = a.tma_stored ? global_tensor(mv.src) : kNone; t != kNone) {
       AsyncEvent ae = async_event(AsyncEventKind::GlobalRead, a, id);
       ae.operand = mv.src;
       ae.other = t;
@@ -929,6 +931,7 @@ class Simulator {
           ae.slot = *slot;
           ae.other = global_tensor(mv.dst);
           async_of(a).push_back(ae);
+          a.tma_stored = true;
         }
         return Result::Next;
       case Op::Tcgen05Ld: {
