@@ -144,7 +144,7 @@ struct Lowerer {
   /// `reduce.row max|min|sum d <- src`. mma_acc into mma_acc.row: each
   /// thread over its values of a row, then across the quad of lanes that
   /// holds the row (shfl xor 1, 2). A per-thread [R, C] into [R]: each
-  /// thread over its own rows.
+  /// thread over its own rows (into [R] or [R, 1]).
   void reduce(const ReduceStmt& r) {
     const Expr &d = x.m.exprs[r.dst], &src = x.m.exprs[r.src];
     if (d.kind != Expr::Kind::Name || src.kind != Expr::Kind::Name || d.symbol == kNone || src.symbol == kNone)
@@ -158,7 +158,8 @@ struct Lowerer {
     std::string init = r.kind == ReduceStmt::Kind::Max ? "-CAKE_INF" : r.kind == ReduceStmt::Kind::Min ? "CAKE_INF" : "0.0f";
     std::string dn = x.name(d.symbol), sn = x.name(src.symbol);
     if (fs->layout == FragLayout::None && fd->layout == FragLayout::None && fs->dims.size() == 2 &&
-        fd->dims.size() == 1 && fd->dims[0] == fs->dims[0] && is_float(fd->dtype)) {
+        (fd->dims.size() == 1 || (fd->dims.size() == 2 && fd->dims[1] == 1)) && fd->dims[0] == fs->dims[0] &&
+        is_float(fd->dtype)) {
       std::string columns = std::to_string(fs->dims[1]);
       line("#pragma unroll");
       line("for (int cake_j = 0; cake_j < " + std::to_string(fd->dims[0]) + "; ++cake_j) {");

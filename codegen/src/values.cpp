@@ -4,6 +4,7 @@
 // and addresses into tensors and shared memory. See docs/lowering.md.
 #include "emitter.h"
 
+#include "cake/broadcast.h"
 #include "cake/builtins.h"
 #include "cake/banks.h"
 #include "cake/roles.h"
@@ -373,7 +374,7 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
     if (base != kNone && (m.symbols[base].kind == SymbolKind::Smem || m.symbols[base].kind == SymbolKind::TensorParam)) {
       auto dims = tile_dims(id);
       if (!dims) return "0";
-      if (dims->size() != 1 || (*dims)[0] != result.dims[1]) {
+      if (dims->size() != 1 || spread_of_extents(*dims, false, result.dims) != Spread::Columns) {
         refuse(e.range, "`" + std::string(m.written(e.range)) + "` as an operand of this shape");
         return "0";
       }
@@ -401,10 +402,18 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
         return name(e.symbol) + "[((" + i + ") / 2) % 2]";
       if (f->layout == FragLayout::MmaAccRow && result.layout == FragLayout::MmaAcc && f->dims[0] == result.dims[0])
         return name(e.symbol) + "[" + mma_row_slot(result.dims[1], i) + "]";
-      // A per-thread [R] vector along the rows of a per-thread [R, C] tile.
-      if (f->layout == FragLayout::None && result.layout == FragLayout::None && f->dims.size() == 1 &&
-          result.dims.size() == 2 && f->dims[0] == result.dims[0])
-        return value(e.symbol, name(e.symbol) + "[(" + i + ") / " + std::to_string(result.dims[1]) + "]");
+      // A per-thread operand over a per-thread result (cake/broadcast.h):
+      // element i of an [R, C] result is at row i / C, column i % C.
+      if (f->layout == FragLayout::None && result.layout == FragLayout::None) {
+        std::string columns = std::to_string(result.dims.size() == 2 ? result.dims[1] : 1);
+        switch (spread_of_extents(f->dims, false, result.dims)) {
+          case Spread::Same: return value(e.symbol, name(e.symbol) + "[" + i + "]");
+          case Spread::Scalar: return value(e.symbol, name(e.symbol) + "[0]");
+          case Spread::Columns: return value(e.symbol, name(e.symbol) + "[(" + i + ") % " + columns + "]");
+          case Spread::Rows: return value(e.symbol, name(e.symbol) + "[(" + i + ") / " + columns + "]");
+          case Spread::None: break;
+        }
+      }
       refuse(e.range, "`" + std::string(s.name) + "` as an operand of this shape and layout");
       return "0";
     }
@@ -414,6 +423,12 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
       std::string op(e.text);
       if (op == "+" || op == "-" || op == "*" || op == "/")
         return "(" + element(e.lhs, result, i) + " " + op + " " + element(e.rhs, result, i) + ")";
+      // A comparison is 1 or 0, as the executor has it (exec/src/tile.cpp).
+      if (op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=")
+        return "(float)(" + element(e.lhs, result, i) + " " + op + " " + element(e.rhs, result, i) + ")";
+      if (op == "&&" || op == "||")
+        return "(float)((" + element(e.lhs, result, i) + " != 0.0f) " + op + " (" + element(e.rhs, result, i) +
+               " != 0.0f))";
       break;
     }
     case Expr::Kind::Call: {
@@ -421,6 +436,22 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
       if ((e.text == "max" || e.text == "min") && e.args.size() == 2)
         return std::string(e.text == "max" ? "CAKE_MAX" : "CAKE_MIN") + "(" + element(e.args[0], result, i) + ", " +
                element(e.args[1], result, i) + ")";
+      if (e.text == "select" && e.args.size() == 3)
+        return "(" + element(e.args[0], result, i) + " != 0.0f ? " + element(e.args[1], result, i) + " : " +
+               element(e.args[2], result, i) + ")";
+      if ((e.text == "row" || e.text == "col") && e.args.size() == 1) {
+        // The place of element i of the result, which row(x) and col(x)
+        // give when x is laid out as the result is.
+        const Expr& x = m.exprs[e.args[0]];
+        auto f = x.symbol == kNone ? std::nullopt : fragment(x.symbol, x.range);
+        if (!f) return "0";
+        if (f->layout != result.layout || f->dims != result.dims || result.dims.size() != 2) {
+          refuse(e.range, "`" + std::string(m.written(e.range)) + "` where the result has another shape or layout");
+          return "0";
+        }
+        ElementPlace p = place(result, i);
+        return "(float)" + (e.text == "row" ? p.row : p.col);
+      }
       if (const UnaryBuiltin* b = find_unary_builtin(e.text); b && e.args.size() == 1)
         return std::string(b->cuda) + "(" + element(e.args[0], result, i) + ")";
       break;

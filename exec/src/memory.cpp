@@ -419,6 +419,31 @@ std::optional<Tile> World::tile(Actor& a, ExprId id, const Window& w, StmtId at)
         if (!r) return unsupported(error);
         return r;
       }
+      if ((e.text == "row" || e.text == "col") && e.args.size() == 1) {
+        // Each element's place in the owner's tile: the window's rows of a
+        // warpgroup's fragment start at its first row.
+        auto v = view(a, e.args[0], at);
+        if (!v) return std::nullopt;
+        View wv = windowed(*v, w);
+        if (wv.rank() != 2) return unsupported("`" + std::string(e.text) + "` of a fragment that is not 2-D");
+        Tile t;
+        t.dtype = DType::I32;
+        t.scalar = false;
+        t.dims.assign(wv.extent.begin(), wv.extent.end());
+        t.values.reserve(static_cast<size_t>(wv.elements()));
+        for (int64_t r = 0; r < wv.extent[0]; ++r)
+          for (int64_t c = 0; c < wv.extent[1]; ++c)
+            t.values.push_back(static_cast<double>(e.text == "row" ? wv.origin[0] + r : wv.origin[1] + c));
+        return t;
+      }
+      if (e.text == "select" && e.args.size() == 3) {
+        std::optional<Tile> x[3];
+        for (int k = 0; k < 3; ++k)
+          if (!(x[k] = tile(a, e.args[k], w, at))) return std::nullopt;
+        auto r = choose(*x[0], *x[1], *x[2], error);
+        if (!r) return unsupported(error);
+        return r;
+      }
       if (e.args.size() != 1) return unsupported("the executor has no function `" + std::string(e.text) + "`");
       auto x = tile(a, e.args[0], w, at);
       if (!x) return x;

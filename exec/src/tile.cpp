@@ -1,6 +1,7 @@
 // Element-wise arithmetic on tiles; see tile.h.
 #include "tile.h"
 
+#include "cake/broadcast.h"
 #include "cake/exec/numeric.h"
 
 #include <cmath>
@@ -41,19 +42,9 @@ std::optional<double> unary(std::string_view fn, double x) {
   return std::nullopt;
 }
 
-/// How operand `t` maps an element (i, j) of an [M, N] result: by itself
-/// (same shape), one value (scalar), its column j (1-D length N) or its row
-/// i (a `.row` vector of length M).
-enum class Spread { Same, Scalar, Columns, Rows, None };
-
 Spread spread(const Tile& t, const llvm::SmallVector<int64_t, 2>& dims) {
   if (t.scalar) return Spread::Scalar;
-  if (t.dims == dims) return Spread::Same;
-  if (dims.size() == 2 && t.dims.size() == 1) {
-    if (t.row_vector && t.dims[0] == dims[0]) return Spread::Rows;
-    if (!t.row_vector && t.dims[0] == dims[1]) return Spread::Columns;
-  }
-  return Spread::None;
+  return spread_of_extents(t.dims, t.row_vector, dims);
 }
 
 double element(const Tile& t, Spread s, size_t flat, int64_t columns) {
@@ -83,9 +74,9 @@ Tile Tile::constant(double v, bool literal, DType dtype) {
 }
 
 std::optional<Tile> combine(std::string_view op, const Tile& a, const Tile& b, std::string& error) {
-  // The result has the shape of the operand with more dims (a row vector
-  // spreads over a tile, a tile never shrinks to a vector).
-  const Tile& big = a.scalar ? b : b.scalar ? a : (a.dims.size() >= b.dims.size() && !a.row_vector ? a : b);
+  // The result has the shape of the operand the other spreads over (a row
+  // vector spreads over a tile, a tile never shrinks to a vector).
+  const Tile& big = a.scalar ? b : b.scalar ? a : spread(b, a.dims) != Spread::None && !a.row_vector ? a : b;
   Tile out;
   out.dtype = result_dtype(a, b);
   out.literal = a.literal && b.literal;
@@ -109,6 +100,40 @@ std::optional<Tile> combine(std::string_view op, const Tile& a, const Tile& b, s
     }
     out.values[i] = round_to(out.dtype, *v);
   }
+  return out;
+}
+
+std::optional<Tile> choose(const Tile& c, const Tile& a, const Tile& b, std::string& error) {
+  // The result has the shape of the operand every other one spreads over.
+  const Tile* big = nullptr;
+  for (const Tile* t : {&a, &b, &c})
+    if (!big && !t->scalar && !t->row_vector && spread(a, t->dims) != Spread::None &&
+        spread(b, t->dims) != Spread::None && spread(c, t->dims) != Spread::None)
+      big = t;
+  if (!big) {
+    for (const Tile* t : {&a, &b, &c})
+      if (!big && spread(a, t->dims) != Spread::None && spread(b, t->dims) != Spread::None &&
+          spread(c, t->dims) != Spread::None)
+        big = t;
+  }
+  if (!big) {
+    error = "the operands of `select` do not broadcast";
+    return std::nullopt;
+  }
+  Tile out;
+  out.dtype = result_dtype(a, b);
+  out.literal = a.literal && b.literal;
+  out.scalar = big->scalar;
+  out.row_vector = big->row_vector;
+  out.dims = big->dims;
+  Spread sc = spread(c, out.dims), sa = spread(a, out.dims), sb = spread(b, out.dims);
+  size_t n = 1;
+  for (int64_t d : out.dims) n *= static_cast<size_t>(d);
+  int64_t columns = out.dims.size() == 2 ? out.dims[1] : 1;
+  out.values.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    out.values[i] = round_to(out.dtype, element(c, sc, i, columns) != 0 ? element(a, sa, i, columns)
+                                                                        : element(b, sb, i, columns));
   return out;
 }
 

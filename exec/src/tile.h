@@ -29,6 +29,9 @@ struct Tile {
 /// `a op b` element-wise (+ - * / % min max, comparisons and logic as 0/1);
 /// nullopt with `error` when the shapes do not broadcast.
 std::optional<Tile> combine(std::string_view op, const Tile& a, const Tile& b, std::string& error);
+/// `select(c, a, b)`: a where c is non-zero, else b, over the three
+/// operands' common shape; nullopt with `error` when they do not broadcast.
+std::optional<Tile> choose(const Tile& c, const Tile& a, const Tile& b, std::string& error);
 /// A unary operator (- + !) or function (exp2, log2, exp, log, rsqrt, sqrt, abs).
 std::optional<Tile> apply(std::string_view fn, const Tile& a, std::string& error);
 /// `a` converted to `dtype` (cvt<T>).

@@ -301,6 +301,41 @@ inline const std::vector<OpKernel>& op_kernels() {
   store I[block.x * 16 : 16] <- arg
   store J[block.x * 16 : 16] <- top
 })"},
+    // Not ops but element-wise forms every lowering must place right:
+    // row()/col() and select() on each fragment layout, and broadcasting
+    // of [M, 1] and [1] operands (cake/broadcast.h).
+    {"load store", R"(kernel op_mask_mma(X: global f32[M, 32], Y: global f32[M, 32]) where M % 16 == 0 grid (M / 16) block 32 {
+  reg x: f32[16, 32] layout(mma_acc)
+  reg m: f32[16] layout(mma_acc.row)
+  load x <- X[block.x * 16 : 16, :]
+  x = select(col(x) > row(x) + block.x * 4 || x < -0.5, -inf, x)
+  reduce.row max m <- x
+  x = x - m
+  store Y[block.x * 16 : 16, :] <- x
+})"},
+    {"load store", R"(kernel op_mask_wgmma(X: global f32[M, 32], Y: global f32[M, 32]) where M % 128 == 0 grid (M / 128) block 256 {
+  role wg warpgroup(0, 1) {
+    reg x: f32[64, 32] layout(wgmma_acc)
+    load x <- X[block.x * 128 + role.rank * 64 : 64, :]
+    x = select(col(x) + 32 * role.rank >= row(x), x * 2.0, cvt<f32>(row(x) * 100 + col(x)))
+    store Y[block.x * 128 + role.rank * 64 : 64, :] <- x
+  }
+})"},
+    {"load store", R"(kernel op_row_broadcast(X: global f32[M, 32], Y: global f32[M, 32]) where M % 256 == 0 grid (M / 256) block 128 {
+  let i = block.x * 256 + (warp.id * 32 + lane) * 2
+  reg x: f32[2, 32]
+  reg s: f32[2, 1]
+  reg t: f32[1, 32]
+  reg u: f32[1]
+  load x <- X[i : 2, :]
+  reduce.row max s <- x
+  x = x - s
+  load t <- X[i : 1, :]
+  reduce.row max u <- t
+  t = select(col(t) == 3, u - t, t - u)
+  x = x + t
+  store Y[i : 2, :] <- x
+})"},
   };
   return kernels;
 }

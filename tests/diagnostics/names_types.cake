@@ -328,7 +328,7 @@ kernel broadcast(A: global f32[N]) grid (1) block 128 {
     reg col: f32[128]
     acc = acc - row
     acc = acc * col
-    // expected-error@+1 [CAKE-E0109] {{element-wise shapes [64, 128] and [32] do not broadcast (a 1-D operand of length N spreads over the rows of [M, N]; a `.row` vector of length M across its columns)}}
+    // expected-error@+1 [CAKE-E0109] {{element-wise shapes [64, 128] and [32] do not broadcast (dims align from the last; each must be equal or 1, and a `.row` vector of length M spreads across the columns of [M, N])}}
     acc = acc + v
   }
 }
@@ -416,11 +416,66 @@ bench benched3 { M = 64 }
 target sm_90a
 kernel calls(A: global f32[N]) grid (1) block 128 {
   reg r: f32[16]
-  // expected-error@+1 [CAKE-E0116] {{unknown function `exp3`; the builtins are bytes, cdiv, max, min, exp2, log2, exp, log, rsqrt, sqrt, abs and cvt<T>}}
+  // expected-error@+1 [CAKE-E0116] {{unknown function `exp3`; the builtins are bytes, cdiv, max, min, exp2, log2, exp, log, rsqrt, sqrt, abs, row, col, select and cvt<T>}}
   r = exp3(r)
   r = exp2(r)
   // expected-error@+1 [CAKE-E0116] {{`exp2` takes 1 argument(s), not 2}}
   r = exp2(r, r)
+}
+
+// -----
+
+// Masking: row(x), col(x) and select(c, a, b), and their misuses.
+target sm_90a
+kernel masks(A: global f32[N]) grid (1) block 128 {
+  role r warpgroup(0) {
+    reg s: f32[64, 64] layout(wgmma_acc) = 0
+    reg m: f32[64] layout(wgmma_acc.row)
+    reg v: f32[64]
+    reg k: i32[64, 64] layout(wgmma_acc)
+    s = select(col(s) > row(s) + 64 * block.x, -inf, s)     // causal: clean
+    s = select(s > 0.0 && col(s) < 100, s, 0.0)              // predicates combine
+    s = select(block.x == 0, s, s * 2.0)                     // a uniform predicate
+    m = select(m > 1.0, m, 1.0)
+    s = select(col(s) < 8, s - m, v)                         // operands broadcast
+    k = row(s) * 64 + col(s)
+    // expected-error@+1 [CAKE-E0116] {{`row` takes a 2-D register fragment by name (the tile whose element places it gives)}}
+    k = row(s[0 : 64, :])
+    // expected-error@+1 [CAKE-E0116] {{`col` takes a 2-D register fragment by name (the tile whose element places it gives)}}
+    v = cvt<f32>(col(v))
+    // expected-error@+1 [CAKE-E0116] {{`select` takes a predicate first (a comparison, such as `col(s) > row(s)`), not f32}}
+    s = select(s, s, 0.0)
+    // expected-error@+1 [CAKE-E0116] {{`select` takes 3 argument(s), not 2}}
+    s = select(s > 0.0, s)
+    // expected-error@+1 [CAKE-E0103] {{assigning i32 to f32 fragment without a conversion}}
+    s = row(s)
+    // expected-error@+1 [CAKE-E0109] {{element-wise shapes [64, 64] and [32] do not broadcast (dims align from the last; each must be equal or 1, and a `.row` vector of length M spreads across the columns of [M, N])}}
+    s = select(col(s) < 8, s, cvt<f32>(k[0, 0 : 32]))
+  }
+}
+
+// -----
+
+// Broadcasting: a dim of 1 stretches; reduce.row may keep its column.
+target sm_90a
+kernel norms(X: global f32[R, 16]) where R % 128 == 0 grid (R / 128) block 128 {
+  let i = block.x * 128 + warp.id * 32 + lane
+  reg x: f32[1, 16]
+  reg mean: f32[1]
+  reg y: f32[4, 16]
+  reg rows: f32[4, 1]
+  reg half: f32[4, 2]
+  load x <- X[i : 1, :]
+  reduce.row sum mean <- x
+  x = x - mean * 0.0625                  // [1] over [1, 16]
+  reduce.row max rows <- y
+  y = y - rows                             // [4, 1] over [4, 16]
+  y = rows - y
+  y = y * x                                // [1, 16] over [4, 16]
+  // expected-error@+1 [CAKE-E0109] {{element-wise shapes [4, 16] and [4, 2] do not broadcast (dims align from the last; each must be equal or 1, and a `.row` vector of length M spreads across the columns of [M, N])}}
+  y = y - half
+  // expected-error@+1 [CAKE-E0109] {{`reduce.row` reduces each row of a 2-D fragment into one value per row ([M] or [M, 1]): [4, 16] into [4, 2]}}
+  reduce.row sum half <- y
 }
 
 // -----

@@ -177,6 +177,11 @@ kernel k(X: global f32[N]) grid (1) block 128 {
   CHECK(has_label(inside, "i", CompletionCandidate::Kind::Name));
   CHECK(has_label(inside, "X", CompletionCandidate::Kind::Name));
   CHECK(has_label(inside, "bf16", CompletionCandidate::Kind::Type));
+  // Builtin functions once each, as functions (`max` is also reduce.row's).
+  CHECK(has_label(inside, "select", CompletionCandidate::Kind::Function));
+  CHECK(has_label(inside, "row", CompletionCandidate::Kind::Function));
+  CHECK(has_label(inside, "exp2", CompletionCandidate::Kind::Function));
+  CHECK(std::count_if(inside.begin(), inside.end(), [](const CompletionCandidate& c) { return c.label == "max"; }) == 1);
   auto snippet = std::find_if(inside.begin(), inside.end(), [](const CompletionCandidate& c) {
     return c.kind == CompletionCandidate::Kind::Snippet && c.label == "kernel";
   });

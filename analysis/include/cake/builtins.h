@@ -1,7 +1,9 @@
-// The element-wise builtin functions of CAKE IR (language.md "Expressions"):
-// one row each, read by the typer (which names exist), the cost model (what
-// each costs the special-function unit) and the lowering (the CUDA function
-// each becomes). `max` and `min` are binary and cost one CUDA-core op.
+// The builtin functions of CAKE IR (language.md "Builtin functions"): every
+// name with its arity and summary, read by the typer (which names exist) and
+// completion; the unary element-wise ones also say what each costs the
+// special-function unit (the cost model) and the CUDA function each becomes
+// (the lowering). `max`, `min`, `select`, `row` and `col` cost one CUDA-core
+// op each.
 #pragma once
 
 #include <algorithm>
@@ -9,6 +11,36 @@
 #include <string_view>
 
 namespace cake {
+
+struct BuiltinFunction {
+  std::string_view name;
+  int arity;
+  std::string_view signature;  // as completion shows it
+  std::string_view summary;
+};
+
+inline constexpr BuiltinFunction kBuiltinFunctions[] = {
+    {"bytes", 1, "bytes(x)", "size in bytes of a buffer, one stage of a ring, or a slice"},
+    {"cdiv", 2, "cdiv(a, b)", "integer division rounded up"},
+    {"max", 2, "max(a, b)", "element-wise maximum (NaN propagates)"},
+    {"min", 2, "min(a, b)", "element-wise minimum (NaN propagates)"},
+    {"exp2", 1, "exp2(x)", "2^x, element-wise"},
+    {"log2", 1, "log2(x)", "log2 x, element-wise"},
+    {"exp", 1, "exp(x)", "e^x, element-wise"},
+    {"log", 1, "log(x)", "natural logarithm, element-wise"},
+    {"rsqrt", 1, "rsqrt(x)", "1 / sqrt(x), element-wise"},
+    {"sqrt", 1, "sqrt(x)", "square root, element-wise"},
+    {"abs", 1, "abs(x)", "absolute value, element-wise"},
+    {"row", 1, "row(x)", "each element's row in the owner's tile of fragment x (i32, x's shape)"},
+    {"col", 1, "col(x)", "each element's column in the owner's tile of fragment x (i32, x's shape)"},
+    {"select", 3, "select(c, a, b)", "a where the predicate c holds, else b, element-wise"},
+};
+
+inline const BuiltinFunction* find_builtin_function(std::string_view name) {
+  auto it = std::find_if(std::begin(kBuiltinFunctions), std::end(kBuiltinFunctions),
+                         [&](const BuiltinFunction& b) { return b.name == name; });
+  return it == std::end(kBuiltinFunctions) ? nullptr : it;
+}
 
 struct UnaryBuiltin {
   std::string_view name;  // as written: exp2(x)

@@ -14,7 +14,7 @@
 namespace cake {
 
 struct CompletionCandidate {
-  enum class Kind : uint8_t { Keyword, Op, Type, Name, Dim, Snippet };
+  enum class Kind : uint8_t { Keyword, Op, Function, Type, Name, Dim, Snippet };
   Kind kind = Kind::Name;
   std::string label;
   std::string detail;       // "shared-memory buffer", "keyword"; empty for Kind::Dim
@@ -29,7 +29,8 @@ struct CompletionCandidate {
 
 /// Candidates at `offset`. After `buf[` (inside an unclosed index of a
 /// buffer) only its dims and the index names in scope; elsewhere keywords,
-/// the ops every listed target has, dtypes, names in scope and snippets.
+/// the ops every listed target has, builtin functions, dtypes, names in
+/// scope and snippets.
 std::vector<CompletionCandidate> completions_at(const Module& m, std::string_view text, uint32_t offset);
 
 struct SignatureInfo {

@@ -65,7 +65,4 @@ class Typer {
   std::vector<Diagnostic>* diags_;
 };
 
-/// Builtin functions: name -> arity (-1: one or more).
-bool is_elementwise_function(std::string_view name);
-
 }  // namespace cake

@@ -4,6 +4,7 @@
 // from the model and tables.
 #include "cake/query_completion.h"
 
+#include "cake/builtins.h"
 #include "cake/ops.h"
 #include "cake/query_ops.h"
 #include "cake/eval.h"
@@ -146,7 +147,11 @@ std::vector<CompletionCandidate> completions_at(const Module& m, std::string_vie
     add_reference_kernels(m, text, *brace, out);
     return out;
   }
-  for (std::string_view k : keywords()) out.push_back(candidate(CompletionCandidate::Kind::Keyword, std::string(k), "keyword"));
+  for (std::string_view k : keywords())
+    if (!find_builtin_function(k)) out.push_back(candidate(CompletionCandidate::Kind::Keyword, std::string(k), "keyword"));
+  for (const BuiltinFunction& f : kBuiltinFunctions)
+    out.push_back(candidate(CompletionCandidate::Kind::Function, std::string(f.name),
+                            std::string(f.signature) + ": " + std::string(f.summary)));
   for (const OpInfo& op : all_ops())
     if (op_supported_by(op.op, m))
       out.push_back(candidate(CompletionCandidate::Kind::Op, std::string(op.spelling), std::string(op.summary)));

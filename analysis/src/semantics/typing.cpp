@@ -3,6 +3,7 @@
 // is then Unknown so that enclosing expressions stay quiet.
 #include "cake/typing.h"
 
+#include "cake/broadcast.h"
 #include "cake/builtins.h"
 #include "diag_builder.h"
 
@@ -14,8 +15,6 @@ namespace {
 
 constexpr int kMaxTypeDepth = 256;
 
-bool is_unary_function(std::string_view name) { return find_unary_builtin(name) != nullptr; }
-
 bool is_row_layout(FragLayout l) { return l == FragLayout::MmaAccRow || l == FragLayout::WgmmaAccRow; }
 
 bool is_comparison(std::string_view op) {
@@ -23,10 +22,6 @@ bool is_comparison(std::string_view op) {
 }
 
 }  // namespace
-
-bool is_elementwise_function(std::string_view name) {
-  return is_unary_function(name) || name == "max" || name == "min";
-}
 
 void Typer::report(Diagnostic d) {
   if (diags_) diags_->push_back(std::move(d));
@@ -184,7 +179,9 @@ Typed Typer::type_depth(ExprId id, int depth) {
         if (is_comparison(e.text)) out.dtype = DType::Pred, out.literal = false;
         return out;
       }
-      return elementwise(e, {l, r});
+      Typed out = elementwise(e, {l, r});
+      if (out.is_buffer() && is_comparison(e.text)) out.dtype = DType::Pred;
+      return out;
     }
     case Expr::Kind::Call:
       return call(e, depth);
@@ -338,26 +335,37 @@ Typed Typer::elementwise(const Expr& e, std::vector<Typed> operands) {
     out.dtype = operands[0].dtype;
     return out;
   }
-  // Shapes: equal, scalar, 1-D of length N over [M, N], or a row vector of length M.
-  for (const Typed& o : operands) {
-    if (&o == widest || !o.is_buffer() || o.dims.empty()) continue;
-    bool ok = true;
-    if (o.dims.size() == widest->dims.size()) {
-      for (size_t i = 0; i < o.dims.size(); ++i) ok = ok && dims_may_equal(o.dims[i], widest->dims[i]);
-    } else if (o.dims.size() == 1 && widest->dims.size() == 2) {
-      ok = dims_may_equal(o.dims[0], widest->dims[1]) ||
-           (is_row_layout(o.layout) && dims_may_equal(o.dims[0], widest->dims[0]));
-    } else {
-      ok = false;
-    }
-    if (!ok) {
-      report(make_diagnostic(DiagId::ShapeMismatch, e.range,
-                             "element-wise shapes " + shape_text(widest->dims) + " and " + shape_text(o.dims) +
-                                 " do not broadcast (a 1-D operand of length N spreads over the rows of [M, N]; a "
-                                 "`.row` vector of length M across its columns)"));
-      return {};
+  // Shapes (cake/broadcast.h): the result is the first operand of the most
+  // dims that every other operand spreads over.
+  auto spreads = [&](const Typed& o, const Typed& onto) {
+    if (&o == &onto || !o.is_buffer()) return true;
+    return spread_of(
+               o.dims.size(), is_row_layout(o.layout), onto.dims.size(),
+               [&](size_t i, size_t j) { return dims_may_equal(o.dims[i], onto.dims[j]); },
+               [&](size_t i) { return eval_.fold(o.dims[i]) == std::optional<int64_t>(1); }) != Spread::None;
+  };
+  const Typed* onto = nullptr;
+  for (const Typed& c : operands) {
+    if (!c.is_buffer() || c.dims.size() != widest->dims.size()) continue;
+    if (std::all_of(operands.begin(), operands.end(), [&](const Typed& o) { return spreads(o, c); })) {
+      onto = &c;
+      break;
     }
   }
+  if (!onto) {
+    const Typed* other = widest;
+    for (const Typed& o : operands)
+      if (o.is_buffer() && !spreads(o, *widest)) other = &o;
+    if (other == widest)
+      for (const Typed& o : operands)
+        if (o.is_buffer() && &o != widest) other = &o;
+    report(make_diagnostic(DiagId::ShapeMismatch, e.range,
+                           "element-wise shapes " + shape_text(widest->dims) + " and " + shape_text(other->dims) +
+                               " do not broadcast (dims align from the last; each must be equal or 1, and a `.row` "
+                               "vector of length M spreads across the columns of [M, N])"));
+    return {};
+  }
+  widest = onto;
   out = *widest;
   out.space = Space::Reg;
   out.root = kNone;
@@ -368,13 +376,16 @@ Typed Typer::elementwise(const Expr& e, std::vector<Typed> operands) {
 
 Typed Typer::call(const Expr& e, int depth) {
   std::string_view f = e.text;
-  auto arity = [&](size_t n) {
-    if (e.args.size() == n) return true;
-    report(make_diagnostic(DiagForm::CallArity, e.range, f, n, e.args.size()));
-    return false;
-  };
+  const BuiltinFunction* fn = find_builtin_function(f);
+  if (!fn) {
+    report(make_diagnostic(DiagId::BadCall, e.range, f));
+    return {};
+  }
+  if (e.args.size() != static_cast<size_t>(fn->arity)) {
+    report(make_diagnostic(DiagForm::CallArity, e.range, f, fn->arity, e.args.size()));
+    return {};
+  }
   if (f == "bytes") {
-    if (!arity(1)) return {};
     Typed a = type_depth(e.args[0], depth + 1);
     if (a.kind == Typed::Kind::Unknown) return {};
     if (!a.is_buffer()) {
@@ -386,7 +397,6 @@ Typed Typer::call(const Expr& e, int depth) {
     return t;
   }
   if (f == "cdiv") {
-    if (!arity(2)) return {};
     for (ExprId a : e.args) {
       Typed v = type_depth(a, depth + 1);
       if (v.kind == Typed::Kind::Unknown) return {};
@@ -399,16 +409,40 @@ Typed Typer::call(const Expr& e, int depth) {
     t.kind = Typed::Kind::Scalar, t.dtype = DType::I32, t.space = Space::Scalar;
     return t;
   }
-  if (f == "max" || f == "min" || is_unary_function(f)) {
-    if (!arity(f == "max" || f == "min" ? 2 : 1)) return {};
-    std::vector<Typed> args;
-    for (ExprId a : e.args) args.push_back(type_depth(a, depth + 1));
-    bool all_scalar = std::all_of(args.begin(), args.end(), [](const Typed& t) { return t.is_scalar(); });
-    if (all_scalar) return args[0];
-    return elementwise(e, std::move(args));
+  if (f == "row" || f == "col") {
+    // Where each element of a whole 2-D fragment sits in its owner's tile.
+    const Expr& x = m_.exprs[e.args[0]];
+    Typed t = type_depth(e.args[0], depth + 1);
+    if (t.kind == Typed::Kind::Unknown) return {};
+    if (x.kind != Expr::Kind::Name || !t.is_buffer() || t.space != Space::Reg || t.dims.size() != 2) {
+      report(make_diagnostic(DiagForm::PlaceOperand, x.range, f));
+      return {};
+    }
+    t.dtype = DType::I32;
+    t.root = kNone;
+    t.literal = false;
+    return t;
   }
-  report(make_diagnostic(DiagId::BadCall, e.range, f));
-  return {};
+  std::vector<Typed> args;
+  for (ExprId a : e.args) args.push_back(type_depth(a, depth + 1));
+  if (f == "select") {
+    // The predicate only lends its shape; a and b give the dtype.
+    Typed& c = args[0];
+    if (c.kind == Typed::Kind::Unknown) return {};
+    if ((c.is_buffer() || c.is_scalar()) && c.dtype != DType::Pred) {
+      report(make_diagnostic(DiagForm::SelectCondition, m_.exprs[e.args[0]].range, dtype_name(c.dtype)));
+      return {};
+    }
+    c.literal = true;
+  }
+  bool all_scalar = std::all_of(args.begin(), args.end(), [](const Typed& t) { return t.is_scalar(); });
+  if (all_scalar) {
+    Typed out = args.back();
+    for (const Typed& t : args)
+      if (!t.literal) out.dtype = t.dtype, out.literal = false;
+    return out;
+  }
+  return elementwise(e, std::move(args));
 }
 
 }  // namespace cake

@@ -13,6 +13,7 @@ int item_kind(const CompletionCandidate& c) {
   switch (c.kind) {
     case CompletionCandidate::Kind::Keyword: return 14;
     case CompletionCandidate::Kind::Op: return 3;         // Function
+    case CompletionCandidate::Kind::Function: return 3;
     case CompletionCandidate::Kind::Type: return 25;      // TypeParameter
     case CompletionCandidate::Kind::Dim: return 21;       // Constant
     case CompletionCandidate::Kind::Snippet: return 15;

@@ -113,7 +113,7 @@ kmeans_assign_generic(unsigned short* __restrict__ X, unsigned short* __restrict
 #line 131 "@CAKE_FILE@"
       // dist = zero + cn - 2.0 * dot
 #line 131 "@CAKE_FILE@"
-      { const int cake_i = 0; dist[cake_i] = ((zero[cake_i] + cn[(cake_i) / 1]) - (2.0f * dot[(cake_i) / 1])); }
+      { const int cake_i = 0; dist[cake_i] = ((zero[cake_i] + cn[(cake_i) % 1]) - (2.0f * dot[(cake_i) % 1])); }
 #line 132 "@CAKE_FILE@"
       // argmin.row best, arg <- dist, base(k)
 #line 132 "@CAKE_FILE@"

@@ -4,6 +4,7 @@
 // take their products (E0103); assignments and row reductions keep shapes
 // (E0109) and dtypes (E0103).
 #include "checks/statements/checker.h"
+#include "cake/broadcast.h"
 #include "diag_builder.h"
 
 namespace cake {
@@ -143,7 +144,9 @@ void StatementChecker::check(const Stmt&, const ArgReduceStmt& r) {
 }
 
 void StatementChecker::row_result(const Typed& dst, const Typed& src, ExprId dst_expr, const std::string& op, bool check_dtype) {
-  if (src.dims.size() != 2 || dst.dims.size() != 1 || !typer_.dims_may_equal(dst.dims[0], src.dims[0])) {
+  // One value per row: [M], or [M, 1] to broadcast back over [M, N].
+  bool column = dst.dims.size() == 2 && eval_.fold(dst.dims[1]) == std::optional<int64_t>(1);
+  if (src.dims.size() != 2 || (dst.dims.size() != 1 && !column) || !typer_.dims_may_equal(dst.dims[0], src.dims[0])) {
     diags_.push_back(make_diagnostic(DiagForm::RowReduceShape, m_.exprs[dst_expr].range, op,
                                      typer_.shape_text(src.dims), typer_.shape_text(dst.dims)));
     return;
@@ -189,9 +192,11 @@ bool StatementChecker::same_shape(const std::vector<ExprId>& a, const std::vecto
 }
 
 bool StatementChecker::broadcasts(const Typed& value, const std::vector<ExprId>& target) const {
-  if (value.dims.size() != 1 || target.size() != 2) return false;
   bool row = value.layout == FragLayout::MmaAccRow || value.layout == FragLayout::WgmmaAccRow;
-  return typer_.dims_may_equal(value.dims[0], target[1]) || (row && typer_.dims_may_equal(value.dims[0], target[0]));
+  return spread_of(
+             value.dims.size(), row, target.size(),
+             [&](size_t i, size_t j) { return typer_.dims_may_equal(value.dims[i], target[j]); },
+             [&](size_t i) { return eval_.fold(value.dims[i]) == std::optional<int64_t>(1); }) != Spread::None;
 }
 
 /// Element counts agree, when both are known (movement may reshape a tile).
