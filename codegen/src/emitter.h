@@ -242,6 +242,10 @@ class Emitter {
   bool clustered() const;
   /// `cluster.sync`: every thread of every CTA of the cluster.
   void cluster_sync(ByteRange at);
+  /// A thread synchronisation of the kernel's statements (`syncthreads`,
+  /// `sync`, `cluster.sync`, an arrive; `waits`: it blocks until others
+  /// arrive): in a kernel with tensor memory, between tcgen05 fences.
+  void thread_sync(ByteRange at, bool waits, const std::function<void()>& sync);
   /// `maxnreg(R)`: setmaxnreg from the launch's registers per thread.
   void set_max_registers(StmtId id, const RoleStmt& r);
 

@@ -114,7 +114,7 @@ struct Lowerer {
 
   void plain(const PlainStmt& p) {
     switch (p.op) {
-      case Op::Syncthreads: return line("__syncthreads();");
+      case Op::Syncthreads: return x.thread_sync(s.range, true, [&] { line("__syncthreads();"); });
       case Op::CpAsyncCommit: return line("CAKE_CP_ASYNC_COMMIT();");
       case Op::FenceProxyAsync: return x.fence_proxy_async(s);
       case Op::WgmmaFence: return line("CAKE_WGMMA_FENCE();");
@@ -122,7 +122,7 @@ struct Lowerer {
       case Op::TmaStoreCommit: return line("CAKE_TMA_STORE_COMMIT();");
       case Op::Tcgen05WaitLd: return line("CAKE_TCGEN05_WAIT_LD();");
       case Op::Tcgen05WaitSt: return line("CAKE_TCGEN05_WAIT_ST();");
-      case Op::ClusterSync: return x.cluster_sync(s.range);
+      case Op::ClusterSync: return x.thread_sync(s.range, true, [&] { x.cluster_sync(s.range); });
       case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
       case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
       case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma:

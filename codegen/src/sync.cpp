@@ -73,15 +73,33 @@ std::optional<std::string> Emitter::named_barrier_args(SymbolId b) {
   return std::to_string(*id) + ", " + std::to_string(*threads);
 }
 
+void Emitter::thread_sync(ByteRange at, bool waits, const std::function<void()>& sync) {
+  // tcgen05 ops are asynchronous to the thread: before_thread_sync orders
+  // this thread's earlier ones (a tcgen05.ld, waited for, that reads the
+  // accumulator) before the synchronisation, and after_thread_sync orders
+  // the others' (what their arrive or commit vouched for) before this
+  // thread's later ones (PTX ISA, "tcgen05.fence"). CAKE has no fence of
+  // its own: the lowering places both wherever threads synchronise.
+  bool tmem = uses_tmem();
+  if (tmem) line("CAKE_TCGEN05_FENCE_BEFORE();", at);
+  sync();
+  if (tmem && waits) line("CAKE_TCGEN05_FENCE_AFTER();", at);
+}
+
 void Emitter::arrive(const Stmt& s, const ArriveStmt& a) {
   if (SymbolId b = root_symbol(m, a.barrier); b != kNone && m.symbols[b].kind == SymbolKind::NamedBarrier) {
-    if (auto args = named_barrier_args(b)) line("CAKE_NAMED_ARRIVE(" + *args + ");", s.range);
+    if (auto args = named_barrier_args(b))
+      thread_sync(s.range, false, [&] { line("CAKE_NAMED_ARRIVE(" + *args + ");", s.range); });
     return;
   }
   auto bar = barrier_address(a.barrier);
   if (!bar) return;
-  if (a.op == Op::Arrive) return line("CAKE_MBAR_ARRIVE(" + *bar + ");", s.range);
-  if (a.op == Op::ArriveExpectTx) return line("CAKE_MBAR_ARRIVE_EXPECT_TX(" + *bar + ", " + index(a.bytes) + ");", s.range);
+  if (a.op == Op::Arrive)
+    return thread_sync(s.range, false, [&] { line("CAKE_MBAR_ARRIVE(" + *bar + ");", s.range); });
+  if (a.op == Op::ArriveExpectTx)
+    return thread_sync(s.range, false, [&] {
+      line("CAKE_MBAR_ARRIVE_EXPECT_TX(" + *bar + ", " + index(a.bytes) + ");", s.range);
+    });
   refuse(s.keyword, "`" + std::string(op_spelling(a.op)) + "`");
 }
 
@@ -99,7 +117,8 @@ void Emitter::wait(const Stmt& s, const WaitStmt& w) {
 void Emitter::named_sync(const Stmt& s, const SyncStmt& n) {
   SymbolId b = root_symbol(m, n.barrier);
   if (b == kNone || m.symbols[b].kind != SymbolKind::NamedBarrier) return refuse(m.exprs[n.barrier].range, "this barrier operand");
-  if (auto args = named_barrier_args(b)) line("CAKE_NAMED_SYNC(" + *args + ");", s.range);
+  if (auto args = named_barrier_args(b))
+    thread_sync(s.range, true, [&] { line("CAKE_NAMED_SYNC(" + *args + ");", s.range); });
 }
 
 void Emitter::elect(const Stmt& s, const ElectStmt& e) {

@@ -218,11 +218,16 @@ inline const std::vector<OpKernel>& op_kernels() {
     store C <- acc
   }
 })"},
-    {"tcgen05.mma tcgen05.commit tcgen05.ld tcgen05.wait.ld", R"(kernel op_tcgen05(A: global bf16[128, 16], B: global bf16[64, 16], C: global f32[128, 64]) grid (1) block 128 {
+    // The accumulator reused: every thread's tcgen05.ld is done before its
+    // arrive on `free`, which the MMA's issuer waits for (the lowering's
+    // tcgen05 fences around each thread synchronisation order them).
+    {"tcgen05.mma tcgen05.commit tcgen05.ld tcgen05.wait.ld arrive", R"(kernel op_tcgen05(A: global bf16[128, 16], B: global bf16[64, 16], C: global f32[256, 64]) grid (1) block 128 {
   smem sA: bf16[128, 16] swizzle(32B)
   smem sB: bf16[64, 16] swizzle(32B)
   tmem acc: f32[128, 64]
   mbarrier done
+  mbarrier free count(128)
+  namedbarrier everyone id(1) threads(128)
   reg r: f32[32, 32] layout(tcgen05_acc)
   let q = warp.id % 4
   cp.async sA <- A
@@ -231,15 +236,21 @@ inline const std::vector<OpKernel>& op_kernels() {
   cp.async.wait 0
   fence.proxy.async
   syncthreads
-  elect {
-    tcgen05.mma acc += sA @ sB.T, accumulate(false)
-    tcgen05.commit done
-  }
-  wait done parity(0)
-  for c in 0 .. 64 step 32 {
-    tcgen05.ld r <- acc[q * 32 : 32, c : 32]
-    tcgen05.wait.ld
-    store C[q * 32 : 32, c : 32] <- r
+  for t in 0 .. 2 {
+    elect {
+      wait free parity((t & 1) ^ 1)
+      tcgen05.mma acc += sA @ sB.T, accumulate(false)
+      tcgen05.commit done
+    }
+    wait done parity(t & 1)
+    for c in 0 .. 64 step 32 {
+      tcgen05.ld r <- acc[q * 32 : 32, c : 32]
+      tcgen05.wait.ld
+      r = r + cvt<f32>(t)
+      store C[t * 128 + q * 32 : 32, c : 32] <- r
+    }
+    arrive free
+    sync everyone
   }
 })"},
     // Each CTA's commit arrives on both CTAs' `done` (count 2).

@@ -168,6 +168,71 @@ TEST_CASE("each op's kernel compiles where its target has the op and is refused 
   CHECK(not_lowered >= int(not_lowered_yet().size()));  // each on at least one target
 }
 
+TEST_CASE("with tensor memory, every thread synchronisation sits between tcgen05 fences") {
+  // tcgen05.fence::before_thread_sync before each arrive, sync, syncthreads
+  // and cluster.sync of the kernel's statements; ::after_thread_sync after
+  // each that waits (and after each mbarrier wait). Without tensor memory,
+  // no fence at all. The lines compared are the CUDA's code lines.
+  auto code_lines = [](const std::string& cuda) {
+    std::vector<std::string> out;
+    std::istringstream in(cuda);
+    for (std::string line; std::getline(in, line);) {
+      size_t b = line.find_first_not_of(' ');
+      if (b == std::string::npos || line.compare(b, 5, "#line") == 0 || line.compare(b, 2, "//") == 0) continue;
+      out.push_back(line.substr(b));
+    }
+    return out;
+  };
+  auto is = [](const std::string& line, std::string_view macro) { return line.starts_with(macro); };
+  int checked_tmem = 0, checked_plain = 0;
+  for (const OpKernel& k : op_kernels()) {
+    for (std::string_view target : {"sm_100a", "sm_90a"}) {
+      auto a = analyze("target " + std::string(target) + "\n" + k.text + "\n");
+      if (count(a->diagnostics).errors > 0) continue;
+      codegen::Lowered low = codegen::lower(*a, 0, std::string(target), "/ops/op.cake");
+      if (!low.ok()) continue;
+      INFO(k.ops << " on " << target << "\n" << low.cuda);
+      std::vector<std::string> lines = code_lines(low.cuda);
+      bool tmem = low.cuda.find("CAKE_TMEM_ALLOC(cake_tmem_slot") != std::string::npos;
+      int syncs = 0;
+      // The mbarrier prologue's barrier comes before the allocation, the
+      // cluster's last barrier after the free: no tcgen05 op to order.
+      bool prologue = true, freed = false;
+      for (size_t i = 0; i < lines.size(); ++i) {
+        const std::string& l = lines[i];
+        bool before = is(l, "CAKE_MBAR_ARRIVE") || is(l, "CAKE_NAMED_ARRIVE(") || is(l, "CAKE_NAMED_SYNC(") ||
+                      is(l, "CAKE_CLUSTER_SYNC(") || is(l, "__syncthreads();");
+        bool after = is(l, "CAKE_MBAR_WAIT(") || is(l, "CAKE_MBAR_TEST_WAIT(") || is(l, "CAKE_NAMED_SYNC(") ||
+                     is(l, "CAKE_CLUSTER_SYNC(") || is(l, "__syncthreads();");
+        if (is(l, "CAKE_TMEM_ALLOC")) prologue = false;
+        if (is(l, "CAKE_TMEM_DEALLOC")) freed = true;
+        if (!before && !after) continue;
+        if ((prologue || freed) && (is(l, "__syncthreads();") || is(l, "CAKE_CLUSTER_SYNC("))) continue;
+        if (!tmem) {
+          CHECK_FALSE((i > 0 && is(lines[i - 1], "CAKE_TCGEN05_FENCE")));
+          continue;
+        }
+        INFO("line " << i << ": " << l);
+        ++syncs;
+        if (before) CHECK((i > 0 && is(lines[i - 1], "CAKE_TCGEN05_FENCE_BEFORE();")));
+        // The kernel's end: the dealloc warp fences after its test.
+        bool end = i + 2 < lines.size() && is(lines[i + 1], "if (cake_warp == 0) {");
+        if (after && !end) CHECK((i + 1 < lines.size() && is(lines[i + 1], "CAKE_TCGEN05_FENCE_AFTER();")));
+        if (after && end) CHECK(is(lines[i + 2], "CAKE_TCGEN05_FENCE_AFTER();"));
+      }
+      if (tmem) {
+        ++checked_tmem;
+        CHECK(syncs >= 2);
+      } else {
+        ++checked_plain;
+        CHECK(low.cuda.find("CAKE_TCGEN05_FENCE_BEFORE();\n") == std::string::npos);
+      }
+    }
+  }
+  CHECK(checked_tmem >= 3);
+  CHECK(checked_plain >= 10);
+}
+
 TEST_CASE("a role's maxnreg becomes setmaxnreg from the launch's registers, where the target has it") {
   // hopper_gemm's budgets without its TMA and wgmma: 384 threads launch
   // with 168 registers each; the producer gives 128 back, the consumers

@@ -109,6 +109,8 @@ blackwell_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, u
 #line 30 "@CAKE_FILE@"
           // arrive.expect_tx full[s], bytes(sA[s]) + bytes(sB[s])
 #line 30 "@CAKE_FILE@"
+          CAKE_TCGEN05_FENCE_BEFORE();
+#line 30 "@CAKE_FILE@"
           CAKE_MBAR_ARRIVE_EXPECT_TX((full + (s) * 8), 49152LL);
 #line 31 "@CAKE_FILE@"
           // tma.load sA[s] <- tA[block.y * 128, kt * 64], full[s]
