@@ -1037,3 +1037,170 @@ kernel row_max_rounds(X: global f32[R, 1024] row_major, Y: global f32[R, 1024] r
     store Y[block.x * 16 : 16, w * 256 : 256] <- x
   }
 }
+
+// -----
+
+// E0419: a persistent GEMM that restarts its ring for every tile. At
+// K = 384 (6 k-steps, 4 stages) stages 2 and 3 are one phase behind the
+// restarted parity: the consumer's wait on stage 2 passes on tile 0's phase.
+target sm_90a
+kernel restarted_ring(A: global bf16[M, K] row_major, B: global bf16[N, K] row_major, C: global bf16[M, N] row_major)
+  where M % 256 == 0, N % 256 == 0, K % 64 == 0, K >= 64
+  grid (N / 256, M / 256) block 384
+{
+  smem sA: bf16[4][128, 64] swizzle(128B)
+  smem sB: bf16[4][256, 64] swizzle(128B)
+  mbarrier full[4]
+  mbarrier empty[4] count(2)
+  tensormap tA = A box [128, 64] swizzle(128B)
+  tensormap tB = B box [256, 64] swizzle(128B)
+  role producer warpgroup(0) maxnreg(40) {
+    elect {
+      for t in 0 .. 2 {
+        pipeline s in ring(4) for kt in 0 .. K / 64 {
+          wait empty[s] parity(s.phase ^ 1)
+          arrive.expect_tx full[s], bytes(sA[s]) + bytes(sB[s])
+          tma.load sA[s] <- tA[block.y * 256 + t * 128, kt * 64], full[s]
+          tma.load sB[s] <- tB[block.x * 256, kt * 64], full[s]
+        }
+      }
+    }
+  }
+  role consumer warpgroup(1, 2) maxnreg(232) {
+    let wg = role.rank
+    reg acc: f32[64, 256] layout(wgmma_acc)
+    reg o: bf16[64, 256] layout(wgmma_acc)
+    for t in 0 .. 2 {
+      acc = 0
+      pipeline s in ring(4) for kt in 0 .. K / 64 {
+        // expected-error@+1 [CAKE-E0419] {{this wait passes on phase 0 of `full[2]`, the phase it passed on last time, while phase 1 is yet to come}}
+        wait full[s] parity(s.phase)
+        wgmma.fence
+        wgmma acc += sA[s][wg * 64 : 64, :] @ sB[s].T
+        wgmma.commit
+        wgmma.wait 0
+        elect.warpgroup { arrive empty[s] }
+      }
+      o = cvt<bf16>(acc)
+      store C[block.y * 256 + t * 128 + wg * 64 : 64, block.x * 256 : 256] <- o
+    }
+  }
+}
+bench restarted_ring { M = 256, N = 256, K = 384 }
+
+// -----
+
+// The same kernel with the ring's position kept across tiles: clean at
+// K = 384, and at K = 512 (where the restart above happens to line up).
+target sm_90a
+kernel running_ring(A: global bf16[M, K] row_major, B: global bf16[N, K] row_major, C: global bf16[M, N] row_major)
+  where M % 256 == 0, N % 256 == 0, K % 64 == 0, K >= 64
+  grid (N / 256, M / 256) block 384
+{
+  smem sA: bf16[4][128, 64] swizzle(128B)
+  smem sB: bf16[4][256, 64] swizzle(128B)
+  mbarrier full[4]
+  mbarrier empty[4] count(2)
+  tensormap tA = A box [128, 64] swizzle(128B)
+  tensormap tB = B box [256, 64] swizzle(128B)
+  role producer warpgroup(0) maxnreg(40) {
+    elect {
+      for t in 0 .. 2 {
+        pipeline s in ring(4) for it in t * (K / 64) .. (t + 1) * (K / 64) {
+          wait empty[s] parity(s.phase ^ 1)
+          arrive.expect_tx full[s], bytes(sA[s]) + bytes(sB[s])
+          tma.load sA[s] <- tA[block.y * 256 + t * 128, (it - t * (K / 64)) * 64], full[s]
+          tma.load sB[s] <- tB[block.x * 256, (it - t * (K / 64)) * 64], full[s]
+        }
+      }
+    }
+  }
+  role consumer warpgroup(1, 2) maxnreg(232) {
+    let wg = role.rank
+    reg acc: f32[64, 256] layout(wgmma_acc)
+    reg o: bf16[64, 256] layout(wgmma_acc)
+    for t in 0 .. 2 {
+      acc = 0
+      pipeline s in ring(4) for it in t * (K / 64) .. (t + 1) * (K / 64) {
+        wait full[s] parity(s.phase)
+        wgmma.fence
+        wgmma acc += sA[s][wg * 64 : 64, :] @ sB[s].T
+        wgmma.commit
+        wgmma.wait 0
+        elect.warpgroup { arrive empty[s] }
+      }
+      o = cvt<bf16>(acc)
+      store C[block.y * 256 + t * 128 + wg * 64 : 64, block.x * 256 : 256] <- o
+    }
+  }
+}
+bench running_ring { M = 256, N = 256, K = 384 }
+bench running_ring { M = 256, N = 256, K = 512 }
+
+// -----
+
+// E0418: the consumer stops a tile early; the producer's last box is never
+// read. The error is on the copy that completes the unobserved phase.
+target sm_90a
+kernel short_consumer(A: global bf16[256, 64], C: global f32[256, 64]) grid (1) block 256 {
+  smem sA: bf16[2][64, 64] swizzle(128B)
+  mbarrier full[2]
+  mbarrier empty[2] count(128)
+  tensormap tA = A box [64, 64] swizzle(128B)
+  role producer warpgroup(0) {
+    elect {
+      pipeline s in ring(2) for t in 0 .. 4 {
+        wait empty[s] parity(s.phase ^ 1)
+        arrive.expect_tx full[s], bytes(sA[s])
+        // expected-error@+1 [CAKE-E0418] {{phase 1 of `full[1]` completes here, but no wait observes it (the waits see phases 0 of its 2)}}
+        tma.load sA[s] <- tA[t * 64, 0], full[s]
+      }
+    }
+  }
+  role consumer warpgroup(1) {
+    reg x: bf16[64, 64] layout(wgmma_acc)
+    reg y: f32[64, 64] layout(wgmma_acc)
+    pipeline s in ring(2) for t in 0 .. 3 {
+      wait full[s] parity(s.phase)
+      load x <- sA[s]
+      arrive empty[s]
+      y = cvt<f32>(x)
+      store C[t * 64 : 64, :] <- y
+    }
+  }
+}
+
+// -----
+
+// Near misses: a one-phase flag waited for on every trip, and the last
+// releases of a free-stage barrier that the producer never needs.
+target sm_90a
+kernel flag_and_frees(A: global bf16[256, 64], C: global f32[256, 64]) grid (1) block 256 {
+  smem sA: bf16[2][64, 64] swizzle(128B)
+  mbarrier full[2]
+  mbarrier empty[2] count(128)
+  mbarrier ready count(128)
+  tensormap tA = A box [64, 64] swizzle(128B)
+  role producer warpgroup(0) {
+    arrive ready
+    elect {
+      pipeline s in ring(2) for t in 0 .. 4 {
+        wait empty[s] parity(s.phase ^ 1)
+        arrive.expect_tx full[s], bytes(sA[s])
+        tma.load sA[s] <- tA[t * 64, 0], full[s]
+      }
+    }
+  }
+  role consumer warpgroup(1) {
+    reg x: bf16[64, 64] layout(wgmma_acc)
+    reg y: f32[64, 64] layout(wgmma_acc)
+    pipeline s in ring(2) for t in 0 .. 4 {
+      wait ready parity(0)
+      wait full[s] parity(s.phase)
+      load x <- sA[s]
+      arrive empty[s]
+      y = cvt<f32>(x)
+      store C[t * 64 : 64, :] <- y
+    }
+  }
+}

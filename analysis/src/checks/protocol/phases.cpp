@@ -1,0 +1,87 @@
+// E0418 and E0419: each completed phase of a barrier is consumed once.
+// Read from the trace's Wait and PhaseComplete events. A wait that passes
+// when the barrier has completed c phases observes phase c - 1 (-1: it
+// passed on a fresh barrier).
+//   - E0418: a phase completes that no wait observes, on a barrier whose
+//     waiters wait for data (none of them passed on a fresh barrier: that
+//     is how a producer waits for a free stage, and the last releases of a
+//     stage are rightly never waited for). What the phase carries, a TMA
+//     box, an MMA's result, another role's tile, is never consumed: a loop
+//     that stops a trip early, a tile nobody reads.
+//   - E0419: a wait passes on the same phase as its own previous run, while
+//     the barrier goes on to complete later phases: the parity it waits for
+//     restarted (a ring index that restarts per tile), so what follows
+//     reads the previous round's data. A barrier that completes one phase
+//     only may be waited on any number of times.
+// Only a trace that ran to the end without a deadlock is judged.
+#include "checks/protocol/protocol_checks.h"
+#include "diag_builder.h"
+
+#include <map>
+#include <set>
+
+namespace cake {
+
+void check_phases(const ProtocolContext& cx) {
+  const Module& m = cx.module;
+  const ProtocolTrace& t = cx.trace;
+  if (t.aborted || t.deadlocked) return;
+  std::map<BarrierKey, int64_t> completed;
+  for (const BarrierEnd& b : t.barriers) completed[b.key] = b.phase;
+
+  struct Waits {
+    std::set<int64_t> observed;
+    bool fresh = false;              // some wait passed on a fresh barrier
+    std::vector<StmtId> statements;  // in order of first pass
+  };
+  std::map<BarrierKey, Waits> waits;
+  // (role, statement, barrier) -> the phase its last pass observed.
+  std::map<std::tuple<int, StmtId, BarrierKey>, int64_t> last;
+  std::set<StmtId> stale_reported;
+  std::set<BarrierKey> stale;  // its unobserved phases are the stale wait's doing
+  for (const SyncEvent& e : t.events) {
+    if (e.kind != SyncEventKind::Wait) continue;
+    int64_t observed = e.phase - 1;
+    Waits& w = waits[e.barrier];
+    w.observed.insert(observed);
+    w.fresh = w.fresh || observed < 0;
+    if (std::find(w.statements.begin(), w.statements.end(), e.stmt) == w.statements.end()) w.statements.push_back(e.stmt);
+    auto [it, fresh] = last.try_emplace({e.role, e.stmt, e.barrier}, observed);
+    if (fresh) continue;
+    int64_t before = it->second;
+    it->second = observed;
+    if (observed != before || observed < 0 || completed[e.barrier] <= observed + 1) continue;
+    stale.insert(e.barrier);
+    if (!stale_reported.insert(e.stmt).second) continue;
+    Diagnostic d = make_diagnostic(DiagId::StaleWait, m.stmts[e.stmt].range, observed, barrier_text(m, e.barrier),
+                                   observed + 1);
+    add_decl_note(m, d, e.barrier.symbol);
+    cx.diagnostics.push_back(std::move(d));
+  }
+
+  std::set<StmtId> unconsumed_reported;
+  for (const SyncEvent& e : t.events) {
+    if (e.kind != SyncEventKind::PhaseComplete) continue;
+    auto it = waits.find(e.barrier);
+    if (it != waits.end() && (it->second.fresh || it->second.observed.count(e.phase))) continue;
+    if (it == waits.end() || stale.count(e.barrier)) continue;  // nobody waits at all, or E0419 says why
+    if (e.stmt == kNone || !unconsumed_reported.insert(e.stmt).second) continue;
+    const Waits& w = it->second;
+    std::string seen;
+    int64_t shown = 0;
+    for (int64_t p : w.observed) {
+      if (shown++ == 6) {
+        seen += ", ...";
+        break;
+      }
+      seen += (seen.empty() ? "" : ", ") + std::to_string(p);
+    }
+    Diagnostic d = make_diagnostic(DiagId::UnconsumedPhase, m.stmts[e.stmt].range, e.phase,
+                                   barrier_text(m, e.barrier), seen, completed[e.barrier]);
+    for (StmtId s : w.statements) d.related.push_back({m.stmts[s].range, "a wait on `" + barrier_text(m, e.barrier) + "`"});
+    add_decl_note(m, d, e.barrier.symbol);
+    cx.diagnostics.push_back(std::move(d));
+  }
+}
+
+}  // namespace cake
