@@ -1204,3 +1204,38 @@ kernel flag_and_frees(A: global bf16[256, 64], C: global f32[256, 64]) grid (1) 
     }
   }
 }
+
+// -----
+
+// A producer that never waits for a free stage. Run ahead, it fills the
+// ring twice and the consumer's wait blocks on a phase long gone (what a
+// single schedule reported as a deadlock on the consumer's wait); with the
+// roles interleaved statement by statement it overwrites a stage the
+// consumer still reads, and that is the error, on the copy that overwrites.
+target sm_90a
+kernel no_free_wait(A: global bf16[256, 64], C: global f32[256, 64]) grid (1) block 256 {
+  smem sA: bf16[2][64, 64] swizzle(128B)
+  mbarrier full[2]
+  mbarrier empty[2] count(128)
+  tensormap tA = A box [64, 64] swizzle(128B)
+  role producer warpgroup(0) {
+    elect {
+      pipeline s in ring(2) for t in 0 .. 4 {
+        arrive.expect_tx full[s], bytes(sA[s])
+        // expected-error@+1 [CAKE-E0602] {{`sA[0]` is overwritten before its readers by role `consumer` release it}}
+        tma.load sA[s] <- tA[t * 64, 0], full[s]
+      }
+    }
+  }
+  role consumer warpgroup(1) {
+    reg x: bf16[64, 64] layout(wgmma_acc)
+    reg y: f32[64, 64] layout(wgmma_acc)
+    pipeline s in ring(2) for t in 0 .. 4 {
+      wait full[s] parity(s.phase)
+      load x <- sA[s]
+      arrive empty[s]
+      y = cvt<f32>(x)
+      store C[t * 64 : 64, :] <- y
+    }
+  }
+}

@@ -10,7 +10,9 @@
 // current phase. `wait b parity(p)` passes when the current phase's parity is
 // not p (so parity 1 passes on a fresh barrier). Actors run round-robin until
 // all finish or none can move (a deadlock: the trace says where every
-// blocked role waits).
+// blocked role waits). Each turn runs an actor until it blocks; when that
+// schedule deadlocks, simulate_protocol() also runs a statement per turn
+// (either role first), whose hazard, if any, is the cause.
 //
 // Happens-before is tracked with accesses: every smem/tmem access is one; an
 // arrive releases the accesses its threads can vouch for (an `elect` orders
@@ -165,15 +167,21 @@ class Simulator {
         f.body = roles[i].body;
         f.threads = roles[i].threads();
         a.frames.push_back(f);
+        order_.push_back(a.id);
         actors_.push_back(std::move(a));
       }
   }
 
   /// Runs to the end or a standstill; false when aborted (no verdict).
-  bool run() {
+  /// Each turn an actor runs until it blocks, or `quantum` statements (0:
+  /// no limit); `reversed` starts each round from the last role.
+  bool run(int64_t quantum = 0, bool reversed = false) {
+    quantum_ = quantum;
+    if (reversed) std::reverse(order_.begin(), order_.end());
     while (true) {
       bool progress = false, all_done = true;
-      for (Actor& a : actors_) {
+      for (int i : order_) {
+        Actor& a = actors_[i];
         if (a.done) continue;
         int64_t before = steps_;
         if (!run_actor(a)) return false;
@@ -284,7 +292,9 @@ class Simulator {
   // Section - the interpreter
 
   bool run_actor(Actor& a) {
+    int64_t turn = 0;
     while (!a.frames.empty()) {
+      if (quantum_ > 0 && turn++ == quantum_) return true;  // its turn is over
       if (++steps_ > kMaxSteps) return false;
       Frame& f = a.frames.back();
       if (f.pc >= f.body->size()) {
@@ -1161,6 +1171,8 @@ class Simulator {
   std::vector<PerCta> per_cta_;
   ProtocolTrace trace_;
   int64_t steps_ = 0;
+  int64_t quantum_ = 0;     // statements per turn; 0: until the actor blocks
+  std::vector<int> order_;  // the actors, in the order each round runs them
   SymbolId lane_ = kNone, warp_ = kNone, rank_ = kNone;
 };
 
@@ -1197,10 +1209,27 @@ void loop_trips(const Module& m, const Evaluator& eval, const std::vector<StmtId
 }  // namespace
 
 ProtocolTrace simulate_protocol(const Module& m, uint32_t kernel, std::vector<RoleView> roles, Env env) {
-  Simulator sim(m, kernel, std::move(roles), std::move(env));
-  bool finished = sim.run();
-  ProtocolTrace trace = sim.finish();
-  trace.aborted = !finished;
+  auto simulate = [&](int64_t quantum, bool reversed) {
+    Simulator sim(m, kernel, roles, env);
+    bool finished = sim.run(quantum, reversed);
+    ProtocolTrace trace = sim.finish();
+    trace.aborted = !finished;
+    return trace;
+  };
+  // Each role runs ahead as far as it can: the producer fills the ring
+  // first. When that ends in a deadlock, a missing wait may be the cause,
+  // and one statement per turn (either role first) lets the roles overlap
+  // as they do on the GPU: a producer that never waits for a free stage
+  // then shows as the overwrite it is. The first such schedule with a
+  // hazard is the verdict; otherwise the deadlock stands.
+  ProtocolTrace trace = simulate(0, false);
+  if (!trace.deadlocked || trace.aborted || !trace.hazards.empty()) return trace;
+  for (bool reversed : {false, true}) {
+    ProtocolTrace interleaved = simulate(1, reversed);
+    if (interleaved.aborted || interleaved.hazards.empty()) continue;
+    interleaved.interleaved = true;
+    return interleaved;
+  }
   return trace;
 }
 

@@ -223,6 +223,10 @@ struct ProtocolTrace {
   int64_t shown_cta = 0;    // the CTA whose roles, traffic and hazards this is
   bool deadlocked = false;  // some role is blocked and none can move
   bool aborted = false;     // stopped early: events are a prefix, the end state is unknown
+  /// The roles ran a statement per turn: the schedule where each runs
+  /// ahead deadlocked, and this one shows the hazard that caused it (any
+  /// deadlock here is its consequence, not a finding of its own).
+  bool interleaved = false;
 };
 
 }  // namespace cake

@@ -25,7 +25,7 @@ namespace cake {
 void check_phases(const ProtocolContext& cx) {
   const Module& m = cx.module;
   const ProtocolTrace& t = cx.trace;
-  if (t.aborted || t.deadlocked) return;
+  if (t.aborted || t.deadlocked || t.interleaved) return;
   std::map<BarrierKey, int64_t> completed;
   for (const BarrierEnd& b : t.barriers) completed[b.key] = b.phase;
 
