@@ -1239,3 +1239,51 @@ kernel no_free_wait(A: global bf16[256, 64], C: global f32[256, 64]) grid (1) bl
     }
   }
 }
+
+// -----
+
+// A two-CTA cluster where each CTA multicasts its row of every k-step's
+// tile to both: the per-step cluster.sync keeps a CTA from sending the next
+// row while its peer still reads this one (clean). cluster.sync is a
+// rendezvous of the whole cluster.
+target sm_90a
+kernel multicast_steps(X: global f32[8, 64], Y: global f32[16, 64]) grid (2) block 32 cluster (2) {
+  smem s: f32[2, 64]
+  tensormap t = X box [1, 64]
+  mbarrier full
+  reg y: f32[2]
+  for k in 0 .. 4 {
+    elect {
+      arrive.expect_tx full, bytes(s)
+      tma.load s[cluster.rank : 1, :] <- t[k * 2 + cluster.rank, 0], full multicast(3)
+    }
+    wait full parity(k % 2)
+    load y <- s[lane / 16, lane % 16 * 4 : 2]
+    store Y[block.x * 8 + k * 2 + lane / 16, lane % 16 * 4 : 2] <- y
+    cluster.sync
+  }
+}
+
+// -----
+
+// The same without the cluster.sync: a CTA's next row lands in its peer's
+// tile and barrier while the peer is still on this step (the cross-CTA
+// race that used to pass).
+target sm_90a
+kernel multicast_steps_unsynced(X: global f32[8, 64], Y: global f32[16, 64]) grid (2) block 32 cluster (2) {
+  smem s: f32[2, 64]
+  tensormap t = X box [1, 64]
+  mbarrier full
+  reg y: f32[2]
+  for k in 0 .. 4 {
+    elect {
+      // expected-error@+1 [CAKE-E0402] {{`full` expects 512 bytes per phase but its copies deliver 768: the phase completes before the last 256 bytes land}}
+      arrive.expect_tx full, bytes(s)
+      tma.load s[cluster.rank : 1, :] <- t[k * 2 + cluster.rank, 0], full multicast(3)
+    }
+    wait full parity(k % 2)
+    // expected-error@+1 [CAKE-E0601] {{`s` is read before the barrier that publishes its write}}
+    load y <- s[lane / 16, lane % 16 * 4 : 2]
+    store Y[block.x * 8 + k * 2 + lane / 16, lane % 16 * 4 : 2] <- y
+  }
+}

@@ -30,7 +30,8 @@
 // Clusters. A kernel with a `cluster` clause runs every role once per CTA of
 // its cluster (each with its `cluster.rank`); barriers and slots are per
 // CTA, and a `multicast(mask)` copy or commit reaches the barriers and slots
-// of every CTA its mask names. The trace shows one CTA (ProtocolTrace::
+// of every CTA its mask names. `cluster.sync` is a rendezvous of every
+// actor of every CTA, as a named barrier's `sync` is of its threads. The trace shows one CTA (ProtocolTrace::
 // shown_cta: the first with a blocked role, else the first with a hazard,
 // else CTA 0): its roles, its barriers' traffic (the bytes and arrivals the
 // others send it included), its hazards and async events.
@@ -116,6 +117,9 @@ struct Actor {
   int64_t named_round = 0;
   // It issued a tma.store: its later global reads are AsyncEvents (E0417).
   bool tma_stored = false;
+  // `cluster.sync`: arrived in round `cluster_round`, while it waits.
+  bool in_cluster_sync = false;
+  int64_t cluster_round = 0;
 };
 
 /// A named barrier (`bar.sync id, threads`): a rendezvous of every thread
@@ -167,6 +171,7 @@ class Simulator {
         f.body = roles[i].body;
         f.threads = roles[i].threads();
         a.frames.push_back(f);
+        cluster_threads_ += f.threads;
         order_.push_back(a.id);
         actors_.push_back(std::move(a));
       }
@@ -202,7 +207,11 @@ class Simulator {
     // The CTA the trace shows: the first with a blocked role (a hang in a
     // CTA that a multicast mask starves shows there), else the first with
     // a hazard, else CTA 0.
+    // A role held at cluster.sync waits for the others: a role blocked on
+    // a barrier says more.
     int64_t seen = -1;
+    for (const Actor& a : actors_)
+      if (seen < 0 && !a.done && a.blocked_at != kNone && a.blocked_on.symbol != kNone) seen = a.cta;
     for (const Actor& a : actors_)
       if (seen < 0 && !a.done && a.blocked_at != kNone) seen = a.cta;
     for (int64_t c = 0; c < ctas_ && seen < 0; ++c)
@@ -645,6 +654,28 @@ class Simulator {
     const Frame& f = a.frames.back();
     released_by(a, f.scope, n.pending);
     n.arrive(f.threads, *declared);
+    return Result::Next;
+  }
+
+  /// `cluster.sync`: a rendezvous of every thread of every CTA of the
+  /// cluster (barrier.cluster.arrive.release, wait.acquire): it blocks until
+  /// all have arrived, and what each did before it is then known to all.
+  Result cluster_sync(Actor& a, StmtId id) {
+    if (!a.in_cluster_sync) {
+      sync_role(a, id);
+      released_by(a, ThreadScope::All, cluster_.pending);
+      a.in_cluster_sync = true;
+      a.cluster_round = cluster_.round;
+      cluster_.arrive(a.frames.back().threads, cluster_threads_);
+    }
+    if (cluster_.round == a.cluster_round) {
+      a.blocked_at = id;
+      a.blocked_on = BarrierKey{};
+      a.blocked_parity = 0;
+      return Result::Blocked;
+    }
+    for (int e : cluster_.carried[a.cluster_round]) mark(a.known_all, e);
+    a.in_cluster_sync = false;
     return Result::Next;
   }
 
@@ -1111,9 +1142,10 @@ class Simulator {
         async_of(a).push_back(async_event(AsyncEventKind::Tcgen05WaitLd, a, id));
         break;
       case Op::Syncthreads:
-      case Op::ClusterSync:
         sync_role(a, id);
         break;
+      case Op::ClusterSync:
+        return cluster_sync(a, id);
       // The rest below are not plain ops.
       case Op::FenceProxyAsync:
         // Orders this role's generic writes before later async-proxy reads.
@@ -1171,6 +1203,8 @@ class Simulator {
   std::vector<PerCta> per_cta_;
   ProtocolTrace trace_;
   int64_t steps_ = 0;
+  NamedState cluster_;           // cluster.sync's rounds
+  int64_t cluster_threads_ = 0;  // every thread of every CTA of the cluster
   int64_t quantum_ = 0;     // statements per turn; 0: until the actor blocks
   std::vector<int> order_;  // the actors, in the order each round runs them
   SymbolId lane_ = kNone, warp_ = kNone, rank_ = kNone;

@@ -44,10 +44,12 @@ void check_deadlock(const ProtocolContext& cx) {
     if (!r.finished && r.blocked_at != kNone) blocked.push_back(&r);
   // The first role blocked on an mbarrier (a role held at a named barrier
   // waits for one of those; a named barrier that never fills is E0406's).
-  std::stable_partition(blocked.begin(), blocked.end(), [&](const RoleTrace* r) {
-    return m.symbols[r->blocked_on.symbol].kind == SymbolKind::Mbarrier;
-  });
-  if (blocked.empty() || m.symbols[blocked.front()->blocked_on.symbol].kind != SymbolKind::Mbarrier) return;
+  // (cluster.sync, with no symbol, is held alike.)
+  auto on_mbarrier = [&](const RoleTrace* r) {
+    return r->blocked_on.symbol != kNone && m.symbols[r->blocked_on.symbol].kind == SymbolKind::Mbarrier;
+  };
+  std::stable_partition(blocked.begin(), blocked.end(), on_mbarrier);
+  if (blocked.empty() || !on_mbarrier(blocked.front())) return;
   const RoleTrace& first = *blocked.front();
   if (!statically_arrived(m, first.blocked_on.symbol)) return;
   auto it = std::find_if(t.barriers.begin(), t.barriers.end(),
@@ -64,7 +66,11 @@ void check_deadlock(const ProtocolContext& cx) {
   for (const RoleTrace* r : blocked) {
     if (r == &first) continue;
     std::string who = r->role.name.empty() ? std::string("the kernel") : "role `" + std::string(r->role.name) + "`";
-    if (m.symbols[r->blocked_on.symbol].kind != SymbolKind::Mbarrier) {
+    if (r->blocked_on.symbol == kNone) {
+      d.related.push_back({m.stmts[r->blocked_at].range, who + " waits here at `cluster.sync`" + loop_where(m, *r)});
+      continue;
+    }
+    if (!on_mbarrier(r)) {
       d.related.push_back({m.stmts[r->blocked_at].range, who + " waits here at named barrier `" +
                                                              std::string(m.symbols[r->blocked_on.symbol].name) + "`" +
                                                              loop_where(m, *r)});
