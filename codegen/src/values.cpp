@@ -6,6 +6,7 @@
 
 #include "cake/broadcast.h"
 #include "cake/builtins.h"
+#include "cake/typing.h"
 #include "cake/banks.h"
 #include "cake/roles.h"
 #include "cake/fragments.h"
@@ -257,11 +258,12 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
     f.dims.push_back(*v);
   }
   bool half = f.dtype == DType::BF16 || f.dtype == DType::F16;
-  if (ctype(f.dtype).empty() || dtype_bits(f.dtype) > 32 ||
+  bool wide = f.dtype == DType::F64 && f.layout == FragLayout::None;  // per thread: a double
+  if (ctype(f.dtype).empty() || (dtype_bits(f.dtype) > 32 && !wide) ||
       (half && f.layout != FragLayout::None && f.layout != FragLayout::MmaAcc && f.layout != FragLayout::WgmmaAcc &&
                f.layout != FragLayout::Tcgen05Acc)) {
     refuse(sym.decl, "a " + std::string(dtype_name(f.dtype)) +
-                         " fragment in this layout (so far: 32-bit types, 16-bit floats per thread or in an accumulator layout)");
+                         " fragment in this layout (so far: 32-bit types, f64 per thread, 16-bit floats per thread or in an accumulator layout)");
     return std::nullopt;
   }
   switch (f.layout) {
@@ -459,6 +461,11 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
     case Expr::Kind::Cast:
       // Arithmetic is f32: cvt<f32> widens (reading a 16-bit value already
       // does), cvt<bf16>/cvt<f16> round to nearest even and widen again.
+      // cvt<f64> makes the operand a double, and C++ then computes what it
+      // meets in f64 (a per-thread f64 sum); cvt<f32> of an f64 value rounds.
+      if (e.cast_type == DType::F64) return "(double)(" + element(e.lhs, result, i) + ")";
+      if (e.cast_type == DType::F32 && Typer(m, nullptr).type_of(e.lhs).dtype == DType::F64)
+        return "(float)(" + element(e.lhs, result, i) + ")";
       if (e.cast_type == DType::F32) return element(e.lhs, result, i);
       if (e.cast_type == DType::BF16) return "CAKE_ROUND_BF16(" + element(e.lhs, result, i) + ")";
       if (e.cast_type == DType::F16) return "CAKE_ROUND_F16(" + element(e.lhs, result, i) + ")";

@@ -122,9 +122,20 @@ constexpr double kSchedulersPerSm = 4;
 
 class Walker {
  public:
-  Walker(const Module& m, const Env& env, const Machine& machine, bool per_statement)
+  Walker(const Module& m, const Env& env, const Machine& machine, bool per_statement, const std::vector<ExprId>& grid)
       : m_(m), env_(env), mc_(machine), typer_(m, nullptr), eval_(m), per_statement_(per_statement),
-        banks_(find_target(machine.device->arch)) {}
+        banks_(find_target(machine.device->arch)) {
+    for (ExprId g : grid) {
+      auto v = eval_.eval(g, &env_);
+      if (!v || *v <= 0) {
+        grid_.clear();
+        break;
+      }
+      grid_.push_back(*v);
+    }
+    for (SymbolId id = 0; id < m.symbols.size(); ++id)
+      if (m.symbols[id].kind == SymbolKind::Builtin && m.symbols[id].name == "block") block_ = id;
+  }
 
   KernelDemand run(const std::vector<RoleView>& roles) {
     for (const RoleView& r : roles) {
@@ -166,8 +177,30 @@ class Walker {
     return n;
   }
 
-  std::optional<int64_t> trips(ExprId start, ExprId end, ExprId step) const {
-    return eval_.trips(start, end, step, &env_);
+  /// A loop's trips. When its bounds read `block.x`/`y`/`z` (a causal
+  /// kernel's loop up to its diagonal), the mean over the grid's CTAs
+  /// (at most 1,024 of them, evenly spread): the CTA the model prices is
+  /// the average one.
+  std::optional<double> trips(ExprId start, ExprId end, ExprId step) const {
+    if (auto t = eval_.trips(start, end, step, &env_)) return static_cast<double>(*t);
+    if (block_ == kNone || grid_.empty() || grid_.size() > 3) return std::nullopt;
+    int64_t total = 1;
+    for (int64_t g : grid_) total = total > (int64_t{1} << 40) / g ? (int64_t{1} << 40) : total * g;
+    int64_t samples = std::min<int64_t>(total, 1024);
+    Env env = env_;
+    double sum = 0;
+    static constexpr std::string_view kAxes[] = {"x", "y", "z"};
+    for (int64_t i = 0; i < samples; ++i) {
+      int64_t cta = samples == total ? i : static_cast<int64_t>(static_cast<double>(i) * total / samples);
+      for (size_t d = 0; d < grid_.size(); ++d) {
+        env.fields[block_][kAxes[d]] = cta % grid_[d];
+        cta /= grid_[d];
+      }
+      auto t = eval_.trips(start, end, step, &env);
+      if (!t) return std::nullopt;
+      sum += static_cast<double>(*t);
+    }
+    return sum / static_cast<double>(samples);
   }
 
   void walk(const std::vector<StmtId>& body, const Ctx& c) {
@@ -251,15 +284,15 @@ class Walker {
     auto t = trips(f.start, f.end, f.step);
     if (!t) out_.unknown_trips = true;
     Ctx inner = c;
-    inner.cta *= static_cast<double>(t.value_or(1));
-    inner.iter *= static_cast<double>(t.value_or(1));
+    inner.cta *= t.value_or(1);
+    inner.iter *= t.value_or(1);
     walk(f.body, inner);
   }
 
   void node(StmtId id, const PipelineStmt& p, const Ctx& c) {
     auto t = trips(p.start, p.end, p.step);
     auto stages = p.stages == kNone ? std::nullopt : eval_.fold(p.stages);
-    int64_t trip = t.value_or(-1), st = std::max<int64_t>(1, stages.value_or(1));
+    int64_t trip = t ? std::llround(*t) : -1, st = std::max<int64_t>(1, stages.value_or(1));
     if (!t) out_.unknown_trips = true;
     int index = -1;
     for (size_t i = 0; i < out_.rings.size(); ++i)
@@ -269,7 +302,7 @@ class Walker {
       index = static_cast<int>(out_.rings.size()) - 1;
     }
     Ctx inner = c;
-    inner.cta *= static_cast<double>(std::max<int64_t>(trip, 1));
+    inner.cta *= t ? std::max(*t, 1.0) : 1.0;
     inner.iter = 1;
     inner.ring = index;
     walk(p.body, inner);
@@ -508,6 +541,8 @@ class Walker {
 
   const Module& m_;
   const Env& env_;
+  std::vector<int64_t> grid_;  // the grid's extents under env_ (empty: not known)
+  SymbolId block_ = kNone;     // the builtin `block`
   const Machine& mc_;
   Typer typer_;
   Evaluator eval_;
@@ -523,8 +558,8 @@ class Walker {
 }  // namespace
 
 KernelDemand kernel_demand(const Module& m, const std::vector<RoleView>& roles, const Env& env, const Machine& machine,
-                           bool per_statement) {
-  return Walker(m, env, machine, per_statement).run(roles);
+                           bool per_statement, const std::vector<ExprId>& grid) {
+  return Walker(m, env, machine, per_statement, grid).run(roles);
 }
 
 }  // namespace cake

@@ -64,8 +64,10 @@ struct KernelDemand {
 
 /// Walks a kernel's `roles` (its facts' role partition, KernelFacts::roles())
 /// under `env` (the bench's shape symbols; empty: no bench); `per_statement`:
-/// fill KernelDemand::statements (per-line attribution).
+/// fill KernelDemand::statements (per-line attribution); `grid`: the
+/// kernel's grid clause, over whose CTAs a loop whose trips read `block.*`
+/// is averaged.
 KernelDemand kernel_demand(const Module& m, const std::vector<RoleView>& roles, const Env& env, const Machine& machine,
-                           bool per_statement = true);
+                           bool per_statement, const std::vector<ExprId>& grid);
 
 }  // namespace cake
