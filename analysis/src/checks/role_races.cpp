@@ -17,7 +17,10 @@
 // operand and register layout. `syncthreads`, `cluster.sync`, `sync NAME`
 // and an mbarrier `wait` order what came before (the wait conservatively).
 // TMA and bulk copies complete through an mbarrier, which the simulator
-// checks (E0601); cp.async through its groups and a barrier (E0409).
+// checks (E0601). A cp.async write over what another warp reads or wrote
+// is reported here (a refill before the barrier that proves the others
+// finished reading); reads of what it wrote are E0409's (its group and a
+// barrier).
 #include "cake/ops.h"
 #include "checks/checks.h"
 #include "diag_builder.h"
@@ -99,7 +102,10 @@ class RoleRaces {
             // TMA and bulk copies complete through mbarriers and bulk groups
             // (the simulator, E0601); cp.async through its groups and a
             // barrier (E0409).
-            if (n.op == Op::TmaLoad || n.op == Op::BulkLoad || n.op == Op::TmaStore || n.op == Op::CpAsync) return;
+            if (n.op == Op::TmaLoad || n.op == Op::BulkLoad || n.op == Op::TmaStore) return;
+            // A cp.async refill over what other warps still read is a race
+            // here; what reads it after is E0409's (its group and barrier).
+            if (n.op == Op::CpAsync) return access(id, n.dst, true, single, n.src, /*remember=*/false);
             access(id, n.dst, true, single, n.src);
             access(id, n.src, false, single, n.dst);
           } else if constexpr (std::is_same_v<T, MmaStmt>) {
@@ -130,7 +136,7 @@ class RoleRaces {
     for (ExprId a : x.args) reads_in(id, a, single, reg_side, depth + 1);
   }
 
-  void access(StmtId id, ExprId operand, bool write, bool single, ExprId reg_side) {
+  void access(StmtId id, ExprId operand, bool write, bool single, ExprId reg_side, bool remember = true) {
     if (operand == kNone) return;
     SymbolId sym = root_symbol(m_, operand);
     if (sym == kNone || m_.symbols[sym].kind != SymbolKind::Smem) return;
@@ -143,6 +149,7 @@ class RoleRaces {
       report(p, a);
       break;
     }
+    if (!remember) return;
     // A loop's second walk meets the same sites again: keep each once.
     for (const Access& p : pending_)
       if (p.stmt == id && p.operand == operand) return;

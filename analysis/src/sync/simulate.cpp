@@ -156,6 +156,12 @@ class Simulator {
     }
     ctas_ = ctas && *ctas <= 16 ? *ctas : 1;
     trace_.cluster = ctas_;
+    // The last cluster of the grid: where a loop up to the CTA's diagonal
+    // (causal attention) runs longest, and a ring turns most.
+    const std::vector<ExprId>& grid = m.kernels[kernel].grid;
+    for (size_t d = 0; d < grid.size() && d < 3; ++d)
+      if (auto g = eval_.eval(grid[d], &env); g && *g > 0 && *g <= kMaxTrips)
+        block_base_[d] = std::max<int64_t>(0, *g - (d == 0 ? ctas_ : 1));
     per_cta_.resize(static_cast<size_t>(ctas_));
     for (PerCta& c : per_cta_) c.async.resize(roles.size());
     for (int64_t c = 0; c < ctas_; ++c)
@@ -270,7 +276,9 @@ class Simulator {
       if (s.name == "lane") a.env.values[id] = 0;
       if (s.name == "role") a.env.fields[id]["rank"] = 0;
       if (s.name == "warp") a.env.fields[id]["id"] = a.role.first_warp;
-      if (s.name == "block") a.env.fields[id]["x"] = a.cta, a.env.fields[id]["y"] = 0, a.env.fields[id]["z"] = 0;
+      if (s.name == "block")
+        a.env.fields[id]["x"] = block_base_[0] + a.cta, a.env.fields[id]["y"] = block_base_[1],
+        a.env.fields[id]["z"] = block_base_[2];
       if (s.name == "cluster") a.env.fields[id]["rank"] = a.cta;
       if (s.name == "lane") lane_ = id;
       if (s.name == "warp") warp_ = id;
@@ -1203,6 +1211,7 @@ class Simulator {
   std::vector<PerCta> per_cta_;
   ProtocolTrace trace_;
   int64_t steps_ = 0;
+  int64_t block_base_[3] = {0, 0, 0};  // block.x of cluster rank 0, block.y, block.z
   NamedState cluster_;           // cluster.sync's rounds
   int64_t cluster_threads_ = 0;  // every thread of every CTA of the cluster
   int64_t quantum_ = 0;     // statements per turn; 0: until the actor blocks

@@ -1,6 +1,7 @@
 // E0403: a wait that can never complete. Read from where the trace's roles
-// stopped: when no role can move, the first blocked role's wait is reported
-// with its barrier's open phase (arrivals, bytes), where every other role
+// stopped: when no role can move, the wait reported is the first on a
+// barrier that no role still running can arrive on (else the first blocked
+// role's), with its barrier's open phase (arrivals, bytes), where every other role
 // waits, who arrived in the phase and which roles finished. A barrier no
 // statement ever arrives on is E0404's (checks/sync_static.cpp). A trace
 // from the interleaved schedule (sync/simulate.cpp) is not judged: its
@@ -33,6 +34,31 @@ std::string loop_where(const Module& m, const RoleTrace& r) {
   return s.empty() ? s : s + ")";
 }
 
+/// Whether a role still running may yet arrive on `barrier`: it has an
+/// arrive, commit or copy on it after the point it stopped at (in text
+/// order), or in a loop around that point.
+bool may_still_arrive(const Module& m, const ProtocolTrace& t, SymbolId barrier) {
+  std::vector<const Stmt*> arrivals, loops;
+  for (const Stmt& st : m.stmts) {
+    ExprId b = arrival_barrier(st);
+    if (b != kNone && root_symbol(m, b) == barrier) arrivals.push_back(&st);
+    if (std::holds_alternative<ForStmt>(st.node) || std::holds_alternative<PipelineStmt>(st.node)) loops.push_back(&st);
+  }
+  for (const RoleTrace& r : t.roles) {
+    if (r.finished || r.blocked_at == kNone) continue;
+    ByteRange body = r.role.stmt != kNone ? m.stmts[r.role.stmt].range : m.kernels[t.kernel].range;
+    uint32_t at = m.stmts[r.blocked_at].range.begin;
+    for (const Stmt* a : arrivals) {
+      uint32_t where = a->range.begin;
+      if (!body.contains(where)) continue;
+      if (where > at) return true;
+      for (const Stmt* l : loops)
+        if (l->range.contains(at) && l->range.contains(where)) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 void check_deadlock(const ProtocolContext& cx) {
@@ -50,6 +76,12 @@ void check_deadlock(const ProtocolContext& cx) {
   };
   std::stable_partition(blocked.begin(), blocked.end(), on_mbarrier);
   if (blocked.empty() || !on_mbarrier(blocked.front())) return;
+  // The wait to report: one whose barrier nothing still running can
+  // arrive on (its phase can never complete); the others wait on it.
+  auto never = std::find_if(blocked.begin(), blocked.end(), [&](const RoleTrace* r) {
+    return on_mbarrier(r) && !may_still_arrive(m, t, r->blocked_on.symbol);
+  });
+  if (never != blocked.end()) std::rotate(blocked.begin(), never, never + 1);
   const RoleTrace& first = *blocked.front();
   if (!statically_arrived(m, first.blocked_on.symbol)) return;
   auto it = std::find_if(t.barriers.begin(), t.barriers.end(),

@@ -59,14 +59,28 @@ void check_phases(const ProtocolContext& cx) {
     cx.diagnostics.push_back(std::move(d));
   }
 
+  // By barrier (all elements of an array): some wait on it, some passed on
+  // a fresh element, and the wait statements.
+  std::map<SymbolId, Waits> by_symbol;
+  for (const auto& [key, w] : waits) {
+    Waits& s = by_symbol[key.symbol];
+    s.fresh = s.fresh || w.fresh;
+    for (StmtId st : w.statements)
+      if (std::find(s.statements.begin(), s.statements.end(), st) == s.statements.end()) s.statements.push_back(st);
+  }
   std::set<StmtId> unconsumed_reported;
   for (const SyncEvent& e : t.events) {
     if (e.kind != SyncEventKind::PhaseComplete) continue;
+    auto sym = by_symbol.find(e.barrier.symbol);
+    // Nobody waits on this barrier at all, it is a free-stage barrier, or
+    // E0419 says why a phase went unseen.
+    if (sym == by_symbol.end() || sym->second.fresh || stale.count(e.barrier)) continue;
     auto it = waits.find(e.barrier);
-    if (it != waits.end() && (it->second.fresh || it->second.observed.count(e.phase))) continue;
-    if (it == waits.end() || stale.count(e.barrier)) continue;  // nobody waits at all, or E0419 says why
+    if (it != waits.end() && it->second.observed.count(e.phase)) continue;
     if (e.stmt == kNone || !unconsumed_reported.insert(e.stmt).second) continue;
-    const Waits& w = it->second;
+    static const Waits kNone_;
+    const Waits& w = it != waits.end() ? it->second : kNone_;
+    const std::vector<StmtId>& statements = sym->second.statements;
     std::string seen;
     int64_t shown = 0;
     for (int64_t p : w.observed) {
@@ -76,9 +90,11 @@ void check_phases(const ProtocolContext& cx) {
       }
       seen += (seen.empty() ? "" : ", ") + std::to_string(p);
     }
+    if (seen.empty()) seen = "none";
     Diagnostic d = make_diagnostic(DiagId::UnconsumedPhase, m.stmts[e.stmt].range, e.phase,
                                    barrier_text(m, e.barrier), seen, completed[e.barrier]);
-    for (StmtId s : w.statements) d.related.push_back({m.stmts[s].range, "a wait on `" + barrier_text(m, e.barrier) + "`"});
+    for (StmtId s : statements)
+      d.related.push_back({m.stmts[s].range, "a wait on `" + std::string(m.symbols[e.barrier.symbol].name) + "`"});
     add_decl_note(m, d, e.barrier.symbol);
     cx.diagnostics.push_back(std::move(d));
   }
