@@ -413,7 +413,11 @@ module.exports = grammar({
     ),
 
     arrive_statement: $ => choice(
-      seq(field('op', 'arrive'), field('barrier', $._expression)),
+      seq(
+        field('op', 'arrive'),
+        field('barrier', $._expression),
+        optional(field('modifier', $.multicast_modifier)),
+      ),
       seq(
         field('op', 'arrive.expect_tx'),
         field('barrier', $._expression),

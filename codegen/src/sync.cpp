@@ -94,6 +94,10 @@ void Emitter::arrive(const Stmt& s, const ArriveStmt& a) {
   }
   auto bar = barrier_address(a.barrier);
   if (!bar) return;
+  if (a.op == Op::Arrive && a.multicast != kNone)
+    return thread_sync(s.range, false, [&] {
+      line("CAKE_MBAR_ARRIVE_MC(" + *bar + ", " + index(a.multicast) + ");", s.range);
+    });
   if (a.op == Op::Arrive)
     return thread_sync(s.range, false, [&] { line("CAKE_MBAR_ARRIVE(" + *bar + ");", s.range); });
   if (a.op == Op::ArriveExpectTx)

@@ -327,14 +327,18 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
         named_arrive(a, *named);
         return Result::Next;
       }
-      Mbarrier* b = barrier(a, n.barrier, nullptr);
+      int64_t index = 0;
+      Mbarrier* b = barrier(a, n.barrier, &index);
       if (!b) return fail("the executor cannot resolve this barrier");
       if (op == Op::ArriveExpectTx) {
         auto bytes = integer(a, n.bytes);
         if (!bytes) return fail("the executor cannot evaluate the byte count");
         b->tx += *bytes * threads;
       }
-      arrive(*b, threads, a.vc);
+      if (n.multicast == kNone) arrive(*b, threads, a.vc);
+      // `multicast(mask)`: on the barrier of each CTA the mask names.
+      for (int c : n.multicast == kNone ? std::vector<int>{} : targets(n.multicast))
+        arrive(ctas_[c].mbarriers.at(root_symbol(m, n.barrier))[static_cast<size_t>(index)], threads, a.vc);
       release(a);
       return Result::Next;
     }

@@ -182,6 +182,32 @@ inline const std::vector<OpKernel>& op_kernels() {
   store Z[block.x, lane * 2 : 2] <- z
   cluster.sync
 })"},
+    // A multicast ring released by remote arrives: each CTA's consumer
+    // arrives on both CTAs' `empty` (count 64: 32 threads of each).
+    {"arrive", R"(kernel op_remote_arrive(X: global f32[8, 64], Y: global f32[16, 64]) grid (2) block 64 cluster (2) {
+  smem s: f32[2][2, 64]
+  tensormap t = X box [1, 64]
+  mbarrier full[2]
+  mbarrier empty[2] count(64)
+  role producer warp(0) {
+    elect {
+      pipeline st in ring(2) for k in 0 .. 4 {
+        wait empty[st] parity(st.phase ^ 1)
+        arrive.expect_tx full[st], bytes(s[st])
+        tma.load s[st][cluster.rank : 1, :] <- t[k * 2 + cluster.rank, 0], full[st] multicast(3)
+      }
+    }
+  }
+  role consumer warp(1) {
+    reg y: f32[2]
+    pipeline st in ring(2) for k in 0 .. 4 {
+      wait full[st] parity(st.phase)
+      load y <- s[st][lane / 16, lane % 16 * 4 : 2]
+      store Y[block.x * 8 + k * 2 + lane / 16, lane % 16 * 4 : 2] <- y
+      arrive empty[st] multicast(3)
+    }
+  }
+})"},
     {"wgmma wgmma.fence wgmma.commit wgmma.wait", R"(kernel op_wgmma(A: global bf16[64, 16], B: global bf16[64, 16], C: global f32[64, 64]) grid (1) block 128 {
   smem a: bf16[64, 16] swizzle(32B)
   smem b: bf16[64, 16] swizzle(32B)

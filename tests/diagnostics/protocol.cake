@@ -1267,8 +1267,8 @@ kernel multicast_steps(X: global f32[8, 64], Y: global f32[16, 64]) grid (2) blo
 // -----
 
 // The same without the cluster.sync: a CTA's next row lands in its peer's
-// tile and barrier while the peer is still on this step (the cross-CTA
-// race that used to pass).
+// tile while the peer still reads this step's (the cross-CTA race that
+// used to pass).
 target sm_90a
 kernel multicast_steps_unsynced(X: global f32[8, 64], Y: global f32[16, 64]) grid (2) block 32 cluster (2) {
   smem s: f32[2, 64]
@@ -1277,7 +1277,6 @@ kernel multicast_steps_unsynced(X: global f32[8, 64], Y: global f32[16, 64]) gri
   reg y: f32[2]
   for k in 0 .. 4 {
     elect {
-      // expected-error@+1 [CAKE-E0402] {{`full` expects 512 bytes per phase but its copies deliver 768: the phase completes before the last 256 bytes land}}
       arrive.expect_tx full, bytes(s)
       tma.load s[cluster.rank : 1, :] <- t[k * 2 + cluster.rank, 0], full multicast(3)
     }
@@ -1286,4 +1285,89 @@ kernel multicast_steps_unsynced(X: global f32[8, 64], Y: global f32[16, 64]) gri
     load y <- s[lane / 16, lane % 16 * 4 : 2]
     store Y[block.x * 8 + k * 2 + lane / 16, lane % 16 * 4 : 2] <- y
   }
+}
+
+// -----
+
+// A multicast ring without a cluster.sync per step: each CTA's consumer
+// releases the stage on both CTAs' `empty` (arrive ... multicast), so a
+// producer refills it only once both CTAs have read it (clean).
+target sm_90a
+kernel multicast_ring(X: global f32[8, 64], Y: global f32[16, 64]) grid (2) block 64 cluster (2) {
+  smem s: f32[2][2, 64]
+  tensormap t = X box [1, 64]
+  mbarrier full[2]
+  mbarrier empty[2] count(64)                 // 32 threads of each CTA's consumer
+  role producer warp(0) {
+    elect {
+      pipeline st in ring(2) for k in 0 .. 4 {
+        wait empty[st] parity(st.phase ^ 1)
+        arrive.expect_tx full[st], bytes(s[st])
+        tma.load s[st][cluster.rank : 1, :] <- t[k * 2 + cluster.rank, 0], full[st] multicast(3)
+      }
+    }
+  }
+  role consumer warp(1) {
+    reg y: f32[2]
+    pipeline st in ring(2) for k in 0 .. 4 {
+      wait full[st] parity(st.phase)
+      load y <- s[st][lane / 16, lane % 16 * 4 : 2]
+      store Y[block.x * 8 + k * 2 + lane / 16, lane % 16 * 4 : 2] <- y
+      arrive empty[st] multicast(3)
+    }
+  }
+}
+
+// -----
+
+// The same ring with each consumer releasing only its own CTA's stage: a
+// producer's next multicast lands in its peer's stage while the peer's
+// consumer may still read it.
+target sm_90a
+kernel multicast_ring_local_release(X: global f32[8, 64], Y: global f32[16, 64]) grid (2) block 64 cluster (2) {
+  smem s: f32[2][2, 64]
+  tensormap t = X box [1, 64]
+  mbarrier full[2]
+  mbarrier empty[2] count(32)
+  role producer warp(0) {
+    elect {
+      pipeline st in ring(2) for k in 0 .. 4 {
+        wait empty[st] parity(st.phase ^ 1)
+        arrive.expect_tx full[st], bytes(s[st])
+        // expected-error@+1 [CAKE-E0602] {{`s[0]` is overwritten before its readers by role `consumer` release it}}
+        tma.load s[st][cluster.rank : 1, :] <- t[k * 2 + cluster.rank, 0], full[st] multicast(3)
+      }
+    }
+  }
+  role consumer warp(1) {
+    reg y: f32[2]
+    pipeline st in ring(2) for k in 0 .. 4 {
+      wait full[st] parity(st.phase)
+      load y <- s[st][lane / 16, lane % 16 * 4 : 2]
+      store Y[block.x * 8 + k * 2 + lane / 16, lane % 16 * 4 : 2] <- y
+      arrive empty[st]
+    }
+  }
+}
+
+// -----
+
+// A named barrier is one CTA's: no multicast.
+target sm_90a
+kernel named_multicast(X: global f32[64]) grid (2) block 64 cluster (2) {
+  namedbarrier both id(1) threads(64)
+  // expected-error@+1 [CAKE-E0108] {{`multicast` is a named barrier's arrive, not an mbarrier's arrive (a named barrier is this CTA's only)}}
+  arrive both multicast(3)
+  sync both
+}
+
+// -----
+
+// A remote arrive needs a cluster (sm_8x has none).
+target sm_80
+kernel remote_on_ampere(X: global f32[64]) grid (1) block 32 {
+  mbarrier b count(32)
+  // expected-error@+1 [CAKE-E0203] {{`multicast(...)` is not available on sm_80}}
+  arrive b multicast(1)
+  wait b parity(0)
 }

@@ -156,7 +156,12 @@ struct MoveStmt {
 struct MmaStmt { Op op; ExprId acc = kNone; bool accumulate_into = false; ExprId a = kNone, b = kNone, accumulate = kNone; };
 struct PlainStmt { Op op; };
 struct GroupWaitStmt { Op op; ExprId pending = kNone; };
-struct ArriveStmt { Op op; ExprId barrier = kNone, bytes = kNone; };
+struct ArriveStmt {
+  Op op;
+  ExprId barrier = kNone, bytes = kNone;
+  ExprId multicast = kNone;    // `arrive b multicast(mask)`: on b of each CTA the mask names
+  ByteRange multicast_clause;  // `multicast(mask)` as written, if given
+};
 struct WaitStmt { ExprId barrier = kNone, parity = kNone; };
 struct SyncStmt { ExprId barrier = kNone; };
 struct CommitStmt {

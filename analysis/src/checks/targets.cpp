@@ -63,7 +63,7 @@ class TargetChecker {
     else if (const auto* mm = std::get_if<MmaStmt>(&s.node)) op = mm->op;
     else if (const auto* p = std::get_if<PlainStmt>(&s.node)) op = p->op;
     else if (const auto* g = std::get_if<GroupWaitStmt>(&s.node)) op = g->op;
-    else if (const auto* a = std::get_if<ArriveStmt>(&s.node)) op = a->op;
+    else if (const auto* a = std::get_if<ArriveStmt>(&s.node)) op = a->op, multicast = a->multicast, clause = a->multicast_clause;
     else if (const auto* c = std::get_if<CommitStmt>(&s.node)) op = c->op, multicast = c->multicast, clause = c->multicast_clause;
     if (!op) return;
     std::optional<Feature> f = op_feature(*op);

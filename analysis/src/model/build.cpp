@@ -585,7 +585,13 @@ class Builder {
     } else if (sym == c_.group_wait_statement) {
       set(GroupWaitStmt{*op, expr(field(node, f.pending))});
     } else if (sym == c_.arrive_statement) {
-      set(ArriveStmt{*op, expr(field(node, f.barrier)), expr_opt(field(node, f.bytes))});
+      ArriveStmt s{*op, expr(field(node, f.barrier)), expr_opt(field(node, f.bytes))};
+      TSNode mod = field(node, f.modifier);
+      if (!ts_node_is_null(mod)) {
+        s.multicast = expr(field(mod, f.mask));
+        s.multicast_clause = node_range(mod);
+      }
+      set(s);
     } else if (sym == c_.wait_statement) {
       set(WaitStmt{expr(field(node, f.barrier)), expr(field(node, f.parity))});
     } else if (sym == c_.sync_statement) {

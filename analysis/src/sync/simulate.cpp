@@ -558,7 +558,11 @@ class Simulator {
       e.bytes = *bytes * f.threads;
       record(a.cta, e);
     }
-    arrive(a, id, a.cta, *key, f.threads, f.scope);
+    // `multicast(mask)`: one arrival on the barrier of each CTA it names
+    // (mbarrier.arrive.shared::cluster on each peer's).
+    auto ctas = destinations(a, id, s.multicast);
+    if (!ctas) return Result::Abort;
+    for (int64_t c : *ctas) arrive(a, id, c, *key, f.threads, f.scope);
     return Result::Next;
   }
 
@@ -956,6 +960,7 @@ class Simulator {
           b.delivered += bytes * f.threads;
           SyncEvent ev = event(SyncEventKind::CompleteTx, &a, id, *key, b);
           ev.bytes = bytes * f.threads;
+          ev.remote = cta != a.cta;
           record(cta, ev);
           if (e >= 0) b.phase_accesses.push_back(e);
           try_complete(&a, id, cta, *key, b);

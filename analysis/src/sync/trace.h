@@ -115,6 +115,7 @@ struct SyncEvent {
   int64_t bytes = 0;      // ExpectTx, CompleteTx
   int64_t expected = 0;   // PhaseComplete
   int64_t delivered = 0;  // PhaseComplete
+  bool remote = false;    // CompleteTx: a copy another CTA of the cluster issued
 };
 
 /// The open (incomplete) phase a barrier element was left in.

@@ -84,6 +84,20 @@ static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
 #define CAKE_MBAR_ARRIVE(bar) \
   asm volatile("{ .reg .b64 cake_state; mbarrier.arrive.shared::cta.b64 cake_state, [%0]; }" \
                :: "r"(CAKE_SMEM_ADDR(bar)) : "memory")
+// `arrive b multicast(mask)`: one arrival on `bar` of each CTA of the
+// cluster that `mask` names: mapa gives the peer's address of the same
+// barrier, and the arrive releases at cluster scope.
+#define CAKE_MBAR_ARRIVE_MC(bar, mask)                                                                  \
+  do {                                                                                                  \
+    for (unsigned cake_cta = 0; cake_cta < 16; ++cake_cta)                                              \
+      if (((unsigned)(mask) >> cake_cta) & 1u) {                                                        \
+        unsigned cake_remote;                                                                           \
+        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"                                             \
+                     : "=r"(cake_remote) : "r"(CAKE_SMEM_ADDR(bar)), "r"(cake_cta));                    \
+        asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" :: "r"(cake_remote) \
+                     : "memory");                                                                       \
+      }                                                                                                 \
+  } while (0)
 #define CAKE_MBAR_ARRIVE_EXPECT_TX(bar, bytes)                                                          \
   asm volatile("{ .reg .b64 cake_state; mbarrier.arrive.expect_tx.shared::cta.b64 cake_state, [%0], %1; }" \
                :: "r"(CAKE_SMEM_ADDR(bar)), "r"((unsigned)(bytes)) : "memory")

@@ -434,10 +434,13 @@ inline void tma_load(int rank, void* dst, const void* map_bytes, const long long
   }
 }
 
-/// tcgen05.commit .multicast::cluster: one arrival on `bar` of each block `mask` names.
-inline void commit_multicast(const void* bar, unsigned mask) {
+/// `arrive b multicast(mask)` (mapa + mbarrier.arrive.shared::cluster), and
+/// tcgen05.commit .multicast::cluster: one arrival on `bar` of each block
+/// `mask` names.
+inline void arrive_multicast(const void* bar, unsigned mask) {
   for (Block* b : multicast_blocks(mask)) mbar_arrive(bar, 0, b);
 }
+inline void commit_multicast(const void* bar, unsigned mask) { arrive_multicast(bar, mask); }
 
 /// barrier.cluster.arrive + wait: every live thread of every block.
 inline void cluster_sync() {
@@ -682,6 +685,7 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_MMA_M16N8K16(t, d, a, b0, b1) cake_host::mma_m16n8k16((t), (d), (a), (b0), (b1))
 #define CAKE_MBAR_INIT(bar, count) cake_host::mbar_init((bar), (count))
 #define CAKE_MBAR_ARRIVE(bar) cake_host::mbar_arrive((bar), 0)
+#define CAKE_MBAR_ARRIVE_MC(bar, mask) cake_host::arrive_multicast((bar), (unsigned)(mask))
 #define CAKE_MBAR_ARRIVE_EXPECT_TX(bar, bytes) cake_host::mbar_arrive((bar), (bytes))
 #define CAKE_MBAR_WAIT(bar, parity) cake_host::mbar_wait((bar), (parity))
 #define CAKE_MBAR_TEST_WAIT(bar, parity) cake_host::mbar_wait((bar), (parity))

@@ -19,6 +19,7 @@ void check_multicast(const ProtocolContext& cx) {
     ByteRange clause = s.range;
     if (const auto* mv = std::get_if<MoveStmt>(&s.node)) clause = mv->multicast_clause;
     if (const auto* c = std::get_if<CommitStmt>(&s.node)) clause = c->multicast_clause;
+    if (const auto* a = std::get_if<ArriveStmt>(&s.node)) clause = a->multicast_clause;
     std::string mask = std::to_string(e.bytes);
     Diagnostic d;
     if (kernel.cluster.empty()) {

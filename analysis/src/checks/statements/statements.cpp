@@ -177,8 +177,14 @@ void StatementChecker::check(const Stmt&, const PlainStmt&) {}
 void StatementChecker::check(const Stmt&, const GroupWaitStmt& g) { constant(g.pending, "the number of pending groups"); }
 
 void StatementChecker::check(const Stmt&, const ArriveStmt& a) {
-  // `arrive NAME` on a named barrier is bar.arrive: no bytes, no index.
-  if (a.op == Op::Arrive && typer_.type_of(a.barrier).kind == Typed::Kind::NamedBarrier) return;
+  // `arrive NAME` on a named barrier is bar.arrive: no bytes, no index, and
+  // only this CTA's threads (no multicast).
+  if (a.op == Op::Arrive && typer_.type_of(a.barrier).kind == Typed::Kind::NamedBarrier) {
+    if (a.multicast != kNone)
+      diags_.push_back(make_diagnostic(DiagId::WrongKind, a.multicast_clause, "multicast", "a named barrier's arrive",
+                                       "an mbarrier's arrive (a named barrier is this CTA's only)"));
+    return;
+  }
   barrier_operand(a.barrier, std::string(op_spelling(a.op)));
   bounds_in(a.barrier);
   if (a.bytes != kNone) {
