@@ -94,17 +94,11 @@ void Emitter::arrive(const Stmt& s, const ArriveStmt& a) {
   }
   auto bar = barrier_address(a.barrier);
   if (!bar) return;
-  if (a.op == Op::Arrive && a.multicast != kNone)
-    return thread_sync(s.range, false, [&] {
-      line("CAKE_MBAR_ARRIVE_MC(" + *bar + ", " + index(a.multicast) + ");", s.range);
-    });
-  if (a.op == Op::Arrive)
-    return thread_sync(s.range, false, [&] { line("CAKE_MBAR_ARRIVE(" + *bar + ");", s.range); });
-  if (a.op == Op::ArriveExpectTx)
-    return thread_sync(s.range, false, [&] {
-      line("CAKE_MBAR_ARRIVE_EXPECT_TX(" + *bar + ", " + index(a.bytes) + ");", s.range);
-    });
-  refuse(s.keyword, "`" + std::string(op_spelling(a.op)) + "`");
+  if (a.op != Op::Arrive && a.op != Op::ArriveExpectTx) return refuse(s.keyword, "`" + std::string(op_spelling(a.op)) + "`");
+  std::string call = a.op == Op::ArriveExpectTx ? "CAKE_MBAR_ARRIVE_EXPECT_TX(" + *bar + ", " + index(a.bytes) + ");"
+                     : a.multicast != kNone    ? "CAKE_MBAR_ARRIVE_MC(" + *bar + ", " + index(a.multicast) + ");"
+                                               : "CAKE_MBAR_ARRIVE(" + *bar + ");";
+  thread_sync(s.range, false, [&] { line(call, s.range); });
 }
 
 void Emitter::wait(const Stmt& s, const WaitStmt& w) {

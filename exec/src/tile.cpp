@@ -4,7 +4,9 @@
 #include "cake/broadcast.h"
 #include "cake/exec/numeric.h"
 
+#include <algorithm>
 #include <cmath>
+#include <initializer_list>
 
 namespace cake::exec {
 namespace {
@@ -58,6 +60,33 @@ double element(const Tile& t, Spread s, size_t flat, int64_t columns) {
   return NAN;
 }
 
+/// The operand every other one spreads over (a tile before a `.row`
+/// vector or a scalar), whose shape the result takes; null when none is.
+const Tile* result_shape(std::initializer_list<const Tile*> operands) {
+  for (bool tiles_only : {true, false})
+    for (const Tile* t : operands) {
+      if (tiles_only && (t->scalar || t->row_vector)) continue;
+      if (std::all_of(operands.begin(), operands.end(),
+                      [&](const Tile* o) { return spread(*o, t->dims) != Spread::None; }))
+        return t;
+    }
+  return nullptr;
+}
+
+/// The result of an element-wise op shaped as `big`, its values to fill.
+Tile shaped_as(const Tile& big, DType dtype, bool literal) {
+  Tile out;
+  out.dtype = dtype;
+  out.literal = literal;
+  out.scalar = big.scalar;
+  out.row_vector = big.row_vector;
+  out.dims = big.dims;
+  size_t n = 1;
+  for (int64_t d : out.dims) n *= static_cast<size_t>(d);
+  out.values.resize(n);
+  return out;
+}
+
 DType result_dtype(const Tile& a, const Tile& b) {
   if (a.literal && !b.literal) return b.dtype;
   return a.dtype;
@@ -74,25 +103,15 @@ Tile Tile::constant(double v, bool literal, DType dtype) {
 }
 
 std::optional<Tile> combine(std::string_view op, const Tile& a, const Tile& b, std::string& error) {
-  // The result has the shape of the operand the other spreads over (a row
-  // vector spreads over a tile, a tile never shrinks to a vector).
-  const Tile& big = a.scalar ? b : b.scalar ? a : spread(b, a.dims) != Spread::None && !a.row_vector ? a : b;
-  Tile out;
-  out.dtype = result_dtype(a, b);
-  out.literal = a.literal && b.literal;
-  out.scalar = big.scalar;
-  out.row_vector = big.row_vector;
-  out.dims = big.dims;
-  Spread sa = spread(a, out.dims), sb = spread(b, out.dims);
-  if (sa == Spread::None || sb == Spread::None) {
+  const Tile* big = result_shape({&a, &b});
+  if (!big) {
     error = "the operands of `" + std::string(op) + "` do not broadcast";
     return std::nullopt;
   }
-  size_t n = 1;
-  for (int64_t d : out.dims) n *= static_cast<size_t>(d);
+  Tile out = shaped_as(*big, result_dtype(a, b), a.literal && b.literal);
+  Spread sa = spread(a, out.dims), sb = spread(b, out.dims);
   int64_t columns = out.dims.size() == 2 ? out.dims[1] : 1;
-  out.values.resize(n);
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < out.values.size(); ++i) {
     auto v = binary(op, element(a, sa, i, columns), element(b, sb, i, columns));
     if (!v) {
       error = "the executor has no operator `" + std::string(op) + "`";
@@ -104,34 +123,15 @@ std::optional<Tile> combine(std::string_view op, const Tile& a, const Tile& b, s
 }
 
 std::optional<Tile> choose(const Tile& c, const Tile& a, const Tile& b, std::string& error) {
-  // The result has the shape of the operand every other one spreads over.
-  const Tile* big = nullptr;
-  for (const Tile* t : {&a, &b, &c})
-    if (!big && !t->scalar && !t->row_vector && spread(a, t->dims) != Spread::None &&
-        spread(b, t->dims) != Spread::None && spread(c, t->dims) != Spread::None)
-      big = t;
-  if (!big) {
-    for (const Tile* t : {&a, &b, &c})
-      if (!big && spread(a, t->dims) != Spread::None && spread(b, t->dims) != Spread::None &&
-          spread(c, t->dims) != Spread::None)
-        big = t;
-  }
+  const Tile* big = result_shape({&a, &b, &c});
   if (!big) {
     error = "the operands of `select` do not broadcast";
     return std::nullopt;
   }
-  Tile out;
-  out.dtype = result_dtype(a, b);
-  out.literal = a.literal && b.literal;
-  out.scalar = big->scalar;
-  out.row_vector = big->row_vector;
-  out.dims = big->dims;
+  Tile out = shaped_as(*big, result_dtype(a, b), a.literal && b.literal);
   Spread sc = spread(c, out.dims), sa = spread(a, out.dims), sb = spread(b, out.dims);
-  size_t n = 1;
-  for (int64_t d : out.dims) n *= static_cast<size_t>(d);
   int64_t columns = out.dims.size() == 2 ? out.dims[1] : 1;
-  out.values.resize(n);
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0; i < out.values.size(); ++i)
     out.values[i] = round_to(out.dtype, element(c, sc, i, columns) != 0 ? element(a, sa, i, columns)
                                                                         : element(b, sb, i, columns));
   return out;

@@ -330,6 +330,9 @@ kernel broadcast(A: global f32[N]) grid (1) block 128 {
     acc = acc * col
     // expected-error@+1 [CAKE-E0109] {{element-wise shapes [64, 128] and [32] do not broadcast (dims align from the last; each must be equal or 1, and a `.row` vector of length M spreads across the columns of [M, N])}}
     acc = acc + v
+    reg one: f32
+    // expected-error@+1 [CAKE-E0109] {{value of shape [64] assigned to `one` of shape []}}
+    one = row
   }
 }
 

@@ -267,10 +267,78 @@ kernel no_arrivals(A: global f32[N]) grid (1) block 128 {
 target sm_90a
 kernel sync_in_role(A: global f32[N]) grid (1) block 256 {
   role a warpgroup(0) {
-    // expected-error@+1 [CAKE-E0405] {{`syncthreads` inside role `a` of a kernel with several roles}}
+    // expected-error@+1 [CAKE-E0405] {{`syncthreads` inside role `a` of a kernel with several roles: role `b` never reaches a `syncthreads` (a hang)}}
     syncthreads
   }
   role b warpgroup(1) { }
+}
+
+// -----
+
+// Every role reaches a `syncthreads` of its own, as often as the others:
+// they pair up as one CTA-wide barrier (bar.sync 0 counts warps, whichever
+// instruction they reach), which orders role a's store before role b's read
+// (clean).
+target sm_90a
+kernel sync_every_role(A: global f32[128]) grid (1) block 256 {
+  smem buf: f32[128]
+  role a warpgroup(0) {
+    reg v: f32
+    load v <- A[warp.id * 32 + lane]
+    store buf[warp.id * 32 + lane] <- v
+    syncthreads
+  }
+  role b warpgroup(1) {
+    reg w: f32
+    syncthreads
+    load w <- buf[(warp.id - 4) * 32 + lane]
+    store A[(warp.id - 4) * 32 + lane] <- w
+  }
+}
+
+// -----
+
+// Role b reads before its `syncthreads`: nothing orders role a's store first.
+target sm_90a
+kernel sync_every_role_early(A: global f32[128]) grid (1) block 256 {
+  smem buf: f32[128]
+  role a warpgroup(0) {
+    reg v: f32
+    load v <- A[warp.id * 32 + lane]
+    store buf[warp.id * 32 + lane] <- v
+    syncthreads
+  }
+  role b warpgroup(1) {
+    reg w: f32
+    // expected-error@+1 [CAKE-E0601] {{`buf` is read before the barrier that publishes its write}}
+    load w <- buf[(warp.id - 4) * 32 + lane]
+    syncthreads
+    store A[(warp.id - 4) * 32 + lane] <- w
+  }
+}
+
+// -----
+
+// The same, but role a reaches its `syncthreads` once more than role b: the
+// second round never fills.
+target sm_90a
+kernel sync_count(A: global f32[128]) grid (1) block 256 {
+  smem buf: f32[128]
+  role a warpgroup(0) {
+    reg v: f32
+    load v <- A[warp.id * 32 + lane]
+    store buf[warp.id * 32 + lane] <- v
+    for i in 0 .. 2 {
+      // expected-error@+1 [CAKE-E0405] {{`syncthreads` in role `a` is never released: role `b` ends without reaching `syncthreads` as often (a hang)}}
+      syncthreads
+    }
+  }
+  role b warpgroup(1) {
+    reg w: f32
+    syncthreads
+    load w <- buf[(warp.id - 4) * 32 + lane]
+    store A[(warp.id - 4) * 32 + lane] <- w
+  }
 }
 
 // -----
@@ -947,6 +1015,66 @@ kernel read_back_waited(X: global f32[N, 64], Y: global f32[N, 64]) where N % 32
   syncthreads
   load y <- Y[block.x * 32 + lane, :]
   load x <- X[block.x * 32 + lane, :]
+}
+
+// -----
+
+// Another role reads the stored rows back. The storer waits for the whole
+// store before the named barrier that orders the reader after it (clean).
+target sm_90a
+kernel read_back_other_role(X: global f32[N, 64], Y: global f32[N, 64]) where N % 32 == 0 grid (N / 32) block 64 {
+  smem out: f32[32, 64]
+  tensormap tY = Y box [32, 64]
+  namedbarrier stored id(1) threads(64)
+  role storer warp(0) {
+    reg x: f32[64]
+    load x <- X[block.x * 32 + lane, :]
+    store out[lane, :] <- x
+    fence.proxy.async
+    elect {
+      tma.store tY[block.x * 32, 0] <- out
+      tma.store.commit
+      tma.store.wait 0
+    }
+    sync stored
+  }
+  role reader warp(1) {
+    reg y: f32[64]
+    sync stored
+    load y <- Y[block.x * 32 + lane, :]
+  }
+}
+
+// -----
+
+// The same with only the `.read` wait before the barrier: the reader may
+// see the old rows.
+target sm_90a
+kernel read_back_other_role_early(X: global f32[N, 64], Y: global f32[N, 64]) where N % 32 == 0 grid (N / 32) block 64 {
+  smem out: f32[32, 64]
+  tensormap tY = Y box [32, 64]
+  namedbarrier stored id(1) threads(64)
+  role storer warp(0) {
+    reg x: f32[64]
+    load x <- X[block.x * 32 + lane, :]
+    store out[lane, :] <- x
+    fence.proxy.async
+    elect {
+      tma.store tY[block.x * 32, 0] <- out
+      tma.store.commit
+      tma.store.wait.read 0
+    }
+    sync stored
+    elect {
+      tma.store.wait 0
+    }
+  }
+  role reader warp(1) {
+    reg y: f32[64]
+    sync stored
+    // expected-error@+1 [CAKE-E0417] {{`Y` is read while role `storer`'s `tma.store` to it may still be writing: no `tma.store.wait` (not `.read`) of that role is ordered before this read}}
+    load y <- Y[block.x * 32 + lane, :]
+  }
 }
 
 // -----

@@ -25,8 +25,9 @@ template <class Equal, class Unit>
 Spread spread_of(size_t rank, bool row_vector, size_t result_rank, Equal equal, Unit unit) {
   if (rank == 0) return Spread::Scalar;
   if (row_vector) {
-    if (rank != 1 || !equal(0, 0)) return Spread::None;
-    return result_rank == 1 ? Spread::Same : result_rank == 2 ? Spread::Rows : Spread::None;
+    // Checked before any dim is read: a scalar result has no dim 0.
+    if (rank != 1 || (result_rank != 1 && result_rank != 2) || !equal(0, 0)) return Spread::None;
+    return result_rank == 1 ? Spread::Same : Spread::Rows;
   }
   if (rank > result_rank) return Spread::None;
   // varies[j]: the operand has its own values along result dim j.

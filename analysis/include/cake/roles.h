@@ -41,6 +41,10 @@ SymbolId root_symbol(const Module& m, ExprId e);
 /// (`arrive`, `arrive.expect_tx`, `tcgen05.commit`, a copy's `, b`), or kNone.
 ExprId arrival_barrier(const Stmt& s);
 
+/// Whether `body`, or a block inside it, has a plain statement of `op`
+/// (`syncthreads`, `cluster.sync`).
+bool reaches_op(const Module& m, const std::vector<StmtId>& body, Op op);
+
 /// True when `e` reads a per-thread builtin (`lane`, `warp.id`, `role.rank`),
 /// directly or through a `let`.
 bool depends_on_thread(const Module& m, const Evaluator& eval, ExprId e);

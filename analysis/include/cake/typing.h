@@ -5,6 +5,7 @@
 // when given a diagnostics sink; pass none to infer silently (hover).
 #pragma once
 
+#include "cake/broadcast.h"
 #include "cake/model.h"
 #include "cake/eval.h"
 
@@ -47,6 +48,10 @@ class Typer {
 
   /// True unless both dims are known and differ.
   bool dims_may_equal(ExprId a, ExprId b) const;
+  /// How `operand` spreads over a result of shape `onto` (cake/broadcast.h),
+  /// dims compared with dims_may_equal: the element-wise shape check and the
+  /// assignment check both ask this.
+  Spread spread(const Typed& operand, const std::vector<ExprId>& onto) const;
   /// "[128, 64]" with each dim as written (or folded).
   std::string shape_text(const std::vector<ExprId>& dims, size_t from = 0) const;
   std::string dim_text(ExprId d) const;

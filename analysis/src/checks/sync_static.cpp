@@ -2,8 +2,10 @@
 //   E0404  a `wait` on an mbarrier that no statement ever arrives on, commits
 //          to or completes bytes on;
 //   E0405  `syncthreads` (or `cluster.sync`) reached by only some warps:
-//          inside one role of several, inside `elect`, or under a condition
-//          that differs between the threads of the role;
+//          inside one role of several that another role never reaches,
+//          inside `elect`, or under a condition that differs between the
+//          threads of the role (how often each role reaches it is the
+//          protocol simulation's: checks/protocol/deadlock.cpp);
 //   E0406  `sync NAME` whose `threads(t)` differs from the threads of the
 //          roles that reach it.
 #include "cake/ops.h"
@@ -41,6 +43,7 @@ class SyncChecker {
     named_.clear();
     if (!roles) return;
     roles_count_ = roles->size();
+    roles_ = &*roles;
     for (const RoleView& r : *roles) walk(*r.body, Context{&r});
     for (const auto& [stmt, barrier] : waits_)
       if (!arrived_.count(barrier)) {
@@ -104,9 +107,17 @@ class SyncChecker {
     } else if (const auto* pl = std::get_if<PlainStmt>(&s.node)) {
       if (OpIssue issue = op_info(pl->op).issue; issue == OpIssue::Block || issue == OpIssue::Cluster) {
         std::string_view op = op_spelling(pl->op);
-        if (roles_count_ > 1 && ctx.role->stmt != kNone) {
-          Diagnostic d = make_diagnostic(DiagId::PartialSync, s.range, op, ctx.role->name);
+        // In one role of several, every other role must reach the same op:
+        // a role that has none hangs it here; the protocol simulation
+        // checks that they reach it equally often (PartialSyncCount).
+        const RoleView* absent = nullptr;
+        if (roles_count_ > 1 && ctx.role->stmt != kNone)
+          for (const RoleView& r : *roles_)
+            if (&r != ctx.role && !absent && !reaches_op(m_, *r.body, pl->op)) absent = &r;
+        if (absent) {
+          Diagnostic d = make_diagnostic(DiagId::PartialSync, s.range, op, ctx.role->name, absent->name);
           d.related.push_back({ctx.role->range, "the role"});
+          d.related.push_back({absent->range, "role `" + std::string(absent->name) + "` has no `" + std::string(op) + "`"});
           diags_.push_back(std::move(d));
         } else {
           partial(id, ctx, op);
@@ -132,6 +143,7 @@ class SyncChecker {
   std::vector<Diagnostic>& diags_;
   Evaluator eval_;
   size_t roles_count_ = 0;
+  const std::vector<RoleView>* roles_ = nullptr;
   std::set<SymbolId> arrived_;
   std::vector<std::pair<StmtId, SymbolId>> waits_;
   std::map<SymbolId, std::vector<std::pair<StmtId, const RoleView*>>> named_;

@@ -1,4 +1,4 @@
-// kernel_roles() and depends_on_thread(); see roles.h.
+// kernel_roles(), reaches_op() and depends_on_thread(); see roles.h.
 #include "cake/roles.h"
 
 #include <algorithm>
@@ -68,6 +68,19 @@ ExprId arrival_barrier(const Stmt& s) {
   if (const auto* c = std::get_if<CommitStmt>(&s.node)) return c->barrier;
   if (const auto* mv = std::get_if<MoveStmt>(&s.node)) return mv->barrier;
   return kNone;
+}
+
+bool reaches_op(const Module& m, const std::vector<StmtId>& body, Op op) {
+  for (StmtId id : body) {
+    const Stmt& s = m.stmts[id];
+    if (const auto* pl = std::get_if<PlainStmt>(&s.node); pl && pl->op == op) return true;
+    if (const auto* e = std::get_if<ElectStmt>(&s.node); e && reaches_op(m, e->body, op)) return true;
+    if (const auto* f = std::get_if<ForStmt>(&s.node); f && reaches_op(m, f->body, op)) return true;
+    if (const auto* p = std::get_if<PipelineStmt>(&s.node); p && reaches_op(m, p->body, op)) return true;
+    if (const auto* i = std::get_if<IfStmt>(&s.node); i && (reaches_op(m, i->then_body, op) || reaches_op(m, i->else_body, op)))
+      return true;
+  }
+  return false;
 }
 
 bool depends_on_thread(const Module& m, const Evaluator& eval, ExprId e) {

@@ -57,6 +57,13 @@ bool Typer::dims_may_equal(ExprId a, ExprId b) const {
   return true;
 }
 
+Spread Typer::spread(const Typed& operand, const std::vector<ExprId>& onto) const {
+  return spread_of(
+      operand.dims.size(), is_row_layout(operand.layout), onto.size(),
+      [&](size_t i, size_t j) { return dims_may_equal(operand.dims[i], onto[j]); },
+      [&](size_t i) { return eval_.fold(operand.dims[i]) == std::optional<int64_t>(1); });
+}
+
 Typed Typer::type_of(ExprId e) { return type_depth(e, 0); }
 
 Typed Typer::type_depth(ExprId id, int depth) {
@@ -339,10 +346,7 @@ Typed Typer::elementwise(const Expr& e, std::vector<Typed> operands) {
   // dims that every other operand spreads over.
   auto spreads = [&](const Typed& o, const Typed& onto) {
     if (&o == &onto || !o.is_buffer()) return true;
-    return spread_of(
-               o.dims.size(), is_row_layout(o.layout), onto.dims.size(),
-               [&](size_t i, size_t j) { return dims_may_equal(o.dims[i], onto.dims[j]); },
-               [&](size_t i) { return eval_.fold(o.dims[i]) == std::optional<int64_t>(1); }) != Spread::None;
+    return spread(o, onto.dims) != Spread::None;
   };
   const Typed* onto = nullptr;
   for (const Typed& c : operands) {

@@ -94,6 +94,8 @@ struct Frame {
   int64_t threads = 0;
 };
 
+struct NamedState;
+
 struct Actor {
   int id = 0;     // in the simulator's actors
   int index = 0;  // the role's
@@ -112,14 +114,18 @@ struct Actor {
   std::deque<std::vector<int>> wgmma_read_groups;
   // tcgen05: a commit covers every prior MMA of its thread
   std::vector<int> mma_accesses;
-  // `sync b` of a named barrier: the round it arrived in, while it waits.
-  SymbolId named_barrier = kNone;
-  int64_t named_round = 0;
+  // At a rendezvous (`sync NAME`, `syncthreads`, `cluster.sync`): the
+  // round it arrived in, while it waits.
+  const NamedState* held = nullptr;
+  int64_t held_round = 0;
   // It issued a tma.store: its later global reads are AsyncEvents (E0417).
   bool tma_stored = false;
-  // `cluster.sync`: arrived in round `cluster_round`, while it waits.
-  bool in_cluster_sync = false;
-  int64_t cluster_round = 0;
+  // Its tma.stores' writes of global memory, by group (the open one, then
+  // the committed ones, oldest first): done at the `tma.store.wait` (not
+  // `.read`) that retires their group, so that a barrier after it carries
+  // them to other roles.
+  std::vector<int> store_writes_open;
+  std::deque<std::vector<int>> store_writes;
 };
 
 /// A named barrier (`bar.sync id, threads`): a rendezvous of every thread
@@ -163,6 +169,8 @@ class Simulator {
       if (auto g = eval_.eval(grid[d], &env); g && *g > 0 && *g <= kMaxTrips)
         block_base_[d] = std::max<int64_t>(0, *g - (d == 0 ? ctas_ : 1));
     per_cta_.resize(static_cast<size_t>(ctas_));
+    block_.resize(static_cast<size_t>(ctas_));
+    for (const RoleView& r : roles) block_rendezvous_ = block_rendezvous_ && reaches_op(m, *r.body, Op::Syncthreads);
     for (PerCta& c : per_cta_) c.async.resize(roles.size());
     for (int64_t c = 0; c < ctas_; ++c)
       for (size_t i = 0; i < roles.size(); ++i) {
@@ -615,6 +623,12 @@ class Simulator {
         a.wgmma_read_groups.pop_front();
       }
     }
+    if (g.op == Op::TmaStoreWait) {
+      while (static_cast<int64_t>(a.store_writes.size()) > *n) {
+        for (int e : a.store_writes.front()) accesses_[e].done = true;
+        a.store_writes.pop_front();
+      }
+    }
     // The builder gives a GroupWaitStmt only these four ops.
     AsyncEvent ae = async_event(g.op == Op::WgmmaWait      ? AsyncEventKind::WgmmaWait
                                 : g.op == Op::CpAsyncWait  ? AsyncEventKind::CpAsyncWait
@@ -634,24 +648,29 @@ class Simulator {
       sync_role(a, id);
       return Result::Next;
     }
-    NamedState& n = named_[{a.cta, b}];
-    if (a.named_barrier != b) {
-      // Arrive: these threads vouch for what they did, as a role-wide sync does.
+    return rendezvous(a, id, named_[{a.cta, b}], a.frames.back().threads, *declared, BarrierKey{b, 0});
+  }
+
+  /// A rendezvous: `threads` of the actor's arrive in `n`'s open round,
+  /// which completes once `declared` have; it blocks until then. Arriving
+  /// threads vouch for what they did, as a role-wide sync does, and once
+  /// the round completes what every arriving thread vouched for is known.
+  Result rendezvous(Actor& a, StmtId id, NamedState& n, int64_t threads, int64_t declared, BarrierKey on) {
+    if (a.held != &n) {
       sync_role(a, id);
       released_by(a, ThreadScope::All, n.pending);
-      a.named_barrier = b;
-      a.named_round = n.round;
-      n.arrive(a.frames.back().threads, *declared);
+      a.held = &n;
+      a.held_round = n.round;
+      n.arrive(threads, declared);
     }
-    if (n.round == a.named_round) {
+    if (n.round == a.held_round) {
       a.blocked_at = id;
-      a.blocked_on = BarrierKey{b, 0};
+      a.blocked_on = on;
       a.blocked_parity = 0;
       return Result::Blocked;
     }
-    // The round completed: what every arriving thread vouched for is known.
-    for (int e : n.carried[a.named_round]) mark(a.known_all, e);
-    a.named_barrier = kNone;
+    for (int e : n.carried[a.held_round]) mark(a.known_all, e);
+    a.held = nullptr;
     return Result::Next;
   }
 
@@ -666,28 +685,6 @@ class Simulator {
     const Frame& f = a.frames.back();
     released_by(a, f.scope, n.pending);
     n.arrive(f.threads, *declared);
-    return Result::Next;
-  }
-
-  /// `cluster.sync`: a rendezvous of every thread of every CTA of the
-  /// cluster (barrier.cluster.arrive.release, wait.acquire): it blocks until
-  /// all have arrived, and what each did before it is then known to all.
-  Result cluster_sync(Actor& a, StmtId id) {
-    if (!a.in_cluster_sync) {
-      sync_role(a, id);
-      released_by(a, ThreadScope::All, cluster_.pending);
-      a.in_cluster_sync = true;
-      a.cluster_round = cluster_.round;
-      cluster_.arrive(a.frames.back().threads, cluster_threads_);
-    }
-    if (cluster_.round == a.cluster_round) {
-      a.blocked_at = id;
-      a.blocked_on = BarrierKey{};
-      a.blocked_parity = 0;
-      return Result::Blocked;
-    }
-    for (int e : cluster_.carried[a.cluster_round]) mark(a.known_all, e);
-    a.in_cluster_sync = false;
     return Result::Next;
   }
 
@@ -941,6 +938,12 @@ class Simulator {
       ae.other = t;
       async_of(a).push_back(ae);
     }
+    // Another role's: the store's completion must be ordered before it.
+    if (SymbolId t = global_tensor(mv.src); t != kNone) {
+      auto w = global_writes_.find({a.cta, t});
+      if (w != global_writes_.end() && accesses_[w->second].actor != a.id && !knows(a, w->second, f.scope))
+        hazard(HazardKind::StoreInFlightRead, a, id, mv.src, SlotKey{t, -1}, accesses_[w->second]);
+    }
     switch (mv.op) {
       case Op::TmaLoad:
       case Op::BulkLoad: {
@@ -986,6 +989,11 @@ class Simulator {
           ae.other = global_tensor(mv.dst);
           async_of(a).push_back(ae);
           a.tma_stored = true;
+        }
+        if (SymbolId t = global_tensor(mv.dst); t != kNone) {
+          int e = new_access(a, id, true);
+          a.store_writes_open.push_back(e);
+          global_writes_[{a.cta, t}] = e;
         }
         return Result::Next;
       case Op::Tcgen05Ld: {
@@ -1154,11 +1162,18 @@ class Simulator {
       case Op::Tcgen05WaitLd:
         async_of(a).push_back(async_event(AsyncEventKind::Tcgen05WaitLd, a, id));
         break;
+      // Rendezvous of the CTA's threads, or of every CTA of the cluster
+      // (barrier.cluster.arrive.release, wait.acquire). A role counts
+      // whole: one that only some of its threads reach is E0405's.
       case Op::Syncthreads:
-        sync_role(a, id);
-        break;
+        if (!block_rendezvous_) {  // a role has none: E0405 says so
+          sync_role(a, id);
+          break;
+        }
+        return rendezvous(a, id, block_[static_cast<size_t>(a.cta)], a.role.threads(), cluster_threads_ / ctas_,
+                          BarrierKey{});
       case Op::ClusterSync:
-        return cluster_sync(a, id);
+        return rendezvous(a, id, cluster_, a.role.threads(), cluster_threads_, BarrierKey{});
       // The rest below are not plain ops.
       case Op::FenceProxyAsync:
         // Orders this role's generic writes before later async-proxy reads.
@@ -1169,6 +1184,8 @@ class Simulator {
         break;
       case Op::TmaStoreCommit:
         async_of(a).push_back(async_event(AsyncEventKind::TmaStoreCommit, a, id));
+        a.store_writes.push_back(std::move(a.store_writes_open));
+        a.store_writes_open.clear();
         break;
       case Op::Load:
       case Op::Store:
@@ -1218,6 +1235,9 @@ class Simulator {
   int64_t steps_ = 0;
   int64_t block_base_[3] = {0, 0, 0};  // block.x of cluster rank 0, block.y, block.z
   NamedState cluster_;           // cluster.sync's rounds
+  std::vector<NamedState> block_;  // syncthreads' rounds, by CTA
+  std::map<std::pair<int64_t, SymbolId>, int> global_writes_;  // (CTA, tensor): its last tma.store's write
+  bool block_rendezvous_ = true;   // every role has a syncthreads
   int64_t cluster_threads_ = 0;  // every thread of every CTA of the cluster
   int64_t quantum_ = 0;     // statements per turn; 0: until the actor blocks
   std::vector<int> order_;  // the actors, in the order each round runs them

@@ -162,6 +162,10 @@ enum class HazardKind : uint8_t {
   /// accumulator of a `+=`) whose last write is this role's `tcgen05.st`
   /// that no `tcgen05.wait.st` has completed.
   TmemStoreUnwaited,
+  /// A read of a global tensor (`slot.symbol`, stage -1) that another
+  /// role's `tma.store` writes, whose completion (the `tma.store.wait`, not
+  /// `.read`, that retires its group) is not ordered before the read.
+  StoreInFlightRead,
 };
 
 struct Hazard {

@@ -1,4 +1,5 @@
-// E0403: a wait that can never complete. Read from where the trace's roles
+// E0403: a wait that can never complete (and E0405's count form: a
+// `syncthreads` or `cluster.sync` one role reaches more often than another). Read from where the trace's roles
 // stopped: when no role can move, the wait reported is the first on a
 // barrier that no role still running can arrive on (else the first blocked
 // role's), with its barrier's open phase (arrivals, bytes), where every other role
@@ -7,6 +8,7 @@
 // from the interleaved schedule (sync/simulate.cpp) is not judged: its
 // hazard is the cause of the deadlock the other schedule met.
 #include "checks/protocol/protocol_checks.h"
+#include "cake/ops.h"
 #include "cake/roles.h"
 #include "diag_builder.h"
 
@@ -59,6 +61,31 @@ bool may_still_arrive(const Module& m, const ProtocolTrace& t, SymbolId barrier)
   return false;
 }
 
+/// The spelling of the CTA- or cluster-wide rendezvous at `stmt`.
+std::string_view rendezvous_op(const Module& m, StmtId stmt) {
+  const auto* p = std::get_if<PlainStmt>(&m.stmts[stmt].node);
+  return p ? op_spelling(p->op) : "sync";
+}
+
+/// E0405 (PartialSyncCount): no role waits on an mbarrier, but one is held
+/// at a `syncthreads` or `cluster.sync` that a role which has finished
+/// never reached as often. (A role with none at all is sync_static.cpp's.)
+void partial_rendezvous(const ProtocolContext& cx, const std::vector<const RoleTrace*>& blocked) {
+  const Module& m = cx.module;
+  auto held = std::find_if(blocked.begin(), blocked.end(),
+                           [](const RoleTrace* r) { return r->blocked_on.symbol == kNone; });
+  if (held == blocked.end()) return;
+  const RoleTrace& r = **held;
+  auto ended = std::find_if(cx.trace.roles.begin(), cx.trace.roles.end(),
+                            [&](const RoleTrace& o) { return o.finished && !o.role.name.empty(); });
+  if (ended == cx.trace.roles.end() || r.role.name.empty()) return;
+  std::string_view op = rendezvous_op(m, r.blocked_at);
+  Diagnostic d = make_diagnostic(DiagForm::PartialSyncCount, m.stmts[r.blocked_at].range, op, r.role.name,
+                                 ended->role.name, "ends");
+  d.related.push_back({ended->role.range, "role `" + std::string(ended->role.name) + "` has finished"});
+  cx.diagnostics.push_back(std::move(d));
+}
+
 }  // namespace
 
 void check_deadlock(const ProtocolContext& cx) {
@@ -75,7 +102,8 @@ void check_deadlock(const ProtocolContext& cx) {
     return r->blocked_on.symbol != kNone && m.symbols[r->blocked_on.symbol].kind == SymbolKind::Mbarrier;
   };
   std::stable_partition(blocked.begin(), blocked.end(), on_mbarrier);
-  if (blocked.empty() || !on_mbarrier(blocked.front())) return;
+  if (blocked.empty()) return;
+  if (!on_mbarrier(blocked.front())) return partial_rendezvous(cx, blocked);
   // The wait to report: one whose barrier nothing still running can
   // arrive on (its phase can never complete); the others wait on it.
   auto never = std::find_if(blocked.begin(), blocked.end(), [&](const RoleTrace* r) {
@@ -99,7 +127,8 @@ void check_deadlock(const ProtocolContext& cx) {
     if (r == &first) continue;
     std::string who = r->role.name.empty() ? std::string("the kernel") : "role `" + std::string(r->role.name) + "`";
     if (r->blocked_on.symbol == kNone) {
-      d.related.push_back({m.stmts[r->blocked_at].range, who + " waits here at `cluster.sync`" + loop_where(m, *r)});
+      d.related.push_back({m.stmts[r->blocked_at].range,
+                           who + " waits here at `" + std::string(rendezvous_op(m, r->blocked_at)) + "`" + loop_where(m, *r)});
       continue;
     }
     if (!on_mbarrier(r)) {

@@ -29,61 +29,51 @@ void check_phases(const ProtocolContext& cx) {
   std::map<BarrierKey, int64_t> completed;
   for (const BarrierEnd& b : t.barriers) completed[b.key] = b.phase;
 
-  struct Waits {
-    std::set<int64_t> observed;
-    bool fresh = false;              // some wait passed on a fresh barrier
+  // Per barrier element, the phases its waits observed; per barrier (all
+  // elements of an array), whether some wait passed on a fresh element and
+  // which statements wait on it.
+  std::map<BarrierKey, std::set<int64_t>> observed;
+  struct Waiters {
+    bool fresh = false;
     std::vector<StmtId> statements;  // in order of first pass
   };
-  std::map<BarrierKey, Waits> waits;
+  std::map<SymbolId, Waiters> waiters;
   // (role, statement, barrier) -> the phase its last pass observed.
   std::map<std::tuple<int, StmtId, BarrierKey>, int64_t> last;
   std::set<StmtId> stale_reported;
   std::set<BarrierKey> stale;  // its unobserved phases are the stale wait's doing
   for (const SyncEvent& e : t.events) {
     if (e.kind != SyncEventKind::Wait) continue;
-    int64_t observed = e.phase - 1;
-    Waits& w = waits[e.barrier];
-    w.observed.insert(observed);
-    w.fresh = w.fresh || observed < 0;
+    int64_t seen = e.phase - 1;
+    observed[e.barrier].insert(seen);
+    Waiters& w = waiters[e.barrier.symbol];
+    w.fresh = w.fresh || seen < 0;
     if (std::find(w.statements.begin(), w.statements.end(), e.stmt) == w.statements.end()) w.statements.push_back(e.stmt);
-    auto [it, fresh] = last.try_emplace({e.role, e.stmt, e.barrier}, observed);
-    if (fresh) continue;
+    auto [it, first] = last.try_emplace({e.role, e.stmt, e.barrier}, seen);
+    if (first) continue;
     int64_t before = it->second;
-    it->second = observed;
-    if (observed != before || observed < 0 || completed[e.barrier] <= observed + 1) continue;
+    it->second = seen;
+    if (seen != before || seen < 0 || completed[e.barrier] <= seen + 1) continue;
     stale.insert(e.barrier);
     if (!stale_reported.insert(e.stmt).second) continue;
-    Diagnostic d = make_diagnostic(DiagId::StaleWait, m.stmts[e.stmt].range, observed, barrier_text(m, e.barrier),
-                                   observed + 1);
+    Diagnostic d = make_diagnostic(DiagId::StaleWait, m.stmts[e.stmt].range, seen, barrier_text(m, e.barrier), seen + 1);
     add_decl_note(m, d, e.barrier.symbol);
     cx.diagnostics.push_back(std::move(d));
   }
 
-  // By barrier (all elements of an array): some wait on it, some passed on
-  // a fresh element, and the wait statements.
-  std::map<SymbolId, Waits> by_symbol;
-  for (const auto& [key, w] : waits) {
-    Waits& s = by_symbol[key.symbol];
-    s.fresh = s.fresh || w.fresh;
-    for (StmtId st : w.statements)
-      if (std::find(s.statements.begin(), s.statements.end(), st) == s.statements.end()) s.statements.push_back(st);
-  }
   std::set<StmtId> unconsumed_reported;
   for (const SyncEvent& e : t.events) {
     if (e.kind != SyncEventKind::PhaseComplete) continue;
-    auto sym = by_symbol.find(e.barrier.symbol);
+    auto w = waiters.find(e.barrier.symbol);
     // Nobody waits on this barrier at all, it is a free-stage barrier, or
     // E0419 says why a phase went unseen.
-    if (sym == by_symbol.end() || sym->second.fresh || stale.count(e.barrier)) continue;
-    auto it = waits.find(e.barrier);
-    if (it != waits.end() && it->second.observed.count(e.phase)) continue;
+    if (w == waiters.end() || w->second.fresh || stale.count(e.barrier)) continue;
+    const std::set<int64_t>& phases = observed[e.barrier];
+    if (phases.count(e.phase)) continue;
     if (e.stmt == kNone || !unconsumed_reported.insert(e.stmt).second) continue;
-    static const Waits kNone_;
-    const Waits& w = it != waits.end() ? it->second : kNone_;
-    const std::vector<StmtId>& statements = sym->second.statements;
     std::string seen;
     int64_t shown = 0;
-    for (int64_t p : w.observed) {
+    for (int64_t p : phases) {
       if (shown++ == 6) {
         seen += ", ...";
         break;
@@ -93,7 +83,7 @@ void check_phases(const ProtocolContext& cx) {
     if (seen.empty()) seen = "none";
     Diagnostic d = make_diagnostic(DiagId::UnconsumedPhase, m.stmts[e.stmt].range, e.phase,
                                    barrier_text(m, e.barrier), seen, completed[e.barrier]);
-    for (StmtId s : statements)
+    for (StmtId s : w->second.statements)
       d.related.push_back({m.stmts[s].range, "a wait on `" + std::string(m.symbols[e.barrier.symbol].name) + "`"});
     add_decl_note(m, d, e.barrier.symbol);
     cx.diagnostics.push_back(std::move(d));

@@ -4,7 +4,9 @@
 // `tcgen05.commit` completes); a write over another role's unreleased reads
 // is E0602; two roles' unordered writes are E0603; an async-proxy read of
 // smem whose generic-proxy write was not fenced is E0604; a tensor-memory
-// read before tcgen05.wait.st completes the store it reads is E0415.
+// read before tcgen05.wait.st completes the store it reads is E0415; a
+// global read before another role's TMA store to it is ordered complete is
+// E0417.
 #include "checks/protocol/protocol_checks.h"
 #include "diag_builder.h"
 
@@ -69,6 +71,15 @@ void check_races(const ProtocolContext& cx) {
         const Stmt& store = m.stmts[h.other_stmt];
         d.related.push_back({store.range, "stored here" + by_role(h.other_role)});
         d.fixes.push_back({"insert `tcgen05.wait.st` after the store", {line_after(store, "tcgen05.wait.st")}, true});
+        cx.diagnostics.push_back(std::move(d));
+        break;
+      }
+      case HazardKind::StoreInFlightRead: {
+        if (!reported.insert({DiagId::TmaStoreReadBack, h.stmt}).second) break;
+        const RoleView& writer = t.roles[h.other_role].role;
+        Diagnostic d = make_diagnostic(DiagForm::TmaStoreReadByOther, at, m.symbols[h.slot.symbol].name,
+                                       writer.name.empty() ? std::string_view("the kernel") : writer.name);
+        d.related.push_back({m.stmts[h.other_stmt].range, "the TMA store that writes it" + by_role(h.other_role)});
         cx.diagnostics.push_back(std::move(d));
         break;
       }

@@ -192,11 +192,7 @@ bool StatementChecker::same_shape(const std::vector<ExprId>& a, const std::vecto
 }
 
 bool StatementChecker::broadcasts(const Typed& value, const std::vector<ExprId>& target) const {
-  bool row = value.layout == FragLayout::MmaAccRow || value.layout == FragLayout::WgmmaAccRow;
-  return spread_of(
-             value.dims.size(), row, target.size(),
-             [&](size_t i, size_t j) { return typer_.dims_may_equal(value.dims[i], target[j]); },
-             [&](size_t i) { return eval_.fold(value.dims[i]) == std::optional<int64_t>(1); }) != Spread::None;
+  return typer_.spread(value, target) != Spread::None;
 }
 
 /// Element counts agree, when both are known (movement may reshape a tile).
