@@ -268,6 +268,18 @@ module.exports = grammar({
       repeat(field('attribute', $._attribute)),
     ),
 
+    /** `dsmem peer = buf cta(cluster.rank ^ 1)`: the copy of smem buffer `buf` in CTA `rank` of the cluster. */
+    dsmem_declaration: $ => seq(
+      'dsmem',
+      field('name', $.identifier),
+      '=',
+      field('buffer', $.identifier),
+      'cta',
+      '(',
+      field('rank', $._expression),
+      ')',
+    ),
+
     // Section - Roles
 
     role_declaration: $ => seq(
@@ -307,6 +319,7 @@ module.exports = grammar({
       $.mbarrier_declaration,
       $.namedbarrier_declaration,
       $.tensormap_declaration,
+      $.dsmem_declaration,
       $.role_declaration,
       $.let_statement,
       $.assignment_statement,

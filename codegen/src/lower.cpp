@@ -125,6 +125,12 @@ static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
   asm volatile("{ .reg .pred cake_done; cake_wait: "                                         \
                "mbarrier.try_wait.parity.shared::cta.b64 cake_done, [%0], %1; "              \
                "@!cake_done bra cake_wait; }" :: "r"(CAKE_SMEM_ADDR(bar)), "r"((unsigned)(parity)) : "memory")
+// In a cluster, peers arrive (release.cluster) and write into this CTA's
+// shared memory: the wait acquires at cluster scope to see their writes.
+#define CAKE_MBAR_WAIT_CLUSTER(bar, parity)                                                  \
+  asm volatile("{ .reg .pred cake_done; cake_wait: "                                         \
+               "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 cake_done, [%0], %1; " \
+               "@!cake_done bra cake_wait; }" :: "r"(CAKE_SMEM_ADDR(bar)), "r"((unsigned)(parity)) : "memory")
 #define CAKE_MBAR_TEST_WAIT(bar, parity)                                                     \
   asm volatile("{ .reg .pred cake_done; cake_wait: "                                         \
                "mbarrier.test_wait.parity.shared::cta.b64 cake_done, [%0], %1; "             \
@@ -146,6 +152,11 @@ static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
 #ifndef CAKE_CLUSTER_SYNC
 #define CAKE_CLUSTER_SYNC() asm volatile("barrier.cluster.arrive.release; barrier.cluster.wait.acquire;" ::: "memory")
 #define CAKE_CLUSTER_RANK(out) asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(out))
+// A `dsmem` view: the generic address of the same shared-memory object in
+// CTA `rank` of the cluster (PTX ISA: mapa), which plain loads and stores
+// reach as shared::cluster.
+#define CAKE_MAPA(out, ptr, rank) \
+  asm volatile("mapa.u64 %0, %1, %2;" : "=l"(out) : "l"((unsigned long long)(ptr)), "r"((unsigned)(rank)))
 #endif
 // A tensor map as the driver encodes it (cuTensorMapEncodeTiled: 128
 // bytes, 128-byte aligned, like CUDA's CUtensorMap).

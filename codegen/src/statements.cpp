@@ -47,6 +47,16 @@ struct Lowerer {
         each_register(*f, x.slot_write(*f, d.symbol, "cake_i", rvalue(*f, sym.value)));
         return;
       }
+      case SymbolKind::Dsmem: {
+        // The viewed buffer's address in the peer CTA (mapa), typed as the
+        // buffer's pointer: address() indexes it as it indexes the buffer.
+        if (sym.tensor == kNone) return;
+        std::string at = x.name(d.symbol) + "_at", type = x.ctype(sym.type.dtype);
+        line("unsigned long long " + at + ";");
+        line("CAKE_MAPA(" + at + ", " + x.name(sym.tensor) + ", " + x.index(sym.value) + ");");
+        line(type + "* const " + x.name(d.symbol) + " = (" + type + "*)" + at + ";");
+        return;
+      }
       // Shared memory, barriers and tensor maps are placed in the prologue
       // (lower.cpp); nothing is left to do where they are declared.
       // Tensor memory is allocated there too (tcgen05.cpp).

@@ -105,7 +105,9 @@ void Emitter::wait(const Stmt& s, const WaitStmt& w) {
   auto bar = barrier_address(w.barrier);
   if (!bar) return;
   // try_wait came with transaction counts (PTX ISA 7.8, sm_90); before, test_wait.
-  std::string macro = target.has(Feature::MbarrierTx) ? "CAKE_MBAR_WAIT(" : "CAKE_MBAR_TEST_WAIT(";
+  std::string macro = !target.has(Feature::MbarrierTx) ? "CAKE_MBAR_TEST_WAIT("
+                      : clustered()                      ? "CAKE_MBAR_WAIT_CLUSTER("
+                                                         : "CAKE_MBAR_WAIT(";
   line(macro + *bar + ", " + index(w.parity) + ");", s.range);
   // What the phase's tcgen05 ops wrote (their commit arrived on it) is
   // ordered before this thread's tcgen05 ops after the wait.

@@ -184,7 +184,7 @@ std::string Emitter::index(ExprId id) {
           // A per-thread scalar register in a condition (`if dist < best`).
           if (s.type.dims.empty() && s.type.layout == FragLayout::None) return value(e.symbol, name(e.symbol) + "[0]");
           break;
-        case SymbolKind::TensorParam: case SymbolKind::Smem: case SymbolKind::Tmem:
+        case SymbolKind::TensorParam: case SymbolKind::Smem: case SymbolKind::Tmem: case SymbolKind::Dsmem:
         case SymbolKind::Mbarrier: case SymbolKind::NamedBarrier: case SymbolKind::Tensormap:
         case SymbolKind::Role: case SymbolKind::Kernel: case SymbolKind::Dispatch: case SymbolKind::DispatchParam:
           break;
@@ -526,7 +526,11 @@ std::optional<std::string> Emitter::address(ExprId id, const std::string& row, c
     refuse(e.range, "this operand form");
     return std::nullopt;
   }
-  const Symbol& s = m.symbols[base];
+  // A `dsmem` view is its buffer's layout at the peer's address (its own
+  // pointer, declared where the view is).
+  SymbolId storage = m.symbols[base].kind == SymbolKind::Dsmem ? m.symbols[base].tensor : base;
+  if (storage == kNone) return std::nullopt;
+  const Symbol& s = m.symbols[storage];
   if (s.kind != SymbolKind::TensorParam && s.kind != SymbolKind::Smem) {
     refuse(e.range, "a " + std::string(symbol_kind_name(s.kind)) + " as a memory operand");
     return std::nullopt;
@@ -576,7 +580,7 @@ std::optional<std::string> Emitter::address(ExprId id, const std::string& row, c
   const SmemSlot* slot = nullptr;
   if (s.kind == SymbolKind::Smem)
     for (const SmemSlot& x : facts.on(target).smem.slots)
-      if (x.symbol == base) slot = &x;
+      if (x.symbol == storage) slot = &x;
   // A ring's stages are whole tiles one after another, unless placed
   // apart (padded to a swizzle's repeat), and a swizzled tile's 16-byte
   // chunks move within each row group: both by byte offset from the stage.

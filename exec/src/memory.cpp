@@ -60,6 +60,7 @@ bool World::integral(ExprId e) {
     known = std::none_of(syms.begin(), syms.end(), [&](SymbolId s) {
       switch (ctx_.m.symbols[s].kind) {
         case SymbolKind::TensorParam: case SymbolKind::Smem: case SymbolKind::Tmem: case SymbolKind::Reg:
+        case SymbolKind::Dsmem:
           return true;
         case SymbolKind::Const: case SymbolKind::ShapeSymbol: case SymbolKind::ScalarParam: case SymbolKind::Mbarrier:
         case SymbolKind::NamedBarrier: case SymbolKind::Tensormap: case SymbolKind::Let: case SymbolKind::LoopVar:
@@ -115,6 +116,19 @@ std::optional<View> World::view(Actor& a, ExprId id, StmtId at) {
       if (s.kind == SymbolKind::Smem || s.kind == SymbolKind::Tmem) {
         auto it = ctas_[a.cta].buffers.find(e.symbol);
         if (it != ctas_[a.cta].buffers.end()) return whole(it->second);
+      }
+      if (s.kind == SymbolKind::Dsmem && s.tensor != kNone) {
+        // The buffer of the CTA of the cluster the declaration names.
+        auto rank = integer(a, s.value);
+        if (!rank || *rank < 0 || *rank >= static_cast<int64_t>(ctas_.size())) {
+          ctx_.fail(RunProblem::Kind::OutOfBounds, e.range,
+                    "`" + std::string(s.name) + "` names CTA " + (rank ? std::to_string(*rank) : std::string("?")) +
+                        " of a cluster of " + std::to_string(ctas_.size()));
+          return std::nullopt;
+        }
+        auto& peer = ctas_[static_cast<size_t>(*rank)].buffers;
+        auto it = peer.find(s.tensor);
+        if (it != peer.end()) return whole(it->second);
       }
       if (s.kind == SymbolKind::Reg) return whole(fragment(a, e.symbol));
       return std::nullopt;
@@ -369,7 +383,8 @@ std::optional<Tile> World::tile(Actor& a, ExprId id, const Window& w, StmtId at)
         case SymbolKind::TensorParam:
         case SymbolKind::Smem:
         case SymbolKind::Tmem:
-        case SymbolKind::Reg: {
+        case SymbolKind::Reg:
+        case SymbolKind::Dsmem: {
           auto v = view(a, id, at);
           if (!v) return std::nullopt;
           return read(a, windowed(*v, w), at);

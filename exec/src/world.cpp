@@ -76,7 +76,7 @@ World::World(RunContext& ctx, std::vector<std::array<int64_t, 3>> blocks, uint64
           break;
         }
         case SymbolKind::Const: case SymbolKind::ShapeSymbol: case SymbolKind::TensorParam:
-        case SymbolKind::ScalarParam: case SymbolKind::Reg: case SymbolKind::Tensormap:
+        case SymbolKind::ScalarParam: case SymbolKind::Reg: case SymbolKind::Tensormap: case SymbolKind::Dsmem:
         case SymbolKind::Let: case SymbolKind::LoopVar: case SymbolKind::StageVar:
         case SymbolKind::Role: case SymbolKind::Kernel: case SymbolKind::Dispatch:
         case SymbolKind::DispatchParam: case SymbolKind::Builtin:

@@ -26,7 +26,7 @@
 [
   "target" "const" "kernel" "dispatch" "bench" "where" "grid" "block"
   "cluster" "nonportable" "when" "else" "smem" "tmem" "reg" "mbarrier"
-  "namedbarrier" "tensormap" "box" "id" "threads" "role" "warpgroup" "warp"
+  "namedbarrier" "tensormap" "box" "dsmem" "cta" "id" "threads" "role" "warpgroup" "warp"
   "let" "reference"
 ] @keyword
 
@@ -64,6 +64,7 @@
 (mbarrier_declaration name: (identifier) @variable)
 (namedbarrier_declaration name: (identifier) @variable)
 (tensormap_declaration name: (identifier) @variable)
+(dsmem_declaration name: (identifier) @variable)
 (field_expression field: (identifier) @property)
 "T" @property
 

@@ -14,6 +14,7 @@
 (mbarrier_declaration name: (identifier) @local.definition)
 (namedbarrier_declaration name: (identifier) @local.definition)
 (tensormap_declaration name: (identifier) @local.definition)
+(dsmem_declaration name: (identifier) @local.definition)
 (let_statement name: (identifier) @local.definition)
 (for_statement variable: (identifier) @local.definition)
 (pipeline_statement stage: (identifier) @local.definition)

@@ -129,7 +129,7 @@ TEST_CASE("operand spaces follow each family's form") {
     // A group wait blocks; what completes by a group is committed by an op of the same feature.
     if (op.family == OpFamily::GroupWait) CHECK(op.completion == OpCompletion::Blocking);
   }
-  CHECK(spaces_text(op_info(Op::Load).operands[1]) == "global, const or smem");
+  CHECK(spaces_text(op_info(Op::Load).operands[1]) == "global, const, smem or dsmem");
   CHECK(spaces_text(op_info(Op::Wgmma).operands[1]) == "smem or reg");
   CHECK(spaces_text(SpaceSet{}).empty());
 }

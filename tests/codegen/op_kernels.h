@@ -208,6 +208,16 @@ inline const std::vector<OpKernel>& op_kernels() {
     }
   }
 })"},
+    {"load store cluster.sync", R"(kernel op_dsmem(X: global f32[64], Y: global f32[64]) grid (2) block 32 cluster (2) {
+  smem buf: f32[32]
+  dsmem peer = buf cta(cluster.rank ^ 1)
+  reg x: f32
+  load x <- X[block.x * 32 + lane]
+  store peer[lane] <- x
+  cluster.sync
+  load x <- buf[lane]
+  store Y[block.x * 32 + lane] <- x
+})"},
     {"wgmma wgmma.fence wgmma.commit wgmma.wait", R"(kernel op_wgmma(A: global bf16[64, 16], B: global bf16[64, 16], C: global f32[64, 64]) grid (1) block 128 {
   smem a: bf16[64, 16] swizzle(32B)
   smem b: bf16[64, 16] swizzle(32B)

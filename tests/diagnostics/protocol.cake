@@ -1499,3 +1499,86 @@ kernel remote_on_ampere(X: global f32[64]) grid (1) block 32 {
   arrive b multicast(1)
   wait b parity(0)
 }
+
+// -----
+
+// Distributed shared memory: each CTA of a pair writes its row into its
+// peer's `buf`; the cluster.sync orders the writes before the peer reads
+// them and before either CTA ends (clean).
+target sm_90a
+kernel dsmem_exchange(X: global f32[N], Y: global f32[N]) where N % 64 == 0 grid (N / 32) block 32 cluster (2) {
+  smem buf: f32[32]
+  dsmem peer = buf cta(cluster.rank ^ 1)
+  reg x: f32
+  load x <- X[block.x * 32 + lane]
+  store peer[lane] <- x
+  cluster.sync
+  load x <- buf[lane]
+  store Y[block.x * 32 + lane] <- x
+}
+
+// -----
+
+// The same without the cluster.sync: nothing orders a CTA's read of its
+// own `buf` after its peer's write, and the peer may have ended before the
+// write lands.
+target sm_90a
+kernel dsmem_exchange_race(X: global f32[N], Y: global f32[N]) where N % 64 == 0 grid (N / 32) block 32 cluster (2) {
+  smem buf: f32[32]
+  dsmem peer = buf cta(cluster.rank ^ 1)
+  reg x: f32
+  load x <- X[block.x * 32 + lane]
+  // expected-error@+2 [CAKE-E0420] {{`peer[lane]` touches the shared memory of CTA 1 of the cluster, but nothing orders it before that CTA ends}}
+  // expected-error@+1 [CAKE-E0602] {{`buf` is overwritten before its readers release it}}
+  store peer[lane] <- x
+  // expected-error@+1 [CAKE-E0601] {{`buf` is read before the barrier that publishes its write}}
+  load x <- buf[lane]
+  store Y[block.x * 32 + lane] <- x
+}
+
+// -----
+
+// The peer's rank must be one of the cluster; the viewed name must be an
+// smem buffer.
+target sm_90a
+kernel dsmem_outside(X: global f32[N]) grid (2) block 32 cluster (2) {
+  smem buf: f32[32]
+  // expected-error@+1 [CAKE-E0414] {{`far` names CTA 2, outside this kernel's cluster of 2 (ranks 0 .. 1)}}
+  dsmem far = buf cta(cluster.rank + 1)
+  // expected-error@+1 [CAKE-E0108] {{`X` is a tensor parameter, not a shared-memory buffer}}
+  dsmem wrong = X cta(0)
+  reg x: f32
+  load x <- far[lane]
+  cluster.sync
+}
+
+// -----
+
+// The peer signals instead: after its write it arrives on `full` of the
+// CTA it wrote to, which waits before reading; that wait also orders the
+// write before the reader ends, so no cluster.sync is needed (clean).
+target sm_90a
+kernel dsmem_signal(X: global f32[N], Y: global f32[N]) where N % 64 == 0 grid (N / 32) block 32 cluster (2) {
+  smem buf: f32[32]
+  mbarrier full count(32)
+  dsmem peer = buf cta(cluster.rank ^ 1)
+  reg x: f32
+  load x <- X[block.x * 32 + lane]
+  store peer[lane] <- x
+  arrive full multicast(1 << (cluster.rank ^ 1))
+  wait full parity(0)
+  load x <- buf[lane]
+  store Y[block.x * 32 + lane] <- x
+}
+
+// -----
+
+// dsmem needs clusters.
+target sm_80
+kernel dsmem_ampere(X: global f32[N]) grid (1) block 32 {
+  smem buf: f32[32]
+  // expected-error@+1 [CAKE-E0202] {{`dsmem`}}
+  dsmem own = buf cta(0)
+  reg x: f32
+  load x <- own[lane]
+}

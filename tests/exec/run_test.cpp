@@ -344,3 +344,28 @@ TEST_CASE("a race between warps of one role is found on its two lines", "[exec]"
                       line_of(*a, p.related[0].at) == line_containing(text, "store pmax[w] <- pm"));
   CHECK(found);
 }
+
+TEST_CASE("a peer CTA's write through dsmem races with its read without cluster.sync", "[exec]") {
+  // Kernels dsmem_exchange (clean) and dsmem_exchange_race of protocol.cake.
+  std::string text = read_text(std::string(CAKE_TESTS_DIR) + "/diagnostics/protocol.cake");
+  auto a = analyze(text);
+  // Each CTA reads what its peer wrote: Y is X with each pair of 32-element
+  // halves swapped.
+  std::vector<TensorData> inputs;
+  RunResult r = run_unchecked(*a, "dsmem_exchange", {{"N", 128}}, inputs);
+  INFO(problems(r));
+  REQUIRE(r.problems.empty());
+  const TensorData* y = nullptr;
+  for (const TensorData& t : r.tensors)
+    if (t.name == "Y") y = &t;
+  REQUIRE(y != nullptr);
+  for (size_t i = 0; i < 128; ++i) CHECK(y->values[i] == inputs[0].values[i ^ 32]);
+
+  RunResult rr = run_unchecked(*a, "dsmem_exchange_race", {{"N", 128}}, inputs);
+  INFO(problems(rr));
+  uint32_t from = line_containing(text, "kernel dsmem_exchange_race");
+  bool found = false;
+  for (const RunProblem& p : rr.problems)
+    found = found || (p.kind == RunProblem::Kind::Race && line_of(*a, p.at) > from);
+  CHECK(found);
+}

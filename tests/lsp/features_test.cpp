@@ -125,6 +125,20 @@ TEST_CASE("hover names targets that lack an op", "[hover]") {
   CHECK_THAT(hover_text(doc, a.points[0]), Catch::Contains("**Not supported** on `sm_80`"));
 }
 
+TEST_CASE("hover on a dsmem view names its buffer and CTA", "[hover]") {
+  Annotated a = annotate(
+      "target sm_90a\nkernel k() grid (2) block 32 cluster (2) {\n  smem buf: f32[32]\n"
+      "  dsmem ^peer = buf cta(1 - cluster.rank)\n  reg x: f32\n  load x <- ^peer[lane]\n  cluster.sync\n}\n");
+  Document doc(a.text);
+  for (size_t point : {0, 1}) {
+    std::string text = hover_text(doc, a.points[point]);
+    CHECK_THAT(text, Catch::Contains("**peer**: a peer CTA's shared-memory buffer"));
+    CHECK_THAT(text, Catch::Contains("space: dsmem"));
+    CHECK_THAT(text, Catch::Contains("buffer: `buf`"));
+    CHECK_THAT(text, Catch::Contains("cta: `1 - cluster.rank`"));
+  }
+}
+
 TEST_CASE("a role whose warps do not fold still lists its facts", "[hover]") {
   Annotated a = annotate(
       "target sm_90a\nkernel k(A: global f32[N] row_major) grid (1) block 128 {\n  role ^r warp(0 .. N) maxnreg(40) {\n  }\n}\n");

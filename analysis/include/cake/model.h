@@ -103,7 +103,7 @@ struct Expr {
 
 enum class SymbolKind : uint8_t {
   Const, ShapeSymbol, TensorParam, ScalarParam,
-  Smem, Tmem, Reg, Mbarrier, NamedBarrier, Tensormap,
+  Smem, Tmem, Reg, Mbarrier, NamedBarrier, Tensormap, Dsmem,
   Let, LoopVar, StageVar, Role, Kernel, Dispatch, DispatchParam, Builtin,
 };
 std::string_view symbol_kind_name(SymbolKind kind);  // "shared-memory buffer"
@@ -133,10 +133,10 @@ struct Symbol {
   uint32_t kernel = kNone;  // owning kernel index, kNone at file scope
   StmtId stmt = kNone;    // the declaring statement, if any
   ValueType type;
-  ExprId value = kNone;   // Const / Let: its value; Mbarrier: array size; Tensormap: -
+  ExprId value = kNone;   // Const / Let: its value; Mbarrier: array size; Dsmem: the CTA rank
   ExprId count = kNone;   // Mbarrier: count(c); NamedBarrier: threads(t)
   ExprId id = kNone;      // NamedBarrier: id(i)
-  SymbolId tensor = kNone;              // Tensormap: the tensor parameter
+  SymbolId tensor = kNone;              // Tensormap: the tensor parameter; Dsmem: the smem buffer
   std::vector<ExprId> box;              // Tensormap: box dims
   std::vector<ByteRange> uses;          // every reference, in text order
   /// The Name expressions among the uses (every use inside an expression),

@@ -7,7 +7,7 @@
 //   - ops (E0201), at the op token: cp.async*, tma.*, bulk.load, stmatrix,
 //     tcgen05.*, wgmma*, arrive.expect_tx (mbarrier tx-counts), cluster.sync,
 //     fence.proxy.async;
-//   - resources (E0202), at the declaration keyword: `tmem`, `tensormap`;
+//   - resources (E0202), at the declaration keyword: `tmem`, `tensormap`, `dsmem`;
 //   - clauses and builtins (E0203): `cluster (...)`, `maxnreg(...)`,
 //     `multicast(...)`, `cluster.rank`;
 //   - matrix-multiply dtypes (E0204), at the A operand: the dtypes each
@@ -49,6 +49,7 @@ class TargetChecker {
       SymbolKind kind = m_.symbols[d->symbol].kind;
       if (kind == SymbolKind::Tmem) gate(DiagId::ResourceNotOnTarget, Feature::Tcgen05, s.keyword, "`tmem`");
       else if (kind == SymbolKind::Tensormap) gate(DiagId::ResourceNotOnTarget, Feature::Tma, s.keyword, "`tensormap`");
+      else if (kind == SymbolKind::Dsmem) gate(DiagId::ResourceNotOnTarget, Feature::Clusters, s.keyword, "`dsmem`");
       return;
     }
     if (const auto* r = std::get_if<RoleStmt>(&s.node)) {

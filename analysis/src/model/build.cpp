@@ -490,7 +490,8 @@ class Builder {
     TSSymbol sym = ts_node_symbol(node);
     auto& f = c_.f;
     if (sym == c_.smem_declaration || sym == c_.tmem_declaration || sym == c_.reg_declaration ||
-        sym == c_.mbarrier_declaration || sym == c_.namedbarrier_declaration || sym == c_.tensormap_declaration)
+        sym == c_.mbarrier_declaration || sym == c_.namedbarrier_declaration || sym == c_.tensormap_declaration ||
+        sym == c_.dsmem_declaration)
       return declaration(node, parent);
     if (sym == c_.role_declaration) return role(node, parent);
     std::optional<Op> op = statement_op(node);
@@ -660,6 +661,23 @@ class Builder {
     return declare(std::move(s));
   }
 
+  /// The symbol a declaration names (a tensormap's tensor, a dsmem view's
+  /// buffer), used there; kNone when it is missing, undefined (E0101) or not
+  /// of `kind` (E0108, "`X` is ..., not `expected`").
+  SymbolId declared_name(TSNode name, SymbolKind kind, std::string_view what, std::string_view expected) {
+    if (ts_node_is_null(name) || ts_node_is_missing(name)) return kNone;
+    SymbolId id = lookup(text(name));
+    if (id == kNone) {
+      undefined(what, text(name), node_range(name));
+      return kNone;
+    }
+    use(id, node_range(name));
+    if (m_.symbols[id].kind == kind) return id;
+    diags_.push_back(make_diagnostic(DiagId::WrongKind, node_range(name), text(name),
+                                     symbol_kind_name(m_.symbols[id].kind), expected));
+    return kNone;
+  }
+
   StmtId declaration(TSNode node, StmtId parent) {
     auto& f = c_.f;
     TSSymbol sym = ts_node_symbol(node);
@@ -668,6 +686,7 @@ class Builder {
                       : sym == c_.reg_declaration        ? SymbolKind::Reg
                       : sym == c_.mbarrier_declaration   ? SymbolKind::Mbarrier
                       : sym == c_.namedbarrier_declaration ? SymbolKind::NamedBarrier
+                      : sym == c_.dsmem_declaration        ? SymbolKind::Dsmem
                                                            : SymbolKind::Tensormap;
     StmtId id = new_stmt(node, parent);
     TSNode name = field(node, f.name);
@@ -695,23 +714,22 @@ class Builder {
       s.id = expr(field(node, f.id));
       s.count = expr(field(node, f.threads));
     } else if (kind == SymbolKind::Tensormap) {
-      TSNode tensor = field(node, f.tensor);
-      if (!ts_node_is_null(tensor) && !ts_node_is_missing(tensor)) {
-        SymbolId t = lookup(text(tensor));
-        if (t == kNone) undefined("tensor", text(tensor), node_range(tensor));
-        else {
-          use(t, node_range(tensor));
-          if (m_.symbols[t].kind != SymbolKind::TensorParam)
-            diags_.push_back(make_diagnostic(DiagId::WrongKind, node_range(tensor), text(tensor),
-                                             symbol_kind_name(m_.symbols[t].kind), "a tensor parameter"));
-          else {
-            s.tensor = t;
-            s.type.dtype = m_.symbols[t].type.dtype;
-          }
-        }
+      SymbolId t = declared_name(field(node, f.tensor), SymbolKind::TensorParam, "tensor", "a tensor parameter");
+      if (t != kNone) {
+        s.tensor = t;
+        s.type.dtype = m_.symbols[t].type.dtype;
       }
       each_field(field(node, f.box), f.dim, [&](TSNode d) { s.box.push_back(expr(d)); });
       attributes(node, s.type, kind);
+    } else if (kind == SymbolKind::Dsmem) {
+      // The peer's copy of an smem buffer: its type, in the dsmem space.
+      SymbolId b = declared_name(field(node, f.buffer), SymbolKind::Smem, "buffer", "a shared-memory buffer");
+      if (b != kNone) {
+        s.tensor = b;
+        s.type = m_.symbols[b].type;
+        s.type.space = Space::Dsmem;
+      }
+      s.value = expr(field(node, f.rank));
     }
     m_.stmts[id].node = DeclStmt{declare(std::move(s))};
     return id;

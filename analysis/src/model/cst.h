@@ -17,6 +17,7 @@ namespace cake {
   X(order_attribute) X(swizzle_attribute) X(layout_attribute) X(byte_size)                   \
   X(smem_declaration) X(tmem_declaration) X(reg_declaration) X(mbarrier_declaration)          \
   X(count_clause) X(namedbarrier_declaration) X(tensormap_declaration) X(role_declaration)    \
+  X(dsmem_declaration)                                                                        \
   X(warpgroup_spec) X(warp_spec) X(all_spec) X(maxnreg_clause) X(block) X(let_statement)     \
   X(assignment_statement) X(elect_statement) X(for_statement) X(pipeline_statement)           \
   X(if_statement) X(range) X(move_statement) X(multicast_modifier) X(trans_modifier)          \
@@ -36,7 +37,8 @@ namespace cake {
   X(range) X(step) X(stage) X(stages) X(condition) X(consequence) X(alternative) X(start)     \
   X(end) X(op) X(destination) X(source) X(barrier) X(modifier) X(mask) X(accumulator) X(a)    \
   X(b) X(accumulate) X(pending) X(bytes) X(parity) X(index) X(base) X(left) X(right)          \
-  X(operand) X(function) X(arguments) X(argument) X(extent) X(field) X(reference)
+  X(operand) X(function) X(arguments) X(argument) X(extent) X(field) X(reference)         \
+  X(buffer) X(rank)
 
 struct Cst {
 #define CAKE_X(N) TSSymbol N = 0;

@@ -47,6 +47,11 @@ class Describer {
       case SymbolKind::Tmem:
       case SymbolKind::Reg:
       case SymbolKind::TensorParam: buffer(s.type, facts); break;
+      case SymbolKind::Dsmem:
+        buffer(s.type, facts);
+        if (s.tensor != kNone) facts.push_back(fact("buffer", HoverFact::Kind::Code, std::string(m_.symbols[s.tensor].name)));
+        facts.push_back(value("cta", s.value));
+        break;
       case SymbolKind::Mbarrier: mbarrier(s, facts); break;
       case SymbolKind::Kernel: break;
       case SymbolKind::NamedBarrier:

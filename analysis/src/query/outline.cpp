@@ -11,7 +11,7 @@ namespace {
 
 std::optional<OutlineKind> resource_kind(SymbolKind kind) {
   switch (kind) {
-    case SymbolKind::Smem: return OutlineKind::Smem;
+    case SymbolKind::Smem: case SymbolKind::Dsmem: return OutlineKind::Smem;
     case SymbolKind::Tmem: return OutlineKind::Tmem;
     case SymbolKind::Reg: return OutlineKind::Reg;
     case SymbolKind::Mbarrier: return OutlineKind::Mbarrier;

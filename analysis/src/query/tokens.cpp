@@ -23,6 +23,7 @@ TokenKind symbol_token(SymbolKind k) {
     case SymbolKind::Smem:
     case SymbolKind::Tmem:
     case SymbolKind::Reg:
+    case SymbolKind::Dsmem:
     case SymbolKind::Tensormap: return TokenKind::Buffer;
     case SymbolKind::Mbarrier:
     case SymbolKind::NamedBarrier: return TokenKind::Barrier;

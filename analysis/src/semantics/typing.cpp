@@ -89,6 +89,7 @@ Typed Typer::type_depth(ExprId id, int depth) {
         case SymbolKind::Smem:
         case SymbolKind::Tmem:
         case SymbolKind::Reg:
+        case SymbolKind::Dsmem:
           t.kind = Typed::Kind::Buffer;
           t.dtype = s.type.dtype;
           t.space = s.type.space;

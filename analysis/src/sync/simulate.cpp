@@ -67,6 +67,9 @@ struct Access {
   bool generic = false;  // a generic-proxy write of shared memory
   bool fenced = false;   // its writer ran fence.proxy.async after it
   bool unwaited_st = false;  // a tcgen05.st no tcgen05.wait.st of its role has completed
+  int64_t cta = -1;          // a peer CTA's shared memory (dsmem) it touches, else -1
+  ExprId operand = kNone;    // for a peer's (cta >= 0): the operand that touches it
+  SlotKey slot;              // and the slot
 };
 
 struct BarrierState {
@@ -126,6 +129,8 @@ struct Actor {
   // them to other roles.
   std::vector<int> store_writes_open;
   std::deque<std::vector<int>> store_writes;
+  // `dsmem` views declared so far: the CTA each names (-1: not known).
+  std::map<SymbolId, int64_t> peers;
 };
 
 /// A named barrier (`bar.sync id, threads`): a rendezvous of every thread
@@ -161,6 +166,7 @@ class Simulator {
       ctas = v && *v > 0 && ctas ? checked_mul(*ctas, *v) : std::nullopt;
     }
     ctas_ = ctas && *ctas <= 16 ? *ctas : 1;
+    cluster_known_ = ctas && *ctas <= 16;
     trace_.cluster = ctas_;
     // The last cluster of the grid: where a loop up to the CTA's diagonal
     // (causal attention) runs longest, and a ring turns most.
@@ -217,6 +223,29 @@ class Simulator {
     return true;
   }
 
+  /// A peer CTA's shared memory is there only while that CTA runs: each
+  /// access through a `dsmem` view must be ordered before the end of some
+  /// role of the CTA it touches (a `cluster.sync` before the roles end, or
+  /// a barrier the peer waits on after the access). Judged when every role
+  /// has finished. Appended to the trace's hazards.
+  void peer_exits() {
+    std::set<StmtId> peer_exit_seen;
+    if (!std::all_of(actors_.begin(), actors_.end(), [](const Actor& a) { return a.done; })) return;
+    for (size_t e = 0; e < accesses_.size(); ++e) {
+      const Access& ev = accesses_[e];
+      if (ev.cta < 0) continue;
+      bool ordered = std::any_of(actors_.begin(), actors_.end(), [&](const Actor& o) {
+        return o.cta == ev.cta && has(o.known_all, static_cast<int>(e));
+      });
+      if (ordered) continue;
+      const Actor& a = actors_[ev.actor];
+      if (!peer_exit_seen.insert(ev.stmt).second) continue;
+      Hazard h = make_hazard(HazardKind::PeerExited, ev.scope, a, ev.stmt, ev.operand, ev.slot, ev);
+      h.cta = ev.cta;
+      trace_.hazards.push_back(h);
+    }
+  }
+
   ProtocolTrace finish() {
     // The CTA the trace shows: the first with a blocked role (a hang in a
     // CTA that a multicast mask starves shows there), else the first with
@@ -235,6 +264,7 @@ class Simulator {
     trace_.events = std::move(per_cta_[seen].events);
     trace_.async = std::move(per_cta_[seen].async);
     trace_.hazards = std::move(per_cta_[seen].hazards);
+    peer_exits();  // from every CTA: the shown one may touch no peer
     // A bad multicast mask is said wherever it was met.
     for (int64_t c = 0; c < ctas_; ++c)
       if (c != seen)
@@ -371,7 +401,24 @@ class Simulator {
     return f;
   }
 
-  Result step(Actor&, StmtId, const DeclStmt&) { return Result::Next; }
+  /// `dsmem v = buf cta(r)`: the CTA `v` names from here on, which must be
+  /// one of the cluster (E0414, from a MulticastOutside event).
+  Result step(Actor& a, StmtId id, const DeclStmt& d) {
+    if (d.symbol == kNone || m_.symbols[d.symbol].kind != SymbolKind::Dsmem) return Result::Next;
+    auto rank = value(a, m_.symbols[d.symbol].value);
+    int64_t& peer = a.peers[d.symbol];
+    peer = rank ? *rank : -1;
+    if (!rank || !cluster_known_ || (*rank >= 0 && *rank < ctas_)) return Result::Next;
+    peer = -1;
+    SyncEvent e;
+    e.kind = SyncEventKind::MulticastOutside;
+    e.stmt = id;
+    e.role = a.index;
+    e.bytes = *rank;
+    e.threads = ctas_;
+    record(a.cta, e);
+    return Result::Next;
+  }
   Result step(Actor&, StmtId, const RoleStmt&) { return Result::Next; }
   Result step(Actor& a, StmtId id, const PlainStmt& p) { return plain(a, id, p.op); }
 
@@ -731,8 +778,10 @@ class Simulator {
     return scope != ThreadScope::All && has(a.known_one, e);
   }
 
-  /// The smem/tmem slot an operand touches, if any.
-  std::optional<SlotKey> slot_of(const Actor& a, ExprId e) {
+  /// The smem/tmem slot an operand touches, if any. Through a `dsmem` view,
+  /// the viewed buffer's slot, in the CTA it names (`*cta`; without `cta`,
+  /// none).
+  std::optional<SlotKey> slot_of(const Actor& a, ExprId e, int64_t* cta = nullptr) {
     if (e == kNone) return std::nullopt;
     ExprId base = e;
     std::optional<int64_t> stage = -1;
@@ -755,8 +804,15 @@ class Simulator {
     const Expr& n = m_.exprs[base];
     if (n.symbol == kNone) return std::nullopt;
     const Symbol& sym = m_.symbols[n.symbol];
-    if (sym.kind != SymbolKind::Smem && sym.kind != SymbolKind::Tmem) return std::nullopt;
     if (!stage) stage = -1;
+    if (sym.kind == SymbolKind::Dsmem) {
+      auto peer = a.peers.find(n.symbol);
+      if (!cta || sym.tensor == kNone || peer == a.peers.end() || peer->second < 0) return std::nullopt;
+      *cta = peer->second;
+      return SlotKey{sym.tensor, *stage};
+    }
+    if (sym.kind != SymbolKind::Smem && sym.kind != SymbolKind::Tmem) return std::nullopt;
+    if (cta) *cta = a.cta;
     return SlotKey{n.symbol, *stage};
   }
 
@@ -793,27 +849,36 @@ class Simulator {
     return e;
   }
 
-  void hazard(HazardKind kind, const Actor& a, StmtId id, ExprId operand, SlotKey slot, const Access& other) {
-    if (!per_cta_[a.cta].hazard_seen.insert({kind, id, slot.symbol}).second) return;
+  Hazard make_hazard(HazardKind kind, ThreadScope scope, const Actor& a, StmtId id, ExprId operand, SlotKey slot,
+                     const Access& other) const {
     Hazard h;
     h.kind = kind;
-    h.scope = a.frames.back().scope;
+    h.scope = scope;
     h.role = a.index;
     h.stmt = id;
     h.operand = operand;
     h.slot = slot;
     h.other_role = actors_[other.actor].index;
     h.other_stmt = other.stmt;
-    per_cta_[a.cta].hazards.push_back(h);
+    return h;
   }
 
-  int read_slot(Actor& a, StmtId id, ExprId operand, SlotKey slot, bool async) {
+  void hazard(HazardKind kind, const Actor& a, StmtId id, ExprId operand, SlotKey slot, const Access& other) {
+    if (!per_cta_[a.cta].hazard_seen.insert({kind, id, slot.symbol}).second) return;
+    per_cta_[a.cta].hazards.push_back(make_hazard(kind, a.frames.back().scope, a, id, operand, slot, other));
+  }
+
+  /// A read of `slot` in CTA `cta` (the actor's own, or a dsmem peer's).
+  int read_slot(Actor& a, StmtId id, ExprId operand, SlotKey slot, bool async, int64_t cta = -1) {
     ThreadScope scope = a.frames.back().scope;
-    AsyncEvent ae = async_event(AsyncEventKind::SmemRead, a, id);
-    ae.operand = operand;
-    ae.slot = slot;
-    async_of(a).push_back(ae);
-    SlotState& st = slots_[{a.cta, slot}];
+    if (cta < 0) cta = a.cta;
+    if (cta == a.cta) {
+      AsyncEvent ae = async_event(AsyncEventKind::SmemRead, a, id);
+      ae.operand = operand;
+      ae.slot = slot;
+      async_of(a).push_back(ae);
+    }
+    SlotState& st = slots_[{cta, slot}];
     if (st.last_write >= 0) {
       const Access& w = accesses_[st.last_write];
       // Program order: the role's own synchronous writes, cp.async included
@@ -823,7 +888,8 @@ class Simulator {
         hazard(HazardKind::UnorderedRead, a, id, operand, slot, w);
     }
     int e = new_access(a, id, async);
-    slots_[{a.cta, slot}].reads.push_back(e);
+    if (cta != a.cta) accesses_[e].cta = cta, accesses_[e].operand = operand, accesses_[e].slot = slot;
+    slots_[{cta, slot}].reads.push_back(e);
     return e;
   }
 
@@ -856,6 +922,7 @@ class Simulator {
     }
     int e = new_access(a, id, async);
     accesses_[e].generic = !async && m_.symbols[slot.symbol].kind == SymbolKind::Smem;
+    if (cta != a.cta && !async) accesses_[e].cta = cta, accesses_[e].operand = operand, accesses_[e].slot = slot;
     st.last_write = e;
     st.reads.clear();
     return e;
@@ -901,8 +968,9 @@ class Simulator {
       if (x == kNone) continue;
       const Expr& ex = m_.exprs[x];
       if (ex.kind == Expr::Kind::Name || ex.kind == Expr::Kind::Index) {
-        if (auto slot = slot_of(a, x)) {
-          read_slot(a, id, x, *slot, false);
+        int64_t cta = a.cta;
+        if (auto slot = slot_of(a, x, &cta)) {
+          read_slot(a, id, x, *slot, false, cta);
           continue;
         }
         if (fragment_of(x) != kNone) {
@@ -1047,9 +1115,10 @@ class Simulator {
         return Result::Next;
     }
     // load, store, ldmatrix, stmatrix, tcgen05.cp
-    if (auto slot = slot_of(a, mv.src)) read_slot(a, id, mv.src, *slot, false);
+    int64_t cta = a.cta;
+    if (auto slot = slot_of(a, mv.src, &cta)) read_slot(a, id, mv.src, *slot, false, cta);
     else touch_fragment(a, id, mv.src);
-    if (auto slot = slot_of(a, mv.dst)) write_slot(a, id, mv.dst, *slot, false);
+    if (auto slot = slot_of(a, mv.dst, &cta)) write_slot(a, id, mv.dst, *slot, false, cta);
     else touch_fragment(a, id, mv.dst);
     return Result::Next;
   }
@@ -1238,6 +1307,7 @@ class Simulator {
   std::vector<NamedState> block_;  // syncthreads' rounds, by CTA
   std::map<std::pair<int64_t, SymbolId>, int> global_writes_;  // (CTA, tensor): its last tma.store's write
   bool block_rendezvous_ = true;   // every role has a syncthreads
+  bool cluster_known_ = true;      // the cluster's size is known (1 without a clause)
   int64_t cluster_threads_ = 0;  // every thread of every CTA of the cluster
   int64_t quantum_ = 0;     // statements per turn; 0: until the actor blocks
   std::vector<int> order_;  // the actors, in the order each round runs them

@@ -166,6 +166,9 @@ enum class HazardKind : uint8_t {
   /// role's `tma.store` writes, whose completion (the `tma.store.wait`, not
   /// `.read`, that retires its group) is not ordered before the read.
   StoreInFlightRead,
+  /// A read or write of a peer CTA's shared memory (through a `dsmem`
+  /// view) that nothing orders before that CTA ends (`cta`: its rank).
+  PeerExited,
 };
 
 struct Hazard {
@@ -177,6 +180,7 @@ struct Hazard {
   SlotKey slot;
   int other_role = -1;  // the earlier, unordered access
   StmtId other_stmt = kNone;
+  int64_t cta = -1;     // PeerExited: the peer CTA
 };
 
 enum class AsyncEventKind : uint8_t {

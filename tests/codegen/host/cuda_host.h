@@ -442,6 +442,21 @@ inline void arrive_multicast(const void* bar, unsigned mask) {
 }
 inline void commit_multicast(const void* bar, unsigned mask) { arrive_multicast(bar, mask); }
 
+/// mapa: the same shared-memory object in the block of rank `rank`. Only
+/// the running block's memory is in cake_smem, so a peer's is where it is
+/// set aside, which stays true while this block runs; its own is `p`.
+inline void* mapa(const void* p, unsigned rank) {
+  Cluster& c = *block->cluster;
+  if (rank >= c.blocks.size()) {
+    std::fprintf(stderr, "cuda_host: mapa to rank %u outside a cluster of %zu\n", rank, c.blocks.size());
+    std::abort();
+  }
+  size_t offset = static_cast<size_t>(static_cast<const unsigned char*>(p) - cake_smem_base());
+  for (Block& b : c.blocks)
+    if (b.rank == rank) return smem_of(b) + offset;
+  return const_cast<void*>(p);
+}
+
 /// barrier.cluster.arrive + wait: every live thread of every block.
 inline void cluster_sync() {
   Thread* self = current;
@@ -686,8 +701,10 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_MBAR_INIT(bar, count) cake_host::mbar_init((bar), (count))
 #define CAKE_MBAR_ARRIVE(bar) cake_host::mbar_arrive((bar), 0)
 #define CAKE_MBAR_ARRIVE_MC(bar, mask) cake_host::arrive_multicast((bar), (unsigned)(mask))
+#define CAKE_MAPA(out, ptr, rank) ((out) = (unsigned long long)cake_host::mapa((ptr), (unsigned)(rank)))
 #define CAKE_MBAR_ARRIVE_EXPECT_TX(bar, bytes) cake_host::mbar_arrive((bar), (bytes))
 #define CAKE_MBAR_WAIT(bar, parity) cake_host::mbar_wait((bar), (parity))
+#define CAKE_MBAR_WAIT_CLUSTER(bar, parity) cake_host::mbar_wait((bar), (parity))
 #define CAKE_MBAR_TEST_WAIT(bar, parity) cake_host::mbar_wait((bar), (parity))
 #define CAKE_NAMED_SYNC(id, threads) cake_host::named_sync((id), (threads))
 #define CAKE_NAMED_ARRIVE(id, threads) cake_host::named_arrive((id), (threads))

@@ -1,5 +1,5 @@
 // E0414: a `multicast(mask)` must name a non-empty set of CTAs of the
-// kernel's cluster. Read from the MulticastOutside events of the trace (the
+// kernel's cluster, and a `dsmem` view one CTA of it. Read from the MulticastOutside events of the trace (the
 // simulator evaluates each mask where the copy or commit runs, cluster.rank
 // bound per CTA); reported once per statement, on its multicast clause.
 #include "checks/protocol/protocol_checks.h"
@@ -22,7 +22,12 @@ void check_multicast(const ProtocolContext& cx) {
     if (const auto* a = std::get_if<ArriveStmt>(&s.node)) clause = a->multicast_clause;
     std::string mask = std::to_string(e.bytes);
     Diagnostic d;
-    if (kernel.cluster.empty()) {
+    if (const auto* decl = std::get_if<DeclStmt>(&s.node)) {
+      // A `dsmem` view whose CTA is not one of the cluster.
+      const Symbol& v = m.symbols[decl->symbol];
+      d = make_diagnostic(DiagForm::DsmemOutside, m.exprs[v.value].range, v.name, e.bytes, e.threads, e.threads - 1,
+                          kernel.cluster.empty() ? "; the kernel has no `cluster` clause" : "");
+    } else if (kernel.cluster.empty()) {
       d = make_diagnostic(DiagForm::MulticastNoCluster, clause, mask);
     } else if (e.bytes <= 0) {
       d = make_diagnostic(DiagForm::MulticastEmpty, clause, mask);

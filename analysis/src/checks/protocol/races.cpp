@@ -6,7 +6,8 @@
 // smem whose generic-proxy write was not fenced is E0604; a tensor-memory
 // read before tcgen05.wait.st completes the store it reads is E0415; a
 // global read before another role's TMA store to it is ordered complete is
-// E0417.
+// E0417; a peer CTA's shared memory touched with nothing ordering it before
+// that CTA ends is E0420.
 #include "checks/protocol/protocol_checks.h"
 #include "diag_builder.h"
 
@@ -80,6 +81,13 @@ void check_races(const ProtocolContext& cx) {
         Diagnostic d = make_diagnostic(DiagForm::TmaStoreReadByOther, at, m.symbols[h.slot.symbol].name,
                                        writer.name.empty() ? std::string_view("the kernel") : writer.name);
         d.related.push_back({m.stmts[h.other_stmt].range, "the TMA store that writes it" + by_role(h.other_role)});
+        cx.diagnostics.push_back(std::move(d));
+        break;
+      }
+      case HazardKind::PeerExited: {
+        if (!reported.insert({DiagId::PeerExited, h.stmt}).second) break;
+        Diagnostic d = make_diagnostic(DiagId::PeerExited, at, m.written(at), h.cta);
+        if (const Kernel& k = m.kernels[t.kernel]; !k.cluster.empty()) d.related.push_back({k.cluster_range, "the cluster"});
         cx.diagnostics.push_back(std::move(d));
         break;
       }

@@ -108,7 +108,7 @@ void StatementChecker::check(const Stmt& s, const DeclStmt& d) {
   if (d.symbol == kNone) return;
   const Symbol& sym = m_.symbols[d.symbol];
   bool at_kernel_scope = s.parent == kNone;
-  if (sym.kind != SymbolKind::Reg && !at_kernel_scope)
+  if (sym.kind != SymbolKind::Reg && sym.kind != SymbolKind::Dsmem && !at_kernel_scope)
     diags_.push_back(make_diagnostic(DiagForm::DeclarationInBody, s.keyword, keyword(s)));
   for (ExprId dim : sym.type.stage_dims) constant(dim, "a ring size");
   for (ExprId dim : sym.type.dims) constant(dim, "a buffer dimension");
