@@ -87,6 +87,11 @@ const std::vector<Mutation>& mutations() {
       {"kmeans_assign.cake", {{"count(256)", "count(2)"}}, "CAKE-E0401", "arrive empty[s]"},
       {"kmeans_assign.cake", {{"      arrive empty[s]  ", "      elect.warpgroup { arrive empty[s] }  "}}, "CAKE-E0401",
        "elect.warpgroup { arrive empty[s] }", {"CAKE-E0403"}},
+      // cluster_rowsum.cake: distributed shared memory across a cluster.
+      {"cluster_rowsum.cake", {{"    cluster.sync                                    // every partial", "    //"}},
+       "CAKE-E0602", "store lead[", {"CAKE-E0601", "CAKE-E0420"}},
+      {"cluster_rowsum.cake", {{"dsmem lead = part cta(0)", "dsmem lead = part cta(cluster.rank + 1)"}}, "CAKE-E0414",
+       "dsmem lead"},
 
       // Tricky but correct: these stay clean.
       {"flash_attention.cake",
@@ -106,6 +111,9 @@ const std::vector<Mutation>& mutations() {
         {"bf16[4][256, 64]", "bf16[2][256, 64]"}, {"full[4]", "full[2]"}, {"empty[4]", "empty[2]"}},
        "", ""},
       {"ampere_gemm.cake", {{"cp.async.wait 2", "cp.async.wait 0"}}, "", ""},
+      // Each CTA's partials read by CTA 0 through its own name, the others' through the view.
+      {"cluster_rowsum.cake", {{"      for i in 0 .. 16 {\n        load t <- part[i]", "      for i in 0 .. 16 {\n        load t <- lead[i]"}},
+       "", ""},
   };
   return all;
 }

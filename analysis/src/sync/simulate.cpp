@@ -191,6 +191,11 @@ class Simulator {
         f.body = roles[i].body;
         f.threads = roles[i].threads();
         a.frames.push_back(f);
+        // A declared role runs its own body: the kernel-scope dsmem views
+        // it uses are bound to its CTA here.
+        if (roles[i].stmt != kNone)
+          for (StmtId id : m.kernels[kernel].body)
+            if (const auto* d = std::get_if<DeclStmt>(&m.stmts[id].node)) step(a, id, *d);
         cluster_threads_ += f.threads;
         order_.push_back(a.id);
         actors_.push_back(std::move(a));
