@@ -1528,11 +1528,29 @@ kernel dsmem_exchange_race(X: global f32[N], Y: global f32[N]) where N % 64 == 0
   dsmem peer = buf cta(cluster.rank ^ 1)
   reg x: f32
   load x <- X[block.x * 32 + lane]
-  // expected-error@+2 [CAKE-E0420] {{`peer[lane]` touches the shared memory of CTA 1 of the cluster, but nothing orders it before that CTA ends}}
+  // expected-error@+2 [CAKE-E0420] {{`peer[lane]` touches the shared memory of another CTA of the cluster, but nothing orders it before that CTA ends}}
   // expected-error@+1 [CAKE-E0602] {{`buf` is overwritten before its readers release it}}
   store peer[lane] <- x
   // expected-error@+1 [CAKE-E0601] {{`buf` is read before the barrier that publishes its write}}
   load x <- buf[lane]
+  store Y[block.x * 32 + lane] <- x
+}
+
+// -----
+
+// Each CTA reads its peer's row after the cluster.sync that publishes it,
+// but nothing keeps the peer from ending before that read: the fix ends the
+// kernel with another cluster.sync.
+target sm_90a
+kernel dsmem_read_late(X: global f32[N], Y: global f32[N]) where N % 64 == 0 grid (N / 32) block 32 cluster (2) {
+  smem buf: f32[32]
+  dsmem peer = buf cta(cluster.rank ^ 1)
+  reg x: f32
+  load x <- X[block.x * 32 + lane]
+  store buf[lane] <- x
+  cluster.sync
+  // expected-error@+1 [CAKE-E0420] {{`peer[lane]` touches the shared memory of another CTA of the cluster}} fix {{cluster.sync}}
+  load x <- peer[lane]
   store Y[block.x * 32 + lane] <- x
 }
 

@@ -172,11 +172,14 @@ std::string check_fix(const Expected& e, const cake::Diagnostic& d, const std::s
   std::string fixed = source;
   for (const cake::TextEdit& edit : edits) fixed.replace(edit.range.begin, edit.range.end - edit.range.begin, edit.new_text);
   bool found = false;
+  std::vector<std::string_view> lines = cake::test::split_lines(fixed);
   for (const cake::TextEdit& edit : edits) {
-    // Every edit stays on its line (none adds a line break before it).
-    unsigned line = line_of(source, edit.range.begin);
-    std::vector<std::string_view> lines = cake::test::split_lines(fixed);
-    if (line <= lines.size() && lines[line - 1].find(*e.fix) != std::string_view::npos) found = true;
+    // The lines an edit's text lands on: its first, and one more per line
+    // break it inserts (a statement added after another).
+    unsigned first = line_of(source, edit.range.begin);
+    unsigned last = first + static_cast<unsigned>(std::count(edit.new_text.begin(), edit.new_text.end(), '\n'));
+    for (unsigned line = first; line <= last && line <= lines.size(); ++line)
+      if (lines[line - 1].find(*e.fix) != std::string_view::npos) found = true;
   }
   if (!found) return "no line the fix changes contains \"" + *e.fix + "\"";
   std::unique_ptr<cake::Analysis> after = cake::analyze(fixed);

@@ -245,9 +245,7 @@ class Simulator {
       if (ordered) continue;
       const Actor& a = actors_[ev.actor];
       if (!peer_exit_seen.insert(ev.stmt).second) continue;
-      Hazard h = make_hazard(HazardKind::PeerExited, ev.scope, a, ev.stmt, ev.operand, ev.slot, ev);
-      h.cta = ev.cta;
-      trace_.hazards.push_back(h);
+      trace_.hazards.push_back(make_hazard(HazardKind::PeerExited, ev.scope, a, ev.stmt, ev.operand, ev.slot, ev));
     }
   }
 

@@ -167,7 +167,7 @@ enum class HazardKind : uint8_t {
   /// `.read`, that retires its group) is not ordered before the read.
   StoreInFlightRead,
   /// A read or write of a peer CTA's shared memory (through a `dsmem`
-  /// view) that nothing orders before that CTA ends (`cta`: its rank).
+  /// view) that nothing orders before that CTA ends.
   PeerExited,
 };
 
@@ -180,7 +180,6 @@ struct Hazard {
   SlotKey slot;
   int other_role = -1;  // the earlier, unordered access
   StmtId other_stmt = kNone;
-  int64_t cta = -1;     // PeerExited: the peer CTA
 };
 
 enum class AsyncEventKind : uint8_t {

@@ -86,8 +86,13 @@ void check_races(const ProtocolContext& cx) {
       }
       case HazardKind::PeerExited: {
         if (!reported.insert({DiagId::PeerExited, h.stmt}).second) break;
-        Diagnostic d = make_diagnostic(DiagId::PeerExited, at, m.written(at), h.cta);
-        if (const Kernel& k = m.kernels[t.kernel]; !k.cluster.empty()) d.related.push_back({k.cluster_range, "the cluster"});
+        Diagnostic d = make_diagnostic(DiagId::PeerExited, at, m.written(at));
+        // The fix: a cluster.sync as the last statement of every role (of
+        // the kernel, without roles), so every CTA waits for the others.
+        Fix end{"end every role with `cluster.sync`", {}, false};
+        for (const RoleTrace& r : t.roles)
+          if (r.role.body && !r.role.body->empty()) end.edits.push_back(line_after(m.stmts[r.role.body->back()], "cluster.sync"));
+        if (!end.edits.empty()) d.fixes.push_back(std::move(end));
         cx.diagnostics.push_back(std::move(d));
         break;
       }
