@@ -42,7 +42,6 @@ class SyncChecker {
     waits_.clear();
     named_.clear();
     if (!roles) return;
-    roles_count_ = roles->size();
     roles_ = &*roles;
     for (const RoleView& r : *roles) walk(*r.body, Context{&r});
     for (const auto& [stmt, barrier] : waits_)
@@ -111,7 +110,7 @@ class SyncChecker {
         // a role that has none hangs it here; the protocol simulation
         // checks that they reach it equally often (PartialSyncCount).
         const RoleView* absent = nullptr;
-        if (roles_count_ > 1 && ctx.role->stmt != kNone)
+        if (roles_->size() > 1 && ctx.role->stmt != kNone)
           for (const RoleView& r : *roles_)
             if (&r != ctx.role && !absent && !reaches_op(m_, *r.body, pl->op)) absent = &r;
         if (absent) {
@@ -142,7 +141,6 @@ class SyncChecker {
   const FactsCache& facts_;
   std::vector<Diagnostic>& diags_;
   Evaluator eval_;
-  size_t roles_count_ = 0;
   const std::vector<RoleView>* roles_ = nullptr;
   std::set<SymbolId> arrived_;
   std::vector<std::pair<StmtId, SymbolId>> waits_;

@@ -234,8 +234,8 @@ class Simulator {
   /// a barrier the peer waits on after the access). Judged when every role
   /// has finished. Appended to the trace's hazards.
   void peer_exits() {
-    std::set<StmtId> peer_exit_seen;
     if (!std::all_of(actors_.begin(), actors_.end(), [](const Actor& a) { return a.done; })) return;
+    std::set<StmtId> reported;
     for (size_t e = 0; e < accesses_.size(); ++e) {
       const Access& ev = accesses_[e];
       if (ev.cta < 0) continue;
@@ -243,9 +243,9 @@ class Simulator {
         return o.cta == ev.cta && has(o.known_all, static_cast<int>(e));
       });
       if (ordered) continue;
-      const Actor& a = actors_[ev.actor];
-      if (!peer_exit_seen.insert(ev.stmt).second) continue;
-      trace_.hazards.push_back(make_hazard(HazardKind::PeerExited, ev.scope, a, ev.stmt, ev.operand, ev.slot, ev));
+      if (!reported.insert(ev.stmt).second) continue;
+      trace_.hazards.push_back(
+          make_hazard(HazardKind::PeerExited, ev.scope, actors_[ev.actor], ev.stmt, ev.operand, ev.slot, ev));
     }
   }
 
@@ -404,15 +404,15 @@ class Simulator {
     return f;
   }
 
-  /// `dsmem v = buf cta(r)`: the CTA `v` names from here on, which must be
-  /// one of the cluster (E0414, from a MulticastOutside event).
+  /// `dsmem v = buf cta(r)`: the CTA `v` names from here on (-1, its
+  /// accesses untracked, when it is not one the simulation runs), which
+  /// must be one of the cluster (E0414, from a MulticastOutside event).
   Result step(Actor& a, StmtId id, const DeclStmt& d) {
     if (d.symbol == kNone || m_.symbols[d.symbol].kind != SymbolKind::Dsmem) return Result::Next;
     auto rank = value(a, m_.symbols[d.symbol].value);
-    int64_t& peer = a.peers[d.symbol];
-    peer = rank ? *rank : -1;
-    if (!rank || !cluster_known_ || (*rank >= 0 && *rank < ctas_)) return Result::Next;
-    peer = -1;
+    bool simulated = rank && *rank >= 0 && *rank < ctas_;
+    a.peers[d.symbol] = simulated ? *rank : -1;
+    if (!rank || simulated || !cluster_known_) return Result::Next;
     SyncEvent e;
     e.kind = SyncEventKind::MulticastOutside;
     e.stmt = id;

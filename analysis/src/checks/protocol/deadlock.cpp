@@ -81,7 +81,7 @@ void partial_rendezvous(const ProtocolContext& cx, const std::vector<const RoleT
   if (ended == cx.trace.roles.end() || r.role.name.empty()) return;
   std::string_view op = rendezvous_op(m, r.blocked_at);
   Diagnostic d = make_diagnostic(DiagForm::PartialSyncCount, m.stmts[r.blocked_at].range, op, r.role.name,
-                                 ended->role.name, "ends");
+                                 ended->role.name);
   d.related.push_back({ended->role.range, "role `" + std::string(ended->role.name) + "` has finished"});
   cx.diagnostics.push_back(std::move(d));
 }
