@@ -111,7 +111,7 @@ module.exports = grammar({
       field('name', $.identifier),
       field('parameters', $.parameter_list),
       optional(field('facts', $.where_clause)),
-      repeat(field('launch', choice($.grid_clause, $.block_clause, $.cluster_clause))),
+      repeat(field('launch', choice($.grid_clause, $.block_clause, $.cluster_clause, $.cta_group_clause))),
       field('body', $.block),
     ),
 
@@ -146,6 +146,9 @@ module.exports = grammar({
       field('dims', $.dim_list),
       optional(field('nonportable', 'nonportable')),
     ),
+
+    /** `cta_group 2`: tcgen05 ops work on pairs of CTAs of the cluster (PTX's `.cta_group::2`). */
+    cta_group_clause: $ => seq('cta_group', field('size', $._expression)),
 
     /** `(x, y, z)` of grid and cluster. */
     dim_list: $ => seq('(', commaSep1(field('dim', $._expression)), ')'),

@@ -383,6 +383,11 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
     }
     while (plan.cluster.size() < 3) plan.cluster.push_back(1);
   }
+  // CTA pairs need .cta_group::2 on every tcgen05 op, the pair's M = 256
+  // instruction descriptor and copies completing on the pair's barrier:
+  // not lowered yet (docs/lowering.md).
+  if (kernel.cta_group == 2)
+    x.refuse(kernel.cta_group_range, "a `cta_group 2` kernel (CTA pairs; the verifier checks it, the lowering does not write it yet)");
   for (ExprId g : kernel.grid) plan.grid.push_back(x.index(g));
 
   // Section - shared memory: the verifier's layout (KernelFacts).

@@ -330,6 +330,13 @@ Mbarrier* World::barrier(Actor& a, ExprId id, int64_t* index, int cta) {
   const Module& m = ctx_.m;
   const Expr& e = m.exprs[id];
   SymbolId sym = root_symbol(m, id);
+  // A `dsmem` view of a peer's mbarrier (a CTA pair's copies): that CTA's.
+  if (sym != kNone && m.symbols[sym].kind == SymbolKind::Dsmem && m.symbols[sym].tensor != kNone) {
+    auto rank = integer(a, m.symbols[sym].value);
+    if (!rank || *rank < 0 || *rank >= static_cast<int64_t>(ctas_.size())) return nullptr;
+    cta = static_cast<int>(*rank);
+    sym = m.symbols[sym].tensor;
+  }
   int64_t i = 0;
   if (e.kind == Expr::Kind::Index && !e.items.empty()) {
     auto v = integer(a, e.items[0].start);

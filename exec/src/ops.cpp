@@ -30,6 +30,30 @@ enum Share : int { Whole = 0, PerUnit = 1, PerRole = 2 };
 
 }  // namespace
 
+World::Result World::pair_mma(Actor& a, StmtId id, const View& acc, const View& x, const View& y, bool add,
+                              int64_t threads) {
+  // A CTA pair's M = 256 MMA (cta_group::2), issued by the even CTA: A's
+  // rows and the accumulator's are split between the CTAs (128 each), B's
+  // N too (N / 2 each, the columns of y = B.T). Accumulator columns
+  // j·N/2 .. of CTA i take A of CTA i times B of CTA j.
+  size_t peer = static_cast<size_t>(a.cta ^ 1);
+  if (a.cta % 2 != 0 || peer >= ctas_.size() || y.rank() != 2 || acc.rank() != 2 || acc.extent[1] != 2 * y.extent[1]) {
+    ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.stmts[id].range,
+              "the executor runs a CTA pair's `tcgen05.mma` issued by the even CTA of a pair, [128, N] += [128, K] @ [K, N / 2] per CTA");
+    return Result::Stop;
+  }
+  const int64_t half = y.extent[1];
+  View accs[2] = {acc, in_cta(acc, ctas_[peer])}, xs[2] = {x, in_cta(x, ctas_[peer])},
+       ys[2] = {y, in_cta(y, ctas_[peer])};
+  auto land = [this, accs, xs, ys, half, add, id](Effect& e) {
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) mma(e.entity, e.vc, accs[i].dim_range(1, j * half, (j + 1) * half), xs[i], ys[j], add, id);
+  };
+  int prev = a.tc_pipe.empty() ? -1 : a.tc_pipe.back();
+  for (int64_t t = 0; t < threads; ++t) a.tc_pipe.push_back(effect(a, id, prev, land));
+  return Result::Next;
+}
+
 bool World::share(Actor& a, StmtId id, View& dst, View& src) {
   const Module& m = ctx_.m;
   Window w = window_of(a, id);
@@ -192,16 +216,20 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
     }
     case Op::TmaLoad:
     case Op::BulkLoad: {
-      SymbolId bar = root_symbol(m, mv->barrier);
       int64_t index = 0;
-      if (!barrier(a, mv->barrier, &index)) return fail("the executor cannot resolve this copy's barrier");
+      // Its own CTA's barrier, or (a CTA pair's copy) the one a view names.
+      Mbarrier* own = barrier(a, mv->barrier, &index);
+      if (!own) return fail("the executor cannot resolve this copy's barrier");
+      SymbolId bar = root_symbol(m, mv->barrier);
+      if (m.symbols[bar].kind == SymbolKind::Dsmem) bar = m.symbols[bar].tensor;
+      bool multicast = mv->multicast != kNone;
       std::vector<int> to = targets(mv->multicast);
       int64_t bytes = bytes_of(src);
       for (int64_t t = 0; t < threads; ++t)
-        effect(a, id, -1, [this, dst, src, id, to, bar, index, bytes](Effect& e) {
+        effect(a, id, -1, [this, dst, src, id, to, bar, index, bytes, own, multicast](Effect& e) {
           for (int c : to) {
             copy(e.entity, e.vc, in_cta(dst, ctas_[c]), src, id);
-            complete_tx(ctas_[c].mbarriers.at(bar)[static_cast<size_t>(index)], bytes, e.vc);
+            complete_tx(multicast ? ctas_[c].mbarriers.at(bar)[static_cast<size_t>(index)] : *own, bytes, e.vc);
           }
         });
       return Result::Next;
@@ -239,6 +267,7 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
         if (!p) return fail("the executor cannot evaluate accumulate(...)");
         add = add && *p != 0;
       }
+      if (op == Op::Tcgen05Mma && m.kernels[ctx_.kernel].cta_group == 2) return pair_mma(a, id, *acc, *x, *y, add, threads);
       Window w = window_of(a, id);
       View av = windowed(*acc, w), xv = windowed(*x, w), yv = *y;
       if (w.active && av.elements() != acc->elements() && xv.elements() == x->elements() && x->rank() == 2 &&

@@ -76,11 +76,13 @@ bool View::inside() const {
   return true;
 }
 
-View View::rows(int64_t lo, int64_t hi) const {
+View View::rows(int64_t lo, int64_t hi) const { return dim_range(0, lo, hi); }
+
+View View::dim_range(size_t d, int64_t lo, int64_t hi) const {
   View v = *this;
-  if (v.rank() == 0) return v;
-  v.origin[v.axis[0]] += lo;
-  v.extent[0] = hi - lo;
+  if (v.rank() <= d) return v;
+  v.origin[v.axis[d]] += lo;
+  v.extent[d] = hi - lo;
   return v;
 }
 

@@ -84,6 +84,8 @@ struct View {
   void for_each(F&& f) const;
   /// Restricts view dim 0 to [lo, hi).
   View rows(int64_t lo, int64_t hi) const;
+  /// Restricts view dim `d` to [lo, hi).
+  View dim_range(size_t d, int64_t lo, int64_t hi) const;
 };
 
 /// The whole of `st`, every axis in order.

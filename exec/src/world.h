@@ -211,6 +211,8 @@ class World {
   void access(uint32_t entity, const Clock& vc, const View& v, bool write, StmtId at);
   Storage& fragment(Actor& a, SymbolId sym);
   Mbarrier* barrier(Actor& a, ExprId e, int64_t* index, int cta = -1);
+  /// A `cta_group 2` kernel's tcgen05.mma: both CTAs of the pair.
+  Result pair_mma(Actor& a, StmtId id, const View& acc, const View& x, const View& y, bool add, int64_t threads);
   bool warpgroup_owned(FragLayout layout) const;
 
   // Section - barriers (world.cpp)

@@ -25,7 +25,7 @@
 
 [
   "target" "const" "kernel" "dispatch" "bench" "where" "grid" "block"
-  "cluster" "nonportable" "when" "else" "smem" "tmem" "reg" "mbarrier"
+  "cluster" "nonportable" "cta_group" "when" "else" "smem" "tmem" "reg" "mbarrier"
   "namedbarrier" "tensormap" "box" "dsmem" "cta" "id" "threads" "role" "warpgroup" "warp"
   "let" "reference"
 ] @keyword

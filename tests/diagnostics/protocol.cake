@@ -1600,3 +1600,605 @@ kernel dsmem_ampere(X: global f32[N]) grid (1) block 32 {
   reg x: f32
   load x <- own[lane]
 }
+
+// -----
+
+// CTA pairs (cta_group 2): a 256 x 256 tile per pair of a 2-CTA cluster.
+// Each CTA loads 128 rows of A and of B into its own ring and completes
+// the bytes on the even CTA's `full` (through a view); the even CTA issues
+// tcgen05.mma (m256n256k16) over both CTAs' stages and its commits
+// multicast to both CTAs' `empty` and `done` (clean).
+target sm_100a
+kernel pair_gemm(
+    A: global bf16[M, K] row_major,
+    B: global bf16[N, K] row_major,
+    C: global bf16[M, N] row_major)
+  where M % 256 == 0, N % 256 == 0, K % 64 == 0, K >= 64
+  grid (2 * (N / 256), M / 256)
+  block 256
+  cluster (2)
+  cta_group 2
+{
+  smem sA: bf16[4][128, 64] swizzle(128B)   // this CTA's 128 of the pair's 256 rows of A
+  smem sB: bf16[4][128, 64] swizzle(128B)   // this CTA's 128 of the pair's 256 rows of B
+  tmem acc: f32[128, 256]                   // this CTA's 128 rows of the pair's 256 x 256
+  mbarrier full[4]                          // the even CTA's counts both CTAs' bytes
+  mbarrier empty[4]
+  mbarrier done
+  dsmem lead_full = full cta(cluster.rank - cluster.rank % 2)   // the even CTA's full barriers
+
+  tensormap tA = A box [128, 64] swizzle(128B)
+  tensormap tB = B box [128, 64] swizzle(128B)
+
+  let pair = block.x / 2
+  let half = cluster.rank % 2
+
+  role producer warp(0 .. 1) {
+    elect {
+      pipeline s in ring(4) for kt in 0 .. K / 64 {
+        wait empty[s] parity(s.phase ^ 1)
+        if half == 0 {
+          arrive.expect_tx full[s], 2 * (bytes(sA[s]) + bytes(sB[s]))
+        }
+        tma.load sA[s] <- tA[block.y * 256 + half * 128, kt * 64], lead_full[s]
+        tma.load sB[s] <- tB[pair * 256 + half * 128, kt * 64], lead_full[s]
+      }
+    }
+  }
+
+  role mma warp(1 .. 2) {
+    if half == 0 {
+      elect {
+        pipeline s in ring(4) for kt in 0 .. K / 64 {
+          wait full[s] parity(s.phase)
+          tcgen05.mma acc += sA[s] @ sB[s].T, accumulate(kt > 0)
+          tcgen05.commit empty[s] multicast(3 << cluster.rank)
+        }
+        tcgen05.commit done multicast(3 << cluster.rank)
+      }
+    }
+  }
+
+  role idle warp(2 .. 4) { }
+
+  role epilogue warpgroup(1) {
+    let q = warp.id % 4
+    reg r: f32[32, 32] layout(tcgen05_acc)
+    reg o: bf16[32, 32] layout(tcgen05_acc)
+    wait done parity(0)
+    for c in 0 .. 256 step 32 {
+      tcgen05.ld r <- acc[q * 32 : 32, c : 32]
+      tcgen05.wait.ld
+      o = cvt<bf16>(r)
+      store C[block.y * 256 + half * 128 + q * 32 : 32, pair * 256 + c : 32] <- o
+    }
+  }
+}
+
+// -----
+
+// The MMA role without its even-CTA guard: the odd CTA would issue the
+// pair's MMAs too.
+target sm_100a
+kernel pair_mma_both(
+    A: global bf16[M, K] row_major,
+    B: global bf16[N, K] row_major,
+    C: global bf16[M, N] row_major)
+  where M % 256 == 0, N % 256 == 0, K % 64 == 0, K >= 64
+  grid (2 * (N / 256), M / 256)
+  block 256
+  cluster (2)
+  cta_group 2
+{
+  smem sA: bf16[4][128, 64] swizzle(128B)   // this CTA's 128 of the pair's 256 rows of A
+  smem sB: bf16[4][128, 64] swizzle(128B)   // this CTA's 128 of the pair's 256 rows of B
+  tmem acc: f32[128, 256]                   // this CTA's 128 rows of the pair's 256 x 256
+  mbarrier full[4]                          // the even CTA's counts both CTAs' bytes
+  mbarrier empty[4]
+  mbarrier done
+  dsmem lead_full = full cta(cluster.rank - cluster.rank % 2)   // the even CTA's full barriers
+
+  tensormap tA = A box [128, 64] swizzle(128B)
+  tensormap tB = B box [128, 64] swizzle(128B)
+
+  let pair = block.x / 2
+  let half = cluster.rank % 2
+
+  role producer warp(0 .. 1) {
+    elect {
+      pipeline s in ring(4) for kt in 0 .. K / 64 {
+        wait empty[s] parity(s.phase ^ 1)
+        if half == 0 {
+          arrive.expect_tx full[s], 2 * (bytes(sA[s]) + bytes(sB[s]))
+        }
+        tma.load sA[s] <- tA[block.y * 256 + half * 128, kt * 64], lead_full[s]
+        tma.load sB[s] <- tB[pair * 256 + half * 128, kt * 64], lead_full[s]
+      }
+    }
+  }
+
+  role mma warp(1 .. 2) {
+    if true {
+      elect {
+        pipeline s in ring(4) for kt in 0 .. K / 64 {
+          wait full[s] parity(s.phase)
+          // expected-error@+1 [CAKE-E0421] {{this `tcgen05.mma` runs in CTA 1, the odd CTA of its pair}}
+          tcgen05.mma acc += sA[s] @ sB[s].T, accumulate(kt > 0)
+          tcgen05.commit empty[s] multicast(3 << cluster.rank)
+        }
+        tcgen05.commit done multicast(3 << cluster.rank)
+      }
+    }
+  }
+
+  role idle warp(2 .. 4) { }
+
+  role epilogue warpgroup(1) {
+    let q = warp.id % 4
+    reg r: f32[32, 32] layout(tcgen05_acc)
+    reg o: bf16[32, 32] layout(tcgen05_acc)
+    wait done parity(0)
+    for c in 0 .. 256 step 32 {
+      tcgen05.ld r <- acc[q * 32 : 32, c : 32]
+      tcgen05.wait.ld
+      o = cvt<bf16>(r)
+      store C[block.y * 256 + half * 128 + q * 32 : 32, pair * 256 + c : 32] <- o
+    }
+  }
+}
+
+// -----
+
+// The final commit reaches only the even CTA's `done`: the odd CTA's
+// epilogue waits forever. The error is on the commit, with a fix.
+target sm_100a
+kernel pair_done_own(
+    A: global bf16[M, K] row_major,
+    B: global bf16[N, K] row_major,
+    C: global bf16[M, N] row_major)
+  where M % 256 == 0, N % 256 == 0, K % 64 == 0, K >= 64
+  grid (2 * (N / 256), M / 256)
+  block 256
+  cluster (2)
+  cta_group 2
+{
+  smem sA: bf16[4][128, 64] swizzle(128B)   // this CTA's 128 of the pair's 256 rows of A
+  smem sB: bf16[4][128, 64] swizzle(128B)   // this CTA's 128 of the pair's 256 rows of B
+  tmem acc: f32[128, 256]                   // this CTA's 128 rows of the pair's 256 x 256
+  mbarrier full[4]                          // the even CTA's counts both CTAs' bytes
+  mbarrier empty[4]
+  mbarrier done
+  dsmem lead_full = full cta(cluster.rank - cluster.rank % 2)   // the even CTA's full barriers
+
+  tensormap tA = A box [128, 64] swizzle(128B)
+  tensormap tB = B box [128, 64] swizzle(128B)
+
+  let pair = block.x / 2
+  let half = cluster.rank % 2
+
+  role producer warp(0 .. 1) {
+    elect {
+      pipeline s in ring(4) for kt in 0 .. K / 64 {
+        wait empty[s] parity(s.phase ^ 1)
+        if half == 0 {
+          arrive.expect_tx full[s], 2 * (bytes(sA[s]) + bytes(sB[s]))
+        }
+        tma.load sA[s] <- tA[block.y * 256 + half * 128, kt * 64], lead_full[s]
+        tma.load sB[s] <- tB[pair * 256 + half * 128, kt * 64], lead_full[s]
+      }
+    }
+  }
+
+  role mma warp(1 .. 2) {
+    if half == 0 {
+      elect {
+        pipeline s in ring(4) for kt in 0 .. K / 64 {
+          wait full[s] parity(s.phase)
+          tcgen05.mma acc += sA[s] @ sB[s].T, accumulate(kt > 0)
+          tcgen05.commit empty[s] multicast(3 << cluster.rank)
+        }
+        // expected-error@+1 [CAKE-E0403] {{`tcgen05.commit done` arrives only on its own CTA's `done`, but CTA 1 waits on its `done`}} fix {{multicast(3 << cluster.rank)}}
+        tcgen05.commit done
+      }
+    }
+  }
+
+  role idle warp(2 .. 4) { }
+
+  role epilogue warpgroup(1) {
+    let q = warp.id % 4
+    reg r: f32[32, 32] layout(tcgen05_acc)
+    reg o: bf16[32, 32] layout(tcgen05_acc)
+    wait done parity(0)
+    for c in 0 .. 256 step 32 {
+      tcgen05.ld r <- acc[q * 32 : 32, c : 32]
+      tcgen05.wait.ld
+      o = cvt<bf16>(r)
+      store C[block.y * 256 + half * 128 + q * 32 : 32, pair * 256 + c : 32] <- o
+    }
+  }
+}
+
+// -----
+
+// The stage commits reach only the even CTA's `empty`: the odd CTA's
+// producer never learns a stage is free.
+target sm_100a
+kernel pair_empty_own(
+    A: global bf16[M, K] row_major,
+    B: global bf16[N, K] row_major,
+    C: global bf16[M, N] row_major)
+  where M % 256 == 0, N % 256 == 0, K % 64 == 0, K >= 64
+  grid (2 * (N / 256), M / 256)
+  block 256
+  cluster (2)
+  cta_group 2
+{
+  smem sA: bf16[4][128, 64] swizzle(128B)   // this CTA's 128 of the pair's 256 rows of A
+  smem sB: bf16[4][128, 64] swizzle(128B)   // this CTA's 128 of the pair's 256 rows of B
+  tmem acc: f32[128, 256]                   // this CTA's 128 rows of the pair's 256 x 256
+  mbarrier full[4]                          // the even CTA's counts both CTAs' bytes
+  mbarrier empty[4]
+  mbarrier done
+  dsmem lead_full = full cta(cluster.rank - cluster.rank % 2)   // the even CTA's full barriers
+
+  tensormap tA = A box [128, 64] swizzle(128B)
+  tensormap tB = B box [128, 64] swizzle(128B)
+
+  let pair = block.x / 2
+  let half = cluster.rank % 2
+
+  role producer warp(0 .. 1) {
+    elect {
+      pipeline s in ring(4) for kt in 0 .. K / 64 {
+        wait empty[s] parity(s.phase ^ 1)
+        if half == 0 {
+          arrive.expect_tx full[s], 2 * (bytes(sA[s]) + bytes(sB[s]))
+        }
+        tma.load sA[s] <- tA[block.y * 256 + half * 128, kt * 64], lead_full[s]
+        tma.load sB[s] <- tB[pair * 256 + half * 128, kt * 64], lead_full[s]
+      }
+    }
+  }
+
+  role mma warp(1 .. 2) {
+    if half == 0 {
+      elect {
+        pipeline s in ring(4) for kt in 0 .. K / 64 {
+          wait full[s] parity(s.phase)
+          tcgen05.mma acc += sA[s] @ sB[s].T, accumulate(kt > 0)
+          // expected-error@+1 [CAKE-E0403] {{`tcgen05.commit empty[s]` arrives only on its own CTA's `empty[0]`}} fix {{multicast(3 << cluster.rank)}}
+          tcgen05.commit empty[s]
+        }
+        tcgen05.commit done multicast(3 << cluster.rank)
+      }
+    }
+  }
+
+  role idle warp(2 .. 4) { }
+
+  role epilogue warpgroup(1) {
+    let q = warp.id % 4
+    reg r: f32[32, 32] layout(tcgen05_acc)
+    reg o: bf16[32, 32] layout(tcgen05_acc)
+    wait done parity(0)
+    for c in 0 .. 256 step 32 {
+      tcgen05.ld r <- acc[q * 32 : 32, c : 32]
+      tcgen05.wait.ld
+      o = cvt<bf16>(r)
+      store C[block.y * 256 + half * 128 + q * 32 : 32, pair * 256 + c : 32] <- o
+    }
+  }
+}
+
+// -----
+
+// The even CTA expects only its own bytes: the phase completes before the
+// odd CTA's boxes land, and the MMA reads them too early.
+target sm_100a
+kernel pair_expect_half(
+    A: global bf16[M, K] row_major,
+    B: global bf16[N, K] row_major,
+    C: global bf16[M, N] row_major)
+  where M % 256 == 0, N % 256 == 0, K % 64 == 0, K >= 64
+  grid (2 * (N / 256), M / 256)
+  block 256
+  cluster (2)
+  cta_group 2
+{
+  smem sA: bf16[4][128, 64] swizzle(128B)   // this CTA's 128 of the pair's 256 rows of A
+  smem sB: bf16[4][128, 64] swizzle(128B)   // this CTA's 128 of the pair's 256 rows of B
+  tmem acc: f32[128, 256]                   // this CTA's 128 rows of the pair's 256 x 256
+  mbarrier full[4]                          // the even CTA's counts both CTAs' bytes
+  mbarrier empty[4]
+  mbarrier done
+  dsmem lead_full = full cta(cluster.rank - cluster.rank % 2)   // the even CTA's full barriers
+
+  tensormap tA = A box [128, 64] swizzle(128B)
+  tensormap tB = B box [128, 64] swizzle(128B)
+
+  let pair = block.x / 2
+  let half = cluster.rank % 2
+
+  role producer warp(0 .. 1) {
+    elect {
+      pipeline s in ring(4) for kt in 0 .. K / 64 {
+        wait empty[s] parity(s.phase ^ 1)
+        if half == 0 {
+          // expected-error@+1 [CAKE-E0402] {{`full[0]` expects 32768 bytes per phase but its copies deliver 65536}}
+          arrive.expect_tx full[s], bytes(sA[s]) + bytes(sB[s])
+        }
+        // expected-error@+1 [CAKE-E0602] {{`sA[1]` is overwritten before its readers by role `mma` release it}}
+        tma.load sA[s] <- tA[block.y * 256 + half * 128, kt * 64], lead_full[s]
+        // expected-error@+1 [CAKE-E0602] {{`sB[1]` is overwritten before its readers by role `mma` release it}}
+        tma.load sB[s] <- tB[pair * 256 + half * 128, kt * 64], lead_full[s]
+      }
+    }
+  }
+
+  role mma warp(1 .. 2) {
+    if half == 0 {
+      elect {
+        pipeline s in ring(4) for kt in 0 .. K / 64 {
+          wait full[s] parity(s.phase)
+          // expected-error@+1 [CAKE-E0601] {{`sA[0]` is read before the barrier that publishes its write}}
+          tcgen05.mma acc += sA[s] @ sB[s].T, accumulate(kt > 0)
+          tcgen05.commit empty[s] multicast(3 << cluster.rank)
+        }
+        tcgen05.commit done multicast(3 << cluster.rank)
+      }
+    }
+  }
+
+  role idle warp(2 .. 4) { }
+
+  role epilogue warpgroup(1) {
+    let q = warp.id % 4
+    reg r: f32[32, 32] layout(tcgen05_acc)
+    reg o: bf16[32, 32] layout(tcgen05_acc)
+    wait done parity(0)
+    for c in 0 .. 256 step 32 {
+      tcgen05.ld r <- acc[q * 32 : 32, c : 32]
+      tcgen05.wait.ld
+      o = cvt<bf16>(r)
+      store C[block.y * 256 + half * 128 + q * 32 : 32, pair * 256 + c : 32] <- o
+    }
+  }
+}
+
+// -----
+
+// Without `cta_group 2` a copy may not complete on a peer's barrier, and
+// B's half of N no longer matches the accumulator.
+target sm_100a
+kernel pair_no_group(
+    A: global bf16[M, K] row_major,
+    B: global bf16[N, K] row_major,
+    C: global bf16[M, N] row_major)
+  where M % 256 == 0, N % 256 == 0, K % 64 == 0, K >= 64
+  grid (2 * (N / 256), M / 256)
+  block 256
+  cluster (2)
+{
+  smem sA: bf16[4][128, 64] swizzle(128B)   // this CTA's 128 of the pair's 256 rows of A
+  smem sB: bf16[4][128, 64] swizzle(128B)   // this CTA's 128 of the pair's 256 rows of B
+  tmem acc: f32[128, 256]                   // this CTA's 128 rows of the pair's 256 x 256
+  mbarrier full[4]                          // the even CTA's counts both CTAs' bytes
+  mbarrier empty[4]
+  mbarrier done
+  dsmem lead_full = full cta(cluster.rank - cluster.rank % 2)   // the even CTA's full barriers
+
+  tensormap tA = A box [128, 64] swizzle(128B)
+  tensormap tB = B box [128, 64] swizzle(128B)
+
+  let pair = block.x / 2
+  let half = cluster.rank % 2
+
+  role producer warp(0 .. 1) {
+    elect {
+      pipeline s in ring(4) for kt in 0 .. K / 64 {
+        wait empty[s] parity(s.phase ^ 1)
+        if half == 0 {
+          arrive.expect_tx full[s], 2 * (bytes(sA[s]) + bytes(sB[s]))
+        }
+        // expected-error@+1 [CAKE-E0421] {{this copy completes on `lead_full`, another CTA's mbarrier: only the copies of a `cta_group 2` kernel may}}
+        tma.load sA[s] <- tA[block.y * 256 + half * 128, kt * 64], lead_full[s]
+        // expected-error@+1 [CAKE-E0421] {{only the copies of a `cta_group 2` kernel may}}
+        tma.load sB[s] <- tB[pair * 256 + half * 128, kt * 64], lead_full[s]
+      }
+    }
+  }
+
+  role mma warp(1 .. 2) {
+    if half == 0 {
+      elect {
+        pipeline s in ring(4) for kt in 0 .. K / 64 {
+          wait full[s] parity(s.phase)
+          // expected-error@+1 [CAKE-E0106] {{B's N does not match the accumulator's columns}}
+          tcgen05.mma acc += sA[s] @ sB[s].T, accumulate(kt > 0)
+          tcgen05.commit empty[s] multicast(3 << cluster.rank)
+        }
+        tcgen05.commit done multicast(3 << cluster.rank)
+      }
+    }
+  }
+
+  role idle warp(2 .. 4) { }
+
+  role epilogue warpgroup(1) {
+    let q = warp.id % 4
+    reg r: f32[32, 32] layout(tcgen05_acc)
+    reg o: bf16[32, 32] layout(tcgen05_acc)
+    wait done parity(0)
+    for c in 0 .. 256 step 32 {
+      tcgen05.ld r <- acc[q * 32 : 32, c : 32]
+      tcgen05.wait.ld
+      o = cvt<bf16>(r)
+      store C[block.y * 256 + half * 128 + q * 32 : 32, pair * 256 + c : 32] <- o
+    }
+  }
+}
+
+// -----
+
+// A wait must be on this CTA's barrier, not a view of the pair's.
+target sm_100a
+kernel pair_wait_view(
+    A: global bf16[M, K] row_major,
+    B: global bf16[N, K] row_major,
+    C: global bf16[M, N] row_major)
+  where M % 256 == 0, N % 256 == 0, K % 64 == 0, K >= 64
+  grid (2 * (N / 256), M / 256)
+  block 256
+  cluster (2)
+  cta_group 2
+{
+  smem sA: bf16[4][128, 64] swizzle(128B)   // this CTA's 128 of the pair's 256 rows of A
+  smem sB: bf16[4][128, 64] swizzle(128B)   // this CTA's 128 of the pair's 256 rows of B
+  tmem acc: f32[128, 256]                   // this CTA's 128 rows of the pair's 256 x 256
+  mbarrier full[4]                          // the even CTA's counts both CTAs' bytes
+  mbarrier empty[4]
+  mbarrier done
+  dsmem lead_full = full cta(cluster.rank - cluster.rank % 2)   // the even CTA's full barriers
+
+  tensormap tA = A box [128, 64] swizzle(128B)
+  tensormap tB = B box [128, 64] swizzle(128B)
+
+  let pair = block.x / 2
+  let half = cluster.rank % 2
+
+  role producer warp(0 .. 1) {
+    elect {
+      pipeline s in ring(4) for kt in 0 .. K / 64 {
+        // expected-error@+1 [CAKE-E0105] {{`lead_full` is another CTA's mbarrier: `wait` works on this CTA's barriers}}
+        wait lead_full[s] parity(s.phase ^ 1)
+        if half == 0 {
+          arrive.expect_tx full[s], 2 * (bytes(sA[s]) + bytes(sB[s]))
+        }
+        tma.load sA[s] <- tA[block.y * 256 + half * 128, kt * 64], lead_full[s]
+        tma.load sB[s] <- tB[pair * 256 + half * 128, kt * 64], lead_full[s]
+      }
+    }
+  }
+
+  role mma warp(1 .. 2) {
+    if half == 0 {
+      elect {
+        pipeline s in ring(4) for kt in 0 .. K / 64 {
+          wait full[s] parity(s.phase)
+          tcgen05.mma acc += sA[s] @ sB[s].T, accumulate(kt > 0)
+          tcgen05.commit empty[s] multicast(3 << cluster.rank)
+        }
+        tcgen05.commit done multicast(3 << cluster.rank)
+      }
+    }
+  }
+
+  role idle warp(2 .. 4) { }
+
+  role epilogue warpgroup(1) {
+    let q = warp.id % 4
+    reg r: f32[32, 32] layout(tcgen05_acc)
+    reg o: bf16[32, 32] layout(tcgen05_acc)
+    wait done parity(0)
+    for c in 0 .. 256 step 32 {
+      tcgen05.ld r <- acc[q * 32 : 32, c : 32]
+      tcgen05.wait.ld
+      o = cvt<bf16>(r)
+      store C[block.y * 256 + half * 128 + q * 32 : 32, pair * 256 + c : 32] <- o
+    }
+  }
+}
+
+// -----
+
+// A pair's copy completes on a barrier of its own CTA or its pair's, not
+// a third CTA's.
+target sm_100a
+kernel pair_far_barrier(A: global bf16[512, 64]) grid (4) block 32 cluster (4) cta_group 2 {
+  smem sA: bf16[128, 64] swizzle(128B)
+  mbarrier full
+  dsmem far = full cta((cluster.rank + 2) % 4)
+  tensormap tA = A box [128, 64] swizzle(128B)
+  elect {
+    arrive.expect_tx full, bytes(sA)
+    // expected-error@+1 [CAKE-E0421] {{this copy completes on `full` of CTA 2, which is neither this CTA (0) nor its pair (1)}}
+    tma.load sA <- tA[block.x * 128, 0], far
+  }
+  wait full parity(0)
+  cluster.sync
+}
+
+// -----
+
+// A multicast copy completes on each destination's own barrier.
+target sm_100a
+kernel pair_multicast_view(A: global bf16[256, 64]) grid (2) block 32 cluster (2) cta_group 2 {
+  smem sA: bf16[128, 64] swizzle(128B)
+  mbarrier full
+  dsmem lead = full cta(0)
+  tensormap tA = A box [128, 64] swizzle(128B)
+  elect {
+    arrive.expect_tx full, bytes(sA)
+    // expected-error@+1 [CAKE-E0421] {{a multicast copy completes on the barrier of each CTA it writes to: name this CTA's barrier, not the view `lead`}}
+    tma.load sA <- tA[0, 0], lead multicast(3)
+  }
+  wait full parity(0)
+  cluster.sync
+}
+
+// -----
+
+// `cta_group 2` needs a cluster, of an even number of CTAs; its value is 1
+// or 2; it needs tcgen05 (sm_100a).
+target sm_100a
+// expected-error@+1 [CAKE-E0309] {{`cta_group 2` in a kernel without a `cluster` clause}} fix {{cluster (2) cta_group 2}}
+kernel pair_no_cluster(X: global f32[64]) grid (2) block 32 cta_group 2 {
+}
+
+// -----
+
+target sm_100a
+// expected-error@+1 [CAKE-E0309] {{`cta_group 2` pairs the CTAs of the cluster (ranks 2i and 2i + 1), but a cluster of 3 CTAs has an odd count}}
+kernel pair_odd_cluster(X: global f32[64]) grid (3) block 32 cluster (3) cta_group 2 {
+}
+
+// -----
+
+target sm_100a
+// expected-error@+1 [CAKE-E0309] {{`cta_group 4`: a tcgen05 CTA group is 1 or 2 CTAs}}
+kernel pair_group_four(X: global f32[64]) grid (2) block 32 cluster (2) cta_group 4 {
+}
+
+// -----
+
+target sm_90a
+// expected-error@+1 [CAKE-E0203] {{`cta_group` is not available on sm_90a}}
+kernel pair_on_hopper(X: global f32[64]) grid (2) block 32 cluster (2) cta_group 2 {
+}
+
+// -----
+
+// A pair's MMA shapes: each CTA holds 128 rows of A and of the
+// accumulator, and half of the pair's N in B.
+target sm_100a
+kernel pair_shapes(X: global f32[64]) grid (2) block 128 cluster (2) cta_group 2 {
+  smem sA: bf16[128, 64] swizzle(128B)
+  smem sA64: bf16[64, 64] swizzle(128B)
+  smem sB: bf16[128, 64] swizzle(128B)
+  tmem acc: f32[128, 256]
+  tmem acc64: f32[64, 128]
+  tmem acc128: f32[128, 128]
+  mbarrier done
+  if cluster.rank % 2 == 0 {
+    elect {
+      tcgen05.mma acc = sA @ sB.T
+      // expected-error@+1 [CAKE-E0106] {{each CTA holds 128 rows of the pair's M = 256 in A and in its accumulator}}
+      tcgen05.mma acc64 = sA64 @ sB.T
+      // expected-error@+1 [CAKE-E0106] {{each CTA holds half of the pair's N in B, so the accumulator has twice B's columns (N = 128, B has 128)}}
+      tcgen05.mma acc128 = sA @ sB.T
+      tcgen05.commit done multicast(3 << cluster.rank)
+    }
+  }
+  wait done parity(0)
+}

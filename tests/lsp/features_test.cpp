@@ -132,7 +132,7 @@ TEST_CASE("hover on a dsmem view names its buffer and CTA", "[hover]") {
   Document doc(a.text);
   for (size_t point : {0, 1}) {
     std::string text = hover_text(doc, a.points[point]);
-    CHECK_THAT(text, Catch::Contains("**peer**: a peer CTA's shared-memory buffer"));
+    CHECK_THAT(text, Catch::Contains("**peer**: a view of a peer CTA's shared memory"));
     CHECK_THAT(text, Catch::Contains("space: dsmem"));
     CHECK_THAT(text, Catch::Contains("buffer: `buf`"));
     CHECK_THAT(text, Catch::Contains("cta: `1 - cluster.rank`"));

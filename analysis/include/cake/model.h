@@ -237,7 +237,11 @@ struct Kernel {
   std::vector<ExprId> grid, cluster;
   ExprId block = kNone;
   bool nonportable = false;
-  ByteRange grid_range, block_range, cluster_range;
+  /// `cta_group 2`: tcgen05 ops work on pairs of the cluster's CTAs (ranks
+  /// 2i and 2i + 1; the even one issues the pair's MMAs). 1 without the
+  /// clause or when its value is not 1 or 2 (E0309).
+  int cta_group = 1;
+  ByteRange grid_range, block_range, cluster_range, cta_group_range;
   /// Top-level statements of the body: declarations, roles and (for a kernel
   /// with no role) the statements of its implicit `all` role.
   std::vector<StmtId> body;

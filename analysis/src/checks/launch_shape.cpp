@@ -6,7 +6,8 @@
 //     and the facts' extreme values, the kernel's samples);
 //   - cluster shape: dims positive, their product within the portable size,
 //     or the non-portable one with `nonportable` (a fix adds it), and every
-//     grid dim a multiple of its cluster dim.
+//     grid dim a multiple of its cluster dim; with `cta_group 2`, a cluster
+//     of an even number of CTAs (its pairs are ranks 2i and 2i + 1).
 #include "checks/resources.h"
 #include "diag_builder.h"
 #include "facts/samples.h"
@@ -60,6 +61,27 @@ void grid(const ResourceContext& c, const Kernel& k) {
       break;
     }
   }
+}
+
+/// `cta_group 2`: the pairs are CTAs of one cluster, so it needs a cluster
+/// of an even number of CTAs.
+void cta_pairs(const ResourceContext& c, const Kernel& k) {
+  if (k.cta_group != 2) return;
+  if (k.cluster.empty()) {
+    Diagnostic d = make_diagnostic(DiagForm::CtaPairNoCluster, k.cta_group_range);
+    d.fixes.push_back({"add `cluster (2)`", {{{k.cta_group_range.begin, k.cta_group_range.begin}, "cluster (2) "}}, true});
+    c.push(std::move(d));
+    return;
+  }
+  std::optional<int64_t> product = 1;
+  for (ExprId d : k.cluster) {
+    auto v = c.eval().fold(d);
+    product = v && product ? checked_mul(*product, *v) : std::nullopt;
+  }
+  if (!product || *product <= 0 || *product % 2 == 0) return;
+  Diagnostic d = make_diagnostic(DiagForm::CtaPairOddCluster, k.cluster_range, *product);
+  d.related.push_back({k.cta_group_range, "CTA pairs"});
+  c.push(std::move(d));
 }
 
 void cluster(const ResourceContext& c, const Kernel& k) {
@@ -141,6 +163,7 @@ void check_launch_shape(const ResourceContext& c) {
   block_size(c, k);
   grid(c, k);
   cluster(c, k);
+  cta_pairs(c, k);
 }
 
 }  // namespace cake

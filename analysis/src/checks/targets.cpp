@@ -36,7 +36,10 @@ class TargetChecker {
     if (listed_.empty()) return;
     for (StmtId id = 0; id < m_.stmts.size(); ++id) statement(m_.stmts[id]);
     for (const Kernel& k : m_.kernels)
+    {
       if (k.cluster_range.end > 0) gate(DiagId::ClauseNotOnTarget, Feature::Clusters, k.cluster_range, "`cluster (...)`");
+      if (k.cta_group_range.end > 0) gate(DiagId::ClauseNotOnTarget, Feature::Tcgen05, k.cta_group_range, "`cta_group`");
+    }
     for (const Symbol& s : m_.symbols)
       if (s.kind == SymbolKind::Builtin && s.name == "cluster")
         for (ExprId ref : s.refs) gate(DiagId::ClauseNotOnTarget, Feature::Clusters, field_range(ref), "`cluster.rank`");

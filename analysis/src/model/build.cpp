@@ -416,9 +416,10 @@ class Builder {
 
   void launch(TSNode clause) {
     Kernel& k = cur();
-    ByteRange* seen = is(clause, c_.grid_clause)    ? &k.grid_range
-                      : is(clause, c_.block_clause) ? &k.block_range
-                                                    : &k.cluster_range;
+    ByteRange* seen = is(clause, c_.grid_clause)      ? &k.grid_range
+                      : is(clause, c_.block_clause)   ? &k.block_range
+                      : is(clause, c_.cluster_clause) ? &k.cluster_range
+                                                      : &k.cta_group_range;
     if (seen->end > 0) {
       TSNode kw = ts_node_child(clause, 0);
       Diagnostic d = make_diagnostic(DiagForm::LaunchClauseTwice, node_range(kw), text(kw));
@@ -440,6 +441,17 @@ class Builder {
       k.nonportable = !ts_node_is_null(field(clause, c_.f.nonportable));
       k.cluster.clear();
       each_field(field(clause, c_.f.dims), c_.f.dim, [&](TSNode d) { cur().cluster.push_back(expr(d)); });
+    } else if (is(clause, c_.cta_group_clause)) {
+      // PTX's .cta_group::1 or ::2: a literal, read by every part that
+      // lowers, simulates or costs the kernel.
+      k.cta_group_range = node_range(clause);
+      TSNode size = field(clause, c_.f.size);
+      ExprId e = expr(size);
+      std::optional<int64_t> v;
+      if (e != kNone && m_.exprs[e].kind == Expr::Kind::Int) v = m_.exprs[e].int_value;
+      if (v == 1 || v == 2) cur().cta_group = static_cast<int>(*v);
+      else if (!ts_node_is_null(size) && !ts_node_is_missing(size))
+        diags_.push_back(make_diagnostic(DiagForm::CtaGroupValue, node_range(size), text(size)));
     }
   }
 
@@ -664,7 +676,8 @@ class Builder {
   /// The symbol a declaration names (a tensormap's tensor, a dsmem view's
   /// buffer), used there; kNone when it is missing, undefined (E0101) or not
   /// of `kind` (E0108, "`X` is ..., not `expected`").
-  SymbolId declared_name(TSNode name, SymbolKind kind, std::string_view what, std::string_view expected) {
+  SymbolId declared_name(TSNode name, SymbolKind kind, std::string_view what, std::string_view expected,
+                         std::optional<SymbolKind> also = std::nullopt) {
     if (ts_node_is_null(name) || ts_node_is_missing(name)) return kNone;
     SymbolId id = lookup(text(name));
     if (id == kNone) {
@@ -672,7 +685,7 @@ class Builder {
       return kNone;
     }
     use(id, node_range(name));
-    if (m_.symbols[id].kind == kind) return id;
+    if (m_.symbols[id].kind == kind || m_.symbols[id].kind == also) return id;
     diags_.push_back(make_diagnostic(DiagId::WrongKind, node_range(name), text(name),
                                      symbol_kind_name(m_.symbols[id].kind), expected));
     return kNone;
@@ -722,8 +735,10 @@ class Builder {
       each_field(field(node, f.box), f.dim, [&](TSNode d) { s.box.push_back(expr(d)); });
       attributes(node, s.type, kind);
     } else if (kind == SymbolKind::Dsmem) {
-      // The peer's copy of an smem buffer: its type, in the dsmem space.
-      SymbolId b = declared_name(field(node, f.buffer), SymbolKind::Smem, "buffer", "a shared-memory buffer");
+      // The peer's copy of an smem buffer (its type, in the dsmem space) or
+      // of an mbarrier (typed as a barrier in the dsmem space).
+      SymbolId b = declared_name(field(node, f.buffer), SymbolKind::Smem, "buffer",
+                                 "a shared-memory buffer or an mbarrier", SymbolKind::Mbarrier);
       if (b != kNone) {
         s.tensor = b;
         s.type = m_.symbols[b].type;

@@ -12,7 +12,7 @@ namespace cake {
 #define CAKE_CST_NODES(X)                                                                     \
   X(source_file) X(target_item) X(const_item) X(kernel_item) X(parameter_list)               \
   X(tensor_parameter) X(scalar_parameter) X(memory_space) X(where_clause) X(grid_clause)      \
-  X(block_clause) X(cluster_clause) X(dim_list) X(dispatch_item) X(name_list) X(when_case)    \
+  X(block_clause) X(cluster_clause) X(cta_group_clause) X(dim_list) X(dispatch_item) X(name_list) X(when_case)    \
   X(else_case) X(bench_item) X(binding) X(primitive_type) X(tensor_type) X(shape)             \
   X(order_attribute) X(swizzle_attribute) X(layout_attribute) X(byte_size)                   \
   X(smem_declaration) X(tmem_declaration) X(reg_declaration) X(mbarrier_declaration)          \

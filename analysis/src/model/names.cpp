@@ -82,7 +82,7 @@ std::string_view symbol_kind_name(SymbolKind kind) {
     case SymbolKind::Mbarrier: return "an mbarrier";
     case SymbolKind::NamedBarrier: return "a named barrier";
     case SymbolKind::Tensormap: return "a tensormap";
-    case SymbolKind::Dsmem: return "a peer CTA's shared-memory buffer";
+    case SymbolKind::Dsmem: return "a view of a peer CTA's shared memory";
     case SymbolKind::Let: return "a scalar";
     case SymbolKind::LoopVar: return "a loop variable";
     case SymbolKind::StageVar: return "a pipeline stage";

@@ -48,8 +48,13 @@ class Describer {
       case SymbolKind::Reg:
       case SymbolKind::TensorParam: buffer(s.type, facts); break;
       case SymbolKind::Dsmem:
-        buffer(s.type, facts);
-        if (s.tensor != kNone) facts.push_back(fact("buffer", HoverFact::Kind::Code, std::string(m_.symbols[s.tensor].name)));
+        // A view of a peer's buffer, or of its mbarrier (a pair's copies).
+        if (s.tensor != kNone && m_.symbols[s.tensor].kind == SymbolKind::Mbarrier) {
+          facts.push_back(fact("mbarrier", HoverFact::Kind::Code, std::string(m_.symbols[s.tensor].name)));
+        } else {
+          buffer(s.type, facts);
+          if (s.tensor != kNone) facts.push_back(fact("buffer", HoverFact::Kind::Code, std::string(m_.symbols[s.tensor].name)));
+        }
         facts.push_back(value("cta", s.value));
         break;
       case SymbolKind::Mbarrier: mbarrier(s, facts); break;

@@ -8,7 +8,7 @@ namespace cake {
 namespace {
 
 constexpr std::string_view kKeywords[] = {
-    "target", "kernel", "where", "grid", "block", "cluster", "nonportable", "const", "dispatch", "when", "else",
+    "target", "kernel", "where", "grid", "block", "cluster", "nonportable", "cta_group", "const", "dispatch", "when", "else",
     "bench", "reference", "global", "smem", "tmem", "reg", "mbarrier", "namedbarrier", "tensormap", "box", "dsmem", "cta", "swizzle", "layout",
     "row_major", "col_major", "count", "threads", "id", "role", "warpgroup", "warp", "all", "maxnreg", "let", "for",
     "in", "pipeline", "ring", "if", "elect", "elect.warp", "elect.warpgroup", "wait", "parity", "sync", "bytes",

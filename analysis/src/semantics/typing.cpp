@@ -85,11 +85,18 @@ Typed Typer::type_depth(ExprId id, int depth) {
       const Symbol& s = m_.symbols[e.symbol];
       t.root = e.symbol;
       switch (s.kind) {
+        case SymbolKind::Dsmem:
+          // A view of a peer's mbarrier is a barrier in the dsmem space.
+          if (s.tensor != kNone && m_.symbols[s.tensor].kind == SymbolKind::Mbarrier) {
+            t.kind = m_.symbols[s.tensor].value != kNone ? Typed::Kind::BarrierArray : Typed::Kind::Barrier;
+            t.space = Space::Dsmem;
+            return t;
+          }
+          [[fallthrough]];
         case SymbolKind::TensorParam:
         case SymbolKind::Smem:
         case SymbolKind::Tmem:
         case SymbolKind::Reg:
-        case SymbolKind::Dsmem:
           t.kind = Typed::Kind::Buffer;
           t.dtype = s.type.dtype;
           t.space = s.type.space;

@@ -41,6 +41,8 @@
 // is recorded as AsyncEvents for the rules to replay.
 #include "sync/simulate.h"
 
+#include "facts/walk.h"
+
 #include "cake/kernel_facts.h"
 #include "cake/checked.h"
 #include "cake/typing.h"
@@ -167,6 +169,7 @@ class Simulator {
     }
     ctas_ = ctas && *ctas <= 16 ? *ctas : 1;
     cluster_known_ = ctas && *ctas <= 16;
+    pairs_ = m.kernels[kernel].cta_group == 2;
     trace_.cluster = ctas_;
     // The last cluster of the grid: where a loop up to the CTA's diagonal
     // (causal attention) runs longest, and a ring turns most.
@@ -255,7 +258,18 @@ class Simulator {
     // a hazard, else CTA 0.
     // A role held at cluster.sync waits for the others: a role blocked on
     // a barrier says more.
+    // A role starved by a barrier that never had an arrival or a byte in
+    // its CTA, and that no role still running can reach (what a missing
+    // multicast leaves), comes first: the others wait on what it would
+    // have done.
     int64_t seen = -1;
+    for (const Actor& a : actors_) {
+      if (seen >= 0 || a.done || a.blocked_at == kNone || a.blocked_on.symbol == kNone) continue;
+      if (m_.symbols[a.blocked_on.symbol].kind != SymbolKind::Mbarrier) continue;
+      auto b = barriers_.find({a.cta, a.blocked_on});
+      bool empty = b == barriers_.end() || (b->second.phase == 0 && b->second.arrivals == 0 && b->second.delivered == 0);
+      if (empty && !reachable(a.cta, a.blocked_on.symbol)) seen = a.cta;
+    }
     for (const Actor& a : actors_)
       if (seen < 0 && !a.done && a.blocked_at != kNone && a.blocked_on.symbol != kNone) seen = a.cta;
     for (const Actor& a : actors_)
@@ -268,11 +282,14 @@ class Simulator {
     trace_.async = std::move(per_cta_[seen].async);
     trace_.hazards = std::move(per_cta_[seen].hazards);
     peer_exits();  // from every CTA: the shown one may touch no peer
-    // A bad multicast mask is said wherever it was met.
+    // A bad multicast mask, and a pair's rule broken, are said wherever
+    // they were met.
     for (int64_t c = 0; c < ctas_; ++c)
       if (c != seen)
         for (const SyncEvent& e : per_cta_[c].events)
-          if (e.kind == SyncEventKind::MulticastOutside) trace_.events.push_back(e);
+          if (e.kind == SyncEventKind::MulticastOutside || e.kind == SyncEventKind::PairMmaOdd ||
+              e.kind == SyncEventKind::PairBarrierFar)
+            trace_.events.push_back(e);
     for (const Actor& a : actors_) {
       if (a.cta != seen) continue;
       RoleTrace r;
@@ -395,7 +412,11 @@ class Simulator {
     return std::visit([&](const auto& node) { return step(a, id, node); }, s.node);
   }
 
-  Frame child_frame(const Actor& a, const std::vector<StmtId>* body) const {
+  Frame child_frame(const Actor& a, const std::vector<StmtId>* body) {
+    // The odd CTA of a pair enters a body that issues the pair's MMA: said
+    // here, since that CTA's MMA role usually blocks before it gets there.
+    if (pairs_ && a.cta % 2 != 0)
+      if (StmtId mma = first_mma(*body); mma != kNone && odd_mmas_.insert(mma).second) pair_mma_odd(a, mma);
     Frame f;
     f.body = body;
     const Frame& p = a.frames.back();
@@ -496,9 +517,13 @@ class Simulator {
 
   // Section - barriers
 
-  std::optional<BarrierKey> barrier_of(const Actor& a, ExprId e) {
+  /// The mbarrier element `e` names. Through a `dsmem` view of a peer's
+  /// mbarrier, the viewed one, and `*cta` is the CTA the view names (-1:
+  /// not one the simulation runs); without `cta`, a view names none.
+  std::optional<BarrierKey> barrier_of(const Actor& a, ExprId e, int64_t* cta = nullptr) {
     if (e == kNone) return std::nullopt;
     const Expr& x = m_.exprs[e];
+    if (cta) *cta = a.cta;
     BarrierKey key;
     if (x.kind == Expr::Kind::Name) {
       key.symbol = x.symbol;
@@ -510,6 +535,11 @@ class Simulator {
       key.index = *i;
     } else {
       return std::nullopt;
+    }
+    if (key.symbol != kNone && cta && m_.symbols[key.symbol].kind == SymbolKind::Dsmem) {
+      auto peer = a.peers.find(key.symbol);
+      *cta = peer == a.peers.end() ? -1 : peer->second;
+      key.symbol = m_.symbols[key.symbol].tensor;
     }
     if (key.symbol == kNone || m_.symbols[key.symbol].kind != SymbolKind::Mbarrier) return std::nullopt;
     return key;
@@ -524,6 +554,51 @@ class Simulator {
     if (s.count != kNone)
       if (auto c = eval_.fold(s.count); c && *c > 0) b.count = *c;
     return barriers_.emplace(std::pair{cta, key}, b).first->second;
+  }
+
+  /// Whether a role still running may arrive on `barrier` of CTA `cta`:
+  /// one of that CTA with an arrive, commit or copy on it, or one of any
+  /// CTA with a multicast one.
+  bool reachable(int64_t cta, SymbolId barrier) {
+    for (const Actor& o : actors_) {
+      if (o.done) continue;
+      bool found = false;
+      walk_statements(m_, *o.role.body, walk_stack_, [&](StmtId id) {
+        const Stmt& st = m_.stmts[id];
+        ExprId e = arrival_barrier(st);
+        if (found || e == kNone || root_symbol(m_, e) != barrier) return;
+        ExprId mask = kNone;
+        if (const auto* ar = std::get_if<ArriveStmt>(&st.node)) mask = ar->multicast;
+        if (const auto* c = std::get_if<CommitStmt>(&st.node)) mask = c->multicast;
+        if (const auto* mv = std::get_if<MoveStmt>(&st.node)) mask = mv->multicast;
+        found = o.cta == cta || mask != kNone;
+      });
+      if (found) return true;
+    }
+    return false;
+  }
+
+  /// A pair's MMA at `mma` that the odd CTA `a.cta` runs or enters.
+  void pair_mma_odd(const Actor& a, StmtId mma) {
+    SyncEvent e;
+    e.kind = SyncEventKind::PairMmaOdd;
+    e.role = a.index;
+    e.stmt = mma;
+    e.threads = a.cta;
+    record(a.cta, e);
+  }
+
+  /// The first `tcgen05.mma` in `body`, nested bodies included (kNone: none).
+  StmtId first_mma(const std::vector<StmtId>& body) {
+    auto [it, fresh] = first_mma_.try_emplace(&body, kNone);
+    if (!fresh) return it->second;
+    StmtId found = kNone;
+    walk_statements(m_, body, walk_stack_, [&](StmtId id) {
+      const auto* mm = std::get_if<MmaStmt>(&m_.stmts[id].node);
+      if (found == kNone && mm && mm->op == Op::Tcgen05Mma) found = id;
+    });
+    first_mma_[&body] = found;
+    return found;
   }
 
   /// What each CTA saw: the traffic on its barriers, its roles' async
@@ -933,9 +1008,9 @@ class Simulator {
 
   /// A read of tensor memory: its last write, if this role's tcgen05.st,
   /// must have been completed by a tcgen05.wait.st.
-  void tmem_read(Actor& a, StmtId id, ExprId operand, SlotKey slot) {
+  void tmem_read(Actor& a, StmtId id, ExprId operand, SlotKey slot, int64_t cta = -1) {
     if (m_.symbols[slot.symbol].kind != SymbolKind::Tmem) return;
-    const SlotState& st = slots_[{a.cta, slot}];
+    const SlotState& st = slots_[{cta < 0 ? a.cta : cta, slot}];
     if (st.last_write < 0) return;
     const Access& w = accesses_[st.last_write];
     if (w.unwaited_st) hazard(HazardKind::TmemStoreUnwaited, a, id, operand, slot, w);
@@ -943,9 +1018,9 @@ class Simulator {
 
   /// A read of shared memory by the async proxy: its last write, if a
   /// generic one, must have been followed by its writer's fence.proxy.async.
-  void async_proxy_read(Actor& a, StmtId id, ExprId operand, SlotKey slot) {
+  void async_proxy_read(Actor& a, StmtId id, ExprId operand, SlotKey slot, int64_t cta = -1) {
     if (m_.symbols[slot.symbol].kind != SymbolKind::Smem) return;
-    SlotState& st = slots_[{a.cta, slot}];
+    SlotState& st = slots_[{cta < 0 ? a.cta : cta, slot}];
     if (st.last_write < 0) return;
     const Access& w = accesses_[st.last_write];
     if (w.generic && !w.fenced) hazard(HazardKind::UnfencedProxy, a, id, operand, slot, w);
@@ -1018,8 +1093,19 @@ class Simulator {
     switch (mv.op) {
       case Op::TmaLoad:
       case Op::BulkLoad: {
-        auto key = barrier_of(a, mv.barrier);
-        if (!key) return Result::Abort;
+        int64_t signal = a.cta;  // the CTA of the barrier it completes on
+        auto key = barrier_of(a, mv.barrier, &signal);
+        if (!key || signal < 0) return Result::Abort;
+        if (signal != a.cta && signal != (a.cta ^ 1)) {
+          SyncEvent e;
+          e.kind = SyncEventKind::PairBarrierFar;
+          e.role = a.index;
+          e.stmt = id;
+          e.barrier = *key;
+          e.threads = a.cta;
+          e.bytes = signal;
+          record(a.cta, e);
+        }
         auto to = destinations(a, id, mv.multicast);
         if (!to) return Result::Abort;
         Typed t = typer_.type_of(mv.dst);
@@ -1027,9 +1113,11 @@ class Simulator {
         if (!t.is_buffer() || !bytes_of(t, bytes)) return Result::Abort;
         auto slot = slot_of(a, mv.dst);
         // The box lands in each destination CTA's buffer, at the same
-        // offset, and completes its bytes on that CTA's barrier.
+        // offset, and completes its bytes on that CTA's barrier (or, in a
+        // CTA pair, on the barrier of the CTA a view names).
         for (int64_t cta : *to) {
           int e = slot ? write_slot(a, id, mv.dst, *slot, true, cta) : -1;
+          if (mv.multicast == kNone) cta = signal;
           BarrierState& b = barrier(cta, *key);
           b.delivered += bytes * f.threads;
           SyncEvent ev = event(SyncEventKind::CompleteTx, &a, id, *key, b);
@@ -1178,15 +1266,24 @@ class Simulator {
       return Result::Next;
     }
     if (mm.op == Op::Tcgen05Mma) {
-      if (mm.accumulate_into)
-        if (auto slot = slot_of(a, mm.acc)) tmem_read(a, id, mm.acc, *slot);
-      for (ExprId op : {mm.a, mm.b})
-        if (auto slot = slot_of(a, op)) {
-          tmem_read(a, id, op, *slot);
-          async_proxy_read(a, id, op, *slot);
-          a.mma_accesses.push_back(read_slot(a, id, op, *slot, true));
-        }
-      if (auto slot = slot_of(a, mm.acc)) a.mma_accesses.push_back(write_slot(a, id, mm.acc, *slot, true));
+      // A pair's MMA (`cta_group 2`) reads A and B in both CTAs of the
+      // pair and writes both accumulators; the even CTA issues it.
+      std::vector<int64_t> ctas{a.cta};
+      if (pairs_) {
+        if (a.cta % 2 != 0 && odd_mmas_.insert(id).second) pair_mma_odd(a, id);
+        if ((a.cta ^ 1) < ctas_) ctas.push_back(a.cta ^ 1);
+      }
+      for (int64_t cta : ctas) {
+        if (mm.accumulate_into)
+          if (auto slot = slot_of(a, mm.acc)) tmem_read(a, id, mm.acc, *slot, cta);
+        for (ExprId op : {mm.a, mm.b})
+          if (auto slot = slot_of(a, op)) {
+            tmem_read(a, id, op, *slot, cta);
+            async_proxy_read(a, id, op, *slot, cta);
+            a.mma_accesses.push_back(read_slot(a, id, op, *slot, true, cta));
+          }
+        if (auto slot = slot_of(a, mm.acc)) a.mma_accesses.push_back(write_slot(a, id, mm.acc, *slot, true, cta));
+      }
       async_of(a).push_back(async_event(AsyncEventKind::Tcgen05Mma, a, id));
       return Result::Next;
     }
@@ -1311,6 +1408,10 @@ class Simulator {
   std::map<std::pair<int64_t, SymbolId>, int> global_writes_;  // (CTA, tensor): its last tma.store's write
   bool block_rendezvous_ = true;   // every role has a syncthreads
   bool cluster_known_ = true;      // the cluster's size is known (1 without a clause)
+  bool pairs_ = false;             // `cta_group 2`: MMAs of CTA pairs
+  std::set<StmtId> odd_mmas_;      // pair MMAs the odd CTA of a pair reached
+  std::map<const std::vector<StmtId>*, StmtId> first_mma_;  // by body
+  std::vector<StmtId> walk_stack_;
   int64_t cluster_threads_ = 0;  // every thread of every CTA of the cluster
   int64_t quantum_ = 0;     // statements per turn; 0: until the actor blocks
   std::vector<int> order_;  // the actors, in the order each round runs them

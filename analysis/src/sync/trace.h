@@ -18,8 +18,8 @@
 //   cluster  a kernel with a `cluster` clause is simulated with every CTA of
 //            its cluster; the trace shows one CTA (`shown_cta`): its roles,
 //            its barriers' traffic (what other CTAs' multicasts send it
-//            included), its hazards and async events. MulticastOutside
-//            events are kept from every CTA.
+//            included), its hazards and async events. MulticastOutside,
+//            PairMmaOdd and PairBarrierFar events are kept from every CTA.
 //
 // What each part means.
 //   events      the barrier traffic, in simulation order (SyncEvent below):
@@ -100,6 +100,12 @@ enum class SyncEventKind : uint8_t {
   /// not a non-empty subset of the cluster's `threads` CTAs (1 without a
   /// cluster). No barrier.
   MulticastOutside,
+  /// A `tcgen05.mma` of a `cta_group 2` kernel at `stmt` ran in the odd
+  /// CTA `threads` of its pair. No barrier.
+  PairMmaOdd,
+  /// A copy at `stmt` in CTA `threads` completes on `barrier` of CTA
+  /// `bytes` (through a view), neither its own CTA nor its pair.
+  PairBarrierFar,
 };
 
 /// One event of the barrier traffic. Fields a kind does not name are zero.

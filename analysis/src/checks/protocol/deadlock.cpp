@@ -6,7 +6,10 @@
 // waits, who arrived in the phase and which roles finished. A barrier no
 // statement ever arrives on is E0404's (checks/sync_static.cpp). A trace
 // from the interleaved schedule (sync/simulate.cpp) is not judged: its
-// hazard is the cause of the deadlock the other schedule met.
+// hazard is the cause of the deadlock the other schedule met; nor is one
+// with a CTA pair's rule broken (E0421's). In a cluster, a barrier that no
+// arrival of this CTA's ever reaches, whose arrivals all lack a multicast,
+// is blamed on the first of them (DeadlockNoMulticast).
 #include "checks/protocol/protocol_checks.h"
 #include "cake/ops.h"
 #include "cake/roles.h"
@@ -61,6 +64,49 @@ bool may_still_arrive(const Module& m, const ProtocolTrace& t, SymbolId barrier)
   return false;
 }
 
+/// The `multicast` mask of an arrival statement (kNone: none).
+ExprId multicast_of(const Stmt& s) {
+  if (const auto* a = std::get_if<ArriveStmt>(&s.node)) return a->multicast;
+  if (const auto* c = std::get_if<CommitStmt>(&s.node)) return c->multicast;
+  if (const auto* mv = std::get_if<MoveStmt>(&s.node)) return mv->multicast;
+  return kNone;
+}
+
+/// E0403 (DeadlockNoMulticast): in a cluster, the barrier the first blocked
+/// role waits on has never had an arrival in the CTA the trace shows,
+/// while every statement that arrives on it has no multicast: they run in
+/// other CTAs (a pair's even CTA, say) and reach only their own. The
+/// primary span is the first such statement.
+bool unreached_barrier(const ProtocolContext& cx, const RoleTrace& first, const BarrierEnd& b) {
+  const Module& m = cx.module;
+  const ProtocolTrace& t = cx.trace;
+  if (t.cluster <= 1 || b.phase != 0 || b.arrivals != 0 || b.delivered != 0 || !b.contributors.empty()) return false;
+  StmtId arrival = kNone;
+  for (StmtId id = 0; id < m.stmts.size(); ++id) {
+    ExprId e = arrival_barrier(m.stmts[id]);
+    if (e == kNone || root_symbol(m, e) != first.blocked_on.symbol) continue;
+    if (multicast_of(m.stmts[id]) != kNone) return false;
+    if (arrival == kNone) arrival = id;
+  }
+  if (arrival == kNone) return false;
+  const Stmt& s = m.stmts[arrival];
+  std::string name = barrier_text(m, first.blocked_on);
+  std::string what(m.written(s.range));
+  if (auto nl = what.find('\n'); nl != std::string::npos) what = what.substr(0, nl);
+  Diagnostic d = make_diagnostic(DiagForm::DeadlockNoMulticast, s.range, what, name, t.shown_cta, first.blocked_parity);
+  d.related.push_back({m.stmts[first.blocked_at].range, "CTA " + std::to_string(t.shown_cta) + " waits here" +
+                                                            loop_where(m, first)});
+  // In a CTA pair the even CTA signals both: its own and the next.
+  const Kernel& k = m.kernels[t.kernel];
+  if (const auto* c = std::get_if<CommitStmt>(&s.node); c && k.cta_group == 2 && c->barrier != kNone) {
+    uint32_t end = m.exprs[c->barrier].range.end;
+    d.fixes.push_back({"multicast to both CTAs of the pair", {{{end, end}, " multicast(3 << cluster.rank)"}}, false});
+  }
+  add_decl_note(m, d, first.blocked_on.symbol);
+  cx.diagnostics.push_back(std::move(d));
+  return true;
+}
+
 /// The spelling of the CTA- or cluster-wide rendezvous at `stmt`.
 std::string_view rendezvous_op(const Module& m, StmtId stmt) {
   const auto* p = std::get_if<PlainStmt>(&m.stmts[stmt].node);
@@ -92,6 +138,12 @@ void check_deadlock(const ProtocolContext& cx) {
   const Module& m = cx.module;
   const ProtocolTrace& t = cx.trace;
   if (t.aborted || !t.deadlocked || t.interleaved) return;
+  // A pair's MMA in its odd CTA, or a copy signalling outside its pair,
+  // hangs the pair: E0421 says why.
+  if (std::any_of(t.events.begin(), t.events.end(), [](const SyncEvent& e) {
+        return e.kind == SyncEventKind::PairMmaOdd || e.kind == SyncEventKind::PairBarrierFar;
+      }))
+    return;
   std::vector<const RoleTrace*> blocked;
   for (const RoleTrace& r : t.roles)
     if (!r.finished && r.blocked_at != kNone) blocked.push_back(&r);
@@ -116,6 +168,7 @@ void check_deadlock(const ProtocolContext& cx) {
                          [&](const BarrierEnd& b) { return b.key == first.blocked_on; });
   if (it == t.barriers.end()) return;
   const BarrierEnd& b = *it;
+  if (unreached_barrier(cx, first, b)) return;
   ByteRange at = m.stmts[first.blocked_at].range;
   std::string name = barrier_text(m, first.blocked_on);
   Diagnostic d = b.expected || b.delivered

@@ -44,6 +44,7 @@ void check_protocol(const Module& module, const FactsCache& facts, std::vector<D
     check_async_groups(cx);
     check_tmem_lanes(cx);
     check_multicast(cx);
+    check_pairs(cx);
     check_phases(cx);
     // In a cluster the trace shows one CTA: say which, when it is not the first.
     if (trace.shown_cta != 0)

@@ -6,6 +6,7 @@
 //   async_groups.cpp  E0407, E0408, E0409, E0410, E0412  async groups
 //   tmem_lanes.cpp    E0413  TMEM lanes outside a warp's quarter
 //   multicast.cpp     E0414  a multicast mask outside the cluster
+//   pairs.cpp         E0421  a CTA pair's MMA or copy barrier in the wrong CTA
 //   phases.cpp        E0418, E0419  phases nobody waits for, waits on a consumed phase
 // check_protocol() (protocol.cpp) simulates each kernel and runs them all.
 #pragma once
@@ -33,6 +34,7 @@ void check_races(const ProtocolContext& cx);
 void check_async_groups(const ProtocolContext& cx);
 void check_tmem_lanes(const ProtocolContext& cx);
 void check_multicast(const ProtocolContext& cx);
+void check_pairs(const ProtocolContext& cx);
 void check_phases(const ProtocolContext& cx);
 
 // Shared wording helpers.

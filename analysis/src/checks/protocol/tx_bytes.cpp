@@ -77,6 +77,8 @@ void check_tx_bytes(const ProtocolContext& cx) {
         break;
       case SyncEventKind::Arrive:
       case SyncEventKind::MulticastOutside:
+      case SyncEventKind::PairMmaOdd:
+      case SyncEventKind::PairBarrierFar:
         break;
     }
   }

@@ -65,7 +65,9 @@ class StatementChecker {
 
   bool operand(const Typed& t, ExprId e, SpaceSet spaces, const std::string& op, std::string_view role);
   bool tensormap_operand(const Typed& t, ExprId e, const std::string& op, std::string_view role);
-  void barrier_operand(ExprId e, const std::string& op);
+  /// `multicast`: the copy's mask, for a copy (kNone otherwise); a view
+  /// of a peer's mbarrier is a copy's barrier only (E0105, E0421).
+  void barrier_operand(ExprId e, const std::string& op, bool copy = false, ExprId multicast = kNone);
   void wrong_kind(ExprId e, const Typed& t, std::string expected);
   std::string_view root_name(const Typed& t, const Expr* fallback = nullptr) const;
   std::string_view root_name(const Typed& t, const Expr& fallback) const;

@@ -52,8 +52,20 @@ bool StatementChecker::tensormap_operand(const Typed& t, ExprId e, const std::st
   return false;
 }
 
-void StatementChecker::barrier_operand(ExprId e, const std::string& op) {
+void StatementChecker::barrier_operand(ExprId e, const std::string& op, bool copy, ExprId multicast) {
   Typed t = typer_.type_of(e);
+  if (t.kind == Typed::Kind::Barrier && t.space == Space::Dsmem) {
+    std::string_view name = root_name(t, m_.exprs[e]);
+    ByteRange at = m_.exprs[e].range;
+    bool paired = kernel_ != kNone && m_.kernels[kernel_].cta_group == 2;
+    if (copy && multicast == kNone && paired) return;
+    Diagnostic d = !copy                ? make_diagnostic(DiagForm::PeerBarrierOp, at, name, op)
+                   : multicast != kNone ? make_diagnostic(DiagForm::PeerBarrierMulticast, at, name)
+                                        : make_diagnostic(DiagForm::PeerBarrierNoPair, at, name);
+    if (t.root != kNone) d.related.push_back({m_.symbols[t.root].decl, "the view, declared here"});
+    diags_.push_back(std::move(d));
+    return;
+  }
   if (t.kind == Typed::Kind::Unknown || t.kind == Typed::Kind::Barrier) return;
   if (t.kind == Typed::Kind::BarrierArray) {
     diags_.push_back(make_diagnostic(DiagForm::BarrierArrayNotSelected, m_.exprs[e].range, root_name(t), op));

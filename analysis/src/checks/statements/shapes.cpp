@@ -61,7 +61,7 @@ void StatementChecker::check(const Stmt& s, const MoveStmt& mv) {
   if (dst_spaces.empty()) ok &= tensormap_operand(dst, mv.dst, op, "destination");
   else ok &= operand(dst, mv.dst, dst_spaces, op, "destination");
   if (mv.barrier != kNone) {
-    barrier_operand(mv.barrier, op);
+    barrier_operand(mv.barrier, op, /*copy=*/true, mv.multicast);
     bounds_in(mv.barrier);
   } else if (info.completion == OpCompletion::Mbarrier) {
     diags_.push_back(make_diagnostic(DiagId::MissingToken, s.range, "a barrier",
@@ -109,6 +109,21 @@ void StatementChecker::check(const Stmt&, const MmaStmt& mm) {
   bool k_ok = typer_.dims_may_equal(a.dims[an - 1], b.dims[bn - 2]);
   bool m_ok = typer_.dims_may_equal(a.dims[an - 2], acc.dims[cn - 2]);
   bool n_ok = typer_.dims_may_equal(b.dims[bn - 1], acc.dims[cn - 1]);
+  if (mm.op == Op::Tcgen05Mma && kernel_ != kNone && m_.kernels[kernel_].cta_group == 2 && k_ok) {
+    // A pair's MMA (cta_group::2, M = 256): in each CTA, A is [128, K],
+    // B is [K, N / 2] and the accumulator [128, N].
+    ByteRange at{ea.range.begin, m_.exprs[mm.b].range.end};
+    std::string as = typer_.shape_text(a.dims, a.stage_dims), bs = typer_.shape_text(b.dims, b.stage_dims),
+                cs = typer_.shape_text(acc.dims, acc.stage_dims);
+    auto rows = eval_.fold(acc.dims[cn - 2]);
+    auto bn_cols = eval_.fold(b.dims[bn - 1]), acc_cols = eval_.fold(acc.dims[cn - 1]);
+    if (!m_ok || (rows && *rows != 128))
+      diags_.push_back(make_diagnostic(DiagForm::PairMmaRows, at, op, as, bs, cs));
+    else if (bn_cols && acc_cols && *acc_cols != 2 * *bn_cols)
+      diags_.push_back(make_diagnostic(DiagForm::PairMmaColumns, at, op, as, bs, cs,
+                                       "N = " + std::to_string(*acc_cols) + ", B has " + std::to_string(*bn_cols)));
+    return;
+  }
   if (!k_ok || !m_ok || !n_ok) {
     ByteRange at{ea.range.begin, m_.exprs[mm.b].range.end};
     std::string as = typer_.shape_text(a.dims, a.stage_dims), bs = typer_.shape_text(b.dims, b.stage_dims),
