@@ -216,7 +216,7 @@ class Emitter {
   void bulk_load(const Stmt& s, const MoveStmt& mv);
   /// The rank-`rank` TMA macro (load, multicast load or store), defined
   /// once per unit.
-  std::string tma_macro(int64_t rank, bool load, bool multicast = false);
+  std::string tma_macro(int64_t rank, bool load, bool multicast = false, bool pair = false);
 
   /// Adds `text` to definitions_ the first time `name` is asked for.
   bool define_once(const std::string& name);

@@ -212,6 +212,25 @@ struct __align__(128) CakeTensorMap {
 #define CAKE_TCGEN05_COMMIT_MC(bar, mask)                                                                         \
   asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%0], %1;" \
                :: "r"(CAKE_SMEM_ADDR(bar)), "h"((unsigned short)(mask)) : "memory")
+// The same for a CTA pair (`cta_group 2`): one warp of each CTA of the
+// pair allocates and frees; the even CTA's thread issues the pair's MMA
+// (A's and D's rows, B's N split between the CTAs) and its commits.
+#define CAKE_TMEM_ALLOC_PAIR(slot, columns) \
+  asm volatile("tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%0], %1;" \
+               :: "r"(CAKE_SMEM_ADDR(slot)), "r"((unsigned)(columns)) : "memory")
+#define CAKE_TMEM_RELINQUISH_PAIR() asm volatile("tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;" ::: "memory")
+#define CAKE_TMEM_DEALLOC_PAIR(taddr, columns) \
+  asm volatile("tcgen05.dealloc.cta_group::2.sync.aligned.b32 %0, %1;" :: "r"(taddr), "r"((unsigned)(columns)) : "memory")
+#define CAKE_TCGEN05_MMA_F16_PAIR(taddr, da, db, idesc, accumulate)                                    \
+  asm volatile("{ .reg .pred cake_p; setp.ne.b32 cake_p, %4, 0; "                                    \
+               "tcgen05.mma.cta_group::2.kind::f16 [%0], %1, %2, %3, cake_p; }"                        \
+               :: "r"(taddr), "l"(da), "l"(db), "r"((unsigned)(idesc)), "r"((unsigned)(accumulate)) : "memory")
+#define CAKE_TCGEN05_COMMIT_PAIR(bar)                                                             \
+  asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [%0];" \
+               :: "r"(CAKE_SMEM_ADDR(bar)) : "memory")
+#define CAKE_TCGEN05_COMMIT_PAIR_MC(bar, mask)                                                                    \
+  asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%0], %1;" \
+               :: "r"(CAKE_SMEM_ADDR(bar)), "h"((unsigned short)(mask)) : "memory")
 #define CAKE_TCGEN05_WAIT_LD() asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory")
 #define CAKE_TCGEN05_WAIT_ST() asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory")
 #endif
@@ -383,11 +402,6 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
     }
     while (plan.cluster.size() < 3) plan.cluster.push_back(1);
   }
-  // CTA pairs need .cta_group::2 on every tcgen05 op, the pair's M = 256
-  // instruction descriptor and copies completing on the pair's barrier:
-  // not lowered yet (docs/lowering.md).
-  if (kernel.cta_group == 2)
-    x.refuse(kernel.cta_group_range, "a `cta_group 2` kernel (CTA pairs; the verifier checks it, the lowering does not write it yet)");
   for (ExprId g : kernel.grid) plan.grid.push_back(x.index(g));
 
   // Section - shared memory: the verifier's layout (KernelFacts).

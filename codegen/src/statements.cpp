@@ -51,7 +51,9 @@ struct Lowerer {
         // The viewed buffer's address in the peer CTA (mapa), typed as the
         // buffer's pointer: address() indexes it as it indexes the buffer.
         if (sym.tensor == kNone) return;
-        std::string at = x.name(d.symbol) + "_at", type = x.ctype(sym.type.dtype);
+        // A peer's mbarrier (a CTA pair's copies complete on it): its bytes.
+        bool barrier = x.m.symbols[sym.tensor].kind == SymbolKind::Mbarrier;
+        std::string at = x.name(d.symbol) + "_at", type = barrier ? "unsigned char" : x.ctype(sym.type.dtype);
         line("unsigned long long " + at + ";");
         line("CAKE_MAPA(" + at + ", " + x.name(sym.tensor) + ", " + x.index(sym.value) + ");");
         line(type + "* const " + x.name(d.symbol) + " = (" + type + "*)" + at + ";");

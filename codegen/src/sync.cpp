@@ -47,6 +47,10 @@ void Emitter::cluster_sync(ByteRange at) { line("CAKE_CLUSTER_SYNC();", at); }
 std::optional<std::string> Emitter::barrier_address(ExprId e) {
   const Expr& x = m.exprs[e];
   SymbolId b = root_symbol(m, e);
+  // Through a `dsmem` view of a peer's mbarrier: the viewed one's layout,
+  // at the address the view's mapa gives (a generic address).
+  SymbolId at = b;
+  if (b != kNone && m.symbols[b].kind == SymbolKind::Dsmem) b = m.symbols[b].tensor;
   const SmemSlot* slot = nullptr;
   for (const SmemSlot& s : facts.on(target).smem.slots)
     if (s.barrier && s.symbol == b) slot = &s;
@@ -54,10 +58,10 @@ std::optional<std::string> Emitter::barrier_address(ExprId e) {
     refuse(x.range, "this barrier operand");
     return std::nullopt;
   }
-  if (x.kind == Expr::Kind::Name) return name(b);
+  if (x.kind == Expr::Kind::Name) return name(at);
   if (x.kind == Expr::Kind::Index && x.items.size() == 1 && x.items[0].kind == IndexItem::Kind::Scalar &&
       m.exprs[x.lhs].kind == Expr::Kind::Name)
-    return "(" + name(b) + " + (" + index(x.items[0].start) + ") * " + std::to_string(slot->stride) + ")";
+    return "(" + name(at) + " + (" + index(x.items[0].start) + ") * " + std::to_string(slot->stride) + ")";
   refuse(x.range, "this barrier operand");
   return std::nullopt;
 }

@@ -7,7 +7,9 @@
 // warp's 32 lanes (.32x32b); their waits. The encodings are the PTX ISA's
 // ("Tensor Memory", "Shared Memory Descriptor", "Instruction descriptor");
 // the instructions are the prelude's macros (lower.cpp) or, when their
-// operand list depends on a width, macros written once per unit. See
+// operand list depends on a width, macros written once per unit. A
+// `cta_group 2` kernel (CTA pairs) uses the _PAIR macros: .cta_group::2 on
+// alloc, dealloc, MMA and commit, and the pair's M = 256 MMA. See
 // docs/lowering.md.
 #include "emitter.h"
 
@@ -53,11 +55,12 @@ void Emitter::tmem_prologue() {
   // One warp, whole and converged, allocates (tcgen05.alloc is .sync.aligned)
   // and gives up the right to allocate more, so that another CTA on the SM
   // is not kept waiting.
+  std::string pair = kernel.cta_group == 2 ? "_PAIR" : "";
   line("if (cake_warp == 0) {", first);
   for (const TmemBuffer* b : buffers)
-    line("  CAKE_TMEM_ALLOC(cake_tmem_slot_" + name(b->symbol) + ", " + std::to_string(*b->allocated) + ");",
+    line("  CAKE_TMEM_ALLOC" + pair + "(cake_tmem_slot_" + name(b->symbol) + ", " + std::to_string(*b->allocated) + ");",
          m.symbols[b->symbol].decl);
-  line("  CAKE_TMEM_RELINQUISH();", first);
+  line("  CAKE_TMEM_RELINQUISH" + pair + "();", first);
   line("}", first);
   // The address is read after the allocation, across a thread barrier.
   line("CAKE_TCGEN05_FENCE_BEFORE();", first);
@@ -84,7 +87,7 @@ void Emitter::tmem_epilogue() {
       line("  CAKE_TCGEN05_FENCE_AFTER();", decl);
     }
     any = true;
-    line("  CAKE_TMEM_DEALLOC(" + name(b.symbol) + ", " + std::to_string(*b.allocated) + ");", decl);
+    line(std::string("  CAKE_TMEM_DEALLOC") + (kernel.cta_group == 2 ? "_PAIR" : "") + "(" + name(b.symbol) + ", " + std::to_string(*b.allocated) + ");", decl);
   }
   if (any) line("}", m.symbols[plan.buffers.front().symbol].decl);
 }
@@ -106,16 +109,22 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   const MmaSmemOperand &A = *a_side, &B = *b_side;
   // cta_group::1, kind::f16 into f32 with M = 128: D row i is TMEM lane i,
   // column j its column j (PTX ISA, "Matrix fragments for tcgen05.mma",
-  // layout of M = 128).
+  // layout of M = 128). A CTA pair's (cta_group::2) M = 256: each CTA
+  // holds 128 rows of A and of D (lane i, as for M = 128) and N / 2 rows
+  // of B; the descriptors name this CTA's operands, the hardware reads the
+  // peer's at the same offsets (layout A of M = 256).
+  const bool pair = kernel.cta_group == 2;
   int64_t rows = tile->size() == 2 ? (*tile)[0] : 0, columns = tile->size() == 2 ? (*tile)[1] : 0;
+  int64_t n_cols = pair ? 2 * B.rows : B.rows, m_rows = pair ? 2 * A.rows : A.rows;
   if (m.symbols[acc].type.dtype != DType::F32 || A.dtype != B.dtype ||
       (A.dtype != DType::BF16 && A.dtype != DType::F16) || A.k != B.k || A.k % 16 != 0 || A.rows != 128 ||
-      rows != 128 || B.rows != columns || B.rows % 16 != 0 || B.rows < 16 || B.rows > 256)
-    return refuse(s.range, "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16 [128, K] @ [N, K].T, N a multiple of 16 up to 256");
+      rows != 128 || n_cols != columns || n_cols % 16 != 0 || n_cols < 16 || n_cols > 256)
+    return refuse(s.range, pair ? "a pair's tcgen05.mma other than f32 [128, N] (+)= bf16/f16 [128, K] @ [N / 2, K].T per CTA, N a multiple of 16 up to 256"
+                                : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16 [128, K] @ [N, K].T, N a multiple of 16 up to 256");
   // Instruction descriptor: D f32 (bits 4-5 = 1), A and B formats (7-9,
   // 10-12), both K-major (15, 16 = 0), N >> 3 (17-22), M >> 4 (24-28).
   uint32_t idesc = (1u << 4) | (uint32_t(f16_kind_format(A.dtype)) << 7) | (uint32_t(f16_kind_format(B.dtype)) << 10) |
-                   (uint32_t(B.rows >> 3) << 17) | (uint32_t(A.rows >> 4) << 24);
+                   (uint32_t(n_cols >> 3) << 17) | (uint32_t(m_rows >> 4) << 24);
   char hex[16];
   std::snprintf(hex, sizeof hex, "0x%08xu", idesc);
   auto desc = [&](const MmaSmemOperand& x) {
@@ -128,7 +137,7 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   std::string first = !n.accumulate_into ? "0" : n.accumulate == kNone ? "1" : "(" + condition(n.accumulate) + ")";
   line("#pragma unroll", s.range);
   line("for (int cake_k = 0; cake_k < " + std::to_string(A.k / 16) + "; ++cake_k)", s.range);
-  line("  CAKE_TCGEN05_MMA_F16(" + *d + ", " + desc(A) + ", " + desc(B) + ", " + hex + ", cake_k > 0 || " + first +
+  line(std::string("  CAKE_TCGEN05_MMA_F16") + (pair ? "_PAIR" : "") + "(" + *d + ", " + desc(A) + ", " + desc(B) + ", " + hex + ", cake_k > 0 || " + first +
            ");",
        s.range);
 }
@@ -136,8 +145,9 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
 void Emitter::tcgen05_commit(const Stmt& s, const CommitStmt& c) {
   auto bar = barrier_address(c.barrier);
   if (!bar) return;
-  if (c.multicast == kNone) return line("CAKE_TCGEN05_COMMIT(" + *bar + ");", s.range);
-  line("CAKE_TCGEN05_COMMIT_MC(" + *bar + ", " + index(c.multicast) + ");", s.range);
+  std::string macro = kernel.cta_group == 2 ? "CAKE_TCGEN05_COMMIT_PAIR" : "CAKE_TCGEN05_COMMIT";
+  if (c.multicast == kNone) return line(macro + "(" + *bar + ");", s.range);
+  line(macro + "_MC(" + *bar + ", " + index(c.multicast) + ");", s.range);
 }
 
 std::string Emitter::tcgen05_move_macro(int64_t n, bool load, bool f32) {

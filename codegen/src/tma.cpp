@@ -10,9 +10,10 @@
 
 namespace cake::codegen {
 
-std::string Emitter::tma_macro(int64_t rank, bool load, bool multicast) {
+std::string Emitter::tma_macro(int64_t rank, bool load, bool multicast, bool pair) {
   std::string r = std::to_string(rank);
-  std::string macro = std::string(load ? "CAKE_TMA_LOAD_" : "CAKE_TMA_STORE_") + r + "D" + (multicast ? "_MC" : "");
+  std::string macro = std::string(load ? "CAKE_TMA_LOAD_" : "CAKE_TMA_STORE_") + r + "D" + (multicast ? "_MC" : "") +
+                      (pair ? "_PAIR" : "");
   // The host runtime's hook takes the mask, 0 for this CTA alone (a real
   // multicast mask of 0 is E0414's: such a file is not lowered).
   std::string mc_param = multicast ? ", mask" : "", mc_host = multicast ? "(mask)" : "0u";
@@ -26,6 +27,27 @@ std::string Emitter::tma_macro(int64_t rank, bool load, bool multicast) {
     operands += ", \"r\"((int)(" + c + "))";
   }
   std::string& out = definitions_;
+  if (pair) {
+    // A CTA pair's copy (.cta_group::2): into this CTA's `dst`, its bytes
+    // completing on `bar`, the generic address (mapa) of a barrier in this
+    // CTA or its pair's, as a shared::cluster address.
+    out += "#ifdef CAKE_TMA_HOST\n";
+    out += "#define " + macro + "(dst, map" + params + ", bar) do { const long long cake_c[] = {" + init +
+           "}; CAKE_TMA_HOST_LOAD_PAIR(" + r + ", (dst), (map), cake_c, (bar)); } while (0)\n";
+    out += "#else\n";
+    out += "// The box at coordinates c0 (innermost) .. into shared `dst`, its bytes completing on `bar` of this CTA\n"
+           "// or its pair's (a generic address).\n";
+    out += "#define " + macro + "(dst, map" + params + ", bar) \\\n";
+    out += "  asm volatile(\"{ .reg .u64 cake_g; .reg .u32 cake_b; cvta.to.shared::cluster.u64 cake_g, %" +
+           std::to_string(rank + 2) + "; cvt.u32.u64 cake_b, cake_g; \" \\\n";
+    out += "               \"cp.async.bulk.tensor." + r +
+           "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {" + list +
+           "}], [cake_b]; }\" \\\n";
+    out += "               :: \"r\"(CAKE_SMEM_ADDR(dst)), \"l\"((unsigned long long)(map))" + operands +
+           ", \"l\"((unsigned long long)(bar)) : \"memory\")\n";
+    out += "#endif\n";
+    return macro;
+  }
   out += "#ifdef CAKE_TMA_HOST\n";
   if (load)
     out += "#define " + macro + "(dst, map" + params + ", bar" + mc_param + ") do { const long long cake_c[] = {" +
@@ -88,8 +110,11 @@ void Emitter::tma_load(const Stmt& s, const MoveStmt& mv) {
   auto dst = address(mv.dst, "0", tile->size() >= 2 ? "0" : "", static_cast<int>(std::min<size_t>(tile->size(), 2)));
   if (!dst || tile->size() > 2) return refuse(m.exprs[mv.dst].range, "a TMA destination of rank above 2");
   bool multicast = mv.multicast != kNone;
-  std::string call = tma_macro(static_cast<int64_t>(map->coordinates.size()), true, multicast) + "(&" + *dst + ", &" +
-                     name(map->map);
+  // A barrier through a view (a CTA pair's copy) is another macro.
+  SymbolId b = root_symbol(m, mv.barrier);
+  bool pair = b != kNone && m.symbols[b].kind == SymbolKind::Dsmem;
+  std::string call = tma_macro(static_cast<int64_t>(map->coordinates.size()), true, multicast, pair) + "(&" + *dst +
+                     ", &" + name(map->map);
   for (auto c = map->coordinates.rbegin(); c != map->coordinates.rend(); ++c) call += ", " + index(*c);
   line(call + ", " + *bar + (multicast ? ", " + index(mv.multicast) : std::string()) + ");", s.range);
 }
@@ -109,6 +134,8 @@ void Emitter::tma_store(const Stmt& s, const MoveStmt& mv) {
 
 void Emitter::bulk_load(const Stmt& s, const MoveStmt& mv) {
   auto dst = tile_dims(mv.dst), src = tile_dims(mv.src);
+  if (SymbolId b = root_symbol(m, mv.barrier); b != kNone && m.symbols[b].kind == SymbolKind::Dsmem)
+    return refuse(m.exprs[mv.barrier].range, "a bulk copy completing on a peer's barrier (a CTA pair's `tma.load` lowers)");
   auto bar = barrier_address(mv.barrier);
   if (!dst || !src || !bar) return;
   const Symbol& to = m.symbols[root_symbol(m, mv.dst)];

@@ -92,6 +92,15 @@ const std::vector<Mutation>& mutations() {
        "CAKE-E0602", "store lead[", {"CAKE-E0601", "CAKE-E0420"}},
       {"cluster_rowsum.cake", {{"dsmem lead = part cta(0)", "dsmem lead = part cta(cluster.rank + 1)"}}, "CAKE-E0414",
        "dsmem lead"},
+      // blackwell_gemm_pair.cake: CTA pairs.
+      {"blackwell_gemm_pair.cake", {{"    if half == 0 {                              // the even CTA", "    if true {  //"}},
+       "CAKE-E0421", "tcgen05.mma acc += sA[s]"},
+      {"blackwell_gemm_pair.cake", {{"tcgen05.commit done multicast(3 << cluster.rank)", "tcgen05.commit done"}},
+       "CAKE-E0403", "tcgen05.commit done"},
+      {"blackwell_gemm_pair.cake", {{"kt * 64], lead_full[s]\n        tma.load sB", "kt * 64], full[s]\n        tma.load sB"}},
+       "CAKE-E0402", "arrive.expect_tx full[s]", {"CAKE-E0403"}},
+      {"blackwell_gemm_pair.cake", {{"full[s], 2 * (bytes(sA[s]) + bytes(sB[s]))", "full[s], bytes(sA[s]) + bytes(sB[s])"}},
+       "CAKE-E0402", "arrive.expect_tx full[s]", {"CAKE-E0601", "CAKE-E0602"}},
 
       // Tricky but correct: these stay clean.
       {"flash_attention.cake",
@@ -111,6 +120,8 @@ const std::vector<Mutation>& mutations() {
         {"bf16[4][256, 64]", "bf16[2][256, 64]"}, {"full[4]", "full[2]"}, {"empty[4]", "empty[2]"}},
        "", ""},
       {"ampere_gemm.cake", {{"cp.async.wait 2", "cp.async.wait 0"}}, "", ""},
+      // The even CTA named another way.
+      {"blackwell_gemm_pair.cake", {{"full cta(cluster.rank - cluster.rank % 2)", "full cta(cluster.rank / 2 * 2)"}}, "", ""},
       // Each CTA's partials read by CTA 0 through its own name, the others' through the view.
       {"cluster_rowsum.cake", {{"      for i in 0 .. 16 {\n        load t <- part[i]", "      for i in 0 .. 16 {\n        load t <- lead[i]"}},
        "", ""},

@@ -122,10 +122,10 @@ constexpr double kSchedulersPerSm = 4;
 
 class Walker {
  public:
-  Walker(const Module& m, const Env& env, const Machine& machine, bool per_statement, const std::vector<ExprId>& grid)
+  Walker(const Module& m, const Env& env, const Machine& machine, bool per_statement, const Kernel& kernel)
       : m_(m), env_(env), mc_(machine), typer_(m, nullptr), eval_(m), per_statement_(per_statement),
-        banks_(find_target(machine.device->arch)) {
-    for (ExprId g : grid) {
+        banks_(find_target(machine.device->arch)), pairs_(kernel.cta_group == 2) {
+    for (ExprId g : kernel.grid) {
       auto v = eval_.eval(g, &env_);
       if (!v || *v <= 0) {
         grid_.clear();
@@ -404,6 +404,11 @@ class Walker {
     Typed a = typer_.type_of(mma.a), b = typer_.type_of(mma.b);
     if (a.dims.size() < 2 || b.dims.size() < 2) return;
     auto M = value(a.dims[a.dims.size() - 2]), K = value(a.dims.back()), N = value(b.dims.back());
+    // A CTA pair's MMA (M = 256) runs half on each CTA's SM: this CTA's
+    // 128 rows of A against the pair's whole N, the accumulator's columns
+    // (B holds N / 2). The even CTA issues it for both.
+    if (pairs_ && mma.op == Op::Tcgen05Mma)
+      if (Typed acc = typer_.type_of(mma.acc); acc.dims.size() >= 2) N = value(acc.dims.back());
     if (!M || !K || !N) return;
     double units = instances(op_info(mma.op).issue, c);
     double flops = 2.0 * static_cast<double>(*M) * static_cast<double>(*N) * static_cast<double>(*K) * units;
@@ -542,6 +547,7 @@ class Walker {
   const Module& m_;
   const Env& env_;
   std::vector<int64_t> grid_;  // the grid's extents under env_ (empty: not known)
+  bool pairs_ = false;          // `cta_group 2`: tcgen05.mma is a CTA pair's
   SymbolId block_ = kNone;     // the builtin `block`
   const Machine& mc_;
   Typer typer_;
@@ -558,8 +564,8 @@ class Walker {
 }  // namespace
 
 KernelDemand kernel_demand(const Module& m, const std::vector<RoleView>& roles, const Env& env, const Machine& machine,
-                           bool per_statement, const std::vector<ExprId>& grid) {
-  return Walker(m, env, machine, per_statement, grid).run(roles);
+                           bool per_statement, const Kernel& kernel) {
+  return Walker(m, env, machine, per_statement, kernel).run(roles);
 }
 
 }  // namespace cake

@@ -64,10 +64,11 @@ struct KernelDemand {
 
 /// Walks a kernel's `roles` (its facts' role partition, KernelFacts::roles())
 /// under `env` (the bench's shape symbols; empty: no bench); `per_statement`:
-/// fill KernelDemand::statements (per-line attribution); `grid`: the
-/// kernel's grid clause, over whose CTAs a loop whose trips read `block.*`
-/// is averaged.
+/// fill KernelDemand::statements (per-line attribution); `kernel`: its
+/// grid clause, over whose CTAs a loop whose trips read `block.*` is
+/// averaged, and its `cta_group` (a pair's tcgen05.mma is M = 256, half of
+/// it on each CTA's SM).
 KernelDemand kernel_demand(const Module& m, const std::vector<RoleView>& roles, const Env& env, const Machine& machine,
-                           bool per_statement, const std::vector<ExprId>& grid);
+                           bool per_statement, const Kernel& kernel);
 
 }  // namespace cake

@@ -121,7 +121,7 @@ class Estimator {
     if (!occupancy(*t, e.occupancy)) return fail(e, "the kernel's block, roles or shared memory are not known");
     if (e.occupancy.ctas_per_sm <= 0)
       return fail(e, "one CTA does not fit on an SM (limited by " + std::string(e.occupancy.limiter) + ")");
-    KernelDemand kd = kernel_demand(m_, *facts_.roles(), env, mc_, options_.lines, m_.kernels[k_].grid);
+    KernelDemand kd = kernel_demand(m_, *facts_.roles(), env, mc_, options_.lines, m_.kernels[k_]);
     double full = mc_.sms * static_cast<double>(e.occupancy.ctas_per_sm);
     double occ = static_cast<double>(e.occupancy.ctas_per_sm);
     auto ctas = grid_ctas(env);

@@ -417,7 +417,8 @@ inline std::vector<Block*> multicast_blocks(unsigned mask) {
 /// The box at `c` into shared `dst` of each block `mask` names (0: this
 /// block's alone, without a multicast), each element swizzled by its
 /// offset, completing its bytes on `bar` of each.
-inline void tma_load(int rank, void* dst, const void* map_bytes, const long long* c, const void* bar, unsigned mask) {
+inline void tma_load(int rank, void* dst, const void* map_bytes, const long long* c, const void* bar, unsigned mask,
+                     Block* signal = nullptr) {
   TensorMap map;
   std::memcpy(&map, map_bytes, sizeof map);
   uint64_t count = box_elements(map, rank);
@@ -430,7 +431,7 @@ inline void tma_load(int rank, void* dst, const void* map_bytes, const long long
       if (box_element(map, rank, c, e, from)) std::memcpy(to, map.base + from, map.element_bytes);
       else std::memset(to, 0, map.element_bytes);
     }
-    mbar_complete_tx(bar, static_cast<int64_t>(count * map.element_bytes), b);
+    mbar_complete_tx(bar, static_cast<int64_t>(count * map.element_bytes), signal ? signal : b);
   }
 }
 
@@ -455,6 +456,36 @@ inline void* mapa(const void* p, unsigned rank) {
   for (Block& b : c.blocks)
     if (b.rank == rank) return smem_of(b) + offset;
   return const_cast<void*>(p);
+}
+
+/// The block whose shared memory the generic address `p` (from mapa) is
+/// in, and the same object's address in cake_smem (where its mbarriers are
+/// keyed); aborts for an address in no block's shared memory.
+inline Block& shared_owner(const void* p, const void** key) {
+  Cluster& c = *block->cluster;
+  const unsigned char* q = static_cast<const unsigned char*>(p);
+  for (Block& b : c.blocks) {
+    const unsigned char* base = smem_of(b);
+    if (q >= base && q < base + c.smem_bytes) {
+      *key = cake_smem_base() + (q - base);
+      return b;
+    }
+  }
+  std::fprintf(stderr, "cuda_host: an address in no block's shared memory\n");
+  std::abort();
+}
+
+/// A CTA pair's copy (.cta_group::2): the box into this block's `dst`, its
+/// bytes completing on the barrier at generic address `bar`, this block's
+/// or its pair's; another block's aborts, as PTX leaves it undefined.
+inline void tma_load_pair(int rank, void* dst, const void* map_bytes, const long long* c, const void* bar) {
+  const void* key = nullptr;
+  Block& owner = shared_owner(bar, &key);
+  if (owner.rank != block->rank && owner.rank != (block->rank ^ 1u)) {
+    std::fprintf(stderr, "cuda_host: a pair's copy completing on a barrier outside its pair\n");
+    std::abort();
+  }
+  tma_load(rank, dst, map_bytes, c, key, 0, &owner);
 }
 
 /// barrier.cluster.arrive + wait: every live thread of every block.
@@ -537,12 +568,13 @@ inline void tmem_dealloc(unsigned taddr, unsigned columns) {
 
 /// The cell at TMEM address `taddr` plus `lane` lanes and `column` columns,
 /// inside an allocation.
-inline uint32_t& tmem_cell(unsigned taddr, unsigned lane, unsigned column) {
+inline uint32_t& tmem_cell(unsigned taddr, unsigned lane, unsigned column, Block* in = nullptr) {
+  Tmem& t = (in ? in : block)->tmem;
   unsigned l = (taddr >> 16) + lane, c = (taddr & 0xffff) + column;
   bool inside = false;
-  for (const auto& [at, n] : block->tmem.allocated) inside = inside || (c >= at && c < at + n);
+  for (const auto& [at, n] : t.allocated) inside = inside || (c >= at && c < at + n);
   if (l >= Tmem::kLanes || !inside) tmem_fault("a tensor-memory access outside every allocation");
-  return block->tmem.cells[l * Tmem::kColumns + c];
+  return t.cells[l * Tmem::kColumns + c];
 }
 
 /// Element (r, k) of a K-major swizzled shared-memory MMA operand: row r at
@@ -588,6 +620,48 @@ inline void tcgen05_mma(unsigned d, unsigned long long da, unsigned long long db
         sum += mma_operand(a_start, a_sbo, a_span, i, k, bf16) * mma_operand(b_start, b_sbo, b_span, j, k, bf16);
       std::memcpy(&cell, &sum, 4);
     }
+}
+
+/// tcgen05.mma.cta_group::2.kind::f16 by one thread of the even block of a
+/// pair: M = 256, A's rows 0-127 and D's (lane i) in this block, 128-255 in
+/// its pair's (lane i - 128); B's rows 0 .. N/2 - 1 in this block, the rest
+/// in its pair's; each descriptor at the same offsets in both.
+inline void tcgen05_mma_pair(unsigned d, unsigned long long da, unsigned long long db, unsigned idesc,
+                             unsigned accumulate) {
+  unsigned dtype = (idesc >> 4) & 3, atype = (idesc >> 7) & 7, btype = (idesc >> 10) & 7;
+  unsigned n = ((idesc >> 17) & 63) << 3, m = ((idesc >> 24) & 31) << 4;
+  if (dtype != 1 || atype != btype || atype > 1 || ((idesc >> 13) & 15) != 0 || (idesc & 7) != 0 || m != 256)
+    tmem_fault("a pair's tcgen05.mma instruction descriptor other than dense f32 += f16/bf16, K-major, M = 256");
+  Cluster& c = *block->cluster;
+  Block* pair = nullptr;
+  for (Block& b : c.blocks)
+    if (b.rank == (block->rank ^ 1u)) pair = &b;
+  if (block->rank % 2 != 0 || !pair) tmem_fault("a pair's tcgen05.mma outside the even block of a pair");
+  bool bf16 = atype == 1;
+  size_t a_start = size_t(da & 0x3fff) << 4, a_sbo = size_t((da >> 32) & 0x3fff) << 4;
+  size_t b_start = size_t(db & 0x3fff) << 4, b_sbo = size_t((db >> 32) & 0x3fff) << 4;
+  uint32_t a_span = umma_span(da), b_span = umma_span(db);
+  // A row of an operand is read where the block holding it keeps its
+  // shared memory now (smem_of), a TMEM cell is the holding block's.
+  auto operand = [&](Block* at, size_t start, size_t sbo, uint32_t span, unsigned r, unsigned k) {
+    size_t o = swizzle_offset(start + (r / 8) * sbo + (r % 8) * span + 2 * k, span);
+    uint16_t h;
+    std::memcpy(&h, smem_of(*at) + o, 2);
+    return half_bits_to_float(h, bf16);
+  };
+  for (unsigned i = 0; i < m; ++i) {
+    Block* row_block = i < 128 ? block : pair;
+    for (unsigned j = 0; j < n; ++j) {
+      Block* col_block = j < n / 2 ? block : pair;
+      uint32_t& cell = tmem_cell(d, i % 128, j, row_block);
+      float sum = 0.0f;
+      if (accumulate) std::memcpy(&sum, &cell, 4);
+      for (unsigned k = 0; k < 16; ++k)
+        sum += operand(row_block, a_start, a_sbo, a_span, i % 128, k) *
+               operand(col_block, b_start, b_sbo, b_span, j % (n / 2), k);
+      std::memcpy(&cell, &sum, 4);
+    }
+  }
 }
 
 /// tcgen05.ld / st .32x32b.x`n`: lane l of the warp moves `n` columns of
@@ -712,6 +786,7 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 // Copies run at issue: a store group's commit and wait order nothing.
 #define CAKE_TMA_HOST
 #define CAKE_TMA_HOST_LOAD(rank, dst, map, c, bar, mask) cake_host::tma_load((rank), (dst), (map), (c), (bar), (mask))
+#define CAKE_TMA_HOST_LOAD_PAIR(rank, dst, map, c, bar) cake_host::tma_load_pair((rank), (dst), (map), (c), (bar))
 #define CAKE_TMA_HOST_STORE(rank, map, c, src) cake_host::tma_store((rank), (map), (c), (src))
 #define CAKE_BULK_LOAD(dst, src, bytes, bar) cake_host::bulk_load((dst), (src), (bytes), (bar))
 #define CAKE_TMA_STORE_COMMIT() ((void)0)
@@ -737,6 +812,14 @@ inline void __syncthreads() { cake_host::syncthreads(); }
   cake_host::tcgen05_mma((taddr), (da), (db), (idesc), (accumulate))
 #define CAKE_TCGEN05_COMMIT(bar) cake_host::mbar_arrive((bar), 0)
 #define CAKE_TCGEN05_COMMIT_MC(bar, mask) cake_host::commit_multicast((bar), (mask))
+// A CTA pair's: allocation per block as for one, the pair's MMA by the even block.
+#define CAKE_TMEM_ALLOC_PAIR(slot, columns) cake_host::tmem_alloc((slot), (columns))
+#define CAKE_TMEM_RELINQUISH_PAIR() cake_host::tmem_relinquish()
+#define CAKE_TMEM_DEALLOC_PAIR(taddr, columns) cake_host::tmem_dealloc((taddr), (columns))
+#define CAKE_TCGEN05_MMA_F16_PAIR(taddr, da, db, idesc, accumulate) \
+  cake_host::tcgen05_mma_pair((taddr), (da), (db), (idesc), (accumulate))
+#define CAKE_TCGEN05_COMMIT_PAIR(bar) cake_host::mbar_arrive((bar), 0)
+#define CAKE_TCGEN05_COMMIT_PAIR_MC(bar, mask) cake_host::commit_multicast((bar), (mask))
 #define CAKE_CLUSTER_SYNC() cake_host::cluster_sync()
 #define CAKE_CLUSTER_RANK(out) ((out) = cake_host::block->rank)
 #define CAKE_TCGEN05_WAIT_LD() ((void)0)
