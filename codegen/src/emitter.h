@@ -203,6 +203,8 @@ class Emitter {
   void tcgen05_commit(const Stmt& s, const CommitStmt& c);
   /// `tcgen05.ld r <- t[...]` and `tcgen05.st t[...] <- r`.
   void tcgen05_move(const Stmt& s, const MoveStmt& mv, bool load);
+  /// `tcgen05.cp T <- S`: 128x256b copies, 8 columns each.
+  void tcgen05_cp(const Stmt& s, const MoveStmt& mv);
   /// The 32x32b.x`n` load or store macro, defined once per unit.
   std::string tcgen05_move_macro(int64_t n, bool load, bool f32);
   /// The 32-bit tensor-memory address (lane << 16 | column) of the first

@@ -231,6 +231,11 @@ struct __align__(128) CakeTensorMap {
 #define CAKE_TCGEN05_COMMIT_PAIR_MC(bar, mask)                                                                    \
   asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%0], %1;" \
                :: "r"(CAKE_SMEM_ADDR(bar)), "h"((unsigned short)(mask)) : "memory")
+// Shared memory into tensor memory: 128 lanes x 256 bits (8 columns) from
+// the matrix descriptor `desc` names; it completes with the thread's
+// next tcgen05.commit.
+#define CAKE_TCGEN05_CP_128X256B(taddr, desc) \
+  asm volatile("tcgen05.cp.cta_group::1.128x256b [%0], %1;" :: "r"(taddr), "l"((unsigned long long)(desc)) : "memory")
 #define CAKE_TCGEN05_WAIT_LD() asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory")
 #define CAKE_TCGEN05_WAIT_ST() asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory")
 #endif

@@ -114,7 +114,7 @@ struct Lowerer {
       case Op::Tcgen05Ld: return x.tcgen05_move(s, mv, true);
       case Op::Tcgen05St: return x.tcgen05_move(s, mv, false);
       case Op::Stmatrix: return x.stmatrix(s, mv);
-      case Op::Tcgen05Cp:
+      case Op::Tcgen05Cp: return x.tcgen05_cp(s, mv);
       case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::CpAsyncCommit: case Op::WgmmaFence:
       case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:
       case Op::Syncthreads: case Op::ClusterSync: case Op::FenceProxyAsync: case Op::CpAsyncWait:

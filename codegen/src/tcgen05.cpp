@@ -142,6 +142,32 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
        s.range);
 }
 
+void Emitter::tcgen05_cp(const Stmt& s, const MoveStmt& mv) {
+  if (kernel.cta_group == 2) return refuse(s.keyword, "`tcgen05.cp` in a `cta_group 2` kernel");
+  SymbolId t = root_symbol(m, mv.dst);
+  if (t == kNone || m.symbols[t].kind != SymbolKind::Tmem)
+    return refuse(m.exprs[mv.dst].range, "a tcgen05.cp destination outside tensor memory");
+  auto taddr = tmem_address(mv.dst);
+  auto tile = tile_dims(mv.dst);
+  auto src = mma_smem_operand(mv.src, "tcgen05.cp");
+  if (!taddr || !tile || !src) return;
+  // .128x256b: TMEM lanes 0-127 (the taddr's lane 0), 8 32-bit columns
+  // from each of 128 rows of the descriptor's matrix, which are laid out
+  // as a K-major MMA operand's (PTX ISA, "tcgen05.cp", "Shared Memory
+  // Descriptor"): a copy per 32 bytes of the row, the descriptor's start
+  // 32 bytes further each time, as the MMA's k-steps go.
+  if (tile->size() != 2 || (*tile)[0] != 128 || dtype_bits(m.symbols[t].type.dtype) != 32 || src->rows != 128 ||
+      dtype_bits(src->dtype) != 32 || src->k != (*tile)[1] || src->k % 8 != 0)
+    return refuse(s.range, "a tcgen05.cp other than a 32-bit [128, C] shared-memory tile (rows one swizzle span) into a [128, C] tensor-memory tile");
+  const SwizzleRule* rule = target.swizzle(src->swizzle);
+  line("#pragma unroll", s.range);
+  line("for (int cake_c = 0; cake_c < " + std::to_string(src->k / 8) + "; ++cake_c)", s.range);
+  line("  CAKE_TCGEN05_CP_128X256B(" + *taddr + " + 8 * cake_c, CAKE_UMMA_DESC((const unsigned char*)" + src->base +
+           " + 32 * cake_c, " + std::to_string(8 * rule->span.value) + ", " +
+           std::to_string(descriptor_layout(src->swizzle)) + "));",
+       s.range);
+}
+
 void Emitter::tcgen05_commit(const Stmt& s, const CommitStmt& c) {
   auto bar = barrier_address(c.barrier);
   if (!bar) return;

@@ -302,8 +302,8 @@ TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file w
   REQUIRE(count(a->diagnostics).errors == 0);
   codegen::Lowered low = codegen::lower(*a, 0, "sm_100a", kFile);
   REQUIRE_FALSE(low.ok());
-  // `tcgen05.cp` is refused on its keyword, naming it, and each refusal is
-  // said once.
+  // `tcgen05.cp` (in a CTA pair's kernel) is refused on its keyword,
+  // naming it, and each refusal is said once.
   std::set<std::string> refused;
   for (const Diagnostic& d : low.diagnostics) {
     INFO(d.message);

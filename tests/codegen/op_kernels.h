@@ -326,15 +326,25 @@ inline const std::vector<OpKernel>& op_kernels() {
   tcgen05.wait.ld
   store C[q * 32 : 32, :] <- o
 })"},
-    {"tcgen05.cp", R"(kernel op_tcgen05_cp(C: global f32[128, 32]) grid (1) block 128 {
-  smem s: f32[128, 32]
+    {"tcgen05.cp", R"(kernel op_tcgen05_cp(X: global f32[128, 32], C: global f32[128, 32]) grid (1) block 128 {
+  smem s: f32[128, 32] swizzle(128B)
   tmem u: f32[128, 32]
   mbarrier done
+  reg x: f32[32, 32] layout(tcgen05_acc)
+  reg r: f32[32, 32] layout(tcgen05_acc)
+  let q = warp.id % 4
+  load x <- X[q * 32 : 32, :]
+  store s[q * 32 : 32, :] <- x
+  fence.proxy.async
+  syncthreads
   elect {
     tcgen05.cp u <- s
     tcgen05.commit done
   }
   wait done parity(0)
+  tcgen05.ld r <- u[q * 32 : 32, :]
+  tcgen05.wait.ld
+  store C[q * 32 : 32, :] <- r
 })"},
     {"argmin.row argmax.row", R"(kernel op_argmin(X: global f32[M, 32], I: global i32[M], J: global i32[M]) where M % 16 == 0 grid (M / 16) block 32 {
   reg x: f32[16, 32] layout(mma_acc)

@@ -622,6 +622,20 @@ inline void tcgen05_mma(unsigned d, unsigned long long da, unsigned long long db
     }
 }
 
+/// tcgen05.cp.cta_group::1.128x256b: 8 32-bit words of each of 128 rows of
+/// the descriptor's matrix (rows as a K-major MMA operand's) into columns
+/// taddr .. + 7 of TMEM lanes 0-127.
+inline void tcgen05_cp_128x256b(unsigned taddr, unsigned long long desc) {
+  if ((taddr >> 16) != 0) tmem_fault("a tcgen05.cp .128x256b whose address is not lane 0");
+  size_t start = size_t(desc & 0x3fff) << 4, sbo = size_t((desc >> 32) & 0x3fff) << 4;
+  uint32_t span = umma_span(desc);
+  for (unsigned r = 0; r < 128; ++r)
+    for (unsigned w = 0; w < 8; ++w) {
+      size_t o = swizzle_offset(start + (r / 8) * sbo + (r % 8) * span + 4 * w, span);
+      std::memcpy(&tmem_cell(taddr, r, w), cake_smem_base() + o, 4);
+    }
+}
+
 /// tcgen05.mma.cta_group::2.kind::f16 by one thread of the even block of a
 /// pair: M = 256, A's rows 0-127 and D's (lane i) in this block, 128-255 in
 /// its pair's (lane i - 128); B's rows 0 .. N/2 - 1 in this block, the rest
@@ -822,6 +836,7 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_TCGEN05_COMMIT_PAIR_MC(bar, mask) cake_host::commit_multicast((bar), (mask))
 #define CAKE_CLUSTER_SYNC() cake_host::cluster_sync()
 #define CAKE_CLUSTER_RANK(out) ((out) = cake_host::block->rank)
+#define CAKE_TCGEN05_CP_128X256B(taddr, desc) cake_host::tcgen05_cp_128x256b((taddr), (desc))
 #define CAKE_TCGEN05_WAIT_LD() ((void)0)
 #define CAKE_TCGEN05_WAIT_ST() ((void)0)
 #define CAKE_TCGEN05_HOST
