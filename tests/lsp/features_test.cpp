@@ -139,6 +139,18 @@ TEST_CASE("hover on a dsmem view names its buffer and CTA", "[hover]") {
   }
 }
 
+TEST_CASE("hover on a view of a peer's mbarrier names the barrier and CTA", "[hover]") {
+  Annotated a = annotate(
+      "target sm_100a\nkernel k() grid (2) block 32 cluster (2) cta_group 2 {\n  mbarrier full[2]\n"
+      "  dsmem ^lead = full cta(cluster.rank - cluster.rank % 2)\n}\n");
+  Document doc(a.text);
+  std::string text = hover_text(doc, a.points[0]);
+  CHECK_THAT(text, Catch::Contains("**lead**: a view of a peer CTA's shared memory"));
+  CHECK_THAT(text, Catch::Contains("mbarrier: `full`"));
+  CHECK_THAT(text, Catch::Contains("cta: `cluster.rank - cluster.rank % 2`"));
+  CHECK_THAT(text, !Catch::Contains("space: dsmem"));
+}
+
 TEST_CASE("a role whose warps do not fold still lists its facts", "[hover]") {
   Annotated a = annotate(
       "target sm_90a\nkernel k(A: global f32[N] row_major) grid (1) block 128 {\n  role ^r warp(0 .. N) maxnreg(40) {\n  }\n}\n");
