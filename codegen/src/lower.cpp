@@ -188,49 +188,46 @@ struct __align__(128) CakeTensorMap {
 #endif
 // Blackwell's tensor memory and MMA (PTX ISA: tcgen05.alloc, .dealloc,
 // .relinquish_alloc_permit, tcgen05.fence, tcgen05.mma, tcgen05.commit,
-// tcgen05.wait), cta_group::1. `slot` is the 4 bytes of shared memory the
-// allocation writes its address to; `taddr` a TMEM address (lane << 16 |
-// column). The MMA adds to D when `accumulate` is not 0.
+// tcgen05.wait). `slot` is the 4 bytes of shared memory the allocation
+// writes its address to; `taddr` a TMEM address (lane << 16 | column). The
+// MMA adds to D when `accumulate` is not 0. Each op is written once with
+// its CTA group `g` (a literal 1 or 2): the plain names are cta_group::1,
+// the _PAIR names a CTA pair's (`cta_group 2`: one warp of each CTA of the
+// pair allocates and frees; the even CTA's thread issues the pair's MMA,
+// A's and D's rows and B's N split between the CTAs, and its commits).
 #ifndef CAKE_TMEM_ALLOC
-#define CAKE_TMEM_ALLOC(slot, columns) \
-  asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;" \
+#define CAKE_TMEM_ALLOC_G(g, slot, columns) \
+  asm volatile("tcgen05.alloc.cta_group::" #g ".sync.aligned.shared::cta.b32 [%0], %1;" \
                :: "r"(CAKE_SMEM_ADDR(slot)), "r"((unsigned)(columns)) : "memory")
-#define CAKE_TMEM_RELINQUISH() asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory")
-#define CAKE_TMEM_DEALLOC(taddr, columns) \
-  asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" :: "r"(taddr), "r"((unsigned)(columns)) : "memory")
-#define CAKE_TCGEN05_FENCE_BEFORE() asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory")
-#define CAKE_TCGEN05_FENCE_AFTER() asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory")
-#define CAKE_TCGEN05_MMA_F16(taddr, da, db, idesc, accumulate)                                         \
+#define CAKE_TMEM_RELINQUISH_G(g) asm volatile("tcgen05.relinquish_alloc_permit.cta_group::" #g ".sync.aligned;" ::: "memory")
+#define CAKE_TMEM_DEALLOC_G(g, taddr, columns) \
+  asm volatile("tcgen05.dealloc.cta_group::" #g ".sync.aligned.b32 %0, %1;" :: "r"(taddr), "r"((unsigned)(columns)) : "memory")
+#define CAKE_TCGEN05_MMA_F16_G(g, taddr, da, db, idesc, accumulate)                                    \
   asm volatile("{ .reg .pred cake_p; setp.ne.b32 cake_p, %4, 0; "                                    \
-               "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, cake_p; }"                        \
+               "tcgen05.mma.cta_group::" #g ".kind::f16 [%0], %1, %2, %3, cake_p; }"                  \
                :: "r"(taddr), "l"(da), "l"(db), "r"((unsigned)(idesc)), "r"((unsigned)(accumulate)) : "memory")
 // One arrival on `bar` once every tcgen05 op this thread issued before has
 // completed; _MC: on `bar` of each CTA of the cluster that `mask` names.
-#define CAKE_TCGEN05_COMMIT(bar)                                                                  \
-  asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" \
+#define CAKE_TCGEN05_COMMIT_G(g, bar)                                                             \
+  asm volatile("tcgen05.commit.cta_group::" #g ".mbarrier::arrive::one.shared::cluster.b64 [%0];" \
                :: "r"(CAKE_SMEM_ADDR(bar)) : "memory")
-#define CAKE_TCGEN05_COMMIT_MC(bar, mask)                                                                         \
-  asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%0], %1;" \
+#define CAKE_TCGEN05_COMMIT_MC_G(g, bar, mask)                                                                         \
+  asm volatile("tcgen05.commit.cta_group::" #g ".mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%0], %1;" \
                :: "r"(CAKE_SMEM_ADDR(bar)), "h"((unsigned short)(mask)) : "memory")
-// The same for a CTA pair (`cta_group 2`): one warp of each CTA of the
-// pair allocates and frees; the even CTA's thread issues the pair's MMA
-// (A's and D's rows, B's N split between the CTAs) and its commits.
-#define CAKE_TMEM_ALLOC_PAIR(slot, columns) \
-  asm volatile("tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%0], %1;" \
-               :: "r"(CAKE_SMEM_ADDR(slot)), "r"((unsigned)(columns)) : "memory")
-#define CAKE_TMEM_RELINQUISH_PAIR() asm volatile("tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;" ::: "memory")
-#define CAKE_TMEM_DEALLOC_PAIR(taddr, columns) \
-  asm volatile("tcgen05.dealloc.cta_group::2.sync.aligned.b32 %0, %1;" :: "r"(taddr), "r"((unsigned)(columns)) : "memory")
-#define CAKE_TCGEN05_MMA_F16_PAIR(taddr, da, db, idesc, accumulate)                                    \
-  asm volatile("{ .reg .pred cake_p; setp.ne.b32 cake_p, %4, 0; "                                    \
-               "tcgen05.mma.cta_group::2.kind::f16 [%0], %1, %2, %3, cake_p; }"                        \
-               :: "r"(taddr), "l"(da), "l"(db), "r"((unsigned)(idesc)), "r"((unsigned)(accumulate)) : "memory")
-#define CAKE_TCGEN05_COMMIT_PAIR(bar)                                                             \
-  asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [%0];" \
-               :: "r"(CAKE_SMEM_ADDR(bar)) : "memory")
-#define CAKE_TCGEN05_COMMIT_PAIR_MC(bar, mask)                                                                    \
-  asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%0], %1;" \
-               :: "r"(CAKE_SMEM_ADDR(bar)), "h"((unsigned short)(mask)) : "memory")
+#define CAKE_TMEM_ALLOC(slot, columns) CAKE_TMEM_ALLOC_G(1, slot, columns)
+#define CAKE_TMEM_RELINQUISH() CAKE_TMEM_RELINQUISH_G(1)
+#define CAKE_TMEM_DEALLOC(taddr, columns) CAKE_TMEM_DEALLOC_G(1, taddr, columns)
+#define CAKE_TCGEN05_MMA_F16(taddr, da, db, idesc, accumulate) CAKE_TCGEN05_MMA_F16_G(1, taddr, da, db, idesc, accumulate)
+#define CAKE_TCGEN05_COMMIT(bar) CAKE_TCGEN05_COMMIT_G(1, bar)
+#define CAKE_TCGEN05_COMMIT_MC(bar, mask) CAKE_TCGEN05_COMMIT_MC_G(1, bar, mask)
+#define CAKE_TMEM_ALLOC_PAIR(slot, columns) CAKE_TMEM_ALLOC_G(2, slot, columns)
+#define CAKE_TMEM_RELINQUISH_PAIR() CAKE_TMEM_RELINQUISH_G(2)
+#define CAKE_TMEM_DEALLOC_PAIR(taddr, columns) CAKE_TMEM_DEALLOC_G(2, taddr, columns)
+#define CAKE_TCGEN05_MMA_F16_PAIR(taddr, da, db, idesc, accumulate) CAKE_TCGEN05_MMA_F16_G(2, taddr, da, db, idesc, accumulate)
+#define CAKE_TCGEN05_COMMIT_PAIR(bar) CAKE_TCGEN05_COMMIT_G(2, bar)
+#define CAKE_TCGEN05_COMMIT_PAIR_MC(bar, mask) CAKE_TCGEN05_COMMIT_MC_G(2, bar, mask)
+#define CAKE_TCGEN05_FENCE_BEFORE() asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory")
+#define CAKE_TCGEN05_FENCE_AFTER() asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory")
 // Shared memory into tensor memory: 128 lanes x 256 bits (8 columns) from
 // the matrix descriptor `desc` names; it completes with the thread's
 // next tcgen05.commit.
