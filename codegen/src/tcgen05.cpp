@@ -98,8 +98,7 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   if (acc == kNone || m.symbols[acc].kind != SymbolKind::Tmem)
     return refuse(m.exprs[n.acc].range, "a tcgen05.mma accumulator outside tensor memory");
   SymbolId a_root = root_symbol(m, n.a);
-  if (a_root != kNone && m.symbols[a_root].kind == SymbolKind::Tmem)
-    return refuse(m.exprs[n.a].range, "a tcgen05.mma A operand in tensor memory");
+  if (a_root != kNone && m.symbols[a_root].kind == SymbolKind::Tmem) return tcgen05_mma_tmem_a(s, n);
   if (bt.kind != Expr::Kind::Transpose)
     return refuse(bt.range, "a tcgen05.mma whose B operand is not an [N, K] shared-memory tile used as `.T` (K-major only so far)");
   auto d = tmem_address(n.acc);
@@ -139,6 +138,43 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   line("for (int cake_k = 0; cake_k < " + std::to_string(A.k / 16) + "; ++cake_k)", s.range);
   line(std::string("  CAKE_TCGEN05_MMA_F16") + (pair ? "_PAIR" : "") + "(" + *d + ", " + desc(A) + ", " + desc(B) + ", " + hex + ", cake_k > 0 || " + first +
            ");",
+       s.range);
+}
+
+void Emitter::tcgen05_mma_tmem_a(const Stmt& s, const MmaStmt& n) {
+  // A in tensor memory (the `.kind::f16 [d], [a], bdesc` form): A's row i
+  // is TMEM lane i, two 16-bit elements per 32-bit column (the lower half
+  // the lower k), so a k16 step is 8 columns further; B and D as for A in
+  // shared memory.
+  if (kernel.cta_group == 2) return refuse(m.exprs[n.a].range, "a CTA pair's tcgen05.mma with A in tensor memory");
+  const Expr& bt = m.exprs[n.b];
+  if (bt.kind != Expr::Kind::Transpose)
+    return refuse(bt.range, "a tcgen05.mma whose B operand is not an [N, K] shared-memory tile used as `.T` (K-major only so far)");
+  SymbolId a_root = root_symbol(m, n.a);
+  auto d = tmem_address(n.acc), a = tmem_address(n.a);
+  auto tile = tile_dims(n.acc), a_tile = tile_dims(n.a);
+  auto b_side = mma_smem_operand(bt.lhs, "tcgen05.mma");
+  if (!d || !a || !tile || !a_tile || !b_side) return;
+  const MmaSmemOperand& B = *b_side;
+  DType at = m.symbols[a_root].type.dtype;
+  int64_t rows = tile->size() == 2 ? (*tile)[0] : 0, columns = tile->size() == 2 ? (*tile)[1] : 0;
+  int64_t a_rows = a_tile->size() == 2 ? (*a_tile)[0] : 0, k = a_tile->size() == 2 ? (*a_tile)[1] : 0;
+  if (m.symbols[root_symbol(m, n.acc)].type.dtype != DType::F32 || at != B.dtype || (at != DType::BF16 && at != DType::F16) ||
+      k != B.k || k % 16 != 0 || a_rows != 128 || rows != 128 || B.rows != columns || B.rows % 16 != 0 ||
+      B.rows < 16 || B.rows > 256)
+    return refuse(s.range, "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16 tmem [128, K] @ smem [N, K].T");
+  uint32_t idesc = (1u << 4) | (uint32_t(f16_kind_format(at)) << 7) | (uint32_t(f16_kind_format(B.dtype)) << 10) |
+                   (uint32_t(B.rows >> 3) << 17) | (uint32_t(128 >> 4) << 24);
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "0x%08xu", idesc);
+  const SwizzleRule* rule = target.swizzle(B.swizzle);
+  std::string bdesc = "CAKE_UMMA_DESC((const unsigned char*)" + B.base + " + 32 * cake_k, " +
+                      std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_layout(B.swizzle)) + ")";
+  std::string first = !n.accumulate_into ? "0" : n.accumulate == kNone ? "1" : "(" + condition(n.accumulate) + ")";
+  line("#pragma unroll", s.range);
+  line("for (int cake_k = 0; cake_k < " + std::to_string(k / 16) + "; ++cake_k)", s.range);
+  line("  CAKE_TCGEN05_MMA_F16_TS(" + *d + ", " + *a + " + 8 * cake_k, " + bdesc + ", " + hex + ", cake_k > 0 || " +
+           first + ");",
        s.range);
 }
 
@@ -221,10 +257,13 @@ void Emitter::tcgen05_move(const Stmt& s, const MoveStmt& mv, bool load) {
   if (!f || !tile || !taddr) return;
   // .32x32b: lane l of the warp moves TMEM lane (taddr >> 16) + l, one
   // 32-bit column per register; .xN moves N columns.
-  int64_t n = f->dims.size() == 2 ? f->dims[1] : 0;
-  if (f->layout != FragLayout::Tcgen05Acc || dtype_bits(f->dtype) != 32 || *tile != f->dims || n < 1 || n > 128 ||
-      !std::has_single_bit(static_cast<uint64_t>(n)))
-    return refuse(s.range, "a tcgen05.ld/st other than a 32-bit tcgen05_acc [32, N] fragment (N a power of two up to 128) and a tile of its shape");
+  // A 16-bit fragment moves its packed registers: two elements per 32-bit
+  // column, as a 16-bit tmem buffer holds them (the lower half first).
+  bool packed = f->packed();
+  int64_t n = f->dims.size() == 2 ? f->dims[1] / (packed ? 2 : 1) : 0;
+  if (f->layout != FragLayout::Tcgen05Acc || (dtype_bits(f->dtype) != 32 && !packed) || *tile != f->dims || n < 1 ||
+      n > 128 || !std::has_single_bit(static_cast<uint64_t>(n)))
+    return refuse(s.range, "a tcgen05.ld/st other than a 32-bit or packed 16-bit tcgen05_acc [32, N] fragment (N 32-bit columns a power of two up to 128) and a tile of its shape");
   std::string macro = tcgen05_move_macro(n, load, f->dtype == DType::F32);
   line(macro + "(" + name(r.symbol) + ", " + *taddr + ");", s.range);
 }

@@ -326,6 +326,31 @@ inline const std::vector<OpKernel>& op_kernels() {
   tcgen05.wait.ld
   store C[q * 32 : 32, :] <- o
 })"},
+    {"tcgen05.mma tcgen05.st tcgen05.wait.st", R"(kernel op_tcgen05_tmem_a(A: global bf16[128, 64], B: global bf16[64, 64], C: global f32[128, 64]) grid (1) block 128 {
+  smem sB: bf16[64, 64] swizzle(128B)
+  tmem ta: bf16[128, 64]
+  tmem acc: f32[128, 64]
+  mbarrier done
+  reg a: bf16[32, 64] layout(tcgen05_acc)
+  reg r: f32[32, 64] layout(tcgen05_acc)
+  let q = warp.id % 4
+  load a <- A[q * 32 : 32, :]
+  tcgen05.st ta[q * 32 : 32, :] <- a
+  tcgen05.wait.st
+  cp.async sB <- B
+  cp.async.commit
+  cp.async.wait 0
+  fence.proxy.async
+  syncthreads
+  elect {
+    tcgen05.mma acc = ta @ sB.T
+    tcgen05.commit done
+  }
+  wait done parity(0)
+  tcgen05.ld r <- acc[q * 32 : 32, :]
+  tcgen05.wait.ld
+  store C[q * 32 : 32, :] <- r
+})"},
     {"tcgen05.cp", R"(kernel op_tcgen05_cp(X: global f32[128, 32], C: global f32[128, 32]) grid (1) block 128 {
   smem s: f32[128, 32] swizzle(128B)
   tmem u: f32[128, 32]

@@ -678,6 +678,31 @@ inline void tcgen05_mma_pair(unsigned d, unsigned long long da, unsigned long lo
   }
 }
 
+/// tcgen05.mma.cta_group::1.kind::f16 with A in tensor memory: A's row i
+/// is TMEM lane i, its element k half k % 2 (the lower first) of column
+/// k / 2 from `a`; B and D as in tcgen05_mma().
+inline void tcgen05_mma_ts(unsigned d, unsigned a, unsigned long long db, unsigned idesc, unsigned accumulate) {
+  unsigned dtype = (idesc >> 4) & 3, atype = (idesc >> 7) & 7, btype = (idesc >> 10) & 7;
+  unsigned n = ((idesc >> 17) & 63) << 3, m = ((idesc >> 24) & 31) << 4;
+  if (dtype != 1 || atype != btype || atype > 1 || ((idesc >> 13) & 15) != 0 || (idesc & 7) != 0 || m != 128)
+    tmem_fault("a tcgen05.mma instruction descriptor other than dense f32 += f16/bf16, K-major, M = 128");
+  bool bf16 = atype == 1;
+  size_t b_start = size_t(db & 0x3fff) << 4, b_sbo = size_t((db >> 32) & 0x3fff) << 4;
+  uint32_t b_span = umma_span(db);
+  for (unsigned i = 0; i < m; ++i)
+    for (unsigned j = 0; j < n; ++j) {
+      float sum = 0.0f;
+      uint32_t& cell = tmem_cell(d, i, j);
+      if (accumulate) std::memcpy(&sum, &cell, 4);
+      for (unsigned k = 0; k < 16; ++k) {
+        uint32_t word = tmem_cell(a, i, k / 2);
+        float x = half_bits_to_float(static_cast<uint16_t>(word >> (16 * (k % 2))), bf16);
+        sum += x * mma_operand(b_start, b_sbo, b_span, j, k, bf16);
+      }
+      std::memcpy(&cell, &sum, 4);
+    }
+}
+
 /// tcgen05.ld / st .32x32b.x`n`: lane l of the warp moves `n` columns of
 /// TMEM lane (taddr >> 16) + l; a warp may touch only its quarter of lanes.
 inline void tmem_move(unsigned n, void* r, unsigned taddr, bool load) {
@@ -837,6 +862,8 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_CLUSTER_SYNC() cake_host::cluster_sync()
 #define CAKE_CLUSTER_RANK(out) ((out) = cake_host::block->rank)
 #define CAKE_TCGEN05_CP_128X256B(taddr, desc) cake_host::tcgen05_cp_128x256b((taddr), (desc))
+#define CAKE_TCGEN05_MMA_F16_TS(taddr, a, db, idesc, accumulate) \
+  cake_host::tcgen05_mma_ts((taddr), (a), (db), (idesc), (accumulate))
 #define CAKE_TCGEN05_WAIT_LD() ((void)0)
 #define CAKE_TCGEN05_WAIT_ST() ((void)0)
 #define CAKE_TCGEN05_HOST
