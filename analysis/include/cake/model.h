@@ -313,6 +313,14 @@ struct Module {
   /// How a node is written (its range's text): for quoting it in a message
   /// or copying it into a fix.
   std::string_view written(ByteRange range) const;
+  /// The builtin symbol `name` (`block`, `cluster`, `warp`, ...), kNone when
+  /// absent. The builder declares the builtins first, so this reads only
+  /// them, not every symbol of a large file.
+  SymbolId builtin(std::string_view name) const {
+    for (SymbolId id = 0; id < symbols.size() && symbols[id].kind == SymbolKind::Builtin; ++id)
+      if (symbols[id].name == name) return id;
+    return kNone;
+  }
   /// The blanks that open the line of `offset`: the indentation a fix gives
   /// a line it inserts there.
   std::string_view indent_at(uint32_t offset) const;

@@ -133,8 +133,7 @@ class Walker {
       }
       grid_.push_back(*v);
     }
-    for (SymbolId id = 0; id < m.symbols.size(); ++id)
-      if (m.symbols[id].kind == SymbolKind::Builtin && m.symbols[id].name == "block") block_ = id;
+    block_ = m.builtin("block");
   }
 
   KernelDemand run(const std::vector<RoleView>& roles) {
