@@ -203,8 +203,6 @@ class Emitter {
   void tcgen05_commit(const Stmt& s, const CommitStmt& c);
   /// `tcgen05.ld r <- t[...]` and `tcgen05.st t[...] <- r`.
   void tcgen05_move(const Stmt& s, const MoveStmt& mv, bool load);
-  /// `tcgen05.mma` whose A is a tensor-memory tile.
-  void tcgen05_mma_tmem_a(const Stmt& s, const MmaStmt& n);
   /// `tcgen05.cp T <- S`: 128x256b copies, 8 columns each.
   void tcgen05_cp(const Stmt& s, const MoveStmt& mv);
   /// The 32x32b.x`n` load or store macro, defined once per unit.

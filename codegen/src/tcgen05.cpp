@@ -98,83 +98,70 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   if (acc == kNone || m.symbols[acc].kind != SymbolKind::Tmem)
     return refuse(m.exprs[n.acc].range, "a tcgen05.mma accumulator outside tensor memory");
   SymbolId a_root = root_symbol(m, n.a);
-  if (a_root != kNone && m.symbols[a_root].kind == SymbolKind::Tmem) return tcgen05_mma_tmem_a(s, n);
+  const bool a_tmem = a_root != kNone && m.symbols[a_root].kind == SymbolKind::Tmem;
+  const bool pair = kernel.cta_group == 2;
+  if (a_tmem && pair) return refuse(m.exprs[n.a].range, "a CTA pair's tcgen05.mma with A in tensor memory");
   if (bt.kind != Expr::Kind::Transpose)
     return refuse(bt.range, "a tcgen05.mma whose B operand is not an [N, K] shared-memory tile used as `.T` (K-major only so far)");
   auto d = tmem_address(n.acc);
   auto tile = tile_dims(n.acc);
-  auto a_side = mma_smem_operand(n.a, "tcgen05.mma"), b_side = mma_smem_operand(bt.lhs, "tcgen05.mma");
-  if (!d || !tile || !a_side || !b_side) return;
-  const MmaSmemOperand &A = *a_side, &B = *b_side;
+  auto b_side = mma_smem_operand(bt.lhs, "tcgen05.mma");
+  auto desc = [&](const MmaSmemOperand& x) {
+    const SwizzleRule* rule = target.swizzle(x.swizzle);
+    return "CAKE_UMMA_DESC((const unsigned char*)" + x.base + " + 32 * cake_k, " +
+           std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_layout(x.swizzle)) + ")";
+  };
+  // A: a shared-memory descriptor 32 bytes further each k16 step; or, in
+  // tensor memory (the `.kind::f16 [d], [a], bdesc` form), its row i in
+  // TMEM lane i, two 16-bit elements per 32-bit column (the lower half the
+  // lower k), so 8 columns further each step.
+  int64_t a_rows = 0, k = 0;
+  DType a_dtype = DType::Unknown;
+  std::string a_operand;
+  if (a_tmem) {
+    auto a = tmem_address(n.a);
+    auto a_tile = tile_dims(n.a);
+    if (!a || !a_tile || !d || !tile || !b_side) return;
+    a_rows = a_tile->size() == 2 ? (*a_tile)[0] : 0;
+    k = a_tile->size() == 2 ? (*a_tile)[1] : 0;
+    a_dtype = m.symbols[a_root].type.dtype;
+    a_operand = *a + " + 8 * cake_k";
+  } else {
+    auto a_side = mma_smem_operand(n.a, "tcgen05.mma");
+    if (!a_side || !d || !tile || !b_side) return;
+    a_rows = a_side->rows;
+    k = a_side->k;
+    a_dtype = a_side->dtype;
+    a_operand = desc(*a_side);
+  }
+  const MmaSmemOperand& B = *b_side;
   // cta_group::1, kind::f16 into f32 with M = 128: D row i is TMEM lane i,
   // column j its column j (PTX ISA, "Matrix fragments for tcgen05.mma",
   // layout of M = 128). A CTA pair's (cta_group::2) M = 256: each CTA
   // holds 128 rows of A and of D (lane i, as for M = 128) and N / 2 rows
   // of B; the descriptors name this CTA's operands, the hardware reads the
   // peer's at the same offsets (layout A of M = 256).
-  const bool pair = kernel.cta_group == 2;
   int64_t rows = tile->size() == 2 ? (*tile)[0] : 0, columns = tile->size() == 2 ? (*tile)[1] : 0;
-  int64_t n_cols = pair ? 2 * B.rows : B.rows, m_rows = pair ? 2 * A.rows : A.rows;
-  if (m.symbols[acc].type.dtype != DType::F32 || A.dtype != B.dtype ||
-      (A.dtype != DType::BF16 && A.dtype != DType::F16) || A.k != B.k || A.k % 16 != 0 || A.rows != 128 ||
+  int64_t n_cols = pair ? 2 * B.rows : B.rows, m_rows = pair ? 2 * a_rows : a_rows;
+  if (m.symbols[acc].type.dtype != DType::F32 || a_dtype != B.dtype ||
+      (a_dtype != DType::BF16 && a_dtype != DType::F16) || k != B.k || k % 16 != 0 || a_rows != 128 ||
       rows != 128 || n_cols != columns || n_cols % 16 != 0 || n_cols < 16 || n_cols > 256)
-    return refuse(s.range, pair ? "a pair's tcgen05.mma other than f32 [128, N] (+)= bf16/f16 [128, K] @ [N / 2, K].T per CTA, N a multiple of 16 up to 256"
-                                : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16 [128, K] @ [N, K].T, N a multiple of 16 up to 256");
+    return refuse(s.range, a_tmem ? "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16 tmem [128, K] @ smem [N, K].T"
+                           : pair ? "a pair's tcgen05.mma other than f32 [128, N] (+)= bf16/f16 [128, K] @ [N / 2, K].T per CTA, N a multiple of 16 up to 256"
+                                  : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16 [128, K] @ [N, K].T, N a multiple of 16 up to 256");
   // Instruction descriptor: D f32 (bits 4-5 = 1), A and B formats (7-9,
   // 10-12), both K-major (15, 16 = 0), N >> 3 (17-22), M >> 4 (24-28).
-  uint32_t idesc = (1u << 4) | (uint32_t(f16_kind_format(A.dtype)) << 7) | (uint32_t(f16_kind_format(B.dtype)) << 10) |
+  uint32_t idesc = (1u << 4) | (uint32_t(f16_kind_format(a_dtype)) << 7) | (uint32_t(f16_kind_format(B.dtype)) << 10) |
                    (uint32_t(n_cols >> 3) << 17) | (uint32_t(m_rows >> 4) << 24);
   char hex[16];
   std::snprintf(hex, sizeof hex, "0x%08xu", idesc);
-  auto desc = [&](const MmaSmemOperand& x) {
-    const SwizzleRule* rule = target.swizzle(x.swizzle);
-    return "CAKE_UMMA_DESC((const unsigned char*)" + x.base + " + 32 * cake_k, " +
-           std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_layout(x.swizzle)) + ")";
-  };
   // The first k-step adds to D only when the statement does (`+=`, and P
   // of `accumulate(P)` holds); later k-steps add their part.
   std::string first = !n.accumulate_into ? "0" : n.accumulate == kNone ? "1" : "(" + condition(n.accumulate) + ")";
-  line("#pragma unroll", s.range);
-  line("for (int cake_k = 0; cake_k < " + std::to_string(A.k / 16) + "; ++cake_k)", s.range);
-  line(std::string("  CAKE_TCGEN05_MMA_F16") + (pair ? "_PAIR" : "") + "(" + *d + ", " + desc(A) + ", " + desc(B) + ", " + hex + ", cake_k > 0 || " + first +
-           ");",
-       s.range);
-}
-
-void Emitter::tcgen05_mma_tmem_a(const Stmt& s, const MmaStmt& n) {
-  // A in tensor memory (the `.kind::f16 [d], [a], bdesc` form): A's row i
-  // is TMEM lane i, two 16-bit elements per 32-bit column (the lower half
-  // the lower k), so a k16 step is 8 columns further; B and D as for A in
-  // shared memory.
-  if (kernel.cta_group == 2) return refuse(m.exprs[n.a].range, "a CTA pair's tcgen05.mma with A in tensor memory");
-  const Expr& bt = m.exprs[n.b];
-  if (bt.kind != Expr::Kind::Transpose)
-    return refuse(bt.range, "a tcgen05.mma whose B operand is not an [N, K] shared-memory tile used as `.T` (K-major only so far)");
-  SymbolId a_root = root_symbol(m, n.a);
-  auto d = tmem_address(n.acc), a = tmem_address(n.a);
-  auto tile = tile_dims(n.acc), a_tile = tile_dims(n.a);
-  auto b_side = mma_smem_operand(bt.lhs, "tcgen05.mma");
-  if (!d || !a || !tile || !a_tile || !b_side) return;
-  const MmaSmemOperand& B = *b_side;
-  DType at = m.symbols[a_root].type.dtype;
-  int64_t rows = tile->size() == 2 ? (*tile)[0] : 0, columns = tile->size() == 2 ? (*tile)[1] : 0;
-  int64_t a_rows = a_tile->size() == 2 ? (*a_tile)[0] : 0, k = a_tile->size() == 2 ? (*a_tile)[1] : 0;
-  if (m.symbols[root_symbol(m, n.acc)].type.dtype != DType::F32 || at != B.dtype || (at != DType::BF16 && at != DType::F16) ||
-      k != B.k || k % 16 != 0 || a_rows != 128 || rows != 128 || B.rows != columns || B.rows % 16 != 0 ||
-      B.rows < 16 || B.rows > 256)
-    return refuse(s.range, "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16 tmem [128, K] @ smem [N, K].T");
-  uint32_t idesc = (1u << 4) | (uint32_t(f16_kind_format(at)) << 7) | (uint32_t(f16_kind_format(B.dtype)) << 10) |
-                   (uint32_t(B.rows >> 3) << 17) | (uint32_t(128 >> 4) << 24);
-  char hex[16];
-  std::snprintf(hex, sizeof hex, "0x%08xu", idesc);
-  const SwizzleRule* rule = target.swizzle(B.swizzle);
-  std::string bdesc = "CAKE_UMMA_DESC((const unsigned char*)" + B.base + " + 32 * cake_k, " +
-                      std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_layout(B.swizzle)) + ")";
-  std::string first = !n.accumulate_into ? "0" : n.accumulate == kNone ? "1" : "(" + condition(n.accumulate) + ")";
+  std::string macro = a_tmem ? "CAKE_TCGEN05_MMA_F16_TS" : pair ? "CAKE_TCGEN05_MMA_F16_PAIR" : "CAKE_TCGEN05_MMA_F16";
   line("#pragma unroll", s.range);
   line("for (int cake_k = 0; cake_k < " + std::to_string(k / 16) + "; ++cake_k)", s.range);
-  line("  CAKE_TCGEN05_MMA_F16_TS(" + *d + ", " + *a + " + 8 * cake_k, " + bdesc + ", " + hex + ", cake_k > 0 || " +
-           first + ");",
+  line("  " + macro + "(" + *d + ", " + a_operand + ", " + desc(B) + ", " + hex + ", cake_k > 0 || " + first + ");",
        s.range);
 }
 
