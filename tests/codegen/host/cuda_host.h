@@ -579,11 +579,13 @@ inline uint32_t& tmem_cell(unsigned taddr, unsigned lane, unsigned column, Block
 
 /// Element (r, k) of a K-major swizzled shared-memory MMA operand: row r at
 /// r x span bytes (8-row groups `sbo` apart), then the swizzle of the
-/// absolute offset (swizzle_offset()).
-inline float mma_operand(size_t start, size_t sbo, uint32_t span, unsigned r, unsigned k, bool bf16) {
+/// absolute offset (swizzle_offset()), in the shared memory at `base` (the
+/// running block's by default).
+inline float mma_operand(size_t start, size_t sbo, uint32_t span, unsigned r, unsigned k, bool bf16,
+                         const unsigned char* base = nullptr) {
   size_t o = swizzle_offset(start + (r / 8) * sbo + (r % 8) * span + 2 * k, span);
   uint16_t h;
-  std::memcpy(&h, cake_smem_base() + o, 2);
+  std::memcpy(&h, (base ? base : cake_smem_base()) + o, 2);
   return half_bits_to_float(h, bf16);
 }
 
@@ -599,27 +601,55 @@ inline uint32_t umma_span(unsigned long long desc) {
   tmem_fault("a tcgen05 shared-memory descriptor with a layout other than 128B, 64B or 32B swizzling");
 }
 
+/// The f16-kind MMA an instruction descriptor names: dense f32 += f16 or
+/// bf16, both operands K-major, M = `m` (faults otherwise); its N.
+inline unsigned f16_mma_n(unsigned idesc, unsigned m, bool& bf16) {
+  unsigned dtype = (idesc >> 4) & 3, atype = (idesc >> 7) & 7, btype = (idesc >> 10) & 7;
+  if (dtype != 1 || atype != btype || atype > 1 || ((idesc >> 13) & 15) != 0 || (idesc & 7) != 0 ||
+      (((idesc >> 24) & 31) << 4) != m)
+    tmem_fault(m == 256 ? "a pair's tcgen05.mma instruction descriptor other than dense f32 += f16/bf16, K-major, M = 256"
+                        : "a tcgen05.mma instruction descriptor other than dense f32 += f16/bf16, K-major, M = 128");
+  bf16 = atype == 1;
+  return ((idesc >> 17) & 63) << 3;
+}
+
+/// One k16 step of an MMA into f32 TMEM cells: cell(i, j) (+)= sum over k
+/// of a(i, k) * b(j, k), for i < m, j < n.
+template <typename A, typename B, typename Cell>
+void mma_k16(unsigned m, unsigned n, unsigned accumulate, A a, B b, Cell cell) {
+  for (unsigned i = 0; i < m; ++i)
+    for (unsigned j = 0; j < n; ++j) {
+      uint32_t& c = cell(i, j);
+      float sum = 0.0f;
+      if (accumulate) std::memcpy(&sum, &c, 4);
+      for (unsigned k = 0; k < 16; ++k) sum += a(i, k) * b(j, k);
+      std::memcpy(&c, &sum, 4);
+    }
+}
+
+/// A K-major shared-memory operand a tcgen05 descriptor names, read at
+/// block `in`'s shared memory (the running block's by default).
+struct UmmaOperand {
+  size_t start, sbo;
+  uint32_t span;
+  bool bf16;
+  explicit UmmaOperand(unsigned long long desc, bool bf16_)
+      : start(size_t(desc & 0x3fff) << 4), sbo(size_t((desc >> 32) & 0x3fff) << 4), span(umma_span(desc)), bf16(bf16_) {}
+  float at(unsigned r, unsigned k, Block* in = nullptr) const {
+    return mma_operand(start, sbo, span, r, k, bf16, in ? smem_of(*in) : nullptr);
+  }
+};
+
 /// tcgen05.mma.cta_group::1.kind::f16 by one thread: D (f32, M = 128: row
 /// i in lane i) = A @ B^T (+ D when `accumulate`), shapes and types from the
 /// instruction descriptor, both operands K-major in shared memory.
 inline void tcgen05_mma(unsigned d, unsigned long long da, unsigned long long db, unsigned idesc, unsigned accumulate) {
-  unsigned dtype = (idesc >> 4) & 3, atype = (idesc >> 7) & 7, btype = (idesc >> 10) & 7;
-  unsigned n = ((idesc >> 17) & 63) << 3, m = ((idesc >> 24) & 31) << 4;
-  if (dtype != 1 || atype != btype || atype > 1 || ((idesc >> 13) & 15) != 0 || (idesc & 7) != 0 || m != 128)
-    tmem_fault("a tcgen05.mma instruction descriptor other than dense f32 += f16/bf16, K-major, M = 128");
-  bool bf16 = atype == 1;
-  size_t a_start = size_t(da & 0x3fff) << 4, a_sbo = size_t((da >> 32) & 0x3fff) << 4;
-  size_t b_start = size_t(db & 0x3fff) << 4, b_sbo = size_t((db >> 32) & 0x3fff) << 4;
-  uint32_t a_span = umma_span(da), b_span = umma_span(db);
-  for (unsigned i = 0; i < m; ++i)
-    for (unsigned j = 0; j < n; ++j) {
-      uint32_t& cell = tmem_cell(d, i, j);
-      float sum = 0.0f;
-      if (accumulate) std::memcpy(&sum, &cell, 4);
-      for (unsigned k = 0; k < 16; ++k)
-        sum += mma_operand(a_start, a_sbo, a_span, i, k, bf16) * mma_operand(b_start, b_sbo, b_span, j, k, bf16);
-      std::memcpy(&cell, &sum, 4);
-    }
+  bool bf16 = false;
+  unsigned n = f16_mma_n(idesc, 128, bf16);
+  UmmaOperand a(da, bf16), b(db, bf16);
+  mma_k16(
+      128, n, accumulate, [&](unsigned i, unsigned k) { return a.at(i, k); },
+      [&](unsigned j, unsigned k) { return b.at(j, k); }, [&](unsigned i, unsigned j) -> uint32_t& { return tmem_cell(d, i, j); });
 }
 
 /// tcgen05.cp.cta_group::1.128x256b: 8 32-bit words of each of 128 rows of
@@ -642,65 +672,34 @@ inline void tcgen05_cp_128x256b(unsigned taddr, unsigned long long desc) {
 /// in its pair's; each descriptor at the same offsets in both.
 inline void tcgen05_mma_pair(unsigned d, unsigned long long da, unsigned long long db, unsigned idesc,
                              unsigned accumulate) {
-  unsigned dtype = (idesc >> 4) & 3, atype = (idesc >> 7) & 7, btype = (idesc >> 10) & 7;
-  unsigned n = ((idesc >> 17) & 63) << 3, m = ((idesc >> 24) & 31) << 4;
-  if (dtype != 1 || atype != btype || atype > 1 || ((idesc >> 13) & 15) != 0 || (idesc & 7) != 0 || m != 256)
-    tmem_fault("a pair's tcgen05.mma instruction descriptor other than dense f32 += f16/bf16, K-major, M = 256");
-  Cluster& c = *block->cluster;
+  bool bf16 = false;
+  unsigned n = f16_mma_n(idesc, 256, bf16);
   Block* pair = nullptr;
-  for (Block& b : c.blocks)
+  for (Block& b : block->cluster->blocks)
     if (b.rank == (block->rank ^ 1u)) pair = &b;
   if (block->rank % 2 != 0 || !pair) tmem_fault("a pair's tcgen05.mma outside the even block of a pair");
-  bool bf16 = atype == 1;
-  size_t a_start = size_t(da & 0x3fff) << 4, a_sbo = size_t((da >> 32) & 0x3fff) << 4;
-  size_t b_start = size_t(db & 0x3fff) << 4, b_sbo = size_t((db >> 32) & 0x3fff) << 4;
-  uint32_t a_span = umma_span(da), b_span = umma_span(db);
-  // A row of an operand is read where the block holding it keeps its
-  // shared memory now (smem_of), a TMEM cell is the holding block's.
-  auto operand = [&](Block* at, size_t start, size_t sbo, uint32_t span, unsigned r, unsigned k) {
-    size_t o = swizzle_offset(start + (r / 8) * sbo + (r % 8) * span + 2 * k, span);
-    uint16_t h;
-    std::memcpy(&h, smem_of(*at) + o, 2);
-    return half_bits_to_float(h, bf16);
-  };
-  for (unsigned i = 0; i < m; ++i) {
-    Block* row_block = i < 128 ? block : pair;
-    for (unsigned j = 0; j < n; ++j) {
-      Block* col_block = j < n / 2 ? block : pair;
-      uint32_t& cell = tmem_cell(d, i % 128, j, row_block);
-      float sum = 0.0f;
-      if (accumulate) std::memcpy(&sum, &cell, 4);
-      for (unsigned k = 0; k < 16; ++k)
-        sum += operand(row_block, a_start, a_sbo, a_span, i % 128, k) *
-               operand(col_block, b_start, b_sbo, b_span, j % (n / 2), k);
-      std::memcpy(&cell, &sum, 4);
-    }
-  }
+  Block* self = block;
+  auto holder = [&](unsigned r, unsigned half) { return r < half ? self : pair; };
+  UmmaOperand a(da, bf16), b(db, bf16);
+  mma_k16(
+      256, n, accumulate, [&](unsigned i, unsigned k) { return a.at(i % 128, k, holder(i, 128)); },
+      [&](unsigned j, unsigned k) { return b.at(j % (n / 2), k, holder(j, n / 2)); },
+      [&](unsigned i, unsigned j) -> uint32_t& { return tmem_cell(d, i % 128, j, holder(i, 128)); });
 }
 
 /// tcgen05.mma.cta_group::1.kind::f16 with A in tensor memory: A's row i
 /// is TMEM lane i, its element k half k % 2 (the lower first) of column
 /// k / 2 from `a`; B and D as in tcgen05_mma().
 inline void tcgen05_mma_ts(unsigned d, unsigned a, unsigned long long db, unsigned idesc, unsigned accumulate) {
-  unsigned dtype = (idesc >> 4) & 3, atype = (idesc >> 7) & 7, btype = (idesc >> 10) & 7;
-  unsigned n = ((idesc >> 17) & 63) << 3, m = ((idesc >> 24) & 31) << 4;
-  if (dtype != 1 || atype != btype || atype > 1 || ((idesc >> 13) & 15) != 0 || (idesc & 7) != 0 || m != 128)
-    tmem_fault("a tcgen05.mma instruction descriptor other than dense f32 += f16/bf16, K-major, M = 128");
-  bool bf16 = atype == 1;
-  size_t b_start = size_t(db & 0x3fff) << 4, b_sbo = size_t((db >> 32) & 0x3fff) << 4;
-  uint32_t b_span = umma_span(db);
-  for (unsigned i = 0; i < m; ++i)
-    for (unsigned j = 0; j < n; ++j) {
-      float sum = 0.0f;
-      uint32_t& cell = tmem_cell(d, i, j);
-      if (accumulate) std::memcpy(&sum, &cell, 4);
-      for (unsigned k = 0; k < 16; ++k) {
-        uint32_t word = tmem_cell(a, i, k / 2);
-        float x = half_bits_to_float(static_cast<uint16_t>(word >> (16 * (k % 2))), bf16);
-        sum += x * mma_operand(b_start, b_sbo, b_span, j, k, bf16);
-      }
-      std::memcpy(&cell, &sum, 4);
-    }
+  bool bf16 = false;
+  unsigned n = f16_mma_n(idesc, 128, bf16);
+  UmmaOperand b(db, bf16);
+  mma_k16(
+      128, n, accumulate,
+      [&](unsigned i, unsigned k) {
+        return half_bits_to_float(static_cast<uint16_t>(tmem_cell(a, i, k / 2) >> (16 * (k % 2))), bf16);
+      },
+      [&](unsigned j, unsigned k) { return b.at(j, k); }, [&](unsigned i, unsigned j) -> uint32_t& { return tmem_cell(d, i, j); });
 }
 
 /// tcgen05.ld / st .32x32b.x`n`: lane l of the warp moves `n` columns of
