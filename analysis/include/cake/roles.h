@@ -40,6 +40,8 @@ SymbolId root_symbol(const Module& m, ExprId e);
 /// The barrier operand a statement arrives on or completes bytes on
 /// (`arrive`, `arrive.expect_tx`, `tcgen05.commit`, a copy's `, b`), or kNone.
 ExprId arrival_barrier(const Stmt& s);
+/// The `multicast(mask)` of such a statement; kNone without one.
+ExprId arrival_multicast(const Stmt& s);
 
 /// Whether `body`, or a block inside it, has a plain statement of `op`
 /// (`syncthreads`, `cluster.sync`).

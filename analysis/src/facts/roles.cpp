@@ -70,6 +70,13 @@ ExprId arrival_barrier(const Stmt& s) {
   return kNone;
 }
 
+ExprId arrival_multicast(const Stmt& s) {
+  if (const auto* a = std::get_if<ArriveStmt>(&s.node)) return a->multicast;
+  if (const auto* c = std::get_if<CommitStmt>(&s.node)) return c->multicast;
+  if (const auto* mv = std::get_if<MoveStmt>(&s.node)) return mv->multicast;
+  return kNone;
+}
+
 bool reaches_op(const Module& m, const std::vector<StmtId>& body, Op op) {
   for (StmtId id : body) {
     const Stmt& s = m.stmts[id];

@@ -567,11 +567,7 @@ class Simulator {
         const Stmt& st = m_.stmts[id];
         ExprId e = arrival_barrier(st);
         if (found || e == kNone || root_symbol(m_, e) != barrier) return;
-        ExprId mask = kNone;
-        if (const auto* ar = std::get_if<ArriveStmt>(&st.node)) mask = ar->multicast;
-        if (const auto* c = std::get_if<CommitStmt>(&st.node)) mask = c->multicast;
-        if (const auto* mv = std::get_if<MoveStmt>(&st.node)) mask = mv->multicast;
-        found = o.cta == cta || mask != kNone;
+        found = o.cta == cta || arrival_multicast(st) != kNone;
       });
       if (found) return true;
     }
@@ -597,7 +593,7 @@ class Simulator {
       const auto* mm = std::get_if<MmaStmt>(&m_.stmts[id].node);
       if (found == kNone && mm && mm->op == Op::Tcgen05Mma) found = id;
     });
-    first_mma_[&body] = found;
+    it->second = found;
     return found;
   }
 

@@ -64,14 +64,6 @@ bool may_still_arrive(const Module& m, const ProtocolTrace& t, SymbolId barrier)
   return false;
 }
 
-/// The `multicast` mask of an arrival statement (kNone: none).
-ExprId multicast_of(const Stmt& s) {
-  if (const auto* a = std::get_if<ArriveStmt>(&s.node)) return a->multicast;
-  if (const auto* c = std::get_if<CommitStmt>(&s.node)) return c->multicast;
-  if (const auto* mv = std::get_if<MoveStmt>(&s.node)) return mv->multicast;
-  return kNone;
-}
-
 /// E0403 (DeadlockNoMulticast): in a cluster, the barrier the first blocked
 /// role waits on has never had an arrival in the CTA the trace shows,
 /// while every statement that arrives on it has no multicast: they run in
@@ -85,7 +77,7 @@ bool unreached_barrier(const ProtocolContext& cx, const RoleTrace& first, const 
   for (StmtId id = 0; id < m.stmts.size(); ++id) {
     ExprId e = arrival_barrier(m.stmts[id]);
     if (e == kNone || root_symbol(m, e) != first.blocked_on.symbol) continue;
-    if (multicast_of(m.stmts[id]) != kNone) return false;
+    if (arrival_multicast(m.stmts[id]) != kNone) return false;
     if (arrival == kNone) arrival = id;
   }
   if (arrival == kNone) return false;
