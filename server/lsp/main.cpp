@@ -11,16 +11,6 @@
 #include <string>
 #include <unistd.h>
 
-#ifdef CAKE_JEMALLOC
-// jemalloc's settings, read when it starts: its memory in transparent huge
-// pages (the kernel's THP mode is usually `madvise`; jemalloc advises), and
-// its own metadata too once there is much of it. Free pages are purged once
-// the server is idle (memory.cpp).
-extern "C" {
-const char* malloc_conf = "thp:always,metadata_thp:auto";
-}
-#endif
-
 namespace {
 
 namespace asio = boost::asio;

@@ -1,12 +1,20 @@
 // Evaluator: integer evaluation with overflow checks; see eval.h.
 #include "cake/eval.h"
 
+#include <llvm/ADT/SmallVector.h>
+
 #include <algorithm>
 
 namespace cake {
 namespace {
 
 constexpr int kMaxEvalDepth = 64;
+
+/// An operator's one or two characters as one number, to switch on: the
+/// evaluator runs for every corner point the bounds prover tries.
+constexpr uint32_t op_code(std::string_view op) {
+  return op.size() == 1 ? uint8_t(op[0]) : op.size() == 2 ? uint32_t(uint8_t(op[0])) << 8 | uint8_t(op[1]) : 0;
+}
 
 }  // namespace
 
@@ -63,24 +71,27 @@ std::optional<int64_t> Evaluator::eval_depth(ExprId id, const Env* env, int dept
       std::string_view op = e.text;
       // The overflow test must run before `out` is read: function arguments
       // have no evaluation order.
-      if (op == "+") return __builtin_add_overflow(a, b, &out) ? std::nullopt : std::optional<int64_t>(out);
-      if (op == "-") return __builtin_sub_overflow(a, b, &out) ? std::nullopt : std::optional<int64_t>(out);
-      if (op == "*") return __builtin_mul_overflow(a, b, &out) ? std::nullopt : std::optional<int64_t>(out);
-      if (op == "/") return b == 0 || (a == INT64_MIN && b == -1) ? std::nullopt : std::optional<int64_t>(a / b);
-      if (op == "%") return b == 0 || (a == INT64_MIN && b == -1) ? std::nullopt : std::optional<int64_t>(a % b);
-      if (op == "==") return int64_t(a == b);
-      if (op == "!=") return int64_t(a != b);
-      if (op == "<") return int64_t(a < b);
-      if (op == "<=") return int64_t(a <= b);
-      if (op == ">") return int64_t(a > b);
-      if (op == ">=") return int64_t(a >= b);
-      if (op == "&&") return int64_t(a != 0 && b != 0);
-      if (op == "||") return int64_t(a != 0 || b != 0);
-      if (op == "&") return a & b;
-      if (op == "|") return a | b;
-      if (op == "^") return a ^ b;
-      if (op == "<<") return b < 0 || b > 62 || a < 0 || a > (INT64_MAX >> b) ? std::nullopt : std::optional<int64_t>(a << b);
-      if (op == ">>") return b < 0 || b > 63 ? std::nullopt : std::optional<int64_t>(a >> b);
+      switch (op_code(op)) {
+        case op_code("+"): return __builtin_add_overflow(a, b, &out) ? std::nullopt : std::optional<int64_t>(out);
+        case op_code("-"): return __builtin_sub_overflow(a, b, &out) ? std::nullopt : std::optional<int64_t>(out);
+        case op_code("*"): return __builtin_mul_overflow(a, b, &out) ? std::nullopt : std::optional<int64_t>(out);
+        case op_code("/"): return b == 0 || (a == INT64_MIN && b == -1) ? std::nullopt : std::optional<int64_t>(a / b);
+        case op_code("%"): return b == 0 || (a == INT64_MIN && b == -1) ? std::nullopt : std::optional<int64_t>(a % b);
+        case op_code("=="): return int64_t(a == b);
+        case op_code("!="): return int64_t(a != b);
+        case op_code("<"): return int64_t(a < b);
+        case op_code("<="): return int64_t(a <= b);
+        case op_code(">"): return int64_t(a > b);
+        case op_code(">="): return int64_t(a >= b);
+        case op_code("&&"): return int64_t(a != 0 && b != 0);
+        case op_code("||"): return int64_t(a != 0 || b != 0);
+        case op_code("&"): return a & b;
+        case op_code("|"): return a | b;
+        case op_code("^"): return a ^ b;
+        case op_code("<<"):
+          return b < 0 || b > 62 || a < 0 || a > (INT64_MAX >> b) ? std::nullopt : std::optional<int64_t>(a << b);
+        case op_code(">>"): return b < 0 || b > 63 ? std::nullopt : std::optional<int64_t>(a >> b);
+      }
       return std::nullopt;
     }
     case Expr::Kind::Call: {
@@ -167,7 +178,7 @@ std::optional<int64_t> Evaluator::bytes_of(const ValueType& type, size_t skip_di
 
 void Evaluator::free_symbols(ExprId id, std::vector<SymbolId>& out) const {
   // Iterative: expressions can be deep.
-  std::vector<std::pair<ExprId, int>> work{{id, 0}};
+  llvm::SmallVector<std::pair<ExprId, int>, 32> work{{id, 0}};
   while (!work.empty()) {
     auto [x, depth] = work.back();
     work.pop_back();

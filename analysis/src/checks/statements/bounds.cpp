@@ -5,6 +5,8 @@
 #include "facts/samples.h"
 #include "cake/checked.h"
 
+#include <llvm/ADT/SmallVector.h>
+
 #include <algorithm>
 
 namespace cake {
@@ -19,6 +21,8 @@ std::optional<OutOfBounds> BoundsProver::find(const BoundsScope& scope, const Ty
       return OutOfBounds{OutOfBounds::Kind::ExtentNotPositive, *ext, dim_index, 0, ""};
     }
   }
+  condition_symbols_.clear();
+  for (ExprId c : *scope.conditions) eval_.free_symbols(c, condition_symbols_);
   std::vector<SymbolId> free;
   eval_.free_symbols(item.start, free);
   if (slice) eval_.free_symbols(item.extent, free);
@@ -29,8 +33,9 @@ std::optional<OutOfBounds> BoundsProver::find(const BoundsScope& scope, const Ty
     auto r = reach(dim, item, nullptr);
     if (!r || (r->start >= 0 && r->end <= r->dim)) return std::nullopt;
   }
-  const std::vector<Env>& samples = *scope.samples;
-  for (const Env& sample : samples.empty() ? std::vector<Env>{Env{}} : samples) {
+  static const std::vector<Env> no_samples{Env{}};
+  const std::vector<Env>& samples = scope.samples->empty() ? no_samples : *scope.samples;
+  for (const Env& sample : samples) {
     Env& env = scratch_env_;  // reuses its capacity across samples
     env = sample;
     std::optional<OutOfBounds> found;
@@ -146,7 +151,7 @@ bool BoundsProver::enumerate_loops(Env& env, const std::vector<SymbolId>& free, 
   auto span = checked_sub(*end - 1, *start);  // *end > *start, so *end - 1 is safe
   if (!span) return false;
   int64_t last = *start + *span / step * step;  // within [start, end)
-  std::vector<int64_t> values{*start, last};
+  llvm::SmallVector<int64_t, 8> values{*start, last};
   auto stages = l.stages != kNone ? eval_.fold(l.stages) : std::nullopt;
   if (stage_free && stages && *stages > 0)
     for (int64_t k = 1; k < std::min<int64_t>(*stages, 16); ++k) {
@@ -193,12 +198,7 @@ bool BoundsProver::enumerate_loops(Env& env, const std::vector<SymbolId>& free, 
 }
 
 bool BoundsProver::loop_needed_by_conditions(const LoopBounds& l) const {
-  for (ExprId c : *scope_->conditions) {
-    std::vector<SymbolId> f;
-    eval_.free_symbols(c, f);
-    if (std::find(f.begin(), f.end(), l.variable) != f.end()) return true;
-  }
-  return false;
+  return std::find(condition_symbols_.begin(), condition_symbols_.end(), l.variable) != condition_symbols_.end();
 }
 
 }  // namespace cake

@@ -79,6 +79,7 @@ class BoundsProver {
   const Evaluator& eval_;
   const BoundsScope* scope_ = nullptr;
   Env scratch_env_;  // find()'s environment, kept for its capacity
+  std::vector<SymbolId> condition_symbols_;  // what the scope's guards read, for find()
 };
 
 }  // namespace cake
