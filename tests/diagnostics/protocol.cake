@@ -1079,6 +1079,142 @@ kernel read_back_other_role_early(X: global f32[N, 64], Y: global f32[N, 64]) wh
 
 // -----
 
+// In a cluster, CTA 0 adds the rows CTA 1 stored. Each CTA waits for its
+// whole store before the cluster.sync that orders the read after it (clean).
+target sm_90a
+kernel peer_rows(X: global f32[N, 64], W: global f32[N, 64], Z: global f32[N, 64]) where N % 64 == 0 grid (N / 32) block 32 cluster (2) {
+  smem out: f32[32, 64]
+  tensormap tW = W box [32, 64]
+  reg x: f32[64]
+  reg y: f32[64]
+  load x <- X[block.x * 32 + lane, :]
+  store out[lane, :] <- x
+  fence.proxy.async
+  syncthreads
+  elect {
+    tma.store tW[block.x * 32, 0] <- out
+    tma.store.commit
+    tma.store.wait 0
+  }
+  cluster.sync
+  if cluster.rank == 0 {
+    load y <- W[(block.x + 1) * 32 + lane, :]
+    x = x + y
+    store Z[block.x * 32 + lane, :] <- x
+  }
+}
+
+// -----
+
+// The same with only the `.read` wait before the cluster.sync: CTA 1's rows
+// may not be in global memory yet. CTA 0's own store writes other rows, so
+// only the peer form is reported.
+target sm_90a
+kernel peer_rows_read_wait(X: global f32[N, 64], W: global f32[N, 64], Z: global f32[N, 64]) where N % 64 == 0 grid (N / 32) block 32 cluster (2) {
+  smem out: f32[32, 64]
+  tensormap tW = W box [32, 64]
+  reg x: f32[64]
+  reg y: f32[64]
+  load x <- X[block.x * 32 + lane, :]
+  store out[lane, :] <- x
+  fence.proxy.async
+  syncthreads
+  elect {
+    tma.store tW[block.x * 32, 0] <- out
+    tma.store.commit
+    tma.store.wait.read 0
+  }
+  cluster.sync
+  if cluster.rank == 0 {
+    // expected-error@+1 [CAKE-E0417] {{`W` is read while CTA 1's `tma.store` to the same elements may still be writing: no `tma.store.wait` (not `.read`) of that CTA is ordered before this read}}
+    load y <- W[(block.x + 1) * 32 + lane, :]
+    x = x + y
+    store Z[block.x * 32 + lane, :] <- x
+  }
+  elect {
+    tma.store.wait 0
+  }
+}
+
+// -----
+
+// Without the cluster.sync nothing orders CTA 1's store and CTA 0's read,
+// whichever runs first.
+target sm_90a
+kernel peer_rows_unsynced(X: global f32[N, 64], W: global f32[N, 64], Z: global f32[N, 64]) where N % 64 == 0 grid (N / 32) block 32 cluster (2) {
+  smem out: f32[32, 64]
+  tensormap tW = W box [32, 64]
+  reg x: f32[64]
+  reg y: f32[64]
+  load x <- X[block.x * 32 + lane, :]
+  store out[lane, :] <- x
+  fence.proxy.async
+  syncthreads
+  elect {
+    tma.store tW[block.x * 32, 0] <- out
+    tma.store.commit
+    tma.store.wait 0
+  }
+  if cluster.rank == 0 {
+    // expected-error@+1 [CAKE-E0417] {{`W` is read while CTA 1's `tma.store` to the same elements may still be writing}}
+    load y <- W[(block.x + 1) * 32 + lane, :]
+    x = x + y
+    store Z[block.x * 32 + lane, :] <- x
+  }
+}
+
+// -----
+
+// Near miss: each CTA reads back only the rows it stored itself, after its
+// own whole wait; the other CTA's rows are never read, so no cluster.sync
+// is needed (clean).
+target sm_90a
+kernel own_rows_in_cluster(X: global f32[N, 64], W: global f32[N, 64], Z: global f32[N, 64]) where N % 64 == 0 grid (N / 32) block 32 cluster (2) {
+  smem out: f32[32, 64]
+  tensormap tW = W box [32, 64]
+  reg x: f32[64]
+  reg y: f32[64]
+  load x <- X[block.x * 32 + lane, :]
+  store out[lane, :] <- x
+  fence.proxy.async
+  syncthreads
+  elect {
+    tma.store tW[block.x * 32, 0] <- out
+    tma.store.commit
+    tma.store.wait 0
+  }
+  load y <- W[block.x * 32 + lane, :]
+  x = x + y
+  store Z[block.x * 32 + lane, :] <- x
+}
+
+// -----
+
+// Near miss: the role reads rows of `W` that its store does not write, so
+// the `.read` wait is enough (clean).
+target sm_90a
+kernel other_rows_read_back(X: global f32[N, 64], W: global f32[N, 64]) where N % 64 == 0 grid (N / 64) block 32 {
+  smem out: f32[32, 64]
+  tensormap tW = W box [32, 64]
+  reg x: f32[64]
+  reg y: f32[64]
+  load x <- X[block.x * 64 + lane, :]
+  store out[lane, :] <- x
+  fence.proxy.async
+  syncthreads
+  elect {
+    tma.store tW[block.x * 64, 0] <- out
+    tma.store.commit
+    tma.store.wait.read 0
+  }
+  load y <- W[block.x * 64 + 32 + lane, :]
+  elect {
+    tma.store.wait 0
+  }
+}
+
+// -----
+
 // E0605: the warps of one role run in no order. Each warp stores its
 // partial row maxima, then every warp reads all four: without a barrier
 // between, a warp may read a slot before its writer stored it.

@@ -47,6 +47,8 @@
 #include "cake/checked.h"
 #include "cake/typing.h"
 
+#include <llvm/ADT/SmallVector.h>
+
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -73,6 +75,9 @@ struct Access {
   ExprId operand = kNone;    // for a peer's (cta >= 0): the operand that touches it
   SlotKey slot;              // and the slot
 };
+
+/// Elements of a global tensor, [lo, hi) per dim (peer_store_read).
+using Region = llvm::SmallVector<std::pair<int64_t, int64_t>, 4>;
 
 struct BarrierState {
   int64_t count = 1;
@@ -123,8 +128,9 @@ struct Actor {
   // round it arrived in, while it waits.
   const NamedState* held = nullptr;
   int64_t held_round = 0;
-  // It issued a tma.store: its later global reads are AsyncEvents (E0417).
-  bool tma_stored = false;
+  // Its tma.stores: the tensor and, when known, the elements. Its later
+  // global reads that may touch them are AsyncEvents (E0417).
+  std::vector<std::pair<SymbolId, std::optional<Region>>> stores;
   // Its tma.stores' writes of global memory, by group (the open one, then
   // the committed ones, oldest first): done at the `tma.store.wait` (not
   // `.read`) that retires their group, so that a barrier after it carries
@@ -934,6 +940,7 @@ class Simulator {
     h.slot = slot;
     h.other_role = actors_[other.actor].index;
     h.other_stmt = other.stmt;
+    if (actors_[other.actor].cta != a.cta) h.other_cta = actors_[other.actor].cta;
     return h;
   }
 
@@ -1070,11 +1077,125 @@ class Simulator {
     return m_.symbols[s].type.space == Space::Global ? s : kNone;
   }
 
+  /// The elements of a global tensor that an operand touches, [lo, hi) per
+  /// dim, over every thread of the role: `lane`, `warp.id` and `role.rank`
+  /// at their extremes (indices are sums and products of them, so the
+  /// corners bound them). A tensormap's coordinates start its box; a dim
+  /// left whole, or an index past the operand's items, is the whole dim.
+  /// nullopt when an index is not known.
+  std::optional<Region> global_region(const Actor& a, ExprId operand) const {
+    const Expr& x = m_.exprs[operand];
+    if (x.kind != Expr::Kind::Index || x.lhs == kNone) return std::nullopt;
+    const Expr& base = m_.exprs[x.lhs];
+    if (base.kind != Expr::Kind::Name || base.symbol == kNone) return std::nullopt;
+    const Symbol& sym = m_.symbols[base.symbol];
+    bool box = sym.kind == SymbolKind::Tensormap;
+    Region r;
+    Env env = a.env;
+    auto corner = [&](int i) {
+      if (lane_ != kNone) env.values[lane_] = i & 1 ? 31 : 0;
+      if (warp_ != kNone) env.fields[warp_]["id"] = a.role.first_warp + (i & 2 ? a.role.warps - 1 : 0);
+      if (rank_ != kNone) {
+        int64_t units = a.role.kind == RoleSpec::Kind::Warpgroup ? a.role.warps / 4 : a.role.warps;
+        env.fields[rank_]["rank"] = i & 4 ? std::max<int64_t>(units, 1) - 1 : 0;
+      }
+    };
+    constexpr int64_t kWhole[2] = {INT64_MIN, INT64_MAX};
+    for (size_t d = 0; d < x.items.size(); ++d) {
+      const IndexItem& item = x.items[d];
+      if (item.kind == IndexItem::Kind::Full) {
+        r.push_back({kWhole[0], kWhole[1]});
+        continue;
+      }
+      ExprId extent = box ? (d < sym.box.size() ? sym.box[d] : kNone)
+                          : item.kind == IndexItem::Kind::Slice ? item.extent : kNone;
+      int64_t lo = INT64_MAX, hi = INT64_MIN;
+      for (int i = 0; i < 8; ++i) {
+        corner(i);
+        auto start = eval_.eval(item.start, &env);
+        auto ext = extent == kNone ? std::optional<int64_t>(1) : eval_.eval(extent, &env);
+        auto end = start && ext ? checked_add(*start, *ext) : std::nullopt;
+        if (!end) return std::nullopt;
+        lo = std::min(lo, *start), hi = std::max(hi, *end);
+      }
+      r.push_back({lo, hi});
+    }
+    return r;
+  }
+
+  static bool overlap(const Region& a, const Region& b) {
+    if (a.size() != b.size()) return true;  // not the same tensor's dims: assume they meet
+    for (size_t d = 0; d < a.size(); ++d)
+      if (a[d].second <= b[d].first || b[d].second <= a[d].first) return false;
+    return true;
+  }
+
+  /// Whether a read of `operand` (global tensor `t`) may touch what one of
+  /// the role's own tma.stores writes: yes unless both sides' elements are
+  /// known and apart.
+  bool own_store_overlaps(const Actor& a, ExprId operand, SymbolId t) const {
+    std::optional<Region> read;
+    bool read_known = true;
+    for (const auto& [tensor, region] : a.stores) {
+      if (tensor != t) continue;
+      if (!region) return true;
+      if (!read && read_known && !(read = global_region(a, operand))) read_known = false;
+      if (!read_known || overlap(*region, *read)) return true;
+    }
+    return false;
+  }
+
+  /// A read of global tensor `t` while another CTA of the cluster's
+  /// `tma.store` to the same elements may still be writing it (E0417): the
+  /// store's completion (its role's `tma.store.wait`, not `.read`) must be
+  /// ordered before the read, by `cluster.sync` or a barrier. Stores or
+  /// reads whose elements are not known are not judged. The read is kept
+  /// for stores that come later with nothing ordering the two
+  /// (peer_read_before_store).
+  void peer_store_read(Actor& a, StmtId id, ExprId operand, SymbolId t) {
+    if (ctas_ <= 1) return;
+    std::optional<Region> read = global_region(a, operand);
+    if (!read) return;
+    int e = new_access(a, id, false);
+    auto& reads = peer_reads_[{a.cta, t}];
+    if (reads.size() == kPeerAccesses) reads.erase(reads.begin());
+    reads.push_back({e, *read, operand});
+    for (int64_t c = 0; c < ctas_; ++c) {
+      if (c == a.cta) continue;
+      auto stores = peer_stores_.find({c, t});
+      if (stores == peer_stores_.end()) continue;
+      for (const auto& [w, region] : stores->second)
+        if (overlap(region, *read) && !knows(a, w, a.frames.back().scope)) {
+          hazard(HazardKind::StoreInFlightRead, a, id, operand, SlotKey{t, -1}, accesses_[w]);
+          return;
+        }
+    }
+  }
+
+  /// A tma.store (access `e`) of elements that another CTA read earlier
+  /// with nothing ordering that read before the store: the read may see
+  /// the old or the new elements (E0417, on the read).
+  void peer_read_before_store(const Actor& a, int e, SymbolId t, const Region& region) {
+    for (int64_t c = 0; c < ctas_; ++c) {
+      if (c == a.cta) continue;
+      auto reads = peer_reads_.find({c, t});
+      if (reads == peer_reads_.end()) continue;
+      for (const PeerRead& r : reads->second) {
+        const Access& read = accesses_[r.access];
+        if (!overlap(region, r.region) || knows(a, r.access, a.frames.back().scope)) continue;
+        const Actor& reader = actors_[read.actor];
+        if (!per_cta_[reader.cta].hazard_seen.insert({HazardKind::StoreInFlightRead, read.stmt, t}).second) continue;
+        per_cta_[reader.cta].hazards.push_back(
+            make_hazard(HazardKind::StoreInFlightRead, read.scope, reader, read.stmt, r.operand, SlotKey{t, -1}, accesses_[e]));
+      }
+    }
+  }
+
   Result step(Actor& a, StmtId id, const MoveStmt& mv) {
     const Frame& f = a.frames.back();
     // A read of global memory, for the TMA stores still writing it (E0417);
     // none can be before the role's first store.
-    if (SymbolId t = a.tma_stored ? global_tensor(mv.src) : kNone; t != kNone) {
+    if (SymbolId t = a.stores.empty() ? kNone : global_tensor(mv.src); t != kNone && own_store_overlaps(a, mv.src, t)) {
       AsyncEvent ae = async_event(AsyncEventKind::GlobalRead, a, id);
       ae.operand = mv.src;
       ae.other = t;
@@ -1085,6 +1206,7 @@ class Simulator {
       auto w = global_writes_.find({a.cta, t});
       if (w != global_writes_.end() && accesses_[w->second].actor != a.id && !knows(a, w->second, f.scope))
         hazard(HazardKind::StoreInFlightRead, a, id, mv.src, SlotKey{t, -1}, accesses_[w->second]);
+      peer_store_read(a, id, mv.src, t);
     }
     switch (mv.op) {
       case Op::TmaLoad:
@@ -1143,12 +1265,19 @@ class Simulator {
           ae.slot = *slot;
           ae.other = global_tensor(mv.dst);
           async_of(a).push_back(ae);
-          a.tma_stored = true;
         }
         if (SymbolId t = global_tensor(mv.dst); t != kNone) {
           int e = new_access(a, id, true);
           a.store_writes_open.push_back(e);
           global_writes_[{a.cta, t}] = e;
+          std::optional<Region> region = global_region(a, mv.dst);
+          a.stores.push_back({t, region});
+          if (ctas_ > 1 && region) {
+            peer_read_before_store(a, e, t, *region);
+            auto& stores = peer_stores_[{a.cta, t}];
+            if (stores.size() == kPeerAccesses) stores.erase(stores.begin());
+            stores.push_back({e, std::move(*region)});
+          }
         }
         return Result::Next;
       case Op::Tcgen05Ld: {
@@ -1402,6 +1531,17 @@ class Simulator {
   NamedState cluster_;           // cluster.sync's rounds
   std::vector<NamedState> block_;  // syncthreads' rounds, by CTA
   std::map<std::pair<int64_t, SymbolId>, int> global_writes_;  // (CTA, tensor): its last tma.store's write
+  // In a cluster, (CTA, tensor): its last kPeerAccesses tma.stores and
+  // reads whose elements are known, for the other CTAs' (peer_store_read,
+  // peer_read_before_store).
+  static constexpr size_t kPeerAccesses = 8;
+  struct PeerRead {
+    int access;
+    Region region;
+    ExprId operand;
+  };
+  std::map<std::pair<int64_t, SymbolId>, std::vector<std::pair<int, Region>>> peer_stores_;
+  std::map<std::pair<int64_t, SymbolId>, std::vector<PeerRead>> peer_reads_;
   bool block_rendezvous_ = true;   // every role has a syncthreads
   bool cluster_known_ = true;      // the cluster's size is known (1 without a clause)
   bool pairs_ = false;             // `cta_group 2`: MMAs of CTA pairs

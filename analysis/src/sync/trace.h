@@ -186,6 +186,7 @@ struct Hazard {
   SlotKey slot;
   int other_role = -1;  // the earlier, unordered access
   StmtId other_stmt = kNone;
+  int64_t other_cta = -1;  // its CTA, where not the reader's (cluster rank)
 };
 
 enum class AsyncEventKind : uint8_t {

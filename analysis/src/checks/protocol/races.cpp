@@ -5,8 +5,8 @@
 // is E0602; two roles' unordered writes are E0603; an async-proxy read of
 // smem whose generic-proxy write was not fenced is E0604; a tensor-memory
 // read before tcgen05.wait.st completes the store it reads is E0415; a
-// global read before another role's TMA store to it is ordered complete is
-// E0417; a peer CTA's shared memory touched with nothing ordering it before
+// global read before another role's (or, in a cluster, another CTA's) TMA
+// store to the same elements is ordered complete is E0417; a peer CTA's shared memory touched with nothing ordering it before
 // that CTA ends is E0420.
 #include "checks/protocol/protocol_checks.h"
 #include "diag_builder.h"
@@ -78,9 +78,12 @@ void check_races(const ProtocolContext& cx) {
       case HazardKind::StoreInFlightRead: {
         if (!reported.insert({DiagId::TmaStoreReadBack, h.stmt}).second) break;
         const RoleView& writer = t.roles[h.other_role].role;
-        Diagnostic d = make_diagnostic(DiagForm::TmaStoreReadByOther, at, m.symbols[h.slot.symbol].name,
-                                       writer.name.empty() ? std::string_view("the kernel") : writer.name);
-        d.related.push_back({m.stmts[h.other_stmt].range, "the TMA store that writes it" + by_role(h.other_role)});
+        Diagnostic d = h.other_cta >= 0
+                           ? make_diagnostic(DiagForm::TmaStoreReadByPeer, at, m.symbols[h.slot.symbol].name, h.other_cta)
+                           : make_diagnostic(DiagForm::TmaStoreReadByOther, at, m.symbols[h.slot.symbol].name,
+                                             writer.name.empty() ? std::string_view("the kernel") : writer.name);
+        std::string where = h.other_cta >= 0 ? " in CTA " + std::to_string(h.other_cta) : "";
+        d.related.push_back({m.stmts[h.other_stmt].range, "the TMA store that writes it" + where + by_role(h.other_role)});
         cx.diagnostics.push_back(std::move(d));
         break;
       }
