@@ -182,7 +182,7 @@ int run_lower(Args args) {
   if (auto code = parse(args, o)) return *code;
   bool compile = o.emit == "ptx" || o.emit == "cubin";
   if (compile && !codegen::available()) {
-    write_all(stderr, "cake lower: --emit " + o.emit + " needs the CUDA Toolkit's NVRTC, which this cake was built without\n");
+    write_all(stderr, "cake lower: --emit " + o.emit + " needs the CUDA Toolkit's NVRTC: " + codegen::why_unavailable() + "\n");
     return kExitUsage;
   }
   ReadResult file = o.path == "-" ? read_stdin() : read_file(o.path);

@@ -248,7 +248,7 @@ class Server final : public Context {
       try {
         std::unique_ptr<Analysis> a = analyze(text, options);
         std::vector<std::string> targets = file_targets(a->module, options);
-        if (count(a->diagnostics).errors == 0 && !targets.empty()) {
+        if (count(a->diagnostics).errors == 0 && !targets.empty() && codegen::available()) {
           done.ptx_target = targets.front();
           for (uint32_t k = 0; k < a->module.kernels.size() && !compile_stop_; ++k)
             for (const std::string& t : targets) {
@@ -419,7 +419,7 @@ class Server final : public Context {
     // `compile`: look for the compiler's facts in the background (default
     // on where NVRTC is); `compileOptions`: extra NVRTC options for it.
     if (settings.contains("compile") && settings["compile"].is_boolean())
-      compile_enabled_ = settings["compile"].get<bool>() && codegen::available();
+      compile_enabled_ = settings["compile"].get<bool>() && codegen::built_with_nvrtc();
     if (settings.contains("compileOptions") && settings["compileOptions"].is_array()) {
       compile_options_.clear();
       for (const json& o : settings["compileOptions"])
@@ -529,7 +529,7 @@ class Server final : public Context {
   AnalyzeOptions analyze_options_;
   std::map<std::string, OpenDocument> documents_;
   std::unordered_map<std::string, RequestHandler> handlers_;
-  bool compile_enabled_ = codegen::available();
+  bool compile_enabled_ = codegen::built_with_nvrtc();  // NVRTC is loaded by the first compile
   std::vector<std::string> compile_options_;
   std::chrono::steady_clock::time_point last_change_{};
   bool compiling_ = false;

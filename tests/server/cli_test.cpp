@@ -131,6 +131,24 @@ TEST_CASE("cake --version prints the CMake project version") {
   CHECK(log["runs"][0]["tool"]["driver"]["version"] == CAKE_PROJECT_VERSION);
 }
 
+TEST_CASE("cake lower says why it cannot compile when NVRTC does not load; check and CUDA need no NVRTC") {
+  // NVRTC is loaded by the first compile ($CAKE_NVRTC names the library):
+  // a missing one is a clear usage error of --emit cubin/ptx only.
+  TempDir dir;
+  std::string example = (fs::path(CAKE_EXAMPLES_DIR) / "row_softmax.cake").string();
+  setenv("CAKE_NVRTC", (dir.path / "no-libnvrtc.so").c_str(), 1);
+  Run cubin = cake(dir, {"lower", example, "--emit", "cubin", "-o", "out"});
+  Run cuda = cake(dir, {"lower", example, "--emit", "cuda", "-o", "out"});
+  Run check = cake(dir, {"check", example});
+  unsetenv("CAKE_NVRTC");
+  CHECK(cubin.code == 2);
+  CHECK(cubin.err.find("needs the CUDA Toolkit's NVRTC: ") != std::string::npos);
+  CHECK(cubin.err.find("no-libnvrtc.so") != std::string::npos);
+  CHECK(cuda.code == 0);
+  CHECK(fs::exists(dir.path / "out" / "row_softmax.sm_80.cu"));
+  CHECK(check.code == 0);
+}
+
 TEST_CASE("cake check --device picks the table of the W07xx warnings") {
   // The first case of tests/diagnostics/performance.cake: a 2-stage ring that draws W0701.
   std::string cases = slurp(fs::path(CAKE_TESTS_DIR) / "diagnostics" / "performance.cake");

@@ -43,8 +43,15 @@ struct CompileResult {
   std::string error;                     // why there is no cubin, when !ok
 };
 
-/// Whether this build has NVRTC.
+/// Whether NVRTC can compile: this build found it, and its library loads
+/// (loaded on the first call of this or compile()).
 bool available();
+/// Whether this build found NVRTC, without loading its library.
+bool built_with_nvrtc();
+/// Why available() is false ("" when it is true): built without NVRTC, or
+/// its library (`$CAKE_NVRTC` when set, else the toolkit's found at build
+/// time, else its soname on the loader's path) did not load.
+std::string why_unavailable();
 /// NVRTC's version, "13.0", or "" without NVRTC.
 std::string version();
 /// Compiles `request`; never throws.
