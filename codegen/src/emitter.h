@@ -49,6 +49,36 @@ struct ElementPlace {
   std::string row, col;
 };
 
+/// An element's place split in two: every layout places register `i` of a
+/// thread at the thread's corner (lane and warp only) plus the register's
+/// offset from it (`i` only). An address taken at the corner once indexes
+/// every register from it by a constant after unrolling, which is less for
+/// NVRTC to simplify (a sixth less compile time for row_softmax).
+struct SplitPlace {
+  ElementPlace thread, reg;
+};
+
+/// A memory operand's layout for a tile element at (row, col): its symbol
+/// (`base`; `storage` is the buffer a dsmem view names), every dim (stage
+/// dims first) with the index in it, which dims the tile's row and column
+/// run along, its smem slot, and whether it is plain row-major memory.
+struct OperandLayout {
+  SymbolId base = kNone, storage = kNone;
+  std::vector<std::string> dims, coordinate;
+  std::vector<size_t> tile_dims;
+  size_t stages = 0;
+  const SmemSlot* slot = nullptr;
+  bool plain = true;
+  /// The linear index of dims [from, to) in row-major order.
+  std::string row_major(size_t from, size_t to) const;
+};
+
+/// A plain operand's address at a thread's corner and its registers' offsets
+/// from it, in elements (Emitter::corner_address()).
+struct CornerAddress {
+  std::string pointer, offset;
+};
+
 class Emitter {
  public:
   Emitter(const Analysis& analysis, uint32_t kernel, const TargetInfo& target, const std::string& file);
@@ -86,8 +116,10 @@ class Emitter {
   std::string condition(ExprId e);
   /// The shape of a register fragment symbol, or nullopt (refused).
   std::optional<FragShape> fragment(SymbolId s, ByteRange at);
-  /// Where register `i` (C++ expression) of `f` sits.
+  /// Where register `i` (C++ expression) of `f` sits: split_place()'s two
+  /// parts added.
   ElementPlace place(const FragShape& f, const std::string& i);
+  SplitPlace split_place(const FragShape& f, const std::string& i);
   /// The register of a packed (16-bit) mma_acc fragment `f` that holds the
   /// 8 x 8 block at rows 8 * `block_row`, columns 8 * `block_col`: each such
   /// register is one ldmatrix matrix and one mma.sync operand register.
@@ -138,6 +170,12 @@ class Emitter {
   /// (row, col) of the tile that the index expression `e` selects; refused
   /// forms give nullopt.
   std::optional<std::string> address(ExprId e, const std::string& row, const std::string& col, int tile_rank);
+  /// address() of the place `p` as a pointer at the thread's corner and an
+  /// offset from it, for an operand in plain row-major memory (a tensor, or
+  /// shared memory neither swizzled nor placed apart by stage); nullopt for
+  /// the others, which address() serves.
+  std::optional<CornerAddress> corner_address(ExprId e, const SplitPlace& p, int tile_rank);
+  std::optional<OperandLayout> operand_layout(ExprId e, const std::string& row, const std::string& col, int tile_rank);
   /// The dims of the tile memory operand `e` selects (slices' extents and
   /// whole dims, folded), or nullopt (refused).
   std::optional<std::vector<int64_t>> tile_dims(ExprId e);

@@ -79,9 +79,13 @@ struct Lowerer {
     if (r.kind != Expr::Kind::Name || r.symbol == kNone) return x.refuse(r.range, "a register operand that is not a name");
     auto f = x.fragment(r.symbol, r.range);
     if (!f) return;
-    ElementPlace at = x.place(*f, "cake_i");
     int rank = static_cast<int>(f->dims.size());
-    auto addr = x.address(mem, at.row, at.col, rank);
+    // In plain memory the thread's corner is addressed once (cake_corner) and
+    // each register from it by a constant (emitter.h, SplitPlace).
+    SplitPlace split = x.split_place(*f, "cake_i");
+    std::optional<CornerAddress> corner = f->dims.empty() ? std::nullopt : x.corner_address(mem, split, rank);
+    ElementPlace at = x.place(*f, "cake_i");
+    auto addr = corner ? std::optional<std::string>("cake_corner[" + corner->offset + "]") : x.address(mem, at.row, at.col, rank);
     if (!addr) return;
     std::string body = load ? x.slot_write(*f, r.symbol, "cake_i", *addr)
                             : *addr + " = " + x.slot_read(*f, r.symbol, "cake_i") + ";";
@@ -90,16 +94,26 @@ struct Lowerer {
       line("{ const int cake_i = 0; " + body + " }");
       return;
     }
-    if (!load && (f->layout == FragLayout::MmaAccRow || f->layout == FragLayout::WgmmaAccRow)) {
+    bool one_lane = !load && (f->layout == FragLayout::MmaAccRow || f->layout == FragLayout::WgmmaAccRow);
+    if (one_lane) {
       // Each row is held by the 4 lanes of a quad alike: one writes it.
       line("if (cake_lane % 4 == 0) {");
       ++x.indent;
-      each_register(*f, body);
-      --x.indent;
-      line("}");
-      return;
+    }
+    if (corner) {
+      line("{");
+      ++x.indent;
+      line("auto* const cake_corner = " + corner->pointer + ";");
     }
     each_register(*f, body);
+    if (corner) {
+      --x.indent;
+      line("}");
+    }
+    if (one_lane) {
+      --x.indent;
+      line("}");
+    }
   }
 
   void move(const MoveStmt& mv) {

@@ -288,41 +288,53 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
   return std::nullopt;
 }
 
-ElementPlace Emitter::place(const FragShape& f, const std::string& i) {
+SplitPlace Emitter::split_place(const FragShape& f, const std::string& i) {
   switch (f.layout) {
     case FragLayout::MmaAcc: {
       // Tiles of 16 x 8 in row-major order, 4 values each: v0, v1 at row
       // g, columns 2t, 2t+1; v2, v3 at row g + 8 (g = lane / 4, t = lane % 4).
       std::string tiles_per_row = std::to_string(f.dims[1] / 8);
       std::string tile = "((" + i + ") / 4)";
-      return {"(16 * (" + tile + " / " + tiles_per_row + ") + cake_lane / 4 + 8 * (((" + i + ") % 4) / 2))",
-              "(8 * (" + tile + " % " + tiles_per_row + ") + 2 * (cake_lane % 4) + ((" + i + ") % 2))"};
+      return {{"cake_lane / 4", "2 * (cake_lane % 4)"},
+              {"(16 * (" + tile + " / " + tiles_per_row + ") + 8 * (((" + i + ") % 4) / 2))",
+               "(8 * (" + tile + " % " + tiles_per_row + ") + ((" + i + ") % 2))"}};
     }
     case FragLayout::MmaAccRow:
       // The rows of the mma_acc layout: g and g + 8 of each 16-row tile.
-      return {"(16 * ((" + i + ") / 2) + cake_lane / 4 + 8 * ((" + i + ") % 2))", ""};
+      return {{"cake_lane / 4", ""}, {"(16 * ((" + i + ") / 2) + 8 * ((" + i + ") % 2))", ""}};
     case FragLayout::None: {
       if (f.dims.size() == 2) {
         std::string c = std::to_string(f.dims[1]);
-        return {"((" + i + ") / " + c + ")", "((" + i + ") % " + c + ")"};
+        return {{"0", "0"}, {"((" + i + ") / " + c + ")", "((" + i + ") % " + c + ")"}};
       }
-      return {"(" + i + ")", ""};
+      return {{"0", ""}, {"(" + i + ")", ""}};
     }
     case FragLayout::WgmmaAcc:
       // Warp w % 4 of the warpgroup holds rows 16 (w % 4) .. + 15; value i
       // at row g + 8 ((i / 2) % 2), column 8 (i / 4) + 2t + i % 2 (PTX ISA,
       // "Register Fragments and Shared Memory Matrix Layouts", wgmma D).
-      return {"(16 * (int)(cake_warp % 4) + cake_lane / 4 + 8 * (((" + i + ") / 2) % 2))",
-              "(8 * ((" + i + ") / 4) + 2 * (cake_lane % 4) + ((" + i + ") % 2))"};
+      return {{"16 * (int)(cake_warp % 4) + cake_lane / 4", "2 * (cake_lane % 4)"},
+              {"(8 * (((" + i + ") / 2) % 2))", "(8 * ((" + i + ") / 4) + ((" + i + ") % 2))"}};
     case FragLayout::WgmmaAccRow:
       // The rows of the wgmma_acc layout: g and g + 8 of the warp's 16.
-      return {"(16 * (int)(cake_warp % 4) + cake_lane / 4 + 8 * (" + i + "))", ""};
+      return {{"16 * (int)(cake_warp % 4) + cake_lane / 4", ""}, {"(8 * (" + i + "))", ""}};
     case FragLayout::Tcgen05Acc:
       // Each warp's 32 TMEM lanes, one per thread: lane l holds row l,
       // value i at column i (what tcgen05.ld .32x32b gives it).
-      return {"(int)cake_lane", "(" + i + ")"};
+      return {{"(int)cake_lane", "0"}, {"0", "(" + i + ")"}};
   }
-  return {"0", "0"};
+  return {{"0", "0"}, {"0", "0"}};
+}
+
+ElementPlace Emitter::place(const FragShape& f, const std::string& i) {
+  SplitPlace p = split_place(f, i);
+  auto sum = [](const std::string& corner, const std::string& offset) {
+    if (offset.empty()) return offset;  // a 1-D fragment has no column
+    if (corner == "0") return offset;
+    if (offset == "0") return "(" + corner + ")";
+    return "(" + corner + " + " + offset + ")";
+  };
+  return {sum(p.thread.row, p.reg.row), sum(p.thread.col, p.reg.col)};
 }
 
 namespace {
@@ -519,7 +531,8 @@ Operand operand_of(const Module& m, ExprId id) {
 
 }  // namespace
 
-std::optional<std::string> Emitter::address(ExprId id, const std::string& row, const std::string& col, int tile_rank) {
+std::optional<OperandLayout> Emitter::operand_layout(ExprId id, const std::string& row, const std::string& col,
+                                                    int tile_rank) {
   const Expr& e = m.exprs[id];
   auto [base, items] = operand_of(m, id);
   if (base == kNone) {
@@ -539,62 +552,87 @@ std::optional<std::string> Emitter::address(ExprId id, const std::string& row, c
     refuse(e.range, "a column-major buffer");
     return std::nullopt;
   }
+  OperandLayout out;
+  out.base = base;
+  out.storage = storage;
   // Dims: the stage dims (smem rings) first, then the tile's.
-  std::vector<std::string> dims;
-  size_t stages = s.type.stage_dims.size();
-  for (ExprId d : s.type.stage_dims) dims.push_back(index(d));
-  for (ExprId d : s.type.dims) dims.push_back(index(d));
+  out.stages = s.type.stage_dims.size();
+  for (ExprId d : s.type.stage_dims) out.dims.push_back(index(d));
+  for (ExprId d : s.type.dims) out.dims.push_back(index(d));
   // Each dim's index: an item's scalar, or a slice's start plus the tile's
   // row (then column), or for a dim left whole the tile's row (column).
-  std::vector<std::string> coordinate(dims.size(), "0");
+  out.coordinate.assign(out.dims.size(), "0");
   std::vector<const std::string*> tile_coords;
   if (tile_rank >= 1) tile_coords.push_back(&row);
   if (tile_rank >= 2) tile_coords.push_back(&col);
-  size_t next_tile = 0;
-  for (size_t d = 0; d < dims.size(); ++d) {
+  for (size_t d = 0; d < out.dims.size(); ++d) {
     IndexItem::Kind kind = d < items.size() ? items[d].kind : IndexItem::Kind::Full;
     if (kind == IndexItem::Kind::Scalar) {
-      coordinate[d] = index(items[d].start);
+      out.coordinate[d] = index(items[d].start);
       continue;
     }
-    if (d < stages) {
+    if (d < out.stages) {
       refuse(e.range, "a ring buffer used without its stage index");
       return std::nullopt;
     }
-    if (next_tile >= tile_coords.size()) {
+    if (out.tile_dims.size() >= tile_coords.size()) {
       refuse(e.range, "an operand with more tile dims than its fragment");
       return std::nullopt;
     }
-    const std::string& t = *tile_coords[next_tile++];
-    coordinate[d] = kind == IndexItem::Kind::Slice ? "(" + index(items[d].start) + " + " + t + ")" : t;
+    const std::string& t = *tile_coords[out.tile_dims.size()];
+    out.tile_dims.push_back(d);
+    out.coordinate[d] = kind == IndexItem::Kind::Slice ? "(" + index(items[d].start) + " + " + t + ")" : t;
   }
-  if (next_tile != tile_coords.size()) {
+  if (out.tile_dims.size() != tile_coords.size()) {
     refuse(e.range, "an operand with fewer tile dims than its fragment");
     return std::nullopt;
   }
-  auto row_major = [&](size_t from, size_t to) {
-    std::string linear = coordinate[from];
-    for (size_t d = from + 1; d < to; ++d) linear = "(" + linear + ") * " + dims[d] + " + " + coordinate[d];
-    return linear;
-  };
-  const SmemSlot* slot = nullptr;
   if (s.kind == SymbolKind::Smem)
     for (const SmemSlot& x : facts.on(target).smem.slots)
-      if (x.symbol == storage) slot = &x;
+      if (x.symbol == storage) out.slot = &x;
   // A ring's stages are whole tiles one after another, unless placed
   // apart (padded to a swizzle's repeat), and a swizzled tile's 16-byte
   // chunks move within each row group: both by byte offset from the stage.
-  if (!slot || (s.type.swizzle == Swizzle::None && slot->stride == slot->stage_bytes))
-    return name(base) + "[" + row_major(0, dims.size()) + "]";
-  std::string stage = stages == 0 ? "0" : row_major(0, stages);
-  std::string bytes = "((" + row_major(stages, dims.size()) + ") * " + std::to_string(dtype_bits(s.type.dtype) / 8) + ")";
+  out.plain = !out.slot || (s.type.swizzle == Swizzle::None && out.slot->stride == out.slot->stage_bytes);
+  return out;
+}
+
+std::string OperandLayout::row_major(size_t from, size_t to) const {
+  std::string linear = coordinate[from];
+  for (size_t d = from + 1; d < to; ++d) linear = "(" + linear + ") * " + dims[d] + " + " + coordinate[d];
+  return linear;
+}
+
+std::optional<std::string> Emitter::address(ExprId id, const std::string& row, const std::string& col, int tile_rank) {
+  auto l = operand_layout(id, row, col, tile_rank);
+  if (!l) return std::nullopt;
+  if (l->plain) return name(l->base) + "[" + l->row_major(0, l->dims.size()) + "]";
+  const Symbol& s = m.symbols[l->storage];
+  std::string stage = l->stages == 0 ? "0" : l->row_major(0, l->stages);
+  std::string bytes =
+      "((" + l->row_major(l->stages, l->dims.size()) + ") * " + std::to_string(dtype_bits(s.type.dtype) / 8) + ")";
   if (s.type.swizzle != Swizzle::None) {
     SwizzleBits z = swizzle_bits(s.type.swizzle);
     bytes = "CAKE_SWIZZLE(" + bytes + ", " + std::to_string(z.row_shift) + ", " + std::to_string(z.mask) + ", " +
             std::to_string(z.chunk_shift) + ")";
   }
-  return "(*(" + ctype(s.type.dtype) + "*)((unsigned char*)" + name(base) + " + (" + stage + ") * " +
-         std::to_string(slot->stride) + " + " + bytes + "))";
+  return "(*(" + ctype(s.type.dtype) + "*)((unsigned char*)" + name(l->base) + " + (" + stage + ") * " +
+         std::to_string(l->slot->stride) + " + " + bytes + "))";
+}
+
+std::optional<CornerAddress> Emitter::corner_address(ExprId id, const SplitPlace& p, int tile_rank) {
+  auto l = operand_layout(id, p.thread.row, p.thread.col, tile_rank);
+  if (!l || !l->plain) return std::nullopt;
+  // Row-major: the register's offset is its row times the row dim's stride
+  // (the dims after it) plus its column.
+  const std::string* offsets[2] = {&p.reg.row, &p.reg.col};
+  std::string offset;
+  for (size_t t = 0; t < l->tile_dims.size(); ++t) {
+    std::string term = *offsets[t];
+    for (size_t d = l->tile_dims[t] + 1; d < l->dims.size(); ++d) term = "(" + term + ") * " + l->dims[d];
+    offset += (offset.empty() ? "" : " + ") + term;
+  }
+  return CornerAddress{"&" + name(l->base) + "[" + l->row_major(0, l->dims.size()) + "]", offset.empty() ? "0" : offset};
 }
 
 std::optional<std::vector<int64_t>> Emitter::tile_dims(ExprId id) {

@@ -179,9 +179,15 @@ ampere_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
 #line 48 "@CAKE_FILE@"
     // store C[block.y * 128 + wm * 64 : 64, block.x * 128 + wn * 32 : 32] <- acc
 #line 48 "@CAKE_FILE@"
-    #pragma unroll
+    {
 #line 48 "@CAKE_FILE@"
-    for (int cake_i = 0; cake_i < 64; ++cake_i) C[(((((long long)blockIdx.y * 128LL) + (wm * 64LL)) + (16 * (((cake_i) / 4) / 4) + cake_lane / 4 + 8 * (((cake_i) % 4) / 2)))) * N + ((((long long)blockIdx.x * 128LL) + (wn * 32LL)) + (8 * (((cake_i) / 4) % 4) + 2 * (cake_lane % 4) + ((cake_i) % 2)))] = acc[cake_i];
+      auto* const cake_corner = &C[(((((long long)blockIdx.y * 128LL) + (wm * 64LL)) + cake_lane / 4)) * N + ((((long long)blockIdx.x * 128LL) + (wn * 32LL)) + 2 * (cake_lane % 4))];
+#line 48 "@CAKE_FILE@"
+      #pragma unroll
+#line 48 "@CAKE_FILE@"
+      for (int cake_i = 0; cake_i < 64; ++cake_i) cake_corner[((16 * (((cake_i) / 4) / 4) + 8 * (((cake_i) % 4) / 2))) * N + (8 * (((cake_i) / 4) % 4) + ((cake_i) % 2))] = acc[cake_i];
+#line 48 "@CAKE_FILE@"
+    }
 #line 19 "@CAKE_FILE@"
   }
 #line 50 "@CAKE_FILE@"

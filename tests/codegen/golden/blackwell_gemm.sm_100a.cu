@@ -245,9 +245,15 @@ blackwell_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, u
 #line 59 "@CAKE_FILE@"
       // store C[block.y * 128 + q * 32 : 32, block.x * 256 + c : 32] <- o
 #line 59 "@CAKE_FILE@"
-      #pragma unroll
+      {
 #line 59 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 32; ++cake_i) C[(((((long long)blockIdx.y * 128LL) + (q * 32LL)) + (int)cake_lane)) * N + ((((long long)blockIdx.x * 256LL) + c) + (cake_i))] = ((unsigned short)(o[(cake_i) / 2] >> (16 * ((cake_i) % 2))));
+        auto* const cake_corner = &C[(((((long long)blockIdx.y * 128LL) + (q * 32LL)) + (int)cake_lane)) * N + ((((long long)blockIdx.x * 256LL) + c) + 0)];
+#line 59 "@CAKE_FILE@"
+        #pragma unroll
+#line 59 "@CAKE_FILE@"
+        for (int cake_i = 0; cake_i < 32; ++cake_i) cake_corner[(0) * N + (cake_i)] = ((unsigned short)(o[(cake_i) / 2] >> (16 * ((cake_i) % 2))));
+#line 59 "@CAKE_FILE@"
+      }
 #line 55 "@CAKE_FILE@"
     }
 #line 50 "@CAKE_FILE@"

@@ -279,9 +279,15 @@ blackwell_gemm_pair(unsigned short* __restrict__ A, unsigned short* __restrict__
 #line 71 "@CAKE_FILE@"
       // store C[block.y * 256 + half * 128 + q * 32 : 32, tile_n * 256 + c : 32] <- o
 #line 71 "@CAKE_FILE@"
-      #pragma unroll
+      {
 #line 71 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 32; ++cake_i) C[((((((long long)blockIdx.y * 256LL) + (half * 128LL)) + (q * 32LL)) + (int)cake_lane)) * N + (((tile_n * 256LL) + c) + (cake_i))] = ((unsigned short)(o[(cake_i) / 2] >> (16 * ((cake_i) % 2))));
+        auto* const cake_corner = &C[((((((long long)blockIdx.y * 256LL) + (half * 128LL)) + (q * 32LL)) + (int)cake_lane)) * N + (((tile_n * 256LL) + c) + 0)];
+#line 71 "@CAKE_FILE@"
+        #pragma unroll
+#line 71 "@CAKE_FILE@"
+        for (int cake_i = 0; cake_i < 32; ++cake_i) cake_corner[(0) * N + (cake_i)] = ((unsigned short)(o[(cake_i) / 2] >> (16 * ((cake_i) % 2))));
+#line 71 "@CAKE_FILE@"
+      }
 #line 67 "@CAKE_FILE@"
     }
 #line 62 "@CAKE_FILE@"

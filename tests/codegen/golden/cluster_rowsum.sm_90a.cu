@@ -57,9 +57,15 @@ cluster_rowsum(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 29 "@CAKE_FILE@"
     // load x <- X[block.y * 16 : 16, cluster.rank * 1024 + w * 256 : 256]
 #line 29 "@CAKE_FILE@"
-    #pragma unroll
+    {
 #line 29 "@CAKE_FILE@"
-    for (int cake_i = 0; cake_i < 128; ++cake_i) x[cake_i] = X[((((long long)blockIdx.y * 16LL) + (16 * (((cake_i) / 4) / 32) + cake_lane / 4 + 8 * (((cake_i) % 4) / 2)))) * 4096LL + ((((long long)cake_cluster_rank * 1024LL) + (w * 256LL)) + (8 * (((cake_i) / 4) % 32) + 2 * (cake_lane % 4) + ((cake_i) % 2)))];
+      auto* const cake_corner = &X[((((long long)blockIdx.y * 16LL) + cake_lane / 4)) * 4096LL + ((((long long)cake_cluster_rank * 1024LL) + (w * 256LL)) + 2 * (cake_lane % 4))];
+#line 29 "@CAKE_FILE@"
+      #pragma unroll
+#line 29 "@CAKE_FILE@"
+      for (int cake_i = 0; cake_i < 128; ++cake_i) x[cake_i] = cake_corner[((16 * (((cake_i) / 4) / 32) + 8 * (((cake_i) % 4) / 2))) * 4096LL + (8 * (((cake_i) / 4) % 32) + ((cake_i) % 2))];
+#line 29 "@CAKE_FILE@"
+    }
 #line 30 "@CAKE_FILE@"
     // reduce.row sum ps <- x
 #line 30 "@CAKE_FILE@"
@@ -95,9 +101,15 @@ cluster_rowsum(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 31 "@CAKE_FILE@"
     if (cake_lane % 4 == 0) {
 #line 31 "@CAKE_FILE@"
-      #pragma unroll
+      {
 #line 31 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 2; ++cake_i) lead[((((long long)cake_cluster_rank * 4LL) + w)) * 16LL + (16 * ((cake_i) / 2) + cake_lane / 4 + 8 * ((cake_i) % 2))] = ps[cake_i];
+        auto* const cake_corner = &lead[((((long long)cake_cluster_rank * 4LL) + w)) * 16LL + cake_lane / 4];
+#line 31 "@CAKE_FILE@"
+        #pragma unroll
+#line 31 "@CAKE_FILE@"
+        for (int cake_i = 0; cake_i < 2; ++cake_i) cake_corner[(16 * ((cake_i) / 2) + 8 * ((cake_i) % 2))] = ps[cake_i];
+#line 31 "@CAKE_FILE@"
+      }
 #line 31 "@CAKE_FILE@"
     }
 #line 32 "@CAKE_FILE@"
@@ -115,9 +127,15 @@ cluster_rowsum(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 35 "@CAKE_FILE@"
         // load t <- part[i]
 #line 35 "@CAKE_FILE@"
-        #pragma unroll
+        {
 #line 35 "@CAKE_FILE@"
-        for (int cake_i = 0; cake_i < 2; ++cake_i) t[cake_i] = part[(i) * 16LL + (16 * ((cake_i) / 2) + cake_lane / 4 + 8 * ((cake_i) % 2))];
+          auto* const cake_corner = &part[(i) * 16LL + cake_lane / 4];
+#line 35 "@CAKE_FILE@"
+          #pragma unroll
+#line 35 "@CAKE_FILE@"
+          for (int cake_i = 0; cake_i < 2; ++cake_i) t[cake_i] = cake_corner[(16 * ((cake_i) / 2) + 8 * ((cake_i) % 2))];
+#line 35 "@CAKE_FILE@"
+        }
 #line 36 "@CAKE_FILE@"
         // total = total + t
 #line 36 "@CAKE_FILE@"
@@ -135,9 +153,15 @@ cluster_rowsum(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 39 "@CAKE_FILE@"
         if (cake_lane % 4 == 0) {
 #line 39 "@CAKE_FILE@"
-          #pragma unroll
+          {
 #line 39 "@CAKE_FILE@"
-          for (int cake_i = 0; cake_i < 2; ++cake_i) Y[(((long long)blockIdx.y * 16LL) + (16 * ((cake_i) / 2) + cake_lane / 4 + 8 * ((cake_i) % 2)))] = total[cake_i];
+            auto* const cake_corner = &Y[(((long long)blockIdx.y * 16LL) + cake_lane / 4)];
+#line 39 "@CAKE_FILE@"
+            #pragma unroll
+#line 39 "@CAKE_FILE@"
+            for (int cake_i = 0; cake_i < 2; ++cake_i) cake_corner[(16 * ((cake_i) / 2) + 8 * ((cake_i) % 2))] = total[cake_i];
+#line 39 "@CAKE_FILE@"
+          }
 #line 39 "@CAKE_FILE@"
         }
 #line 38 "@CAKE_FILE@"

@@ -208,9 +208,15 @@ hopper_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, unsi
 #line 48 "@CAKE_FILE@"
     // store C[block.y * 128 + wg * 64 : 64, block.x * 256 : 256] <- o
 #line 48 "@CAKE_FILE@"
-    #pragma unroll
+    {
 #line 48 "@CAKE_FILE@"
-    for (int cake_i = 0; cake_i < 128; ++cake_i) C[(((((long long)blockIdx.y * 128LL) + (wg * 64LL)) + (16 * (int)(cake_warp % 4) + cake_lane / 4 + 8 * (((cake_i) / 2) % 2)))) * N + (((long long)blockIdx.x * 256LL) + (8 * ((cake_i) / 4) + 2 * (cake_lane % 4) + ((cake_i) % 2)))] = ((unsigned short)(o[(cake_i) / 2] >> (16 * ((cake_i) % 2))));
+      auto* const cake_corner = &C[(((((long long)blockIdx.y * 128LL) + (wg * 64LL)) + 16 * (int)(cake_warp % 4) + cake_lane / 4)) * N + (((long long)blockIdx.x * 256LL) + 2 * (cake_lane % 4))];
+#line 48 "@CAKE_FILE@"
+      #pragma unroll
+#line 48 "@CAKE_FILE@"
+      for (int cake_i = 0; cake_i < 128; ++cake_i) cake_corner[((8 * (((cake_i) / 2) % 2))) * N + (8 * ((cake_i) / 4) + ((cake_i) % 2))] = ((unsigned short)(o[(cake_i) / 2] >> (16 * ((cake_i) % 2))));
+#line 48 "@CAKE_FILE@"
+    }
 #line 35 "@CAKE_FILE@"
   }
 #line 50 "@CAKE_FILE@"

@@ -202,7 +202,7 @@ kmeans_assign(unsigned short* __restrict__ X, unsigned short* __restrict__ C, fl
 #line 52 "@CAKE_FILE@"
       #pragma unroll
 #line 52 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 64; ++cake_i) acc[cake_i] = ((float)cn[(s) * 128LL + (8 * ((cake_i) / 4) + 2 * (cake_lane % 4) + ((cake_i) % 2))] - (2.0f * acc[cake_i]));
+      for (int cake_i = 0; cake_i < 64; ++cake_i) acc[cake_i] = ((float)cn[(s) * 128LL + (2 * (cake_lane % 4) + (8 * ((cake_i) / 4) + ((cake_i) % 2)))] - (2.0f * acc[cake_i]));
 #line 53 "@CAKE_FILE@"
       // argmin.row best, arg <- acc, base(kt * 128)
 #line 53 "@CAKE_FILE@"
@@ -248,9 +248,15 @@ kmeans_assign(unsigned short* __restrict__ X, unsigned short* __restrict__ C, fl
 #line 56 "@CAKE_FILE@"
     if (cake_lane % 4 == 0) {
 #line 56 "@CAKE_FILE@"
-      #pragma unroll
+      {
 #line 56 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 2; ++cake_i) out[((((long long)blockIdx.x * 128LL) + (wg * 64LL)) + (16 * (int)(cake_warp % 4) + cake_lane / 4 + 8 * (cake_i)))] = arg[cake_i];
+        auto* const cake_corner = &out[((((long long)blockIdx.x * 128LL) + (wg * 64LL)) + 16 * (int)(cake_warp % 4) + cake_lane / 4)];
+#line 56 "@CAKE_FILE@"
+        #pragma unroll
+#line 56 "@CAKE_FILE@"
+        for (int cake_i = 0; cake_i < 2; ++cake_i) cake_corner[(8 * (cake_i))] = arg[cake_i];
+#line 56 "@CAKE_FILE@"
+      }
 #line 56 "@CAKE_FILE@"
     }
 #line 40 "@CAKE_FILE@"

@@ -63,9 +63,15 @@ kmeans_assign_generic(unsigned short* __restrict__ X, unsigned short* __restrict
 #line 125 "@CAKE_FILE@"
     // load xb <- X[i : 1, :]
 #line 125 "@CAKE_FILE@"
-    #pragma unroll
+    {
 #line 125 "@CAKE_FILE@"
-    for (int cake_i = 0; cake_i < 64; ++cake_i) xb[cake_i] = X[((i + ((cake_i) / 64))) * 64LL + ((cake_i) % 64)];
+      auto* const cake_corner = &X[((i + 0)) * 64LL + 0];
+#line 125 "@CAKE_FILE@"
+      #pragma unroll
+#line 125 "@CAKE_FILE@"
+      for (int cake_i = 0; cake_i < 64; ++cake_i) xb[cake_i] = cake_corner[(((cake_i) / 64)) * 64LL + ((cake_i) % 64)];
+#line 125 "@CAKE_FILE@"
+    }
 #line 126 "@CAKE_FILE@"
     // for k in 0 .. K {
 #line 126 "@CAKE_FILE@"
@@ -75,13 +81,25 @@ kmeans_assign_generic(unsigned short* __restrict__ X, unsigned short* __restrict
 #line 127 "@CAKE_FILE@"
       // load cb <- C[k : 1, :]
 #line 127 "@CAKE_FILE@"
-      #pragma unroll
+      {
 #line 127 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 64; ++cake_i) cb[cake_i] = C[((k + ((cake_i) / 64))) * 64LL + ((cake_i) % 64)];
+        auto* const cake_corner = &C[((k + 0)) * 64LL + 0];
+#line 127 "@CAKE_FILE@"
+        #pragma unroll
+#line 127 "@CAKE_FILE@"
+        for (int cake_i = 0; cake_i < 64; ++cake_i) cb[cake_i] = cake_corner[(((cake_i) / 64)) * 64LL + ((cake_i) % 64)];
+#line 127 "@CAKE_FILE@"
+      }
 #line 128 "@CAKE_FILE@"
       // load cn <- Cnorm[k : 1]
 #line 128 "@CAKE_FILE@"
-      { const int cake_i = 0; cn[cake_i] = Cnorm[(k + (cake_i))]; }
+      {
+#line 128 "@CAKE_FILE@"
+        auto* const cake_corner = &Cnorm[(k + 0)];
+#line 128 "@CAKE_FILE@"
+        { const int cake_i = 0; cn[cake_i] = cake_corner[(cake_i)]; }
+#line 128 "@CAKE_FILE@"
+      }
 #line 129 "@CAKE_FILE@"
       // p = cvt<f32>(xb) * cvt<f32>(cb)
 #line 129 "@CAKE_FILE@"
@@ -135,7 +153,13 @@ kmeans_assign_generic(unsigned short* __restrict__ X, unsigned short* __restrict
 #line 134 "@CAKE_FILE@"
     // store out[i : 1] <- arg
 #line 134 "@CAKE_FILE@"
-    { const int cake_i = 0; out[(i + (cake_i))] = arg[cake_i]; }
+    {
+#line 134 "@CAKE_FILE@"
+      auto* const cake_corner = &out[(i + 0)];
+#line 134 "@CAKE_FILE@"
+      { const int cake_i = 0; cake_corner[(cake_i)] = arg[cake_i]; }
+#line 134 "@CAKE_FILE@"
+    }
 #line 124 "@CAKE_FILE@"
   }
 #line 136 "@CAKE_FILE@"

@@ -168,7 +168,7 @@ kmeans_assign_small(unsigned short* __restrict__ X, unsigned short* __restrict__
 #line 47 "@CAKE_FILE@"
       #pragma unroll
 #line 47 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 64; ++cake_i) acc[cake_i] = ((float)cn[(kt) * 128LL + (8 * ((cake_i) / 4) + 2 * (cake_lane % 4) + ((cake_i) % 2))] - (2.0f * acc[cake_i]));
+      for (int cake_i = 0; cake_i < 64; ++cake_i) acc[cake_i] = ((float)cn[(kt) * 128LL + (2 * (cake_lane % 4) + (8 * ((cake_i) / 4) + ((cake_i) % 2)))] - (2.0f * acc[cake_i]));
 #line 48 "@CAKE_FILE@"
       // argmin.row best, arg <- acc, base(kt * 128)
 #line 48 "@CAKE_FILE@"
@@ -210,9 +210,15 @@ kmeans_assign_small(unsigned short* __restrict__ X, unsigned short* __restrict__
 #line 50 "@CAKE_FILE@"
     if (cake_lane % 4 == 0) {
 #line 50 "@CAKE_FILE@"
-      #pragma unroll
+      {
 #line 50 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 2; ++cake_i) out[((((long long)blockIdx.x * 128LL) + (wg * 64LL)) + (16 * (int)(cake_warp % 4) + cake_lane / 4 + 8 * (cake_i)))] = arg[cake_i];
+        auto* const cake_corner = &out[((((long long)blockIdx.x * 128LL) + (wg * 64LL)) + 16 * (int)(cake_warp % 4) + cake_lane / 4)];
+#line 50 "@CAKE_FILE@"
+        #pragma unroll
+#line 50 "@CAKE_FILE@"
+        for (int cake_i = 0; cake_i < 2; ++cake_i) cake_corner[(8 * (cake_i))] = arg[cake_i];
+#line 50 "@CAKE_FILE@"
+      }
 #line 50 "@CAKE_FILE@"
     }
 #line 26 "@CAKE_FILE@"

@@ -59,9 +59,15 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 29 "@CAKE_FILE@"
     // load x <- X[block.x * 16 : 16, w * 256 : 256]
 #line 29 "@CAKE_FILE@"
-    #pragma unroll
+    {
 #line 29 "@CAKE_FILE@"
-    for (int cake_i = 0; cake_i < 128; ++cake_i) x[cake_i] = X[((((long long)blockIdx.x * 16LL) + (16 * (((cake_i) / 4) / 32) + cake_lane / 4 + 8 * (((cake_i) % 4) / 2)))) * 1024LL + ((w * 256LL) + (8 * (((cake_i) / 4) % 32) + 2 * (cake_lane % 4) + ((cake_i) % 2)))];
+      auto* const cake_corner = &X[((((long long)blockIdx.x * 16LL) + cake_lane / 4)) * 1024LL + ((w * 256LL) + 2 * (cake_lane % 4))];
+#line 29 "@CAKE_FILE@"
+      #pragma unroll
+#line 29 "@CAKE_FILE@"
+      for (int cake_i = 0; cake_i < 128; ++cake_i) x[cake_i] = cake_corner[((16 * (((cake_i) / 4) / 32) + 8 * (((cake_i) % 4) / 2))) * 1024LL + (8 * (((cake_i) / 4) % 32) + ((cake_i) % 2))];
+#line 29 "@CAKE_FILE@"
+    }
 #line 30 "@CAKE_FILE@"
     // reduce.row max pm <- x
 #line 30 "@CAKE_FILE@"
@@ -97,9 +103,15 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 31 "@CAKE_FILE@"
     if (cake_lane % 4 == 0) {
 #line 31 "@CAKE_FILE@"
-      #pragma unroll
+      {
 #line 31 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 2; ++cake_i) pmax[(w) * 16LL + (16 * ((cake_i) / 2) + cake_lane / 4 + 8 * ((cake_i) % 2))] = pm[cake_i];
+        auto* const cake_corner = &pmax[(w) * 16LL + cake_lane / 4];
+#line 31 "@CAKE_FILE@"
+        #pragma unroll
+#line 31 "@CAKE_FILE@"
+        for (int cake_i = 0; cake_i < 2; ++cake_i) cake_corner[(16 * ((cake_i) / 2) + 8 * ((cake_i) % 2))] = pm[cake_i];
+#line 31 "@CAKE_FILE@"
+      }
 #line 31 "@CAKE_FILE@"
     }
 #line 32 "@CAKE_FILE@"
@@ -113,9 +125,15 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 34 "@CAKE_FILE@"
       // load t <- pmax[i]
 #line 34 "@CAKE_FILE@"
-      #pragma unroll
+      {
 #line 34 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 2; ++cake_i) t[cake_i] = pmax[(i) * 16LL + (16 * ((cake_i) / 2) + cake_lane / 4 + 8 * ((cake_i) % 2))];
+        auto* const cake_corner = &pmax[(i) * 16LL + cake_lane / 4];
+#line 34 "@CAKE_FILE@"
+        #pragma unroll
+#line 34 "@CAKE_FILE@"
+        for (int cake_i = 0; cake_i < 2; ++cake_i) t[cake_i] = cake_corner[(16 * ((cake_i) / 2) + 8 * ((cake_i) % 2))];
+#line 34 "@CAKE_FILE@"
+      }
 #line 35 "@CAKE_FILE@"
       // m = max(m, t)
 #line 35 "@CAKE_FILE@"
@@ -165,9 +183,15 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 39 "@CAKE_FILE@"
     if (cake_lane % 4 == 0) {
 #line 39 "@CAKE_FILE@"
-      #pragma unroll
+      {
 #line 39 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 2; ++cake_i) psum[(w) * 16LL + (16 * ((cake_i) / 2) + cake_lane / 4 + 8 * ((cake_i) % 2))] = ps[cake_i];
+        auto* const cake_corner = &psum[(w) * 16LL + cake_lane / 4];
+#line 39 "@CAKE_FILE@"
+        #pragma unroll
+#line 39 "@CAKE_FILE@"
+        for (int cake_i = 0; cake_i < 2; ++cake_i) cake_corner[(16 * ((cake_i) / 2) + 8 * ((cake_i) % 2))] = ps[cake_i];
+#line 39 "@CAKE_FILE@"
+      }
 #line 39 "@CAKE_FILE@"
     }
 #line 40 "@CAKE_FILE@"
@@ -181,9 +205,15 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 42 "@CAKE_FILE@"
       // load t <- psum[i]
 #line 42 "@CAKE_FILE@"
-      #pragma unroll
+      {
 #line 42 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 2; ++cake_i) t[cake_i] = psum[(i) * 16LL + (16 * ((cake_i) / 2) + cake_lane / 4 + 8 * ((cake_i) % 2))];
+        auto* const cake_corner = &psum[(i) * 16LL + cake_lane / 4];
+#line 42 "@CAKE_FILE@"
+        #pragma unroll
+#line 42 "@CAKE_FILE@"
+        for (int cake_i = 0; cake_i < 2; ++cake_i) t[cake_i] = cake_corner[(16 * ((cake_i) / 2) + 8 * ((cake_i) % 2))];
+#line 42 "@CAKE_FILE@"
+      }
 #line 43 "@CAKE_FILE@"
       // l = l + t
 #line 43 "@CAKE_FILE@"
@@ -207,9 +237,15 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 47 "@CAKE_FILE@"
     // store Y[block.x * 16 : 16, w * 256 : 256] <- x
 #line 47 "@CAKE_FILE@"
-    #pragma unroll
+    {
 #line 47 "@CAKE_FILE@"
-    for (int cake_i = 0; cake_i < 128; ++cake_i) Y[((((long long)blockIdx.x * 16LL) + (16 * (((cake_i) / 4) / 32) + cake_lane / 4 + 8 * (((cake_i) % 4) / 2)))) * 1024LL + ((w * 256LL) + (8 * (((cake_i) / 4) % 32) + 2 * (cake_lane % 4) + ((cake_i) % 2)))] = x[cake_i];
+      auto* const cake_corner = &Y[((((long long)blockIdx.x * 16LL) + cake_lane / 4)) * 1024LL + ((w * 256LL) + 2 * (cake_lane % 4))];
+#line 47 "@CAKE_FILE@"
+      #pragma unroll
+#line 47 "@CAKE_FILE@"
+      for (int cake_i = 0; cake_i < 128; ++cake_i) cake_corner[((16 * (((cake_i) / 4) / 32) + 8 * (((cake_i) % 4) / 2))) * 1024LL + (8 * (((cake_i) / 4) % 32) + ((cake_i) % 2))] = x[cake_i];
+#line 47 "@CAKE_FILE@"
+    }
 #line 20 "@CAKE_FILE@"
   }
 #line 49 "@CAKE_FILE@"
