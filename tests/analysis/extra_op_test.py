@@ -9,7 +9,9 @@ or says `using enum Op`, outside comments, itself or in a project header it
 includes (the build's dependency record, `ninja -t deps`). A switch over Op
 names its ops so (a switch whose only label is `default:` is not looked
 for); compiling only those sources takes a sixth of the time of every
-source with a `switch`. Without that record every source is compiled. A precompiled header of the build is left out: it
+source with a `switch`. Without that record every source is compiled. A
+unity build's batches are compiled source by source, with the batch's
+command. A precompiled header of the build is left out: it
 was made without the extra op. The op is in the enum and the op table, so
 every exhaustive `switch (op)` that does not handle it is an error (-Werror=switch). The
 test passes when the build fails, only with such errors, and exactly in the
@@ -61,6 +63,33 @@ def recorded_deps(build):
     return deps or None
 
 
+UNITY_INCLUDE = re.compile(r'^#include "(?P<path>[^"]+)"', re.M)
+
+
+def unity_sources(entries):
+    """A unity build's batches (`unity_N_cxx.cxx`, CMake's UNITY_BUILD) as
+    their sources, each with the batch's command (its own file as the input)
+    and a note of the batch's other sources, which its dependency record
+    also lists."""
+    out = []
+    for e in entries:
+        if not re.search(r"unity_\d+_cxx\.cxx$", e["file"]):
+            out.append(e)
+            continue
+        with open(e["file"]) as f:
+            members = UNITY_INCLUDE.findall(f.read())
+        for m in members:
+            one = dict(e)
+            one["file"] = m
+            if "command" in e:
+                one["command"] = e["command"].replace(e["file"], m)
+            else:
+                one["arguments"] = [m if a == e["file"] else a for a in e["arguments"]]
+            one["batch"] = [os.path.realpath(x) for x in members if x != m]
+            out.append(one)
+    return out
+
+
 def object_of(entry):
     args = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
     if "-o" in args and args.index("-o") + 1 < len(args):
@@ -95,7 +124,7 @@ def main():
     build, source = os.path.realpath(sys.argv[1]), os.path.realpath(sys.argv[2])
     expected = {os.path.normpath(f) for f in sys.argv[3:]}
     with open(os.path.join(build, "compile_commands.json")) as f:
-        entries = json.load(f)
+        entries = unity_sources(json.load(f))
     roots = [os.path.join(source, d) + os.sep for d in ("analysis", "exec", "server", "codegen")]
     chosen = [e for e in entries
               if e["file"].endswith(".cpp") and any(os.path.realpath(e["file"]).startswith(r) for r in roots)]
@@ -110,7 +139,10 @@ def main():
             files = deps.get(object_of(entry))
             if files is None:
                 return True  # not built yet: compile it
-            return any(names_ops(f) for f in files if any(f.startswith(r) for r in project))
+            if entry.get("batch") is not None:
+                files = files + [os.path.realpath(entry["file"])]
+            batch = set(entry.get("batch", []))
+            return any(names_ops(f) for f in files if any(f.startswith(r) for r in project) and f not in batch)
 
         total = len(chosen)
         chosen = [e for e in chosen if may_switch_on_op(e)]

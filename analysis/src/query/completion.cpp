@@ -18,7 +18,7 @@ namespace {
 
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-constexpr DType kDTypes[] = {DType::F64, DType::F32, DType::TF32, DType::F16, DType::BF16, DType::F8E4M3,
+constexpr DType kCompletionDTypes[] = {DType::F64, DType::F32, DType::TF32, DType::F16, DType::BF16, DType::F8E4M3,
                              DType::F8E5M2, DType::F6E3M2, DType::F6E2M3, DType::F4E2M1, DType::I64, DType::I32,
                              DType::I16, DType::I8, DType::U64, DType::U32, DType::U16, DType::U8, DType::B32,
                              DType::Pred};
@@ -155,7 +155,7 @@ std::vector<CompletionCandidate> completions_at(const Module& m, std::string_vie
   for (const OpInfo& op : all_ops())
     if (op_supported_by(op.op, m))
       out.push_back(candidate(CompletionCandidate::Kind::Op, std::string(op.spelling), std::string(op.summary)));
-  for (DType d : kDTypes) out.push_back(candidate(CompletionCandidate::Kind::Type, std::string(dtype_name(d)), "element type"));
+  for (DType d : kCompletionDTypes) out.push_back(candidate(CompletionCandidate::Kind::Type, std::string(dtype_name(d)), "element type"));
   add_names(m, offset, false, out);
   for (const Snippet& s : kSnippets)
     out.push_back(
