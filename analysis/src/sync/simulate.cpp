@@ -944,9 +944,16 @@ class Simulator {
     return h;
   }
 
+  /// A hazard of `a`'s access at `id` (once per kind, statement and slot),
+  /// with the scope of `a`'s current frame or, for an access recorded
+  /// earlier, the scope it had then.
   void hazard(HazardKind kind, const Actor& a, StmtId id, ExprId operand, SlotKey slot, const Access& other) {
+    hazard(kind, a.frames.back().scope, a, id, operand, slot, other);
+  }
+  void hazard(HazardKind kind, ThreadScope scope, const Actor& a, StmtId id, ExprId operand, SlotKey slot,
+              const Access& other) {
     if (!per_cta_[a.cta].hazard_seen.insert({kind, id, slot.symbol}).second) return;
-    per_cta_[a.cta].hazards.push_back(make_hazard(kind, a.frames.back().scope, a, id, operand, slot, other));
+    per_cta_[a.cta].hazards.push_back(make_hazard(kind, scope, a, id, operand, slot, other));
   }
 
   /// A read of `slot` in CTA `cta` (the actor's own, or a dsmem peer's).
@@ -1095,10 +1102,7 @@ class Simulator {
     auto corner = [&](int i) {
       if (lane_ != kNone) env.values[lane_] = i & 1 ? 31 : 0;
       if (warp_ != kNone) env.fields[warp_]["id"] = a.role.first_warp + (i & 2 ? a.role.warps - 1 : 0);
-      if (rank_ != kNone) {
-        int64_t units = a.role.kind == RoleSpec::Kind::Warpgroup ? a.role.warps / 4 : a.role.warps;
-        env.fields[rank_]["rank"] = i & 4 ? std::max<int64_t>(units, 1) - 1 : 0;
-      }
+      if (rank_ != kNone) env.fields[rank_]["rank"] = i & 4 ? std::max<int64_t>(a.role.units(), 1) - 1 : 0;
     };
     constexpr int64_t kWhole[2] = {INT64_MIN, INT64_MAX};
     for (size_t d = 0; d < x.items.size(); ++d) {
@@ -1130,18 +1134,12 @@ class Simulator {
     return true;
   }
 
-  /// Whether a read of `operand` (global tensor `t`) may touch what one of
-  /// the role's own tma.stores writes: yes unless both sides' elements are
-  /// known and apart.
-  bool own_store_overlaps(const Actor& a, ExprId operand, SymbolId t) const {
-    std::optional<Region> read;
-    bool read_known = true;
-    for (const auto& [tensor, region] : a.stores) {
-      if (tensor != t) continue;
-      if (!region) return true;
-      if (!read && read_known && !(read = global_region(a, operand))) read_known = false;
-      if (!read_known || overlap(*region, *read)) return true;
-    }
+  /// Whether a read of global tensor `t` (its elements `read`, nullopt when
+  /// not known) may touch what one of the role's own tma.stores writes: yes
+  /// unless both sides' elements are known and apart.
+  bool own_store_overlaps(const Actor& a, SymbolId t, const std::optional<Region>& read) const {
+    for (const auto& [tensor, region] : a.stores)
+      if (tensor == t && (!region || !read || overlap(*region, *read))) return true;
     return false;
   }
 
@@ -1152,10 +1150,8 @@ class Simulator {
   /// reads whose elements are not known are not judged. The read is kept
   /// for stores that come later with nothing ordering the two
   /// (peer_read_before_store).
-  void peer_store_read(Actor& a, StmtId id, ExprId operand, SymbolId t) {
-    if (ctas_ <= 1) return;
-    std::optional<Region> read = global_region(a, operand);
-    if (!read) return;
+  void peer_store_read(Actor& a, StmtId id, ExprId operand, SymbolId t, const std::optional<Region>& read) {
+    if (ctas_ <= 1 || !read) return;
     int e = new_access(a, id, false);
     auto& reads = peer_reads_[{a.cta, t}];
     if (reads.size() == kPeerAccesses) reads.erase(reads.begin());
@@ -1182,31 +1178,33 @@ class Simulator {
       if (reads == peer_reads_.end()) continue;
       for (const PeerRead& r : reads->second) {
         const Access& read = accesses_[r.access];
-        if (!overlap(region, r.region) || knows(a, r.access, a.frames.back().scope)) continue;
-        const Actor& reader = actors_[read.actor];
-        if (!per_cta_[reader.cta].hazard_seen.insert({HazardKind::StoreInFlightRead, read.stmt, t}).second) continue;
-        per_cta_[reader.cta].hazards.push_back(
-            make_hazard(HazardKind::StoreInFlightRead, read.scope, reader, read.stmt, r.operand, SlotKey{t, -1}, accesses_[e]));
+        if (overlap(region, r.region) && !knows(a, r.access, a.frames.back().scope))
+          hazard(HazardKind::StoreInFlightRead, read.scope, actors_[read.actor], read.stmt, r.operand, SlotKey{t, -1},
+                 accesses_[e]);
       }
     }
   }
 
   Result step(Actor& a, StmtId id, const MoveStmt& mv) {
     const Frame& f = a.frames.back();
-    // A read of global memory, for the TMA stores still writing it (E0417);
-    // none can be before the role's first store.
-    if (SymbolId t = a.stores.empty() ? kNone : global_tensor(mv.src); t != kNone && own_store_overlaps(a, mv.src, t)) {
-      AsyncEvent ae = async_event(AsyncEventKind::GlobalRead, a, id);
-      ae.operand = mv.src;
-      ae.other = t;
-      async_of(a).push_back(ae);
-    }
-    // Another role's: the store's completion must be ordered before it.
     if (SymbolId t = global_tensor(mv.src); t != kNone) {
+      // Its elements, where a store may write them: the role's own, or in
+      // a cluster another CTA's.
+      bool stored = std::any_of(a.stores.begin(), a.stores.end(), [&](const auto& st) { return st.first == t; });
+      std::optional<Region> read = stored || ctas_ > 1 ? global_region(a, mv.src) : std::nullopt;
+      // A read of global memory, for the role's TMA stores still writing
+      // it (E0417); none can be before the role's first store to it.
+      if (stored && own_store_overlaps(a, t, read)) {
+        AsyncEvent ae = async_event(AsyncEventKind::GlobalRead, a, id);
+        ae.operand = mv.src;
+        ae.other = t;
+        async_of(a).push_back(ae);
+      }
+      // Another role's: the store's completion must be ordered before it.
       auto w = global_writes_.find({a.cta, t});
       if (w != global_writes_.end() && accesses_[w->second].actor != a.id && !knows(a, w->second, f.scope))
         hazard(HazardKind::StoreInFlightRead, a, id, mv.src, SlotKey{t, -1}, accesses_[w->second]);
-      peer_store_read(a, id, mv.src, t);
+      peer_store_read(a, id, mv.src, t, read);
     }
     switch (mv.op) {
       case Op::TmaLoad:

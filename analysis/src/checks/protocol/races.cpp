@@ -6,8 +6,9 @@
 // smem whose generic-proxy write was not fenced is E0604; a tensor-memory
 // read before tcgen05.wait.st completes the store it reads is E0415; a
 // global read before another role's (or, in a cluster, another CTA's) TMA
-// store to the same elements is ordered complete is E0417; a peer CTA's shared memory touched with nothing ordering it before
-// that CTA ends is E0420.
+// store to the same elements is ordered complete is E0417; a peer CTA's
+// shared memory touched with nothing ordering it before that CTA ends is
+// E0420.
 #include "checks/protocol/protocol_checks.h"
 #include "diag_builder.h"
 
