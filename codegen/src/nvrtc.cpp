@@ -56,7 +56,7 @@ std::vector<FunctionResources> parse_resources(const std::string& log) {
 namespace {
 
 /// NVRTC's entry points, from the library loaded on first use: linked at
-/// start-up, its 109 MB took 40 ms and 40 MB of resident memory from every
+/// start-up, its 109 MB took about 40 ms and 30 MB of resident memory from every
 /// `cake` and `cake-lsp` run, most of which never compile
 /// (docs/benchmarks.md).
 struct Nvrtc {
