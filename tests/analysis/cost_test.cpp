@@ -370,6 +370,46 @@ kernel exps(X: global f32[M, 256] row_major)
 bench exps { M = 16384 }
 )";
 
+// Each CTA of a two-CTA cluster loads half of the pair's tile and multicasts
+// it to both; each stores one half to its own rows.
+const char* kMulticast = R"(target sm_90a
+kernel pairs(A: global bf16[N, 64] row_major, B: global bf16[N, 64] row_major)
+  where N % 128 == 0
+  grid (N / 64)
+  block 128
+  cluster (2)
+{
+  smem buf: bf16[128, 64] swizzle(128B)
+  mbarrier full
+  tensormap tA = A box [64, 64] swizzle(128B)
+  tensormap tB = B box [64, 64] swizzle(128B)
+  role copier all {
+    elect {
+      arrive.expect_tx full, bytes(buf)
+      tma.load buf[cluster.rank * 64 : 64, :] <- tA[block.x / 2 * 128 + cluster.rank * 64, 0], full multicast(3)
+      wait full parity(0)
+      tma.store tB[block.x * 64, 0] <- buf[(1 - cluster.rank) * 64 : 64, :]
+      tma.store.commit
+      tma.store.wait 0
+    }
+    cluster.sync
+  }
+}
+bench pairs { N = 16777216 })";
+
+TEST_CASE("a multicast TMA load reads its slice from L2 once for the CTAs it feeds") {
+  auto a = checked(kMulticast);
+  auto e = estimates(*a);
+  REQUIRE(e.size() == 1);
+  REQUIRE(e[0].ok);
+  // Every row of A is read once (each CTA its 64 of the pair's 128 rows),
+  // every row of B written once: without the multicast each CTA would read
+  // all 128 rows, half again as many bytes.
+  double tensor = 16777216.0 * 64 * 2;
+  CHECK(e[0].resources[size_t(Resource::L2)].demand == Approx(2 * tensor));
+  CHECK(e[0].resources[size_t(Resource::Hbm)].demand == Approx(2 * tensor));
+}
+
 TEST_CASE("exp2 takes its elements over the special-function unit's rate") {
   const DeviceInfo& d = h100();
   auto a = checked(kExp);
