@@ -158,6 +158,10 @@ class Emitter {
   /// The C++ name of a pipeline stage's phase (`s.phase`).
   std::string phase_name(SymbolId stage) const;
   std::string ctype(DType dtype) const;
+  /// The C type of a dtype in memory (parameters, shared memory,
+  /// addresses): ctype(), or the bits of an 8-bit float, which only copies
+  /// and MMAs read (element-wise code refuses it: ctype() is empty).
+  std::string memory_type(DType dtype) const;
   /// The C++ element type of a fragment's array.
   std::string storage(const FragShape& f) const;
   /// A power of two that provably divides integer expression `e` (1 when

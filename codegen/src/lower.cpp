@@ -362,7 +362,7 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
   // shape symbols in Kernel::shape_symbols order.
   for (SymbolId p : kernel.params) {
     const Symbol& s = m.symbols[p];
-    std::string type = x.ctype(s.type.dtype);
+    std::string type = s.kind == SymbolKind::TensorParam ? x.memory_type(s.type.dtype) : x.ctype(s.type.dtype);
     if (type.empty()) {
       x.refuse(s.decl, "a " + std::string(dtype_name(s.type.dtype)) + " parameter");
       continue;
@@ -449,7 +449,7 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
              s.decl);
       continue;
     }
-    std::string type = x.ctype(s.type.dtype);
+    std::string type = x.memory_type(s.type.dtype);
     if (type.empty()) {
       x.refuse(s.decl, "a shared-memory buffer of " + std::string(dtype_name(s.type.dtype)));
       continue;

@@ -17,7 +17,7 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
   if (*dst != *src || dst->empty() || dst->size() > 2 || to.type.dtype != from.type.dtype)
     return refuse(s.range, "a cp.async between tiles of different shapes or types, or of rank above 2");
   int64_t element = dtype_bits(to.type.dtype) / 8;
-  if (element <= 0 || ctype(to.type.dtype).empty()) return refuse(s.range, "a cp.async of this element type");
+  if (element <= 0 || memory_type(to.type.dtype).empty()) return refuse(s.range, "a cp.async of this element type");
   int64_t rows = dst->size() == 2 ? (*dst)[0] : 1, columns = dst->back();
   // The widest piece (16, 8 or 4 bytes) that divides a row and whose
   // start is aligned in both tiles (tensor bases are taken to be 16-byte

@@ -53,7 +53,7 @@ struct Lowerer {
         if (sym.tensor == kNone) return;
         // A peer's mbarrier (a CTA pair's copies complete on it): its bytes.
         bool barrier = x.m.symbols[sym.tensor].kind == SymbolKind::Mbarrier;
-        std::string at = x.name(d.symbol) + "_at", type = barrier ? "unsigned char" : x.ctype(sym.type.dtype);
+        std::string at = x.name(d.symbol) + "_at", type = barrier ? "unsigned char" : x.memory_type(sym.type.dtype);
         line("unsigned long long " + at + ";");
         line("CAKE_MAPA(" + at + ", " + x.name(sym.tensor) + ", " + x.index(sym.value) + ");");
         line(type + "* const " + x.name(d.symbol) + " = (" + type + "*)" + at + ";");

@@ -95,6 +95,11 @@ std::string Emitter::ctype(DType dtype) const {
   return "";
 }
 
+std::string Emitter::memory_type(DType dtype) const {
+  if (dtype == DType::F8E4M3 || dtype == DType::F8E5M2) return "unsigned char";
+  return ctype(dtype);
+}
+
 std::string Emitter::storage(const FragShape& f) const { return f.packed() ? "unsigned" : ctype(f.dtype); }
 
 std::string Emitter::slot_read(const FragShape& f, SymbolId s, const std::string& i) const {
@@ -392,9 +397,13 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
         refuse(e.range, "`" + std::string(m.written(e.range)) + "` as an operand of this shape");
         return "0";
       }
+      const Symbol& b = m.symbols[base];
+      if (ctype(b.type.dtype).empty()) {
+        refuse(e.range, "a " + std::string(dtype_name(b.type.dtype)) + " operand of an element-wise expression");
+        return "0";
+      }
       auto at = address(id, place(result, i).col, "", 1);
       if (!at) return "0";
-      const Symbol& b = m.symbols[base];
       return b.type.dtype == DType::BF16 ? "CAKE_BF16_F32(" + *at + ")"
              : b.type.dtype == DType::F16 ? "CAKE_F16_F32(" + *at + ")"
                                           : "(float)" + *at;
@@ -616,7 +625,7 @@ std::optional<std::string> Emitter::address(ExprId id, const std::string& row, c
     bytes = "CAKE_SWIZZLE(" + bytes + ", " + std::to_string(z.row_shift) + ", " + std::to_string(z.mask) + ", " +
             std::to_string(z.chunk_shift) + ")";
   }
-  return "(*(" + ctype(s.type.dtype) + "*)((unsigned char*)" + name(l->base) + " + (" + stage + ") * " +
+  return "(*(" + memory_type(s.type.dtype) + "*)((unsigned char*)" + name(l->base) + " + (" + stage + ") * " +
          std::to_string(l->slot->stride) + " + " + bytes + "))";
 }
 

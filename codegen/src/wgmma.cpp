@@ -61,8 +61,16 @@ std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId e, const
 }
 
 std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers) {
-  std::string type = dtype == DType::BF16 ? "bf16" : "f16";
-  std::string macro = "CAKE_WGMMA_M64N" + std::to_string(n) + "K16_" + (dtype == DType::BF16 ? "BF16" : "F16") +
+  // The PTX type of A and B, and the K of one instruction: 32 bytes of each
+  // operand row (k16 for 16-bit types, k32 for 8-bit floats).
+  // PTX names the 8-bit floats without their width: f8e4m3 is .e4m3.
+  int64_t k = 256 / dtype_bits(dtype);
+  bool f8 = k == 32;
+  std::string type(dtype_name(dtype));
+  if (f8) type = type.substr(2);
+  std::string upper = type;
+  for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  std::string macro = "CAKE_WGMMA_M64N" + std::to_string(n) + "K" + std::to_string(k) + "_" + upper +
                       (a_in_registers ? "_RS" : "");
   if (!define_once(macro)) return macro;
   int64_t regs = n / 2;  // f32 accumulators per thread
@@ -72,7 +80,7 @@ std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers) {
     outs += std::string(i ? ", " : "") + "\"+f\"((d)[" + std::to_string(i) + "])";
     if (i % 8 == 7 && i + 1 < regs) outs += " \\\n      ";
   }
-  auto operand = [&](int64_t k) { return "%" + std::to_string(regs + k); };
+  auto operand = [&](int64_t i) { return "%" + std::to_string(regs + i); };
   // A: its descriptor, or the four .b32 registers of a k16 step (PTX ISA,
   // wgmma.mma_async: the register form has no imm-trans-a).
   std::string a = a_in_registers ? "{" + operand(0) + ", " + operand(1) + ", " + operand(2) + ", " + operand(3) + "}"
@@ -90,8 +98,11 @@ std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers) {
          ") @ B (descriptor db), plus d when scale_d is not 0.\n";
   out += "#define " + macro + "(d, a, db, scale_d) \\\n";
   out += "  asm volatile(\"{ .reg .pred cake_p; setp.ne.b32 cake_p, " + scale + ", 0; \" \\\n";
-  out += "      \"wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32." + type + "." + type + " {" + list +
-         "}, " + a + ", " + b + ", cake_p, 1, 1" + (a_in_registers ? ", 0" : ", 0, 0") + "; }\" \\\n";
+  // The 16-bit forms take the transpose immediates (0: K-major); the
+  // 8-bit forms have none (their operands are K-major only).
+  std::string transpose = f8 ? "" : a_in_registers ? ", 0" : ", 0, 0";
+  out += "      \"wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" + std::to_string(k) + ".f32." + type + "." +
+         type + " {" + list + "}, " + a + ", " + b + ", cake_p, 1, 1" + transpose + "; }\" \\\n";
   out += "      : " + outs + " \\\n";
   out += a_in_registers ? "      : \"r\"((a)[0]), \"r\"((a)[1]), \"r\"((a)[2]), \"r\"((a)[3]), \"l\"(db), "
                           "\"r\"((unsigned)(scale_d)))\n"
@@ -135,13 +146,16 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
     a_rows = a_side->rows;
     a_k = a_side->k;
   }
-  if (a_dtype != B.dtype || (a_dtype != DType::BF16 && a_dtype != DType::F16) || a_k != B.k || a_rows != 64 ||
-      B.rows != fc->dims[1] || a_k % 16 != 0 || B.rows % 8 != 0 || B.rows > 256)
-    return refuse(s.range, "a wgmma other than f32 [64, N] += bf16/f16 [64, K] @ [N, K].T");
+  bool f8 = a_dtype == DType::F8E4M3 || a_dtype == DType::F8E5M2;
+  int64_t k_step = f8 ? 32 : 16;  // elements of one instruction's K: 32 bytes of a row
+  if (a_dtype != B.dtype || (a_dtype != DType::BF16 && a_dtype != DType::F16 && !f8) || a_k != B.k || a_rows != 64 ||
+      B.rows != fc->dims[1] || a_k % k_step != 0 || B.rows % 8 != 0 || B.rows > 256)
+    return refuse(s.range, "a wgmma other than f32 [64, N] += bf16/f16/f8e4m3/f8e5m2 [64, K] @ [N, K].T (one type for A and B)");
   std::string macro = wgmma_macro(B.rows, a_dtype, a_in_registers);
   std::string c = name(acc.symbol);
-  // One instruction per k16 step; its descriptors start 16 elements (32
-  // bytes) further along the swizzled row. `=` zeroes at the first step.
+  // One instruction per K step (k16, or k32 for 8-bit floats); its
+  // descriptors start 32 bytes further along the swizzled row. `=` zeroes
+  // at the first step.
   auto desc = [&](const MmaSmemOperand& x) {
     const SwizzleRule* rule = target.swizzle(x.swizzle);
     return "CAKE_WGMMA_DESC((const unsigned char*)" + x.base + " + 32 * cake_k, " +
@@ -149,7 +163,7 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   };
   std::string a_operand = a_in_registers ? "&" + name(a.symbol) + "[4 * cake_k]" : desc(*a_side);
   line("#pragma unroll", s.range);
-  line("for (int cake_k = 0; cake_k < " + std::to_string(a_k / 16) + "; ++cake_k)", s.range);
+  line("for (int cake_k = 0; cake_k < " + std::to_string(a_k / k_step) + "; ++cake_k)", s.range);
   line("  " + macro + "(" + c + ", " + a_operand + ", " + desc(B) + ", " +
            (n.accumulate_into ? std::string("1") : std::string("cake_k > 0")) + ");",
        s.range);

@@ -92,6 +92,53 @@ double round_float(const FloatFormat& f, double v) {
   return std::copysign(r, v);
 }
 
+/// The format's code of `v`, a value of its set (round_float's result).
+uint32_t encode_float(const FloatFormat& f, double v) {
+  uint32_t sign = std::signbit(v) ? 1u << (f.exp_bits + f.man_bits) : 0;
+  uint32_t all_exp = (1u << f.exp_bits) - 1, all_man = (1u << f.man_bits) - 1;
+  if (std::isnan(v)) return sign | (all_exp << f.man_bits) | all_man;  // f8e4m3's only NaN; a quiet NaN elsewhere
+  if (std::isinf(v)) return sign | (all_exp << f.man_bits);
+  double a = std::fabs(v);
+  if (a == 0) return sign;
+  int e;
+  std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1): the binade 2^(e - 1)
+  int field = e - 1 + f.bias;
+  if (field < 1)  // subnormal: a multiple of the smallest subnormal
+    return sign | static_cast<uint32_t>(std::ldexp(a, f.bias - 1 + f.man_bits));
+  uint32_t man = static_cast<uint32_t>(std::ldexp(a, f.man_bits - (e - 1))) & all_man;
+  return sign | (static_cast<uint32_t>(field) << f.man_bits) | man;
+}
+
+double decode_float(const FloatFormat& f, uint32_t bits) {
+  uint32_t all_exp = (1u << f.exp_bits) - 1, all_man = (1u << f.man_bits) - 1;
+  uint32_t man = bits & all_man, field = (bits >> f.man_bits) & all_exp;
+  double sign = (bits >> (f.exp_bits + f.man_bits)) & 1 ? -1 : 1;
+  if (field == all_exp && f.specials == Specials::Ieee)
+    return man ? std::numeric_limits<double>::quiet_NaN() : sign * std::numeric_limits<double>::infinity();
+  if (field == all_exp && man == all_man && f.specials == Specials::NanOnly) return std::numeric_limits<double>::quiet_NaN();
+  if (field == 0) return sign * std::ldexp(static_cast<double>(man), 1 - f.bias - f.man_bits);
+  return sign * std::ldexp(static_cast<double>(man | (all_man + 1)), static_cast<int>(field) - f.bias - f.man_bits);
+}
+
+/// The table row of a float dtype below f64.
+const FloatFormat* format_of(DType dtype) {
+  switch (dtype) {
+    case DType::F32: return &kF32;
+    case DType::TF32: return &kF32;  // held as an f32 whose low 13 mantissa bits are zero
+    case DType::F16: return &kF16;
+    case DType::BF16: return &kBF16;
+    case DType::F8E4M3: return &kF8E4M3;
+    case DType::F8E5M2: return &kF8E5M2;
+    case DType::F6E3M2: return &kF6E3M2;
+    case DType::F6E2M3: return &kF6E2M3;
+    case DType::F4E2M1: return &kF4E2M1;
+    case DType::F64: case DType::I64: case DType::I32: case DType::I16: case DType::I8: case DType::U64:
+    case DType::U32: case DType::U16: case DType::U8: case DType::B32: case DType::Pred: case DType::Unknown:
+      return nullptr;
+  }
+  return nullptr;
+}
+
 // Section - Integers
 
 /// `v` truncated toward zero into T: wraps modulo 2^bits while the truncated
@@ -209,6 +256,18 @@ double round_to(DType dtype, double v) {
     case DType::Pred: return v != 0 ? 1 : 0;
   }
   return v;
+}
+
+std::optional<uint32_t> float_bits(DType dtype, double v) {
+  const FloatFormat* f = format_of(dtype);
+  if (!f) return std::nullopt;
+  return encode_float(*f, round_to(dtype, v));
+}
+
+std::optional<double> from_float_bits(DType dtype, uint32_t bits) {
+  const FloatFormat* f = format_of(dtype);
+  if (!f) return std::nullopt;
+  return decode_float(*f, bits);
 }
 
 void fill_random(DType dtype, std::span<double> out, uint64_t seed) {

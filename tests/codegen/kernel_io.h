@@ -70,6 +70,12 @@ struct KernelCase {
   std::string error;  // why there is no case
 };
 
+/// Bytes of a 16- or 8-bit float in memory: its code (exec::float_bits).
+inline size_t narrow_float_bytes(DType dtype) {
+  int bits = dtype_bits(dtype);
+  return (bits == 16 || bits == 8) && exec::float_bits(dtype, 0) ? static_cast<size_t>(bits / 8) : 0;
+}
+
 inline std::vector<unsigned char> to_bytes(DType dtype, const std::vector<double>& values) {
   std::vector<unsigned char> out;
   auto put = [&](const void* p, size_t n) {
@@ -80,10 +86,9 @@ inline std::vector<unsigned char> to_bytes(DType dtype, const std::vector<double
     if (dtype == DType::F32) {
       float f = static_cast<float>(v);
       put(&f, 4);
-    } else if (dtype == DType::BF16) {
-      // Values are already rounded into bf16: the top half of the f32.
-      uint16_t h = static_cast<uint16_t>(std::bit_cast<uint32_t>(static_cast<float>(v)) >> 16);
-      put(&h, 2);
+    } else if (size_t n = narrow_float_bytes(dtype)) {
+      uint32_t code = *exec::float_bits(dtype, v);  // little-endian: its low n bytes
+      put(&code, n);
     } else if (dtype == DType::I32) {
       int32_t i = static_cast<int32_t>(v);
       put(&i, 4);
@@ -96,16 +101,16 @@ inline std::vector<unsigned char> to_bytes(DType dtype, const std::vector<double
 
 inline std::vector<double> from_bytes(DType dtype, const std::vector<unsigned char>& bytes) {
   std::vector<double> out;
-  size_t size = dtype == DType::BF16 ? 2 : 4;
+  size_t narrow = narrow_float_bytes(dtype), size = narrow ? narrow : 4;
   for (size_t at = 0; at + size <= bytes.size(); at += size) {
     if (dtype == DType::F32) {
       float f;
       std::memcpy(&f, &bytes[at], 4);
       out.push_back(f);
-    } else if (dtype == DType::BF16) {
-      uint16_t h;
-      std::memcpy(&h, &bytes[at], 2);
-      out.push_back(std::bit_cast<float>(uint32_t(h) << 16));
+    } else if (narrow) {
+      uint32_t code = 0;
+      std::memcpy(&code, &bytes[at], narrow);
+      out.push_back(*exec::from_float_bits(dtype, code));
     } else if (dtype == DType::I32) {
       int32_t i;
       std::memcpy(&i, &bytes[at], 4);

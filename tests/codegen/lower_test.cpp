@@ -325,6 +325,60 @@ TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file w
   CHECK(none.cuda.empty());
 }
 
+TEST_CASE("8-bit floats lower as the bytes TMA copies and wgmma reads, and are refused element-wise") {
+  const char* text = R"(target sm_90a
+kernel f8(A: global f8e4m3[64, 64], R: global f8e4m3[64], C: global f32[64, 64]) grid (1) block 128 {
+  smem a: f8e4m3[64, 64] swizzle(64B)
+  smem r: f8e4m3[64]
+  mbarrier full
+  tensormap tA = A box [64, 64] swizzle(64B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    elect {
+      arrive.expect_tx full, bytes(a) + bytes(r)
+      tma.load a <- tA[0, 0], full
+      bulk.load r <- R, full
+    }
+    wait full parity(0)
+    wgmma.fence
+    wgmma acc += a @ a.T
+    wgmma.commit
+    wgmma.wait 0
+    acc = acc * cvt<f32>(r)
+    store C <- acc
+  }
+}
+)";
+  auto a = analyze(text);
+  REQUIRE(count(a->diagnostics).errors == 0);
+  codegen::Lowered low = codegen::lower(*a, 0, "sm_90a", kFile);
+  // Only the element-wise read of `r` is refused, on `r`.
+  REQUIRE(low.diagnostics.size() == 1);
+  const Diagnostic& d = low.diagnostics[0];
+  CHECK(d.id == DiagId::NotLowered);
+  CHECK(a->text.substr(d.range.begin, d.range.end - d.range.begin) == "r");
+  CHECK(d.message == "a f8e4m3 operand of an element-wise expression cannot be lowered to CUDA yet");
+  // Without it: the tensor is its bytes, the map an 8-bit one, and the
+  // wgmma the k32 form with no transpose immediates.
+  std::string clean(text);
+  clean.replace(clean.find("    acc = acc * cvt<f32>(r)\n"), std::string("    acc = acc * cvt<f32>(r)\n").size(), "");
+  auto b = analyze(clean);
+  REQUIRE(count(b->diagnostics).errors == 0);
+  codegen::Lowered ok = codegen::lower(*b, 0, "sm_90a", kFile);
+  for (const Diagnostic& e : ok.diagnostics) INFO(e.message);
+  REQUIRE(ok.ok());
+  CHECK(ok.plan.params[0].ctype == "unsigned char* __restrict__");
+  const codegen::LaunchParam* map = nullptr;
+  for (const codegen::LaunchParam& p : ok.plan.params)
+    if (p.kind == codegen::LaunchParam::Kind::TensorMap) map = &p;
+  REQUIRE(map);
+  CHECK(map->map.dtype == "f8e4m3");
+  CHECK(map->map.element_bytes == 1);
+  CHECK(ok.cuda.find("wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3") != std::string::npos);
+  CHECK(ok.cuda.find("cake_p, 1, 1; }") != std::string::npos);
+  CHECK(ok.cuda.find("cake_k < 2;") != std::string::npos);  // K = 64: two k32 steps
+}
+
 TEST_CASE("lowered kernels compile without spills and map every PTX line to the .cake file") {
   if (!codegen::available()) {
     WARN("skipped: this build has no NVRTC (the CUDA Toolkit was not found)");

@@ -254,6 +254,47 @@ inline const std::vector<OpKernel>& op_kernels() {
     store C <- acc
   }
 })"},
+    // 8-bit floats: k32 steps of 32-byte rows, the operands by TMA (e4m3)
+    // and cp.async (e5m2).
+    {"wgmma tma.load", R"(kernel op_wgmma_e4m3(A: global f8e4m3[64, 64], B: global f8e4m3[64, 64], C: global f32[64, 64]) grid (1) block 128 {
+  smem a: f8e4m3[64, 64] swizzle(64B)
+  smem b: f8e4m3[64, 64] swizzle(64B)
+  mbarrier full
+  tensormap tA = A box [64, 64] swizzle(64B)
+  tensormap tB = B box [64, 64] swizzle(64B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    elect {
+      arrive.expect_tx full, bytes(a) + bytes(b)
+      tma.load a <- tA[0, 0], full
+      tma.load b <- tB[0, 0], full
+    }
+    wait full parity(0)
+    wgmma.fence
+    wgmma acc += a @ b.T
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+})"},
+    {"wgmma cp.async", R"(kernel op_wgmma_e5m2(A: global f8e5m2[64, 64], B: global f8e5m2[64, 64], C: global f32[64, 64]) grid (1) block 128 {
+  smem a: f8e5m2[64, 64] swizzle(64B)
+  smem b: f8e5m2[64, 64] swizzle(64B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    cp.async a <- A
+    cp.async b <- B
+    cp.async.commit
+    cp.async.wait 0
+    fence.proxy.async
+    syncthreads
+    wgmma.fence
+    wgmma acc += a @ b.T
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+})"},
     // The accumulator reused: every thread's tcgen05.ld is done before its
     // arrive on `free`, which the MMA's issuer waits for (the lowering's
     // tcgen05 fences around each thread synchronisation order them).

@@ -184,6 +184,39 @@ TEST_CASE("the f4e2m1 value set is {0, 0.5, 1, 1.5, 2, 3, 4, 6}") {
   CHECK(seen == std::vector<double>{0, 0.5, 1, 1.5, 2, 3, 4, 6});
 }
 
+TEST_CASE("float_bits gives each format's code, and from_float_bits reads every code back") {
+  // Codes from the formats' definitions (IEEE 754, OCP FP8): sign,
+  // exponent field, mantissa.
+  CHECK(float_bits(DType::F32, 1.0) == 0x3F800000u);
+  CHECK(float_bits(DType::F32, p2(-149)) == 0x1u);  // the smallest subnormal
+  CHECK(float_bits(DType::F16, -2.0) == 0xC000u);
+  CHECK(float_bits(DType::F16, 65504) == 0x7BFFu);
+  CHECK(float_bits(DType::BF16, 1.0) == 0x3F80u);
+  CHECK(float_bits(DType::F8E4M3, 1.0) == 0x38u);
+  CHECK(float_bits(DType::F8E4M3, -448) == 0xFEu);
+  CHECK(float_bits(DType::F8E4M3, p2(-9)) == 0x01u);
+  CHECK(float_bits(DType::F8E4M3, kNaN) == 0x7Fu);
+  CHECK(float_bits(DType::F8E4M3, 1000) == 0x7Eu);  // rounded first: saturates to 448
+  CHECK(float_bits(DType::F8E5M2, 1.0) == 0x3Cu);
+  CHECK(float_bits(DType::F8E5M2, 57344) == 0x7Bu);
+  CHECK(float_bits(DType::F8E5M2, p2(-16)) == 0x01u);
+  CHECK(float_bits(DType::F4E2M1, 6) == 0x7u);
+  CHECK_FALSE(float_bits(DType::I32, 1).has_value());
+  CHECK_FALSE(from_float_bits(DType::F64, 0).has_value());
+  // Every finite code of the 8-bit floats is a value of the set that
+  // encodes back to it (round_to saturates, so e5m2's infinities are not).
+  for (DType d : {DType::F8E4M3, DType::F8E5M2})
+    for (uint32_t code = 0; code < 256; ++code) {
+      double v = *from_float_bits(d, code);
+      INFO(dtype_name(d) << " code " << code);
+      if (!std::isfinite(v)) continue;
+      CHECK(round_to(d, v) == v);
+      CHECK(float_bits(d, v) == code);
+    }
+  CHECK(std::isinf(*from_float_bits(DType::F8E5M2, 0x7C)));
+  CHECK(*from_float_bits(DType::F8E4M3, 0x7E) == 448);
+}
+
 TEST_CASE("round_to into f32 is the host's conversion to float") {
   std::vector<double> v(4096);
   fill_random(DType::F64, v, 7);

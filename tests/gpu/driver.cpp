@@ -152,7 +152,7 @@ std::string Driver::encode_tensor_map(CUtensorMap& map, CUdeviceptr base, const 
   else if (dtype == "f16") type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
   else if (dtype == "f32") type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
   else if (dtype == "i32") type = CU_TENSOR_MAP_DATA_TYPE_INT32;
-  else if (dtype == "u8" || dtype == "e4m3" || dtype == "e5m2") type = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  else if (dtype == "u8" || dtype == "f8e4m3" || dtype == "f8e5m2") type = CU_TENSOR_MAP_DATA_TYPE_UINT8;  // 8-bit floats: their bytes
   else return "a tensor map of " + dtype + " is not encoded by this runner";
   CUtensorMapSwizzle mode = swizzle == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
                             : swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B

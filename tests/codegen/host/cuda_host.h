@@ -252,6 +252,38 @@ inline float half_bits_to_float(uint16_t h, bool bf16) {
   return (h & 0x8000) ? -magnitude : magnitude;
 }
 
+/// An MMA operand's element type, as PTX names it: 16-bit floats or the
+/// 8-bit floats of OCP FP8 (e4m3: bias 7, only S.1111.111 is NaN; e5m2:
+/// bias 15, IEEE specials).
+enum class Elem { F16, BF16, E4M3, E5M2 };
+
+inline Elem elem_of(const char* type) {
+  if (std::strcmp(type, "bf16") == 0) return Elem::BF16;
+  if (std::strcmp(type, "e4m3") == 0) return Elem::E4M3;
+  if (std::strcmp(type, "e5m2") == 0) return Elem::E5M2;
+  return Elem::F16;
+}
+
+inline unsigned elem_bytes(Elem e) { return e == Elem::E4M3 || e == Elem::E5M2 ? 1 : 2; }
+
+inline float fp8_bits_to_float(uint8_t b, bool e5m2) {
+  int man_bits = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7, top = e5m2 ? 31 : 15;
+  int exponent = (b >> man_bits) & top, fraction = b & ((1 << man_bits) - 1);
+  float magnitude = e5m2 && exponent == top               ? (fraction ? NAN : INFINITY)
+                    : !e5m2 && exponent == top && fraction == 7 ? NAN
+                    : exponent == 0 ? std::ldexp(float(fraction), 1 - bias - man_bits)
+                                    : std::ldexp(float(fraction | (1 << man_bits)), exponent - bias - man_bits);
+  return (b & 0x80) ? -magnitude : magnitude;
+}
+
+/// The value of an element of type `e` at `p`.
+inline float elem_value(const unsigned char* p, Elem e) {
+  if (elem_bytes(e) == 1) return fp8_bits_to_float(*p, e == Elem::E5M2);
+  uint16_t h;
+  std::memcpy(&h, p, 2);
+  return half_bits_to_float(h, e == Elem::BF16);
+}
+
 /// mma.sync m16n8k16 .row.col, f32 accumulators, 16-bit operands: the
 /// fragments of A (a0..a3), B (b0, b1) and D as the PTX ISA lays them out
 /// (g = lane / 4, t = lane % 4): a0, a1 hold A[g][2t, 2t+1] packed, a1
@@ -581,12 +613,10 @@ inline uint32_t& tmem_cell(unsigned taddr, unsigned lane, unsigned column, Block
 /// r x span bytes (8-row groups `sbo` apart), then the swizzle of the
 /// absolute offset (swizzle_offset()), in the shared memory at `base` (the
 /// running block's by default).
-inline float mma_operand(size_t start, size_t sbo, uint32_t span, unsigned r, unsigned k, bool bf16,
+inline float mma_operand(size_t start, size_t sbo, uint32_t span, unsigned r, unsigned k, Elem e,
                          const unsigned char* base = nullptr) {
-  size_t o = swizzle_offset(start + (r / 8) * sbo + (r % 8) * span + 2 * k, span);
-  uint16_t h;
-  std::memcpy(&h, (base ? base : cake_smem_base()) + o, 2);
-  return half_bits_to_float(h, bf16);
+  size_t o = swizzle_offset(start + (r / 8) * sbo + (r % 8) * span + elem_bytes(e) * k, span);
+  return elem_value((base ? base : cake_smem_base()) + o, e);
 }
 
 /// The span a tcgen05 shared-memory descriptor's layout (bits 61-63) names;
@@ -636,7 +666,7 @@ struct UmmaOperand {
   explicit UmmaOperand(unsigned long long desc, bool bf16_)
       : start(size_t(desc & 0x3fff) << 4), sbo(size_t((desc >> 32) & 0x3fff) << 4), span(umma_span(desc)), bf16(bf16_) {}
   float at(unsigned r, unsigned k, Block* in = nullptr) const {
-    return mma_operand(start, sbo, span, r, k, bf16, in ? smem_of(*in) : nullptr);
+    return mma_operand(start, sbo, span, r, k, bf16 ? Elem::BF16 : Elem::F16, in ? smem_of(*in) : nullptr);
   }
 };
 
@@ -718,22 +748,24 @@ inline void tmem_move(unsigned n, void* r, unsigned taddr, bool load) {
 
 /// Element (r, k) of a wgmma operand as its descriptor places it (bits
 /// 62-63: 1 = 128B, 2 = 64B, 3 = 32B swizzling).
-inline float wgmma_operand(unsigned long long desc, unsigned r, unsigned k, bool bf16) {
+inline float wgmma_operand(unsigned long long desc, unsigned r, unsigned k, Elem e) {
   size_t start = size_t(desc & 0x3fff) << 4, sbo = size_t((desc >> 32) & 0x3fff) << 4;
   unsigned mode = unsigned(desc >> 62);
-  return mma_operand(start, sbo, mode == 1 ? 128 : mode == 2 ? 64 : 32, r, k, bf16);
+  return mma_operand(start, sbo, mode == 1 ? 128 : mode == 2 ? 64 : 32, r, k, e);
 }
 
-/// wgmma.mma_async m64nNk16 (f32 += 16-bit): each thread its own values
-/// of the warpgroup's D (warp w % 4 holds rows 16 (w % 4) .. + 15; value i
-/// at row g + 8 ((i / 2) % 2), column 8 (i / 4) + 2t + i % 2).
+/// wgmma.mma_async m64nNk16 (f32 += 16-bit) or m64nNk32 (f32 += 8-bit
+/// floats): 32 bytes of each operand row per instruction; each thread its
+/// own values of the warpgroup's D (warp w % 4 holds rows 16 (w % 4) ..
+/// + 15; value i at row g + 8 ((i / 2) % 2), column 8 (i / 4) + 2t + i % 2).
 inline void wgmma(unsigned n, const char* type, float* d, unsigned long long da, unsigned long long db, unsigned scale_d) {
-  bool bf16 = std::strcmp(type, "bf16") == 0;
+  Elem e = elem_of(type);
+  unsigned steps = 32 / elem_bytes(e);
   unsigned lane = current->idx.x % 32, w4 = (current->idx.x / 32) % 4, g = lane / 4, t = lane % 4;
   for (unsigned i = 0; i < n / 2; ++i) {
     unsigned row = 16 * w4 + g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
     float sum = scale_d ? d[i] : 0.0f;
-    for (unsigned k = 0; k < 16; ++k) sum += wgmma_operand(da, row, k, bf16) * wgmma_operand(db, col, k, bf16);
+    for (unsigned k = 0; k < steps; ++k) sum += wgmma_operand(da, row, k, e) * wgmma_operand(db, col, k, e);
     d[i] = sum;
   }
 }
@@ -757,7 +789,7 @@ inline void wgmma_rs(unsigned n, const char* type, float* d, const unsigned* a, 
   for (unsigned i = 0; i < n / 2; ++i) {
     unsigned local = g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
     float sum = scale_d ? d[i] : 0.0f;
-    for (unsigned k = 0; k < 16; ++k) sum += a_at(local, k) * wgmma_operand(db, col, k, bf16);
+    for (unsigned k = 0; k < 16; ++k) sum += a_at(local, k) * wgmma_operand(db, col, k, bf16 ? Elem::BF16 : Elem::F16);
     d[i] = sum;
   }
 }

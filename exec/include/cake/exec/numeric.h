@@ -24,6 +24,14 @@ namespace cake::exec {
 /// unknown are v. Exact: one rounding from the double, never two.
 double round_to(DType dtype, double v);
 
+/// The bits of `v` in `dtype`'s binary float format (f32, tf32 as its f32
+/// bits, f16, bf16, and the 8-, 6- and 4-bit floats, low bits of the
+/// result), `v` first rounded as round_to() does; and the value of such
+/// bits. What a tensor of that dtype holds in memory (the 6- and 4-bit
+/// formats one code per byte, unpacked). Other dtypes: nullopt.
+std::optional<uint32_t> float_bits(DType dtype, double v);
+std::optional<double> from_float_bits(DType dtype, uint32_t bits);
+
 /// `out` filled with seeded pseudo-random values of `dtype` (already
 /// rounded): floats uniform in [-1, 1) (a draw that rounds to 1 is drawn
 /// again), signed integers in [-8, 8), unsigned in [0, 16), pred 0/1. The
