@@ -150,6 +150,10 @@ class Emitter {
   /// A statement that stores `stored` (as store_value() gives it) as value
   /// `i` of fragment `s`.
   std::string slot_write(const FragShape& f, SymbolId s, const std::string& i, const std::string& stored) const;
+  /// The statement that sets `reg`, a register of a packed 16-bit fragment,
+  /// from its two values' f32 expressions, rounded and packed by one
+  /// conversion.
+  std::string pack_pair(const FragShape& f, const std::string& reg, const std::string& lo, const std::string& hi) const;
   /// The f32 value `v` as fragment `f` stores it (16-bit floats rounded).
   std::string store_value(const FragShape& f, const std::string& v) const;
   /// The C++ name of a symbol (a CAKE name that is a C++ keyword or one of

@@ -4,6 +4,7 @@
 // build here until it is lowered or refused). See docs/lowering.md.
 #include "emitter.h"
 
+#include <functional>
 #include <variant>
 
 namespace cake::codegen {
@@ -36,6 +37,25 @@ struct Lowerer {
     line("for (int cake_i = 0; cake_i < " + std::to_string(n) + "; ++cake_i) " + body);
   }
 
+  /// A packed 16-bit fragment written whole, a register at a time: its two
+  /// values (`value` of an index expression gives that value's f32
+  /// expression) rounded and packed by one conversion. Half the statements
+  /// of a value-by-value read-modify-write of each half, which NVRTC and
+  /// ptxas take much longer over (docs/lowering.md).
+  void each_pair(const FragShape& f, SymbolId s, const std::function<std::string(const std::string&)>& value) {
+    line("#pragma unroll");
+    line("for (int cake_j = 0; cake_j < " + std::to_string(f.slots()) + "; ++cake_j) " +
+         x.pack_pair(f, x.name(s) + "[cake_j]", value("(2 * cake_j)"), value("(2 * cake_j + 1)")));
+  }
+
+  /// Fragment `f`'s value at `i` of `e` in f32, before storing rounds it
+  /// (`cvt<bf16>(acc)` into a bf16 fragment rounds once, when stored).
+  std::string f32_value(const FragShape& f, ExprId e, const std::string& i) {
+    const Expr& v = x.m.exprs[e];
+    if (v.kind == Expr::Kind::Cast && v.cast_type == f.dtype) e = v.lhs;
+    return x.element(e, f, i);
+  }
+
   void declaration(const DeclStmt& d) {
     const Symbol& sym = x.m.symbols[d.symbol];
     switch (sym.kind) {
@@ -44,6 +64,7 @@ struct Lowerer {
         if (!f) return;
         line(x.storage(*f) + " " + x.name(d.symbol) + "[" + std::to_string(f->slots()) + "];");
         if (sym.value == kNone) return;
+        if (f->packed()) return each_pair(*f, d.symbol, [&](const std::string& i) { return f32_value(*f, sym.value, i); });
         each_register(*f, x.slot_write(*f, d.symbol, "cake_i", rvalue(*f, sym.value)));
         return;
       }
@@ -179,8 +200,9 @@ struct Lowerer {
     auto fs = x.fragment(src.symbol, src.range);
     if (!fd || !fs) return;
     if (fs->packed()) return x.refuse(src.range, "a row reduction of a packed 16-bit mma_acc fragment");
-    std::string combine = r.kind == ReduceStmt::Kind::Max ? "CAKE_MAX(cake_v, cake_w)"
-                          : r.kind == ReduceStmt::Kind::Min ? "CAKE_MIN(cake_v, cake_w)" : "cake_v + cake_w";
+    std::string combine = r.kind == ReduceStmt::Kind::Max   ? "CAKE_MAX_INTO(cake_v, cake_w);"
+                          : r.kind == ReduceStmt::Kind::Min ? "CAKE_MIN_INTO(cake_v, cake_w);"
+                                                            : "cake_v = cake_v + cake_w;";
     std::string init = r.kind == ReduceStmt::Kind::Max ? "-CAKE_INF" : r.kind == ReduceStmt::Kind::Min ? "CAKE_INF" : "0.0f";
     std::string dn = x.name(d.symbol), sn = x.name(src.symbol);
     if (fs->layout == FragLayout::None && fd->layout == FragLayout::None && fs->dims.size() == 2 &&
@@ -194,7 +216,7 @@ struct Lowerer {
       line("#pragma unroll");
       line("for (int cake_c = 0; cake_c < " + columns + "; ++cake_c) {");
       line("  const float cake_w = " + x.value(src.symbol, sn + "[cake_j * " + columns + " + cake_c]") + ";");
-      line("  cake_v = " + combine + ";");
+      line("  " + combine);
       line("}");
       line(dn + "[cake_j] = " + x.store_value(*fd, "cake_v") + ";");
       --x.indent;
@@ -211,11 +233,11 @@ struct Lowerer {
     line("#pragma unroll");
     line("for (int cake_c = 0; cake_c < " + std::to_string(2 * tiles_per_row) + "; ++cake_c) {");
     line("  const float cake_w = " + sn + "[" + x.acc_row_register(*fs, "cake_j", "cake_c") + "];");
-    line("  cake_v = " + combine + ";");
+    line("  " + combine);
     line("}");
     line("for (int cake_o = 1; cake_o < 4; cake_o *= 2) {");
     line("  const float cake_w = __shfl_xor_sync(0xffffffffu, cake_v, cake_o);");
-    line("  cake_v = " + combine + ";");
+    line("  " + combine);
     line("}");
     line(dn + "[cake_j] = cake_v;");
     --x.indent;
@@ -284,6 +306,13 @@ struct Lowerer {
     if (!f) return;
     std::string op(a.op);
     if (op != "=" && op != "+=" && op != "-=" && op != "*=" && op != "/=") return x.refuse(s.keyword, "`" + op + "`");
+    if (f->packed()) {
+      // `a op= v` is `a = a op v`, computed as `=` is.
+      return each_pair(*f, t.symbol, [&](const std::string& i) {
+        if (op == "=") return f32_value(*f, a.value, i);
+        return "(" + x.value(t.symbol, x.slot_read(*f, t.symbol, i)) + " " + op.substr(0, 1) + " " + x.element(a.value, *f, i) + ")";
+      });
+    }
     if (op == "=") return each_register(*f, x.slot_write(*f, t.symbol, "cake_i", rvalue(*f, a.value)));
     // `a op= v` is `a = a op v`, computed as `=` is.
     std::string now = x.value(t.symbol, x.slot_read(*f, t.symbol, "cake_i"));
@@ -297,10 +326,7 @@ struct Lowerer {
   /// to a 16-bit float, or integer arithmetic for an integer fragment.
   std::string rvalue(const FragShape& f, ExprId e) {
     if (!is_float(f.dtype)) return "(" + x.ctype(f.dtype) + ")(" + x.index(e) + ")";
-    // `c = cvt<bf16>(acc)` into a bf16 fragment: storing it rounds once.
-    const Expr& v = x.m.exprs[e];
-    if (v.kind == Expr::Kind::Cast && v.cast_type == f.dtype) e = v.lhs;
-    return x.store_value(f, x.element(e, f, "cake_i"));
+    return x.store_value(f, f32_value(f, e, "cake_i"));
   }
 
   void block(const std::vector<StmtId>& body) {

@@ -113,6 +113,10 @@ std::string Emitter::slot_write(const FragShape& f, SymbolId s, const std::strin
   return reg + " = (" + reg + " & ~(0xffffu << " + shift + ")) | ((unsigned)(" + stored + ") << " + shift + ");";
 }
 
+std::string Emitter::pack_pair(const FragShape& f, const std::string& reg, const std::string& lo, const std::string& hi) const {
+  return std::string(f.dtype == DType::BF16 ? "CAKE_PACK_BF16X2(" : "CAKE_PACK_F16X2(") + reg + ", " + lo + ", " + hi + ");";
+}
+
 int64_t Emitter::multiple_of(ExprId id) {
   constexpr int64_t kAny = int64_t(1) << 40;  // what 0 is a multiple of, as far as anyone asks
   auto power_of_two = [](int64_t v) { return v == 0 ? kAny : v & -v; };

@@ -8,6 +8,7 @@
 #include "support/kernel_gen.h"
 #include "support/test_files.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -163,7 +164,7 @@ TEST_CASE("units shared with a second thread give the same diagnostics, cancelle
   }
   for (int stop_after : {1, 5, 40}) {
     cake::Document doc(text);
-    int calls = 0;
+    std::atomic<int> calls = 0;  // asked from both threads
     CHECK(doc.diagnostics([&] { return ++calls > stop_after; }) == nullptr);
     check_same(doc, "after a run cancelled at call " + std::to_string(stop_after));
   }

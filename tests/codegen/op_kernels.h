@@ -436,6 +436,19 @@ inline const std::vector<OpKernel>& op_kernels() {
   x = x - m
   store Y[block.x * 16 : 16, :] <- x
 })"},
+    // A packed 16-bit fragment written whole, a register at a time: `=`
+    // into f16 and bf16, and `*=` of a bf16 one.
+    {"load store", R"(kernel op_pack16(X: global f32[16, 16], Y: global f16[16, 16], Z: global bf16[16, 16]) grid (1) block 32 {
+  reg x: f32[16, 16] layout(mma_acc)
+  reg y: f16[16, 16] layout(mma_acc)
+  reg z: bf16[16, 16] layout(mma_acc)
+  load x <- X
+  y = cvt<f16>(x * 3.0)
+  z = cvt<bf16>(x)
+  z *= z
+  store Y <- y
+  store Z <- z
+})"},
     {"load store", R"(kernel op_mask_wgmma(X: global f32[M, 32], Y: global f32[M, 32]) where M % 128 == 0 grid (M / 128) block 256 {
   role wg warpgroup(0, 1) {
     reg x: f32[64, 32] layout(wgmma_acc)

@@ -275,7 +275,7 @@ blackwell_gemm_pair(unsigned short* __restrict__ A, unsigned short* __restrict__
 #line 70 "@CAKE_FILE@"
       #pragma unroll
 #line 70 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 32; ++cake_i) o[(cake_i) / 2] = (o[(cake_i) / 2] & ~(0xffffu << (16 * ((cake_i) % 2)))) | ((unsigned)(CAKE_F32_BF16(r[cake_i])) << (16 * ((cake_i) % 2)));
+      for (int cake_j = 0; cake_j < 16; ++cake_j) CAKE_PACK_BF16X2(o[cake_j], r[(2 * cake_j)], r[(2 * cake_j + 1)]);
 #line 71 "@CAKE_FILE@"
       // store C[block.y * 256 + half * 128 + q * 32 : 32, tile_n * 256 + c : 32] <- o
 #line 71 "@CAKE_FILE@"

@@ -255,7 +255,7 @@ flash_fwd_causal(unsigned short* __restrict__ Q, unsigned short* __restrict__ K,
 #line 63 "@CAKE_FILE@"
           const float cake_w = s[(4 * ((cake_c) / 2) + 2 * (cake_j) + (cake_c) % 2)];
 #line 63 "@CAKE_FILE@"
-          cake_v = CAKE_MAX(cake_v, cake_w);
+          CAKE_MAX_INTO(cake_v, cake_w);
 #line 63 "@CAKE_FILE@"
         }
 #line 63 "@CAKE_FILE@"
@@ -263,7 +263,7 @@ flash_fwd_causal(unsigned short* __restrict__ Q, unsigned short* __restrict__ K,
 #line 63 "@CAKE_FILE@"
           const float cake_w = __shfl_xor_sync(0xffffffffu, cake_v, cake_o);
 #line 63 "@CAKE_FILE@"
-          cake_v = CAKE_MAX(cake_v, cake_w);
+          CAKE_MAX_INTO(cake_v, cake_w);
 #line 63 "@CAKE_FILE@"
         }
 #line 63 "@CAKE_FILE@"
@@ -341,7 +341,7 @@ flash_fwd_causal(unsigned short* __restrict__ Q, unsigned short* __restrict__ K,
 #line 71 "@CAKE_FILE@"
       #pragma unroll
 #line 71 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 32; ++cake_i) p[(cake_i) / 2] = (p[(cake_i) / 2] & ~(0xffffu << (16 * ((cake_i) % 2)))) | ((unsigned)(CAKE_F32_BF16(s[cake_i])) << (16 * ((cake_i) % 2)));
+      for (int cake_j = 0; cake_j < 16; ++cake_j) CAKE_PACK_BF16X2(p[cake_j], s[(2 * cake_j)], s[(2 * cake_j + 1)]);
 #line 72 "@CAKE_FILE@"
       // wgmma.fence
 #line 72 "@CAKE_FILE@"

@@ -204,7 +204,7 @@ hopper_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, unsi
 #line 47 "@CAKE_FILE@"
     #pragma unroll
 #line 47 "@CAKE_FILE@"
-    for (int cake_i = 0; cake_i < 128; ++cake_i) o[(cake_i) / 2] = (o[(cake_i) / 2] & ~(0xffffu << (16 * ((cake_i) % 2)))) | ((unsigned)(CAKE_F32_BF16(acc[cake_i])) << (16 * ((cake_i) % 2)));
+    for (int cake_j = 0; cake_j < 64; ++cake_j) CAKE_PACK_BF16X2(o[cake_j], acc[(2 * cake_j)], acc[(2 * cake_j + 1)]);
 #line 48 "@CAKE_FILE@"
     // store C[block.y * 128 + wg * 64 : 64, block.x * 256 : 256] <- o
 #line 48 "@CAKE_FILE@"

@@ -19,12 +19,27 @@ static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
   asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
   return h;
 }
+// d = two f32 values rounded to 16-bit floats and packed, `lo` in the
+// lower half, by one cvt.rn.bf16x2.f32 / cvt.rn.f16x2.f32 (sm_80+), which
+// takes its upper half first. A packed fragment written whole is written a
+// register at a time with these.
+#ifndef CAKE_PACK_BF16X2
+#define CAKE_PACK_BF16X2(d, lo, hi) asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi), "f"(lo))
+#define CAKE_PACK_F16X2(d, lo, hi) asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi), "f"(lo))
+#endif
 #define CAKE_F16_F32(h) cake_f16_f32(h)
 #define CAKE_F32_F16(x) cake_f32_f16(x)
 #define CAKE_ROUND_F16(x) cake_f16_f32(cake_f32_f16(x))
 // max/min as the CPU executor computes them: NaN in, NaN out.
 #define CAKE_MAX(a, b) ((isnan(a) || isnan(b)) ? CAKE_NAN : fmaxf((a), (b)))
 #define CAKE_MIN(a, b) ((isnan(a) || isnan(b)) ? CAKE_NAN : fminf((a), (b)))
+// v = CAKE_MAX(v, w) and CAKE_MIN(v, w) as one max.NaN.f32 / min.NaN.f32
+// (sm_80+), for the row reductions' long chains: the NaN tests of the
+// expression forms made up a third of row_softmax's compile time.
+#ifndef CAKE_MAX_INTO
+#define CAKE_MAX_INTO(v, w) asm("max.NaN.f32 %0, %0, %1;" : "+f"(v) : "f"(w))
+#define CAKE_MIN_INTO(v, w) asm("min.NaN.f32 %0, %0, %1;" : "+f"(v) : "f"(w))
+#endif
 // A swizzled tile's byte offset `o` (from a base aligned to the pattern):
 // bits from `chunk` (the 16-byte chunk) XOR `mask` of the bits from `row`.
 #define CAKE_SWIZZLE(o, row, mask, chunk) ((o) ^ ((((o) >> (row)) & (mask)) << (chunk)))

@@ -83,7 +83,7 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 30 "@CAKE_FILE@"
         const float cake_w = x[((((cake_j) / 2) * 32 + (cake_c) / 2) * 4 + ((cake_j) % 2) * 2 + (cake_c) % 2)];
 #line 30 "@CAKE_FILE@"
-        cake_v = CAKE_MAX(cake_v, cake_w);
+        CAKE_MAX_INTO(cake_v, cake_w);
 #line 30 "@CAKE_FILE@"
       }
 #line 30 "@CAKE_FILE@"
@@ -91,7 +91,7 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 30 "@CAKE_FILE@"
         const float cake_w = __shfl_xor_sync(0xffffffffu, cake_v, cake_o);
 #line 30 "@CAKE_FILE@"
-        cake_v = CAKE_MAX(cake_v, cake_w);
+        CAKE_MAX_INTO(cake_v, cake_w);
 #line 30 "@CAKE_FILE@"
       }
 #line 30 "@CAKE_FILE@"

@@ -252,6 +252,24 @@ inline float half_bits_to_float(uint16_t h, bool bf16) {
   return (h & 0x8000) ? -magnitude : magnitude;
 }
 
+/// IEEE binary16 of `f`, rounded to nearest even (cvt.rn.f16.f32):
+/// overflow to infinity, subnormals kept, NaN a quiet NaN.
+inline uint16_t float_to_half_bits(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  uint16_t sign = uint16_t((x >> 16) & 0x8000);
+  uint32_t a = x & 0x7fffffffu;
+  if (a > 0x7f800000u) return uint16_t(sign | 0x7e00);  // NaN
+  if (a >= 0x477ff000u) return uint16_t(sign | 0x7c00);  // rounds to >= 65520: infinity
+  if (a < 0x38800000u) {                                 // below 2^-14: a subnormal (or zero)
+    float magnitude;
+    std::memcpy(&magnitude, &a, 4);
+    return uint16_t(sign | uint16_t(std::nearbyint(magnitude * 16777216.0f)));  // in units of 2^-24
+  }
+  uint32_t mantissa = a + 0xfffu + ((a >> 13) & 1u) - 0x38000000u;  // rebias, round to nearest even
+  return uint16_t(sign | uint16_t(mantissa >> 13));
+}
+
 /// An MMA operand's element type, as PTX names it: 16-bit floats or the
 /// 8-bit floats of OCP FP8 (e4m3: bias 7, only S.1111.111 is NaN; e5m2:
 /// bias 15, IEEE specials).
@@ -831,6 +849,13 @@ void run(void (*entry)(void**), void** args, const unsigned grid[3], const unsig
 #define asm(...) ((void)0)
 
 inline void __syncthreads() { cake_host::syncthreads(); }
+#define CAKE_MAX_INTO(v, w) ((v) = CAKE_MAX((v), (w)))
+#define CAKE_MIN_INTO(v, w) ((v) = CAKE_MIN((v), (w)))
+// cvt.rn.bf16x2.f32 / cvt.rn.f16x2.f32: each value rounded to nearest even,
+// `lo` in the lower half.
+#define CAKE_PACK_BF16X2(d, lo, hi) ((d) = (unsigned)CAKE_F32_BF16(lo) | ((unsigned)CAKE_F32_BF16(hi) << 16))
+#define CAKE_PACK_F16X2(d, lo, hi) \
+  ((d) = (unsigned)cake_host::float_to_half_bits(lo) | ((unsigned)cake_host::float_to_half_bits(hi) << 16))
 // cp.async copies at once here: its completion is what the waits order.
 #define CAKE_CP_ASYNC_16(dst, src) std::memcpy((dst), (src), 16)
 #define CAKE_CP_ASYNC_8(dst, src) std::memcpy((dst), (src), 8)
