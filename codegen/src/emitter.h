@@ -77,6 +77,7 @@ struct OperandLayout {
 /// from it, in elements (Emitter::corner_address()).
 struct CornerAddress {
   std::string pointer, offset;
+  bool column_innermost = false;  // the tile's columns run along the buffer's last dim
 };
 
 class Emitter {

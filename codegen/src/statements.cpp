@@ -108,6 +108,7 @@ struct Lowerer {
     ElementPlace at = x.place(*f, "cake_i");
     auto addr = corner ? std::optional<std::string>("cake_corner[" + corner->offset + "]") : x.address(mem, at.row, at.col, rank);
     if (!addr) return;
+    if (corner && load_store_pairs(*f, r.symbol, mem, *corner, rank, load)) return;
     std::string body = load ? x.slot_write(*f, r.symbol, "cake_i", *addr)
                             : *addr + " = " + x.slot_read(*f, r.symbol, "cake_i") + ";";
     if (f->dims.empty()) {
@@ -135,6 +136,34 @@ struct Lowerer {
       --x.indent;
       line("}");
     }
+  }
+
+  /// Values 2k and 2k + 1 of an accumulator layout are neighbours in a row
+  /// (mma_acc, wgmma_acc: columns 2t, 2t + 1; tcgen05_acc: columns 2k,
+  /// 2k + 1). In plain memory whose tile starts at an even element of a
+  /// row of even pitch (alignment()), each pair is one access: a packed
+  /// 16-bit register as 32 bits, two f32 values as a float2 (half the
+  /// memory instructions, and quicker to compile). False: not such a case.
+  bool load_store_pairs(const FragShape& f, SymbolId reg, ExprId mem, const CornerAddress& corner, int rank, bool load) {
+    bool adjacent = f.layout == FragLayout::MmaAcc || f.layout == FragLayout::WgmmaAcc || f.layout == FragLayout::Tcgen05Acc;
+    const Symbol& buffer = x.m.symbols[root_symbol(x.m, mem)];
+    if (!adjacent || rank != 2 || !corner.column_innermost || buffer.type.dtype != f.dtype || (!f.packed() && f.dtype != DType::F32) ||
+        f.values() % 2 != 0 || x.alignment(mem) % 2 != 0)
+      return false;
+    auto pair = x.corner_address(mem, x.split_place(f, "(2 * cake_j)"), rank);
+    if (!pair) return false;
+    std::string at = "&cake_corner[" + pair->offset + "]", r = x.name(reg);
+    std::string body = f.packed() ? (load ? r + "[cake_j] = CAKE_LD_B32(" + at + ");" : "CAKE_ST_B32(" + at + ", " + r + "[cake_j]);")
+                                  : std::string(load ? "CAKE_LD_PAIR_F32(" : "CAKE_ST_PAIR_F32(") + at + ", " + r +
+                                        "[2 * cake_j], " + r + "[2 * cake_j + 1]);";
+    line("{");
+    ++x.indent;
+    line("auto* const cake_corner = " + corner.pointer + ";");
+    line("#pragma unroll");
+    line("for (int cake_j = 0; cake_j < " + std::to_string(f.values() / 2) + "; ++cake_j) " + body);
+    --x.indent;
+    line("}");
+    return true;
   }
 
   void move(const MoveStmt& mv) {

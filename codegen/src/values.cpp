@@ -645,7 +645,8 @@ std::optional<CornerAddress> Emitter::corner_address(ExprId id, const SplitPlace
     for (size_t d = l->tile_dims[t] + 1; d < l->dims.size(); ++d) term = "(" + term + ") * " + l->dims[d];
     offset += (offset.empty() ? "" : " + ") + term;
   }
-  return CornerAddress{"&" + name(l->base) + "[" + l->row_major(0, l->dims.size()) + "]", offset.empty() ? "0" : offset};
+  return CornerAddress{"&" + name(l->base) + "[" + l->row_major(0, l->dims.size()) + "]", offset.empty() ? "0" : offset,
+                       l->tile_dims.size() == 2 && l->tile_dims.back() + 1 == l->dims.size()};
 }
 
 std::optional<std::vector<int64_t>> Emitter::tile_dims(ExprId id) {

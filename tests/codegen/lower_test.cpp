@@ -325,6 +325,29 @@ TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file w
   CHECK(none.cuda.empty());
 }
 
+TEST_CASE("neighbouring values move as one access only where the pair is aligned") {
+  // An mma_acc tile stored at column `C0` of a row of pitch 64: columns
+  // 2t, 2t + 1 of each value pair are one float2 when C0 is even.
+  auto lowered = [](const std::string& c0, const std::string& pitch) {
+    std::string text = "target sm_80\nkernel pairs(X: global f32[16, " + pitch + "], Y: global f32[16, " + pitch +
+                       "]) grid (1) block 32 {\n  reg x: f32[16, 16] layout(mma_acc)\n  load x <- X[:, " + c0 +
+                       " : 16]\n  store Y[:, " + c0 + " : 16] <- x\n}\n";
+    auto a = analyze(text);
+    for (const Diagnostic& d : a->diagnostics) INFO(d.message);
+    REQUIRE(count(a->diagnostics).errors == 0);
+    codegen::Lowered low = codegen::lower(*a, 0, "sm_80", kFile);
+    REQUIRE(low.ok());
+    return low.cuda;
+  };
+  std::string even = lowered("2", "64");
+  CHECK(even.find("CAKE_LD_PAIR_F32(&cake_corner[") != std::string::npos);
+  CHECK(even.find("CAKE_ST_PAIR_F32(&cake_corner[") != std::string::npos);
+  for (const std::string& odd : {lowered("1", "64"), lowered("0", "65")}) {  // an odd start, an odd pitch
+    CHECK(odd.find("CAKE_LD_PAIR_F32(&") == std::string::npos);
+    CHECK(odd.find("CAKE_ST_PAIR_F32(&") == std::string::npos);
+  }
+}
+
 TEST_CASE("8-bit floats lower as the bytes TMA copies and wgmma reads, and are refused element-wise") {
   const char* text = R"(target sm_90a
 kernel f8(A: global f8e4m3[64, 64], R: global f8e4m3[64], C: global f32[64, 64]) grid (1) block 128 {

@@ -185,7 +185,7 @@ ampere_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
 #line 48 "@CAKE_FILE@"
       #pragma unroll
 #line 48 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 64; ++cake_i) cake_corner[((16 * (((cake_i) / 4) / 4) + 8 * (((cake_i) % 4) / 2))) * N + (8 * (((cake_i) / 4) % 4) + ((cake_i) % 2))] = acc[cake_i];
+      for (int cake_j = 0; cake_j < 32; ++cake_j) CAKE_ST_PAIR_F32(&cake_corner[((16 * ((((2 * cake_j)) / 4) / 4) + 8 * ((((2 * cake_j)) % 4) / 2))) * N + (8 * ((((2 * cake_j)) / 4) % 4) + (((2 * cake_j)) % 2))], acc[2 * cake_j], acc[2 * cake_j + 1]);
 #line 48 "@CAKE_FILE@"
     }
 #line 19 "@CAKE_FILE@"

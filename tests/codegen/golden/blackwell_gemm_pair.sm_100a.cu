@@ -285,7 +285,7 @@ blackwell_gemm_pair(unsigned short* __restrict__ A, unsigned short* __restrict__
 #line 71 "@CAKE_FILE@"
         #pragma unroll
 #line 71 "@CAKE_FILE@"
-        for (int cake_i = 0; cake_i < 32; ++cake_i) cake_corner[(0) * N + (cake_i)] = ((unsigned short)(o[(cake_i) / 2] >> (16 * ((cake_i) % 2))));
+        for (int cake_j = 0; cake_j < 16; ++cake_j) CAKE_ST_B32(&cake_corner[(0) * N + ((2 * cake_j))], o[cake_j]);
 #line 71 "@CAKE_FILE@"
       }
 #line 67 "@CAKE_FILE@"

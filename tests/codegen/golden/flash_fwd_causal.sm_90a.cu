@@ -397,7 +397,7 @@ flash_fwd_causal(unsigned short* __restrict__ Q, unsigned short* __restrict__ K,
 #line 79 "@CAKE_FILE@"
       #pragma unroll
 #line 79 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 32; ++cake_i) cake_corner[((8 * (((cake_i) / 2) % 2))) * 64LL + (8 * ((cake_i) / 4) + ((cake_i) % 2))] = o[cake_i];
+      for (int cake_j = 0; cake_j < 16; ++cake_j) CAKE_ST_PAIR_F32(&cake_corner[((8 * ((((2 * cake_j)) / 2) % 2))) * 64LL + (8 * (((2 * cake_j)) / 4) + (((2 * cake_j)) % 2))], o[2 * cake_j], o[2 * cake_j + 1]);
 #line 79 "@CAKE_FILE@"
     }
 #line 43 "@CAKE_FILE@"

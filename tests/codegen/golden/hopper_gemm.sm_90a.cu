@@ -214,7 +214,7 @@ hopper_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, unsi
 #line 48 "@CAKE_FILE@"
       #pragma unroll
 #line 48 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 128; ++cake_i) cake_corner[((8 * (((cake_i) / 2) % 2))) * N + (8 * ((cake_i) / 4) + ((cake_i) % 2))] = ((unsigned short)(o[(cake_i) / 2] >> (16 * ((cake_i) % 2))));
+      for (int cake_j = 0; cake_j < 64; ++cake_j) CAKE_ST_B32(&cake_corner[((8 * ((((2 * cake_j)) / 2) % 2))) * N + (8 * (((2 * cake_j)) / 4) + (((2 * cake_j)) % 2))], o[cake_j]);
 #line 48 "@CAKE_FILE@"
     }
 #line 35 "@CAKE_FILE@"

@@ -65,7 +65,7 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 29 "@CAKE_FILE@"
       #pragma unroll
 #line 29 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 128; ++cake_i) x[cake_i] = cake_corner[((16 * (((cake_i) / 4) / 32) + 8 * (((cake_i) % 4) / 2))) * 1024LL + (8 * (((cake_i) / 4) % 32) + ((cake_i) % 2))];
+      for (int cake_j = 0; cake_j < 64; ++cake_j) CAKE_LD_PAIR_F32(&cake_corner[((16 * ((((2 * cake_j)) / 4) / 32) + 8 * ((((2 * cake_j)) % 4) / 2))) * 1024LL + (8 * ((((2 * cake_j)) / 4) % 32) + (((2 * cake_j)) % 2))], x[2 * cake_j], x[2 * cake_j + 1]);
 #line 29 "@CAKE_FILE@"
     }
 #line 30 "@CAKE_FILE@"
@@ -243,7 +243,7 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 47 "@CAKE_FILE@"
       #pragma unroll
 #line 47 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 128; ++cake_i) cake_corner[((16 * (((cake_i) / 4) / 32) + 8 * (((cake_i) % 4) / 2))) * 1024LL + (8 * (((cake_i) / 4) % 32) + ((cake_i) % 2))] = x[cake_i];
+      for (int cake_j = 0; cake_j < 64; ++cake_j) CAKE_ST_PAIR_F32(&cake_corner[((16 * ((((2 * cake_j)) / 4) / 32) + 8 * ((((2 * cake_j)) % 4) / 2))) * 1024LL + (8 * ((((2 * cake_j)) / 4) % 32) + (((2 * cake_j)) % 2))], x[2 * cake_j], x[2 * cake_j + 1]);
 #line 47 "@CAKE_FILE@"
     }
 #line 20 "@CAKE_FILE@"

@@ -252,6 +252,18 @@ inline float half_bits_to_float(uint16_t h, bool bf16) {
   return (h & 0x8000) ? -magnitude : magnitude;
 }
 
+/// A T's bytes at `p`, and `v`'s bytes to `p` (any pointer type).
+template <typename T>
+inline T load_bits(const void* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <typename T>
+inline void store_bits(void* p, T v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
 /// IEEE binary16 of `f`, rounded to nearest even (cvt.rn.f16.f32):
 /// overflow to infinity, subnormals kept, NaN a quiet NaN.
 inline uint16_t float_to_half_bits(float f) {
@@ -849,6 +861,11 @@ void run(void (*entry)(void**), void** args, const unsigned grid[3], const unsig
 #define asm(...) ((void)0)
 
 inline void __syncthreads() { cake_host::syncthreads(); }
+// A pair of neighbouring values in one access (aliasing-safe here).
+#define CAKE_LD_B32(p) cake_host::load_bits<unsigned>(p)
+#define CAKE_ST_B32(p, v) cake_host::store_bits<unsigned>((p), (v))
+#define CAKE_LD_PAIR_F32(p, a, b) ((a) = cake_host::load_bits<float>(p), (b) = cake_host::load_bits<float>((const float*)(p) + 1))
+#define CAKE_ST_PAIR_F32(p, a, b) (cake_host::store_bits<float>((p), (a)), cake_host::store_bits<float>((float*)(p) + 1, (b)))
 #define CAKE_MAX_INTO(v, w) ((v) = CAKE_MAX((v), (w)))
 #define CAKE_MIN_INTO(v, w) ((v) = CAKE_MIN((v), (w)))
 // cvt.rn.bf16x2.f32 / cvt.rn.f16x2.f32: each value rounded to nearest even,
