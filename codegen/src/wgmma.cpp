@@ -26,6 +26,10 @@ int descriptor_mode(Swizzle s) {
   return 0;
 }
 
+/// The K of one wgmma instruction: 32 bytes of each operand row (k16 for
+/// 16-bit types, k32 for 8-bit floats).
+int64_t wgmma_k(DType dtype) { return 256 / dtype_bits(dtype); }
+
 }  // namespace
 
 std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId e, const std::string& op) {
@@ -61,10 +65,9 @@ std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId e, const
 }
 
 std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers) {
-  // The PTX type of A and B, and the K of one instruction: 32 bytes of each
-  // operand row (k16 for 16-bit types, k32 for 8-bit floats).
-  // PTX names the 8-bit floats without their width: f8e4m3 is .e4m3.
-  int64_t k = 256 / dtype_bits(dtype);
+  // The PTX type of A and B; PTX names the 8-bit floats without their
+  // width: f8e4m3 is .e4m3.
+  int64_t k = wgmma_k(dtype);
   bool f8 = k == 32;
   std::string type(dtype_name(dtype));
   if (f8) type = type.substr(2);
@@ -147,9 +150,8 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
     a_k = a_side->k;
   }
   bool f8 = a_dtype == DType::F8E4M3 || a_dtype == DType::F8E5M2;
-  int64_t k_step = f8 ? 32 : 16;  // elements of one instruction's K: 32 bytes of a row
   if (a_dtype != B.dtype || (a_dtype != DType::BF16 && a_dtype != DType::F16 && !f8) || a_k != B.k || a_rows != 64 ||
-      B.rows != fc->dims[1] || a_k % k_step != 0 || B.rows % 8 != 0 || B.rows > 256)
+      B.rows != fc->dims[1] || a_k % wgmma_k(a_dtype) != 0 || B.rows % 8 != 0 || B.rows > 256)
     return refuse(s.range, "a wgmma other than f32 [64, N] += bf16/f16/f8e4m3/f8e5m2 [64, K] @ [N, K].T (one type for A and B)");
   std::string macro = wgmma_macro(B.rows, a_dtype, a_in_registers);
   std::string c = name(acc.symbol);
@@ -163,7 +165,7 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   };
   std::string a_operand = a_in_registers ? "&" + name(a.symbol) + "[4 * cake_k]" : desc(*a_side);
   line("#pragma unroll", s.range);
-  line("for (int cake_k = 0; cake_k < " + std::to_string(a_k / k_step) + "; ++cake_k)", s.range);
+  line("for (int cake_k = 0; cake_k < " + std::to_string(a_k / wgmma_k(a_dtype)) + "; ++cake_k)", s.range);
   line("  " + macro + "(" + c + ", " + a_operand + ", " + desc(B) + ", " +
            (n.accumulate_into ? std::string("1") : std::string("cake_k > 0")) + ");",
        s.range);

@@ -267,15 +267,13 @@ inline void store_bits(void* p, T v) {
 /// IEEE binary16 of `f`, rounded to nearest even (cvt.rn.f16.f32):
 /// overflow to infinity, subnormals kept, NaN a quiet NaN.
 inline uint16_t float_to_half_bits(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
+  uint32_t x = load_bits<uint32_t>(&f);
   uint16_t sign = uint16_t((x >> 16) & 0x8000);
   uint32_t a = x & 0x7fffffffu;
   if (a > 0x7f800000u) return uint16_t(sign | 0x7e00);  // NaN
   if (a >= 0x477ff000u) return uint16_t(sign | 0x7c00);  // rounds to >= 65520: infinity
   if (a < 0x38800000u) {                                 // below 2^-14: a subnormal (or zero)
-    float magnitude;
-    std::memcpy(&magnitude, &a, 4);
+    float magnitude = load_bits<float>(&a);
     return uint16_t(sign | uint16_t(std::nearbyint(magnitude * 16777216.0f)));  // in units of 2^-24
   }
   uint32_t mantissa = a + 0xfffu + ((a >> 13) & 1u) - 0x38000000u;  // rebias, round to nearest even
@@ -309,9 +307,7 @@ inline float fp8_bits_to_float(uint8_t b, bool e5m2) {
 /// The value of an element of type `e` at `p`.
 inline float elem_value(const unsigned char* p, Elem e) {
   if (elem_bytes(e) == 1) return fp8_bits_to_float(*p, e == Elem::E5M2);
-  uint16_t h;
-  std::memcpy(&h, p, 2);
-  return half_bits_to_float(h, e == Elem::BF16);
+  return half_bits_to_float(load_bits<uint16_t>(p), e == Elem::BF16);
 }
 
 /// mma.sync m16n8k16 .row.col, f32 accumulators, 16-bit operands: the
