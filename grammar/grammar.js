@@ -43,7 +43,7 @@ const DTYPES = [
 
 /** Movement ops of the form `OP dst <- src [, barrier] [modifiers]`. */
 const MOVE_OPS = [
-  'load', 'store', 'cp.async', 'tma.load', 'tma.store', 'bulk.load',
+  'load', 'store', 'store.add', 'cp.async', 'tma.load', 'tma.store', 'bulk.load',
   'ldmatrix', 'stmatrix', 'tcgen05.ld', 'tcgen05.st', 'tcgen05.cp',
 ];
 

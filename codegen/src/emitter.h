@@ -155,6 +155,9 @@ class Emitter {
   /// from its two values' f32 expressions, rounded and packed by one
   /// conversion.
   std::string pack_pair(const FragShape& f, const std::string& reg, const std::string& lo, const std::string& hi) const;
+  /// `*ptr += value` as one red.global.add of the dtype's PTX type
+  /// (red_add_type(); the verifier refuses the others).
+  std::string red_add(DType dtype, const std::string& ptr, const std::string& value) const;
   /// The f32 value `v` as fragment `f` stores it (16-bit floats rounded).
   std::string store_value(const FragShape& f, const std::string& v) const;
   /// The C++ name of a symbol (a CAKE name that is a C++ keyword or one of

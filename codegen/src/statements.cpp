@@ -94,7 +94,8 @@ struct Lowerer {
   }
 
   /// `load r <- mem` and `store mem <- r` for a register fragment `r`.
-  void load_store(const MoveStmt& mv, bool load) {
+  /// `load`, `store`, or (`add`) `store.add`: each value one red.global.add.
+  void load_store(const MoveStmt& mv, bool load, bool add = false) {
     ExprId reg = load ? mv.dst : mv.src, mem = load ? mv.src : mv.dst;
     const Expr& r = x.m.exprs[reg];
     if (r.kind != Expr::Kind::Name || r.symbol == kNone) return x.refuse(r.range, "a register operand that is not a name");
@@ -108,9 +109,10 @@ struct Lowerer {
     ElementPlace at = x.place(*f, "cake_i");
     auto addr = corner ? std::optional<std::string>("cake_corner[" + corner->offset + "]") : x.address(mem, at.row, at.col, rank);
     if (!addr) return;
-    if (corner && load_store_pairs(*f, r.symbol, mem, *corner, rank, load)) return;
-    std::string body = load ? x.slot_write(*f, r.symbol, "cake_i", *addr)
-                            : *addr + " = " + x.slot_read(*f, r.symbol, "cake_i") + ";";
+    if (corner && !add && load_store_pairs(*f, r.symbol, mem, *corner, rank, load)) return;
+    std::string body = load  ? x.slot_write(*f, r.symbol, "cake_i", *addr)
+                       : add ? x.red_add(f->dtype, "&" + *addr, x.slot_read(*f, r.symbol, "cake_i"))
+                             : *addr + " = " + x.slot_read(*f, r.symbol, "cake_i") + ";";
     if (f->dims.empty()) {
       // One value: i is 0.
       line("{ const int cake_i = 0; " + body + " }");
@@ -170,6 +172,7 @@ struct Lowerer {
     switch (mv.op) {
       case Op::Load: return load_store(mv, true);
       case Op::Store: return load_store(mv, false);
+      case Op::StoreAdd: return load_store(mv, false, true);
       case Op::CpAsync: return x.cp_async(s, mv);
       case Op::Ldmatrix: return x.ldmatrix(s, mv);
       case Op::TmaLoad: return x.tma_load(s, mv);
@@ -199,7 +202,7 @@ struct Lowerer {
       case Op::Tcgen05WaitLd: return line("CAKE_TCGEN05_WAIT_LD();");
       case Op::Tcgen05WaitSt: return line("CAKE_TCGEN05_WAIT_ST();");
       case Op::ClusterSync: return x.thread_sync(s.range, true, [&] { x.cluster_sync(s.range); });
-      case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
+      case Op::Load: case Op::Store: case Op::StoreAdd: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
       case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
       case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma:
       case Op::CpAsyncWait: case Op::WgmmaWait:

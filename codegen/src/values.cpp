@@ -117,6 +117,13 @@ std::string Emitter::pack_pair(const FragShape& f, const std::string& reg, const
   return std::string(f.dtype == DType::BF16 ? "CAKE_PACK_BF16X2(" : "CAKE_PACK_F16X2(") + reg + ", " + lo + ", " + hi + ");";
 }
 
+std::string Emitter::red_add(DType dtype, const std::string& ptr, const std::string& value) const {
+  std::string type(red_add_type(dtype));
+  // The value's asm operand constraint: f32 "f", f64 "d", u64 "l", 32-bit integers "r".
+  std::string constraint = type == "f32" ? "f" : type == "f64" ? "d" : type == "u64" ? "l" : "r";
+  return "CAKE_RED_ADD(\"" + type + "\", \"" + constraint + "\", " + ptr + ", " + value + ");";
+}
+
 int64_t Emitter::multiple_of(ExprId id) {
   constexpr int64_t kAny = int64_t(1) << 40;  // what 0 is a multiple of, as far as anyone asks
   auto power_of_two = [](int64_t v) { return v == 0 ? kAny : v & -v; };

@@ -238,13 +238,13 @@ View World::windowed(const View& v, const Window& w) const {
   return v;
 }
 
-void World::access(uint32_t entity, const Clock& vc, const View& v, bool write, StmtId at) {
+void World::access(uint32_t entity, const Clock& vc, const View& v, bool write, StmtId at, bool atomic) {
   Storage& st = *v.st;
   if (!st.tracked) return;
   Rect rect = v.rect();
   const Module& m = ctx_.m;
   for (const AccessRecord& r : st.history) {
-    if (r.entity == entity || (!r.write && !write) || !r.rect.overlaps(rect)) continue;
+    if (r.entity == entity || (!r.write && !write) || (r.atomic && atomic) || !r.rect.overlaps(rect)) continue;
     if (exec::at(vc, r.entity) >= r.epoch) continue;
     if (ctx_.races_seen.size() >= 20) break;
     std::pair<StmtId, StmtId> key{r.stmt, at};
@@ -269,7 +269,7 @@ void World::access(uint32_t entity, const Clock& vc, const View& v, bool write, 
     if (write) return r.entity == entity || exec::at(vc, r.entity) >= r.epoch;
     return !r.write && r.entity == entity;
   });
-  st.history.push_back({write, std::move(rect), entity, epoch, at});
+  st.history.push_back({write, atomic, std::move(rect), entity, epoch, at});
 }
 
 Tile World::read(Actor& a, const View& v, StmtId at, bool record) {
@@ -307,7 +307,7 @@ bool World::write(Actor& a, const View& v, const Tile& t, StmtId at) {
   return true;
 }
 
-void World::copy(uint32_t entity, const Clock& vc, const View& dst, const View& src, StmtId at) {
+void World::copy(uint32_t entity, const Clock& vc, const View& dst, const View& src, StmtId at, bool add) {
   llvm::SmallVector<double, 8> values;
   values.reserve(static_cast<size_t>(src.elements()));
   const std::vector<double>& from = src.st->data;
@@ -319,11 +319,11 @@ void World::copy(uint32_t entity, const Clock& vc, const View& dst, const View& 
     double x = i < values.size() ? values[i] : 0.0;
     ++i;
     if (flat < 0) return;
-    st.data[flat] = round_to(st.dtype, x);
+    st.data[flat] = round_to(st.dtype, add ? st.data[flat] + x : x);
     if (global) st.writers[flat] = at;
   });
   access(entity, vc, src, false, at);
-  access(entity, vc, dst, true, at);
+  access(entity, vc, dst, true, at, add);
 }
 
 Mbarrier* World::barrier(Actor& a, ExprId id, int64_t* index, int cta) {

@@ -200,11 +200,12 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
   switch (op) {
     case Op::Load:
     case Op::Store:
+    case Op::StoreAdd:
     case Op::Ldmatrix:
     case Op::Stmatrix: {
       // Synchronous collective moves (`trans` chooses a register layout,
-      // not different values).
-      if (share(a, id, dst, src)) copy(a.entity, a.vc, dst, src, id);
+      // not different values); store.add adds into global memory.
+      if (share(a, id, dst, src)) copy(a.entity, a.vc, dst, src, id, op == Op::StoreAdd);
       return Result::Next;
     }
     case Op::CpAsync: {

@@ -32,6 +32,7 @@ struct Rect {
 
 struct AccessRecord {
   bool write = false;
+  bool atomic = false;  // a `store.add`'s: atomic writes do not race with each other
   Rect rect;
   uint32_t entity = 0, epoch = 0;
   StmtId stmt = kNone;

@@ -207,8 +207,10 @@ class World {
   std::optional<Tile> tile(Actor& a, ExprId e, const Window& w, StmtId at);
   Tile read(Actor& a, const View& v, StmtId at, bool record = true);
   bool write(Actor& a, const View& v, const Tile& t, StmtId at);
-  void copy(uint32_t entity, const Clock& vc, const View& dst, const View& src, StmtId at);
-  void access(uint32_t entity, const Clock& vc, const View& v, bool write, StmtId at);
+  /// dst = src, or with `add` (store.add) dst += src, each element one
+  /// atomic add.
+  void copy(uint32_t entity, const Clock& vc, const View& dst, const View& src, StmtId at, bool add = false);
+  void access(uint32_t entity, const Clock& vc, const View& v, bool write, StmtId at, bool atomic = false);
   Storage& fragment(Actor& a, SymbolId sym);
   Mbarrier* barrier(Actor& a, ExprId e, int64_t* index, int cta = -1);
   /// A `cta_group 2` kernel's tcgen05.mma: both CTAs of the pair.

@@ -7,10 +7,10 @@
 
 #define LANGUAGE_VERSION 14
 #define STATE_COUNT 577
-#define LARGE_STATE_COUNT 76
-#define SYMBOL_COUNT 247
+#define LARGE_STATE_COUNT 79
+#define SYMBOL_COUNT 248
 #define ALIAS_COUNT 0
-#define TOKEN_COUNT 155
+#define TOKEN_COUNT 156
 #define EXTERNAL_TOKEN_COUNT 0
 #define FIELD_COUNT 72
 #define MAX_ALIAS_SEQUENCE_LENGTH 14
@@ -102,167 +102,168 @@ enum {
   anon_sym_DOT_DOT = 83,
   anon_sym_load = 84,
   anon_sym_store = 85,
-  anon_sym_cp_DOTasync = 86,
-  anon_sym_tma_DOTload = 87,
-  anon_sym_tma_DOTstore = 88,
-  anon_sym_bulk_DOTload = 89,
-  anon_sym_ldmatrix = 90,
-  anon_sym_stmatrix = 91,
-  anon_sym_tcgen05_DOTld = 92,
-  anon_sym_tcgen05_DOTst = 93,
-  anon_sym_tcgen05_DOTcp = 94,
-  anon_sym_LT_DASH = 95,
-  anon_sym_multicast = 96,
-  sym_trans_modifier = 97,
-  anon_sym_mma = 98,
-  anon_sym_wgmma = 99,
-  anon_sym_tcgen05_DOTmma = 100,
-  anon_sym_AT = 101,
-  anon_sym_accumulate = 102,
-  anon_sym_cp_DOTasync_DOTcommit = 103,
-  anon_sym_wgmma_DOTfence = 104,
-  anon_sym_wgmma_DOTcommit = 105,
-  anon_sym_tma_DOTstore_DOTcommit = 106,
-  anon_sym_tcgen05_DOTwait_DOTld = 107,
-  anon_sym_tcgen05_DOTwait_DOTst = 108,
-  anon_sym_syncthreads = 109,
-  anon_sym_cluster_DOTsync = 110,
-  anon_sym_fence_DOTproxy_DOTasync = 111,
-  anon_sym_cp_DOTasync_DOTwait = 112,
-  anon_sym_wgmma_DOTwait = 113,
-  anon_sym_tma_DOTstore_DOTwait = 114,
-  anon_sym_tma_DOTstore_DOTwait_DOTread = 115,
-  anon_sym_arrive = 116,
-  anon_sym_arrive_DOTexpect_tx = 117,
-  anon_sym_wait = 118,
-  anon_sym_parity = 119,
-  anon_sym_sync = 120,
-  anon_sym_tcgen05_DOTcommit = 121,
-  anon_sym_reduce_DOTrow = 122,
-  anon_sym_max = 123,
-  anon_sym_min = 124,
-  anon_sym_sum = 125,
-  anon_sym_argmin_DOTrow = 126,
-  anon_sym_argmax_DOTrow = 127,
-  anon_sym_base = 128,
-  anon_sym_DASH = 129,
-  anon_sym_PLUS = 130,
-  anon_sym_BANG = 131,
-  anon_sym_PIPE_PIPE = 132,
-  anon_sym_AMP_AMP = 133,
-  anon_sym_PIPE = 134,
-  anon_sym_CARET = 135,
-  anon_sym_AMP = 136,
-  anon_sym_EQ_EQ = 137,
-  anon_sym_BANG_EQ = 138,
-  anon_sym_LT = 139,
-  anon_sym_LT_EQ = 140,
-  anon_sym_GT = 141,
-  anon_sym_GT_EQ = 142,
-  anon_sym_LT_LT = 143,
-  anon_sym_GT_GT = 144,
-  anon_sym_STAR = 145,
-  anon_sym_SLASH = 146,
-  anon_sym_PERCENT = 147,
-  anon_sym_cvt = 148,
-  anon_sym_T = 149,
-  sym_integer_literal = 150,
-  sym_float_literal = 151,
-  anon_sym_true = 152,
-  anon_sym_false = 153,
-  sym_comment = 154,
-  sym_source_file = 155,
-  sym__item = 156,
-  sym_target_item = 157,
-  sym_const_item = 158,
-  sym_kernel_item = 159,
-  sym_parameter_list = 160,
-  sym__parameter = 161,
-  sym_tensor_parameter = 162,
-  sym_scalar_parameter = 163,
-  sym_memory_space = 164,
-  sym_where_clause = 165,
-  sym_grid_clause = 166,
-  sym_block_clause = 167,
-  sym_cluster_clause = 168,
-  sym_cta_group_clause = 169,
-  sym_dim_list = 170,
-  sym_dispatch_item = 171,
-  sym_name_list = 172,
-  sym_when_case = 173,
-  sym_else_case = 174,
-  sym_bench_item = 175,
-  sym_binding = 176,
-  sym_primitive_type = 177,
-  sym_tensor_type = 178,
-  sym_shape = 179,
-  sym__attribute = 180,
-  sym_order_attribute = 181,
-  sym_swizzle_attribute = 182,
-  sym_layout_attribute = 183,
-  sym_smem_declaration = 184,
-  sym_tmem_declaration = 185,
-  sym_reg_declaration = 186,
-  sym_mbarrier_declaration = 187,
-  sym_count_clause = 188,
-  sym_namedbarrier_declaration = 189,
-  sym_tensormap_declaration = 190,
-  sym_dsmem_declaration = 191,
-  sym_role_declaration = 192,
-  sym_warpgroup_spec = 193,
-  sym_warp_spec = 194,
-  sym_maxnreg_clause = 195,
-  sym_block = 196,
-  sym__statement = 197,
-  sym_let_statement = 198,
-  sym_assignment_statement = 199,
-  sym_elect_statement = 200,
-  sym_for_statement = 201,
-  sym_pipeline_statement = 202,
-  sym_if_statement = 203,
-  sym_range = 204,
-  sym_move_statement = 205,
-  sym_multicast_modifier = 206,
-  sym_mma_statement = 207,
-  sym_accumulate_modifier = 208,
-  sym_plain_statement = 209,
-  sym_group_wait_statement = 210,
-  sym_arrive_statement = 211,
-  sym_wait_statement = 212,
-  sym_sync_statement = 213,
-  sym_commit_statement = 214,
-  sym_reduce_statement = 215,
-  sym_arg_reduce_statement = 216,
-  sym_base_modifier = 217,
-  sym__expression = 218,
-  sym_parenthesized_expression = 219,
-  sym_unary_expression = 220,
-  sym_binary_expression = 221,
-  sym_call_expression = 222,
-  sym_argument_list = 223,
-  sym_cast_expression = 224,
-  sym_index_expression = 225,
-  sym_slice = 226,
-  sym_full_slice = 227,
-  sym_field_expression = 228,
-  sym_transpose_expression = 229,
-  sym_boolean_literal = 230,
-  aux_sym_source_file_repeat1 = 231,
-  aux_sym_target_item_repeat1 = 232,
-  aux_sym_kernel_item_repeat1 = 233,
-  aux_sym_parameter_list_repeat1 = 234,
-  aux_sym_tensor_parameter_repeat1 = 235,
-  aux_sym_where_clause_repeat1 = 236,
-  aux_sym_dim_list_repeat1 = 237,
-  aux_sym_dispatch_item_repeat1 = 238,
-  aux_sym_bench_item_repeat1 = 239,
-  aux_sym_tensor_type_repeat1 = 240,
-  aux_sym_warpgroup_spec_repeat1 = 241,
-  aux_sym_warp_spec_repeat1 = 242,
-  aux_sym_block_repeat1 = 243,
-  aux_sym_move_statement_repeat1 = 244,
-  aux_sym_argument_list_repeat1 = 245,
-  aux_sym_index_expression_repeat1 = 246,
+  anon_sym_store_DOTadd = 86,
+  anon_sym_cp_DOTasync = 87,
+  anon_sym_tma_DOTload = 88,
+  anon_sym_tma_DOTstore = 89,
+  anon_sym_bulk_DOTload = 90,
+  anon_sym_ldmatrix = 91,
+  anon_sym_stmatrix = 92,
+  anon_sym_tcgen05_DOTld = 93,
+  anon_sym_tcgen05_DOTst = 94,
+  anon_sym_tcgen05_DOTcp = 95,
+  anon_sym_LT_DASH = 96,
+  anon_sym_multicast = 97,
+  sym_trans_modifier = 98,
+  anon_sym_mma = 99,
+  anon_sym_wgmma = 100,
+  anon_sym_tcgen05_DOTmma = 101,
+  anon_sym_AT = 102,
+  anon_sym_accumulate = 103,
+  anon_sym_cp_DOTasync_DOTcommit = 104,
+  anon_sym_wgmma_DOTfence = 105,
+  anon_sym_wgmma_DOTcommit = 106,
+  anon_sym_tma_DOTstore_DOTcommit = 107,
+  anon_sym_tcgen05_DOTwait_DOTld = 108,
+  anon_sym_tcgen05_DOTwait_DOTst = 109,
+  anon_sym_syncthreads = 110,
+  anon_sym_cluster_DOTsync = 111,
+  anon_sym_fence_DOTproxy_DOTasync = 112,
+  anon_sym_cp_DOTasync_DOTwait = 113,
+  anon_sym_wgmma_DOTwait = 114,
+  anon_sym_tma_DOTstore_DOTwait = 115,
+  anon_sym_tma_DOTstore_DOTwait_DOTread = 116,
+  anon_sym_arrive = 117,
+  anon_sym_arrive_DOTexpect_tx = 118,
+  anon_sym_wait = 119,
+  anon_sym_parity = 120,
+  anon_sym_sync = 121,
+  anon_sym_tcgen05_DOTcommit = 122,
+  anon_sym_reduce_DOTrow = 123,
+  anon_sym_max = 124,
+  anon_sym_min = 125,
+  anon_sym_sum = 126,
+  anon_sym_argmin_DOTrow = 127,
+  anon_sym_argmax_DOTrow = 128,
+  anon_sym_base = 129,
+  anon_sym_DASH = 130,
+  anon_sym_PLUS = 131,
+  anon_sym_BANG = 132,
+  anon_sym_PIPE_PIPE = 133,
+  anon_sym_AMP_AMP = 134,
+  anon_sym_PIPE = 135,
+  anon_sym_CARET = 136,
+  anon_sym_AMP = 137,
+  anon_sym_EQ_EQ = 138,
+  anon_sym_BANG_EQ = 139,
+  anon_sym_LT = 140,
+  anon_sym_LT_EQ = 141,
+  anon_sym_GT = 142,
+  anon_sym_GT_EQ = 143,
+  anon_sym_LT_LT = 144,
+  anon_sym_GT_GT = 145,
+  anon_sym_STAR = 146,
+  anon_sym_SLASH = 147,
+  anon_sym_PERCENT = 148,
+  anon_sym_cvt = 149,
+  anon_sym_T = 150,
+  sym_integer_literal = 151,
+  sym_float_literal = 152,
+  anon_sym_true = 153,
+  anon_sym_false = 154,
+  sym_comment = 155,
+  sym_source_file = 156,
+  sym__item = 157,
+  sym_target_item = 158,
+  sym_const_item = 159,
+  sym_kernel_item = 160,
+  sym_parameter_list = 161,
+  sym__parameter = 162,
+  sym_tensor_parameter = 163,
+  sym_scalar_parameter = 164,
+  sym_memory_space = 165,
+  sym_where_clause = 166,
+  sym_grid_clause = 167,
+  sym_block_clause = 168,
+  sym_cluster_clause = 169,
+  sym_cta_group_clause = 170,
+  sym_dim_list = 171,
+  sym_dispatch_item = 172,
+  sym_name_list = 173,
+  sym_when_case = 174,
+  sym_else_case = 175,
+  sym_bench_item = 176,
+  sym_binding = 177,
+  sym_primitive_type = 178,
+  sym_tensor_type = 179,
+  sym_shape = 180,
+  sym__attribute = 181,
+  sym_order_attribute = 182,
+  sym_swizzle_attribute = 183,
+  sym_layout_attribute = 184,
+  sym_smem_declaration = 185,
+  sym_tmem_declaration = 186,
+  sym_reg_declaration = 187,
+  sym_mbarrier_declaration = 188,
+  sym_count_clause = 189,
+  sym_namedbarrier_declaration = 190,
+  sym_tensormap_declaration = 191,
+  sym_dsmem_declaration = 192,
+  sym_role_declaration = 193,
+  sym_warpgroup_spec = 194,
+  sym_warp_spec = 195,
+  sym_maxnreg_clause = 196,
+  sym_block = 197,
+  sym__statement = 198,
+  sym_let_statement = 199,
+  sym_assignment_statement = 200,
+  sym_elect_statement = 201,
+  sym_for_statement = 202,
+  sym_pipeline_statement = 203,
+  sym_if_statement = 204,
+  sym_range = 205,
+  sym_move_statement = 206,
+  sym_multicast_modifier = 207,
+  sym_mma_statement = 208,
+  sym_accumulate_modifier = 209,
+  sym_plain_statement = 210,
+  sym_group_wait_statement = 211,
+  sym_arrive_statement = 212,
+  sym_wait_statement = 213,
+  sym_sync_statement = 214,
+  sym_commit_statement = 215,
+  sym_reduce_statement = 216,
+  sym_arg_reduce_statement = 217,
+  sym_base_modifier = 218,
+  sym__expression = 219,
+  sym_parenthesized_expression = 220,
+  sym_unary_expression = 221,
+  sym_binary_expression = 222,
+  sym_call_expression = 223,
+  sym_argument_list = 224,
+  sym_cast_expression = 225,
+  sym_index_expression = 226,
+  sym_slice = 227,
+  sym_full_slice = 228,
+  sym_field_expression = 229,
+  sym_transpose_expression = 230,
+  sym_boolean_literal = 231,
+  aux_sym_source_file_repeat1 = 232,
+  aux_sym_target_item_repeat1 = 233,
+  aux_sym_kernel_item_repeat1 = 234,
+  aux_sym_parameter_list_repeat1 = 235,
+  aux_sym_tensor_parameter_repeat1 = 236,
+  aux_sym_where_clause_repeat1 = 237,
+  aux_sym_dim_list_repeat1 = 238,
+  aux_sym_dispatch_item_repeat1 = 239,
+  aux_sym_bench_item_repeat1 = 240,
+  aux_sym_tensor_type_repeat1 = 241,
+  aux_sym_warpgroup_spec_repeat1 = 242,
+  aux_sym_warp_spec_repeat1 = 243,
+  aux_sym_block_repeat1 = 244,
+  aux_sym_move_statement_repeat1 = 245,
+  aux_sym_argument_list_repeat1 = 246,
+  aux_sym_index_expression_repeat1 = 247,
 };
 
 static const char * const ts_symbol_names[] = {
@@ -352,6 +353,7 @@ static const char * const ts_symbol_names[] = {
   [anon_sym_DOT_DOT] = "..",
   [anon_sym_load] = "load",
   [anon_sym_store] = "store",
+  [anon_sym_store_DOTadd] = "store.add",
   [anon_sym_cp_DOTasync] = "cp.async",
   [anon_sym_tma_DOTload] = "tma.load",
   [anon_sym_tma_DOTstore] = "tma.store",
@@ -602,6 +604,7 @@ static const TSSymbol ts_symbol_map[] = {
   [anon_sym_DOT_DOT] = anon_sym_DOT_DOT,
   [anon_sym_load] = anon_sym_load,
   [anon_sym_store] = anon_sym_store,
+  [anon_sym_store_DOTadd] = anon_sym_store_DOTadd,
   [anon_sym_cp_DOTasync] = anon_sym_cp_DOTasync,
   [anon_sym_tma_DOTload] = anon_sym_tma_DOTload,
   [anon_sym_tma_DOTstore] = anon_sym_tma_DOTstore,
@@ -1107,6 +1110,10 @@ static const TSSymbolMetadata ts_symbol_metadata[] = {
     .named = false,
   },
   [anon_sym_store] = {
+    .visible = true,
+    .named = false,
+  },
+  [anon_sym_store_DOTadd] = {
     .visible = true,
     .named = false,
   },
@@ -3010,90 +3017,92 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
   eof = lexer->eof(lexer);
   switch (state) {
     case 0:
-      if (eof) ADVANCE(124);
-      if (lookahead == '!') ADVANCE(175);
-      if (lookahead == '%') ADVANCE(193);
-      if (lookahead == '&') ADVANCE(180);
-      if (lookahead == '(') ADVANCE(127);
-      if (lookahead == ')') ADVANCE(128);
-      if (lookahead == '*') ADVANCE(191);
-      if (lookahead == '+') ADVANCE(174);
-      if (lookahead == ',') ADVANCE(125);
-      if (lookahead == '-') ADVANCE(172);
-      if (lookahead == '.') ADVANCE(136);
-      if (lookahead == '/') ADVANCE(192);
-      if (lookahead == '0') ADVANCE(249);
-      if (lookahead == ':') ADVANCE(129);
-      if (lookahead == '<') ADVANCE(183);
-      if (lookahead == '=') ADVANCE(126);
-      if (lookahead == '>') ADVANCE(186);
-      if (lookahead == '@') ADVANCE(153);
-      if (lookahead == '[') ADVANCE(133);
-      if (lookahead == ']') ADVANCE(134);
-      if (lookahead == '^') ADVANCE(179);
-      if (lookahead == 'a') ADVANCE(238);
-      if (lookahead == 'b') ADVANCE(244);
-      if (lookahead == 'c') ADVANCE(230);
-      if (lookahead == 'e') ADVANCE(231);
-      if (lookahead == 'f') ADVANCE(216);
-      if (lookahead == 'r') ADVANCE(217);
-      if (lookahead == 't') ADVANCE(211);
-      if (lookahead == 'w') ADVANCE(224);
-      if (lookahead == '{') ADVANCE(130);
-      if (lookahead == '|') ADVANCE(178);
-      if (lookahead == '}') ADVANCE(131);
+      if (eof) ADVANCE(127);
+      if (lookahead == '!') ADVANCE(179);
+      if (lookahead == '%') ADVANCE(197);
+      if (lookahead == '&') ADVANCE(184);
+      if (lookahead == '(') ADVANCE(130);
+      if (lookahead == ')') ADVANCE(131);
+      if (lookahead == '*') ADVANCE(195);
+      if (lookahead == '+') ADVANCE(178);
+      if (lookahead == ',') ADVANCE(128);
+      if (lookahead == '-') ADVANCE(176);
+      if (lookahead == '.') ADVANCE(139);
+      if (lookahead == '/') ADVANCE(196);
+      if (lookahead == '0') ADVANCE(258);
+      if (lookahead == ':') ADVANCE(132);
+      if (lookahead == '<') ADVANCE(187);
+      if (lookahead == '=') ADVANCE(129);
+      if (lookahead == '>') ADVANCE(190);
+      if (lookahead == '@') ADVANCE(157);
+      if (lookahead == '[') ADVANCE(136);
+      if (lookahead == ']') ADVANCE(137);
+      if (lookahead == '^') ADVANCE(183);
+      if (lookahead == 'a') ADVANCE(245);
+      if (lookahead == 'b') ADVANCE(253);
+      if (lookahead == 'c') ADVANCE(236);
+      if (lookahead == 'e') ADVANCE(237);
+      if (lookahead == 'f') ADVANCE(221);
+      if (lookahead == 'r') ADVANCE(222);
+      if (lookahead == 's') ADVANCE(249);
+      if (lookahead == 't') ADVANCE(216);
+      if (lookahead == 'w') ADVANCE(230);
+      if (lookahead == '{') ADVANCE(133);
+      if (lookahead == '|') ADVANCE(182);
+      if (lookahead == '}') ADVANCE(134);
       if (lookahead == '\t' ||
           lookahead == '\n' ||
           lookahead == '\r' ||
           lookahead == ' ') SKIP(0)
-      if (('1' <= lookahead && lookahead <= '9')) ADVANCE(250);
+      if (('1' <= lookahead && lookahead <= '9')) ADVANCE(259);
       if (('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('d' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('d' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 1:
-      if (lookahead == '!') ADVANCE(175);
-      if (lookahead == '%') ADVANCE(193);
-      if (lookahead == '&') ADVANCE(180);
-      if (lookahead == '(') ADVANCE(127);
-      if (lookahead == '*') ADVANCE(190);
-      if (lookahead == '+') ADVANCE(173);
-      if (lookahead == ',') ADVANCE(125);
-      if (lookahead == '-') ADVANCE(171);
-      if (lookahead == '.') ADVANCE(135);
-      if (lookahead == '/') ADVANCE(192);
-      if (lookahead == '0') ADVANCE(249);
-      if (lookahead == '<') ADVANCE(184);
+      if (lookahead == '!') ADVANCE(179);
+      if (lookahead == '%') ADVANCE(197);
+      if (lookahead == '&') ADVANCE(184);
+      if (lookahead == '(') ADVANCE(130);
+      if (lookahead == '*') ADVANCE(194);
+      if (lookahead == '+') ADVANCE(177);
+      if (lookahead == ',') ADVANCE(128);
+      if (lookahead == '-') ADVANCE(175);
+      if (lookahead == '.') ADVANCE(138);
+      if (lookahead == '/') ADVANCE(196);
+      if (lookahead == '0') ADVANCE(258);
+      if (lookahead == '<') ADVANCE(188);
       if (lookahead == '=') ADVANCE(8);
-      if (lookahead == '>') ADVANCE(186);
-      if (lookahead == '[') ADVANCE(133);
-      if (lookahead == '^') ADVANCE(179);
-      if (lookahead == 'a') ADVANCE(238);
-      if (lookahead == 'b') ADVANCE(244);
-      if (lookahead == 'c') ADVANCE(230);
-      if (lookahead == 'e') ADVANCE(231);
-      if (lookahead == 'f') ADVANCE(216);
-      if (lookahead == 'r') ADVANCE(217);
-      if (lookahead == 't') ADVANCE(211);
-      if (lookahead == 'w') ADVANCE(224);
-      if (lookahead == '|') ADVANCE(178);
-      if (lookahead == '}') ADVANCE(131);
+      if (lookahead == '>') ADVANCE(190);
+      if (lookahead == '[') ADVANCE(136);
+      if (lookahead == '^') ADVANCE(183);
+      if (lookahead == 'a') ADVANCE(245);
+      if (lookahead == 'b') ADVANCE(253);
+      if (lookahead == 'c') ADVANCE(236);
+      if (lookahead == 'e') ADVANCE(237);
+      if (lookahead == 'f') ADVANCE(221);
+      if (lookahead == 'r') ADVANCE(222);
+      if (lookahead == 's') ADVANCE(249);
+      if (lookahead == 't') ADVANCE(216);
+      if (lookahead == 'w') ADVANCE(230);
+      if (lookahead == '|') ADVANCE(182);
+      if (lookahead == '}') ADVANCE(134);
       if (lookahead == '\t' ||
           lookahead == '\n' ||
           lookahead == '\r' ||
           lookahead == ' ') SKIP(1)
-      if (('1' <= lookahead && lookahead <= '9')) ADVANCE(250);
+      if (('1' <= lookahead && lookahead <= '9')) ADVANCE(259);
       if (('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('d' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('d' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 2:
       if (lookahead == '*') ADVANCE(4);
-      if (lookahead == '/') ADVANCE(256);
+      if (lookahead == '/') ADVANCE(265);
       END_STATE();
     case 3:
       if (lookahead == '*') ADVANCE(3);
-      if (lookahead == '/') ADVANCE(255);
+      if (lookahead == '/') ADVANCE(264);
       if (lookahead != 0) ADVANCE(4);
       END_STATE();
     case 4:
@@ -3101,10 +3110,10 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead != 0) ADVANCE(4);
       END_STATE();
     case 5:
-      if (lookahead == '.') ADVANCE(51);
+      if (lookahead == '.') ADVANCE(54);
       END_STATE();
     case 6:
-      if (lookahead == '.') ADVANCE(21);
+      if (lookahead == '.') ADVANCE(22);
       END_STATE();
     case 7:
       if (lookahead == '/') ADVANCE(2);
@@ -3115,1130 +3124,1182 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(9);
       if (('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 8:
-      if (lookahead == '=') ADVANCE(181);
+      if (lookahead == '=') ADVANCE(185);
       END_STATE();
     case 9:
-      if (lookahead == 'B') ADVANCE(137);
+      if (lookahead == 'B') ADVANCE(140);
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(9);
       END_STATE();
     case 10:
-      if (lookahead == '_') ADVANCE(105);
+      if (lookahead == '_') ADVANCE(108);
       END_STATE();
     case 11:
-      if (lookahead == 'a') ADVANCE(90);
+      if (lookahead == 'a') ADVANCE(93);
       END_STATE();
     case 12:
-      if (lookahead == 'a') ADVANCE(31);
+      if (lookahead == 'a') ADVANCE(38);
       END_STATE();
     case 13:
-      if (lookahead == 'a') ADVANCE(42);
+      if (lookahead == 'a') ADVANCE(45);
       END_STATE();
     case 14:
-      if (lookahead == 'a') ADVANCE(152);
+      if (lookahead == 'a') ADVANCE(156);
       END_STATE();
     case 15:
       if (lookahead == 'a') ADVANCE(32);
       END_STATE();
     case 16:
-      if (lookahead == 'a') ADVANCE(82);
+      if (lookahead == 'a') ADVANCE(85);
       END_STATE();
     case 17:
-      if (lookahead == 'a') ADVANCE(35);
+      if (lookahead == 'a') ADVANCE(33);
       END_STATE();
     case 18:
-      if (lookahead == 'a') ADVANCE(43);
+      if (lookahead == 'a') ADVANCE(37);
       END_STATE();
     case 19:
-      if (lookahead == 'a') ADVANCE(45);
+      if (lookahead == 'a') ADVANCE(46);
       END_STATE();
     case 20:
-      if (lookahead == 'a') ADVANCE(47);
+      if (lookahead == 'a') ADVANCE(48);
       END_STATE();
     case 21:
-      if (lookahead == 'a') ADVANCE(92);
+      if (lookahead == 'a') ADVANCE(50);
       END_STATE();
     case 22:
-      if (lookahead == 'c') ADVANCE(144);
+      if (lookahead == 'a') ADVANCE(95);
       END_STATE();
     case 23:
-      if (lookahead == 'c') ADVANCE(75);
-      if (lookahead == 'l') ADVANCE(33);
-      if (lookahead == 'm') ADVANCE(54);
-      if (lookahead == 's') ADVANCE(93);
-      if (lookahead == 'w') ADVANCE(18);
+      if (lookahead == 'c') ADVANCE(148);
       END_STATE();
     case 24:
-      if (lookahead == 'c') ADVANCE(160);
-      END_STATE();
-    case 25:
-      if (lookahead == 'c') ADVANCE(161);
-      END_STATE();
-    case 26:
-      if (lookahead == 'c') ADVANCE(66);
-      if (lookahead == 'f') ADVANCE(41);
-      if (lookahead == 'w') ADVANCE(13);
-      END_STATE();
-    case 27:
-      if (lookahead == 'c') ADVANCE(38);
-      END_STATE();
-    case 28:
-      if (lookahead == 'c') ADVANCE(96);
-      END_STATE();
-    case 29:
-      if (lookahead == 'c') ADVANCE(76);
+      if (lookahead == 'c') ADVANCE(78);
+      if (lookahead == 'l') ADVANCE(35);
+      if (lookahead == 'm') ADVANCE(57);
+      if (lookahead == 's') ADVANCE(96);
       if (lookahead == 'w') ADVANCE(19);
       END_STATE();
+    case 25:
+      if (lookahead == 'c') ADVANCE(164);
+      END_STATE();
+    case 26:
+      if (lookahead == 'c') ADVANCE(165);
+      END_STATE();
+    case 27:
+      if (lookahead == 'c') ADVANCE(69);
+      if (lookahead == 'f') ADVANCE(44);
+      if (lookahead == 'w') ADVANCE(13);
+      END_STATE();
+    case 28:
+      if (lookahead == 'c') ADVANCE(41);
+      END_STATE();
+    case 29:
+      if (lookahead == 'c') ADVANCE(99);
+      END_STATE();
     case 30:
-      if (lookahead == 'c') ADVANCE(77);
+      if (lookahead == 'c') ADVANCE(79);
       if (lookahead == 'w') ADVANCE(20);
       END_STATE();
     case 31:
-      if (lookahead == 'd') ADVANCE(145);
+      if (lookahead == 'c') ADVANCE(80);
+      if (lookahead == 'w') ADVANCE(21);
       END_STATE();
     case 32:
-      if (lookahead == 'd') ADVANCE(147);
+      if (lookahead == 'd') ADVANCE(149);
       END_STATE();
     case 33:
-      if (lookahead == 'd') ADVANCE(148);
+      if (lookahead == 'd') ADVANCE(151);
       END_STATE();
     case 34:
-      if (lookahead == 'd') ADVANCE(158);
+      if (lookahead == 'd') ADVANCE(147);
       END_STATE();
     case 35:
-      if (lookahead == 'd') ADVANCE(165);
+      if (lookahead == 'd') ADVANCE(152);
       END_STATE();
     case 36:
-      if (lookahead == 'e') ADVANCE(113);
+      if (lookahead == 'd') ADVANCE(162);
       END_STATE();
     case 37:
-      if (lookahead == 'e') ADVANCE(146);
+      if (lookahead == 'd') ADVANCE(169);
       END_STATE();
     case 38:
-      if (lookahead == 'e') ADVANCE(155);
+      if (lookahead == 'd') ADVANCE(34);
       END_STATE();
     case 39:
-      if (lookahead == 'e') ADVANCE(28);
+      if (lookahead == 'e') ADVANCE(116);
       END_STATE();
     case 40:
-      if (lookahead == 'e') ADVANCE(17);
+      if (lookahead == 'e') ADVANCE(150);
       END_STATE();
     case 41:
-      if (lookahead == 'e') ADVANCE(63);
+      if (lookahead == 'e') ADVANCE(159);
       END_STATE();
     case 42:
-      if (lookahead == 'i') ADVANCE(94);
+      if (lookahead == 'e') ADVANCE(29);
       END_STATE();
     case 43:
-      if (lookahead == 'i') ADVANCE(104);
+      if (lookahead == 'e') ADVANCE(18);
       END_STATE();
     case 44:
-      if (lookahead == 'i') ADVANCE(95);
+      if (lookahead == 'e') ADVANCE(66);
       END_STATE();
     case 45:
       if (lookahead == 'i') ADVANCE(97);
       END_STATE();
     case 46:
-      if (lookahead == 'i') ADVANCE(98);
+      if (lookahead == 'i') ADVANCE(107);
       END_STATE();
     case 47:
-      if (lookahead == 'i') ADVANCE(99);
+      if (lookahead == 'i') ADVANCE(98);
       END_STATE();
     case 48:
       if (lookahead == 'i') ADVANCE(100);
       END_STATE();
     case 49:
-      if (lookahead == 'i') ADVANCE(102);
+      if (lookahead == 'i') ADVANCE(101);
       END_STATE();
     case 50:
-      if (lookahead == 'l') ADVANCE(68);
-      if (lookahead == 's') ADVANCE(103);
+      if (lookahead == 'i') ADVANCE(102);
       END_STATE();
     case 51:
-      if (lookahead == 'l') ADVANCE(34);
-      if (lookahead == 's') ADVANCE(101);
+      if (lookahead == 'i') ADVANCE(103);
       END_STATE();
     case 52:
-      if (lookahead == 'l') ADVANCE(72);
+      if (lookahead == 'i') ADVANCE(105);
       END_STATE();
     case 53:
-      if (lookahead == 'm') ADVANCE(55);
+      if (lookahead == 'l') ADVANCE(74);
+      if (lookahead == 's') ADVANCE(106);
       END_STATE();
     case 54:
-      if (lookahead == 'm') ADVANCE(14);
+      if (lookahead == 'l') ADVANCE(36);
+      if (lookahead == 's') ADVANCE(104);
       END_STATE();
     case 55:
-      if (lookahead == 'm') ADVANCE(44);
+      if (lookahead == 'l') ADVANCE(76);
       END_STATE();
     case 56:
-      if (lookahead == 'm') ADVANCE(46);
-      END_STATE();
-    case 57:
-      if (lookahead == 'm') ADVANCE(48);
-      END_STATE();
-    case 58:
-      if (lookahead == 'm') ADVANCE(49);
-      END_STATE();
-    case 59:
-      if (lookahead == 'm') ADVANCE(56);
-      END_STATE();
-    case 60:
-      if (lookahead == 'm') ADVANCE(57);
-      END_STATE();
-    case 61:
       if (lookahead == 'm') ADVANCE(58);
       END_STATE();
+    case 57:
+      if (lookahead == 'm') ADVANCE(14);
+      END_STATE();
+    case 58:
+      if (lookahead == 'm') ADVANCE(47);
+      END_STATE();
+    case 59:
+      if (lookahead == 'm') ADVANCE(49);
+      END_STATE();
+    case 60:
+      if (lookahead == 'm') ADVANCE(51);
+      END_STATE();
+    case 61:
+      if (lookahead == 'm') ADVANCE(52);
+      END_STATE();
     case 62:
-      if (lookahead == 'n') ADVANCE(22);
+      if (lookahead == 'm') ADVANCE(59);
       END_STATE();
     case 63:
-      if (lookahead == 'n') ADVANCE(27);
+      if (lookahead == 'm') ADVANCE(60);
       END_STATE();
     case 64:
-      if (lookahead == 'n') ADVANCE(24);
+      if (lookahead == 'm') ADVANCE(61);
       END_STATE();
     case 65:
-      if (lookahead == 'n') ADVANCE(25);
+      if (lookahead == 'n') ADVANCE(23);
       END_STATE();
     case 66:
-      if (lookahead == 'o') ADVANCE(53);
+      if (lookahead == 'n') ADVANCE(28);
       END_STATE();
     case 67:
-      if (lookahead == 'o') ADVANCE(106);
+      if (lookahead == 'n') ADVANCE(25);
       END_STATE();
     case 68:
-      if (lookahead == 'o') ADVANCE(12);
+      if (lookahead == 'n') ADVANCE(26);
       END_STATE();
     case 69:
-      if (lookahead == 'o') ADVANCE(107);
+      if (lookahead == 'o') ADVANCE(56);
       END_STATE();
     case 70:
-      if (lookahead == 'o') ADVANCE(83);
-      END_STATE();
-    case 71:
-      if (lookahead == 'o') ADVANCE(112);
-      END_STATE();
-    case 72:
-      if (lookahead == 'o') ADVANCE(15);
-      END_STATE();
-    case 73:
-      if (lookahead == 'o') ADVANCE(108);
-      END_STATE();
-    case 74:
       if (lookahead == 'o') ADVANCE(109);
       END_STATE();
+    case 71:
+      if (lookahead == 'o') ADVANCE(110);
+      END_STATE();
+    case 72:
+      if (lookahead == 'o') ADVANCE(86);
+      END_STATE();
+    case 73:
+      if (lookahead == 'o') ADVANCE(115);
+      END_STATE();
+    case 74:
+      if (lookahead == 'o') ADVANCE(15);
+      END_STATE();
     case 75:
-      if (lookahead == 'o') ADVANCE(59);
-      if (lookahead == 'p') ADVANCE(150);
+      if (lookahead == 'o') ADVANCE(111);
       END_STATE();
     case 76:
-      if (lookahead == 'o') ADVANCE(60);
+      if (lookahead == 'o') ADVANCE(17);
       END_STATE();
     case 77:
-      if (lookahead == 'o') ADVANCE(61);
+      if (lookahead == 'o') ADVANCE(112);
       END_STATE();
     case 78:
-      if (lookahead == 'p') ADVANCE(142);
+      if (lookahead == 'o') ADVANCE(62);
+      if (lookahead == 'p') ADVANCE(154);
       END_STATE();
     case 79:
-      if (lookahead == 'p') ADVANCE(141);
+      if (lookahead == 'o') ADVANCE(63);
       END_STATE();
     case 80:
-      if (lookahead == 'p') ADVANCE(39);
+      if (lookahead == 'o') ADVANCE(64);
       END_STATE();
     case 81:
-      if (lookahead == 'p') ADVANCE(86);
+      if (lookahead == 'p') ADVANCE(145);
       END_STATE();
     case 82:
-      if (lookahead == 'r') ADVANCE(78);
+      if (lookahead == 'p') ADVANCE(144);
       END_STATE();
     case 83:
-      if (lookahead == 'r') ADVANCE(37);
+      if (lookahead == 'p') ADVANCE(42);
       END_STATE();
     case 84:
-      if (lookahead == 'r') ADVANCE(69);
+      if (lookahead == 'p') ADVANCE(89);
       END_STATE();
     case 85:
-      if (lookahead == 'r') ADVANCE(73);
+      if (lookahead == 'r') ADVANCE(81);
       END_STATE();
     case 86:
-      if (lookahead == 'r') ADVANCE(71);
-      END_STATE();
-    case 87:
       if (lookahead == 'r') ADVANCE(40);
       END_STATE();
+    case 87:
+      if (lookahead == 'r') ADVANCE(71);
+      END_STATE();
     case 88:
-      if (lookahead == 'r') ADVANCE(74);
+      if (lookahead == 'r') ADVANCE(75);
       END_STATE();
     case 89:
-      if (lookahead == 'r') ADVANCE(67);
+      if (lookahead == 'r') ADVANCE(73);
       END_STATE();
     case 90:
-      if (lookahead == 's') ADVANCE(114);
+      if (lookahead == 'r') ADVANCE(43);
       END_STATE();
     case 91:
-      if (lookahead == 's') ADVANCE(116);
+      if (lookahead == 'r') ADVANCE(77);
       END_STATE();
     case 92:
-      if (lookahead == 's') ADVANCE(117);
+      if (lookahead == 'r') ADVANCE(70);
       END_STATE();
     case 93:
-      if (lookahead == 't') ADVANCE(149);
+      if (lookahead == 's') ADVANCE(117);
       END_STATE();
     case 94:
-      if (lookahead == 't') ADVANCE(163);
+      if (lookahead == 's') ADVANCE(119);
       END_STATE();
     case 95:
-      if (lookahead == 't') ADVANCE(156);
+      if (lookahead == 's') ADVANCE(120);
       END_STATE();
     case 96:
-      if (lookahead == 't') ADVANCE(10);
+      if (lookahead == 't') ADVANCE(153);
       END_STATE();
     case 97:
-      if (lookahead == 't') ADVANCE(162);
-      END_STATE();
-    case 98:
       if (lookahead == 't') ADVANCE(167);
       END_STATE();
+    case 98:
+      if (lookahead == 't') ADVANCE(160);
+      END_STATE();
     case 99:
-      if (lookahead == 't') ADVANCE(164);
+      if (lookahead == 't') ADVANCE(10);
       END_STATE();
     case 100:
-      if (lookahead == 't') ADVANCE(154);
+      if (lookahead == 't') ADVANCE(166);
       END_STATE();
     case 101:
-      if (lookahead == 't') ADVANCE(159);
+      if (lookahead == 't') ADVANCE(171);
       END_STATE();
     case 102:
-      if (lookahead == 't') ADVANCE(157);
+      if (lookahead == 't') ADVANCE(168);
       END_STATE();
     case 103:
-      if (lookahead == 't') ADVANCE(70);
+      if (lookahead == 't') ADVANCE(158);
       END_STATE();
     case 104:
-      if (lookahead == 't') ADVANCE(5);
+      if (lookahead == 't') ADVANCE(163);
       END_STATE();
     case 105:
-      if (lookahead == 't') ADVANCE(111);
+      if (lookahead == 't') ADVANCE(161);
       END_STATE();
     case 106:
-      if (lookahead == 'u') ADVANCE(79);
+      if (lookahead == 't') ADVANCE(72);
       END_STATE();
     case 107:
-      if (lookahead == 'w') ADVANCE(170);
+      if (lookahead == 't') ADVANCE(5);
       END_STATE();
     case 108:
-      if (lookahead == 'w') ADVANCE(169);
+      if (lookahead == 't') ADVANCE(114);
       END_STATE();
     case 109:
-      if (lookahead == 'w') ADVANCE(168);
+      if (lookahead == 'u') ADVANCE(82);
       END_STATE();
     case 110:
-      if (lookahead == 'w') ADVANCE(16);
+      if (lookahead == 'w') ADVANCE(174);
       END_STATE();
     case 111:
-      if (lookahead == 'x') ADVANCE(166);
+      if (lookahead == 'w') ADVANCE(173);
       END_STATE();
     case 112:
-      if (lookahead == 'x') ADVANCE(115);
+      if (lookahead == 'w') ADVANCE(172);
       END_STATE();
     case 113:
-      if (lookahead == 'x') ADVANCE(80);
+      if (lookahead == 'w') ADVANCE(16);
       END_STATE();
     case 114:
-      if (lookahead == 'y') ADVANCE(62);
+      if (lookahead == 'x') ADVANCE(170);
       END_STATE();
     case 115:
-      if (lookahead == 'y') ADVANCE(6);
+      if (lookahead == 'x') ADVANCE(118);
       END_STATE();
     case 116:
-      if (lookahead == 'y') ADVANCE(64);
+      if (lookahead == 'x') ADVANCE(83);
       END_STATE();
     case 117:
       if (lookahead == 'y') ADVANCE(65);
       END_STATE();
     case 118:
-      if (lookahead == '+' ||
-          lookahead == '-') ADVANCE(121);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(254);
+      if (lookahead == 'y') ADVANCE(6);
       END_STATE();
     case 119:
-      if (lookahead == '0' ||
-          lookahead == '1') ADVANCE(251);
+      if (lookahead == 'y') ADVANCE(67);
       END_STATE();
     case 120:
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(253);
+      if (lookahead == 'y') ADVANCE(68);
       END_STATE();
     case 121:
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(254);
+      if (lookahead == '+' ||
+          lookahead == '-') ADVANCE(124);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(263);
       END_STATE();
     case 122:
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'F') ||
-          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(252);
+      if (lookahead == '0' ||
+          lookahead == '1') ADVANCE(260);
       END_STATE();
     case 123:
-      if (eof) ADVANCE(124);
-      if (lookahead == '!') ADVANCE(175);
-      if (lookahead == '%') ADVANCE(193);
-      if (lookahead == '&') ADVANCE(180);
-      if (lookahead == '(') ADVANCE(127);
-      if (lookahead == ')') ADVANCE(128);
-      if (lookahead == '*') ADVANCE(191);
-      if (lookahead == '+') ADVANCE(174);
-      if (lookahead == ',') ADVANCE(125);
-      if (lookahead == '-') ADVANCE(172);
-      if (lookahead == '.') ADVANCE(136);
-      if (lookahead == '/') ADVANCE(192);
-      if (lookahead == '0') ADVANCE(249);
-      if (lookahead == ':') ADVANCE(129);
-      if (lookahead == '<') ADVANCE(184);
-      if (lookahead == '=') ADVANCE(126);
-      if (lookahead == '>') ADVANCE(186);
-      if (lookahead == '@') ADVANCE(153);
-      if (lookahead == '[') ADVANCE(133);
-      if (lookahead == ']') ADVANCE(134);
-      if (lookahead == '^') ADVANCE(179);
-      if (lookahead == '{') ADVANCE(130);
-      if (lookahead == '|') ADVANCE(178);
-      if (lookahead == '}') ADVANCE(131);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(262);
+      END_STATE();
+    case 124:
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(263);
+      END_STATE();
+    case 125:
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'F') ||
+          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(261);
+      END_STATE();
+    case 126:
+      if (eof) ADVANCE(127);
+      if (lookahead == '!') ADVANCE(179);
+      if (lookahead == '%') ADVANCE(197);
+      if (lookahead == '&') ADVANCE(184);
+      if (lookahead == '(') ADVANCE(130);
+      if (lookahead == ')') ADVANCE(131);
+      if (lookahead == '*') ADVANCE(195);
+      if (lookahead == '+') ADVANCE(178);
+      if (lookahead == ',') ADVANCE(128);
+      if (lookahead == '-') ADVANCE(176);
+      if (lookahead == '.') ADVANCE(139);
+      if (lookahead == '/') ADVANCE(196);
+      if (lookahead == '0') ADVANCE(258);
+      if (lookahead == ':') ADVANCE(132);
+      if (lookahead == '<') ADVANCE(188);
+      if (lookahead == '=') ADVANCE(129);
+      if (lookahead == '>') ADVANCE(190);
+      if (lookahead == '@') ADVANCE(157);
+      if (lookahead == '[') ADVANCE(136);
+      if (lookahead == ']') ADVANCE(137);
+      if (lookahead == '^') ADVANCE(183);
+      if (lookahead == '{') ADVANCE(133);
+      if (lookahead == '|') ADVANCE(182);
+      if (lookahead == '}') ADVANCE(134);
       if (lookahead == '\t' ||
           lookahead == '\n' ||
           lookahead == '\r' ||
-          lookahead == ' ') SKIP(123)
-      if (('1' <= lookahead && lookahead <= '9')) ADVANCE(250);
+          lookahead == ' ') SKIP(126)
+      if (('1' <= lookahead && lookahead <= '9')) ADVANCE(259);
       if (('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
-      END_STATE();
-    case 124:
-      ACCEPT_TOKEN(ts_builtin_sym_end);
-      END_STATE();
-    case 125:
-      ACCEPT_TOKEN(anon_sym_COMMA);
-      END_STATE();
-    case 126:
-      ACCEPT_TOKEN(anon_sym_EQ);
-      if (lookahead == '=') ADVANCE(181);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 127:
-      ACCEPT_TOKEN(anon_sym_LPAREN);
+      ACCEPT_TOKEN(ts_builtin_sym_end);
       END_STATE();
     case 128:
-      ACCEPT_TOKEN(anon_sym_RPAREN);
+      ACCEPT_TOKEN(anon_sym_COMMA);
       END_STATE();
     case 129:
-      ACCEPT_TOKEN(anon_sym_COLON);
+      ACCEPT_TOKEN(anon_sym_EQ);
+      if (lookahead == '=') ADVANCE(185);
       END_STATE();
     case 130:
-      ACCEPT_TOKEN(anon_sym_LBRACE);
+      ACCEPT_TOKEN(anon_sym_LPAREN);
       END_STATE();
     case 131:
-      ACCEPT_TOKEN(anon_sym_RBRACE);
+      ACCEPT_TOKEN(anon_sym_RPAREN);
       END_STATE();
     case 132:
-      ACCEPT_TOKEN(anon_sym_DASH_GT);
+      ACCEPT_TOKEN(anon_sym_COLON);
       END_STATE();
     case 133:
-      ACCEPT_TOKEN(anon_sym_LBRACK);
+      ACCEPT_TOKEN(anon_sym_LBRACE);
       END_STATE();
     case 134:
-      ACCEPT_TOKEN(anon_sym_RBRACK);
+      ACCEPT_TOKEN(anon_sym_RBRACE);
       END_STATE();
     case 135:
-      ACCEPT_TOKEN(anon_sym_DOT);
+      ACCEPT_TOKEN(anon_sym_DASH_GT);
       END_STATE();
     case 136:
-      ACCEPT_TOKEN(anon_sym_DOT);
-      if (lookahead == '.') ADVANCE(143);
+      ACCEPT_TOKEN(anon_sym_LBRACK);
       END_STATE();
     case 137:
-      ACCEPT_TOKEN(sym_byte_size);
+      ACCEPT_TOKEN(anon_sym_RBRACK);
       END_STATE();
     case 138:
-      ACCEPT_TOKEN(anon_sym_PLUS_EQ);
+      ACCEPT_TOKEN(anon_sym_DOT);
       END_STATE();
     case 139:
-      ACCEPT_TOKEN(anon_sym_DASH_EQ);
+      ACCEPT_TOKEN(anon_sym_DOT);
+      if (lookahead == '.') ADVANCE(146);
       END_STATE();
     case 140:
-      ACCEPT_TOKEN(anon_sym_STAR_EQ);
+      ACCEPT_TOKEN(sym_byte_size);
       END_STATE();
     case 141:
-      ACCEPT_TOKEN(anon_sym_elect_DOTwarpgroup);
+      ACCEPT_TOKEN(anon_sym_PLUS_EQ);
       END_STATE();
     case 142:
-      ACCEPT_TOKEN(anon_sym_elect_DOTwarp);
-      if (lookahead == 'g') ADVANCE(89);
+      ACCEPT_TOKEN(anon_sym_DASH_EQ);
       END_STATE();
     case 143:
-      ACCEPT_TOKEN(anon_sym_DOT_DOT);
+      ACCEPT_TOKEN(anon_sym_STAR_EQ);
       END_STATE();
     case 144:
-      ACCEPT_TOKEN(anon_sym_cp_DOTasync);
-      if (lookahead == '.') ADVANCE(29);
+      ACCEPT_TOKEN(anon_sym_elect_DOTwarpgroup);
       END_STATE();
     case 145:
-      ACCEPT_TOKEN(anon_sym_tma_DOTload);
+      ACCEPT_TOKEN(anon_sym_elect_DOTwarp);
+      if (lookahead == 'g') ADVANCE(92);
       END_STATE();
     case 146:
-      ACCEPT_TOKEN(anon_sym_tma_DOTstore);
-      if (lookahead == '.') ADVANCE(30);
+      ACCEPT_TOKEN(anon_sym_DOT_DOT);
       END_STATE();
     case 147:
-      ACCEPT_TOKEN(anon_sym_bulk_DOTload);
+      ACCEPT_TOKEN(anon_sym_store_DOTadd);
       END_STATE();
     case 148:
-      ACCEPT_TOKEN(anon_sym_tcgen05_DOTld);
+      ACCEPT_TOKEN(anon_sym_cp_DOTasync);
+      if (lookahead == '.') ADVANCE(30);
       END_STATE();
     case 149:
-      ACCEPT_TOKEN(anon_sym_tcgen05_DOTst);
+      ACCEPT_TOKEN(anon_sym_tma_DOTload);
       END_STATE();
     case 150:
-      ACCEPT_TOKEN(anon_sym_tcgen05_DOTcp);
+      ACCEPT_TOKEN(anon_sym_tma_DOTstore);
+      if (lookahead == '.') ADVANCE(31);
       END_STATE();
     case 151:
-      ACCEPT_TOKEN(anon_sym_LT_DASH);
+      ACCEPT_TOKEN(anon_sym_bulk_DOTload);
       END_STATE();
     case 152:
-      ACCEPT_TOKEN(anon_sym_tcgen05_DOTmma);
+      ACCEPT_TOKEN(anon_sym_tcgen05_DOTld);
       END_STATE();
     case 153:
-      ACCEPT_TOKEN(anon_sym_AT);
+      ACCEPT_TOKEN(anon_sym_tcgen05_DOTst);
       END_STATE();
     case 154:
-      ACCEPT_TOKEN(anon_sym_cp_DOTasync_DOTcommit);
+      ACCEPT_TOKEN(anon_sym_tcgen05_DOTcp);
       END_STATE();
     case 155:
-      ACCEPT_TOKEN(anon_sym_wgmma_DOTfence);
+      ACCEPT_TOKEN(anon_sym_LT_DASH);
       END_STATE();
     case 156:
-      ACCEPT_TOKEN(anon_sym_wgmma_DOTcommit);
+      ACCEPT_TOKEN(anon_sym_tcgen05_DOTmma);
       END_STATE();
     case 157:
-      ACCEPT_TOKEN(anon_sym_tma_DOTstore_DOTcommit);
+      ACCEPT_TOKEN(anon_sym_AT);
       END_STATE();
     case 158:
-      ACCEPT_TOKEN(anon_sym_tcgen05_DOTwait_DOTld);
+      ACCEPT_TOKEN(anon_sym_cp_DOTasync_DOTcommit);
       END_STATE();
     case 159:
-      ACCEPT_TOKEN(anon_sym_tcgen05_DOTwait_DOTst);
+      ACCEPT_TOKEN(anon_sym_wgmma_DOTfence);
       END_STATE();
     case 160:
-      ACCEPT_TOKEN(anon_sym_cluster_DOTsync);
+      ACCEPT_TOKEN(anon_sym_wgmma_DOTcommit);
       END_STATE();
     case 161:
-      ACCEPT_TOKEN(anon_sym_fence_DOTproxy_DOTasync);
+      ACCEPT_TOKEN(anon_sym_tma_DOTstore_DOTcommit);
       END_STATE();
     case 162:
-      ACCEPT_TOKEN(anon_sym_cp_DOTasync_DOTwait);
+      ACCEPT_TOKEN(anon_sym_tcgen05_DOTwait_DOTld);
       END_STATE();
     case 163:
-      ACCEPT_TOKEN(anon_sym_wgmma_DOTwait);
+      ACCEPT_TOKEN(anon_sym_tcgen05_DOTwait_DOTst);
       END_STATE();
     case 164:
-      ACCEPT_TOKEN(anon_sym_tma_DOTstore_DOTwait);
-      if (lookahead == '.') ADVANCE(87);
+      ACCEPT_TOKEN(anon_sym_cluster_DOTsync);
       END_STATE();
     case 165:
-      ACCEPT_TOKEN(anon_sym_tma_DOTstore_DOTwait_DOTread);
+      ACCEPT_TOKEN(anon_sym_fence_DOTproxy_DOTasync);
       END_STATE();
     case 166:
-      ACCEPT_TOKEN(anon_sym_arrive_DOTexpect_tx);
+      ACCEPT_TOKEN(anon_sym_cp_DOTasync_DOTwait);
       END_STATE();
     case 167:
-      ACCEPT_TOKEN(anon_sym_tcgen05_DOTcommit);
+      ACCEPT_TOKEN(anon_sym_wgmma_DOTwait);
       END_STATE();
     case 168:
-      ACCEPT_TOKEN(anon_sym_reduce_DOTrow);
+      ACCEPT_TOKEN(anon_sym_tma_DOTstore_DOTwait);
+      if (lookahead == '.') ADVANCE(90);
       END_STATE();
     case 169:
-      ACCEPT_TOKEN(anon_sym_argmin_DOTrow);
+      ACCEPT_TOKEN(anon_sym_tma_DOTstore_DOTwait_DOTread);
       END_STATE();
     case 170:
-      ACCEPT_TOKEN(anon_sym_argmax_DOTrow);
+      ACCEPT_TOKEN(anon_sym_arrive_DOTexpect_tx);
       END_STATE();
     case 171:
-      ACCEPT_TOKEN(anon_sym_DASH);
+      ACCEPT_TOKEN(anon_sym_tcgen05_DOTcommit);
       END_STATE();
     case 172:
-      ACCEPT_TOKEN(anon_sym_DASH);
-      if (lookahead == '=') ADVANCE(139);
-      if (lookahead == '>') ADVANCE(132);
+      ACCEPT_TOKEN(anon_sym_reduce_DOTrow);
       END_STATE();
     case 173:
-      ACCEPT_TOKEN(anon_sym_PLUS);
+      ACCEPT_TOKEN(anon_sym_argmin_DOTrow);
       END_STATE();
     case 174:
-      ACCEPT_TOKEN(anon_sym_PLUS);
-      if (lookahead == '=') ADVANCE(138);
+      ACCEPT_TOKEN(anon_sym_argmax_DOTrow);
       END_STATE();
     case 175:
-      ACCEPT_TOKEN(anon_sym_BANG);
-      if (lookahead == '=') ADVANCE(182);
+      ACCEPT_TOKEN(anon_sym_DASH);
       END_STATE();
     case 176:
-      ACCEPT_TOKEN(anon_sym_PIPE_PIPE);
+      ACCEPT_TOKEN(anon_sym_DASH);
+      if (lookahead == '=') ADVANCE(142);
+      if (lookahead == '>') ADVANCE(135);
       END_STATE();
     case 177:
-      ACCEPT_TOKEN(anon_sym_AMP_AMP);
+      ACCEPT_TOKEN(anon_sym_PLUS);
       END_STATE();
     case 178:
-      ACCEPT_TOKEN(anon_sym_PIPE);
-      if (lookahead == '|') ADVANCE(176);
+      ACCEPT_TOKEN(anon_sym_PLUS);
+      if (lookahead == '=') ADVANCE(141);
       END_STATE();
     case 179:
-      ACCEPT_TOKEN(anon_sym_CARET);
+      ACCEPT_TOKEN(anon_sym_BANG);
+      if (lookahead == '=') ADVANCE(186);
       END_STATE();
     case 180:
-      ACCEPT_TOKEN(anon_sym_AMP);
-      if (lookahead == '&') ADVANCE(177);
+      ACCEPT_TOKEN(anon_sym_PIPE_PIPE);
       END_STATE();
     case 181:
-      ACCEPT_TOKEN(anon_sym_EQ_EQ);
+      ACCEPT_TOKEN(anon_sym_AMP_AMP);
       END_STATE();
     case 182:
-      ACCEPT_TOKEN(anon_sym_BANG_EQ);
+      ACCEPT_TOKEN(anon_sym_PIPE);
+      if (lookahead == '|') ADVANCE(180);
       END_STATE();
     case 183:
-      ACCEPT_TOKEN(anon_sym_LT);
-      if (lookahead == '-') ADVANCE(151);
-      if (lookahead == '<') ADVANCE(188);
-      if (lookahead == '=') ADVANCE(185);
+      ACCEPT_TOKEN(anon_sym_CARET);
       END_STATE();
     case 184:
-      ACCEPT_TOKEN(anon_sym_LT);
-      if (lookahead == '<') ADVANCE(188);
-      if (lookahead == '=') ADVANCE(185);
+      ACCEPT_TOKEN(anon_sym_AMP);
+      if (lookahead == '&') ADVANCE(181);
       END_STATE();
     case 185:
-      ACCEPT_TOKEN(anon_sym_LT_EQ);
+      ACCEPT_TOKEN(anon_sym_EQ_EQ);
       END_STATE();
     case 186:
-      ACCEPT_TOKEN(anon_sym_GT);
-      if (lookahead == '=') ADVANCE(187);
-      if (lookahead == '>') ADVANCE(189);
+      ACCEPT_TOKEN(anon_sym_BANG_EQ);
       END_STATE();
     case 187:
-      ACCEPT_TOKEN(anon_sym_GT_EQ);
+      ACCEPT_TOKEN(anon_sym_LT);
+      if (lookahead == '-') ADVANCE(155);
+      if (lookahead == '<') ADVANCE(192);
+      if (lookahead == '=') ADVANCE(189);
       END_STATE();
     case 188:
-      ACCEPT_TOKEN(anon_sym_LT_LT);
+      ACCEPT_TOKEN(anon_sym_LT);
+      if (lookahead == '<') ADVANCE(192);
+      if (lookahead == '=') ADVANCE(189);
       END_STATE();
     case 189:
-      ACCEPT_TOKEN(anon_sym_GT_GT);
+      ACCEPT_TOKEN(anon_sym_LT_EQ);
       END_STATE();
     case 190:
-      ACCEPT_TOKEN(anon_sym_STAR);
+      ACCEPT_TOKEN(anon_sym_GT);
+      if (lookahead == '=') ADVANCE(191);
+      if (lookahead == '>') ADVANCE(193);
       END_STATE();
     case 191:
-      ACCEPT_TOKEN(anon_sym_STAR);
-      if (lookahead == '=') ADVANCE(140);
+      ACCEPT_TOKEN(anon_sym_GT_EQ);
       END_STATE();
     case 192:
-      ACCEPT_TOKEN(anon_sym_SLASH);
-      if (lookahead == '*') ADVANCE(4);
-      if (lookahead == '/') ADVANCE(256);
+      ACCEPT_TOKEN(anon_sym_LT_LT);
       END_STATE();
     case 193:
-      ACCEPT_TOKEN(anon_sym_PERCENT);
+      ACCEPT_TOKEN(anon_sym_GT_GT);
       END_STATE();
     case 194:
+      ACCEPT_TOKEN(anon_sym_STAR);
+      END_STATE();
+    case 195:
+      ACCEPT_TOKEN(anon_sym_STAR);
+      if (lookahead == '=') ADVANCE(143);
+      END_STATE();
+    case 196:
+      ACCEPT_TOKEN(anon_sym_SLASH);
+      if (lookahead == '*') ADVANCE(4);
+      if (lookahead == '/') ADVANCE(265);
+      END_STATE();
+    case 197:
+      ACCEPT_TOKEN(anon_sym_PERCENT);
+      END_STATE();
+    case 198:
       ACCEPT_TOKEN(sym_identifier);
       if (lookahead == '.') ADVANCE(11);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
-      END_STATE();
-    case 195:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(50);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
-      END_STATE();
-    case 196:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(52);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
-      END_STATE();
-    case 197:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(110);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
-      END_STATE();
-    case 198:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(81);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 199:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(26);
+      if (lookahead == '.') ADVANCE(53);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 200:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '.') ADVANCE(55);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 201:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '.') ADVANCE(113);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 202:
       ACCEPT_TOKEN(sym_identifier);
       if (lookahead == '.') ADVANCE(84);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
-      END_STATE();
-    case 201:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(36);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
-      END_STATE();
-    case 202:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(23);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 203:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(85);
+      if (lookahead == '.') ADVANCE(27);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 204:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '.') ADVANCE(87);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 205:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '.') ADVANCE(39);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 206:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '.') ADVANCE(24);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 207:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '.') ADVANCE(12);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 208:
       ACCEPT_TOKEN(sym_identifier);
       if (lookahead == '.') ADVANCE(88);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
-    case 205:
+    case 209:
       ACCEPT_TOKEN(sym_identifier);
       if (lookahead == '.') ADVANCE(91);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
-    case 206:
+    case 210:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '0') ADVANCE(207);
+      if (lookahead == '.') ADVANCE(94);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 211:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '0') ADVANCE(212);
       if (('1' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
-    case 207:
+    case 212:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '5') ADVANCE(202);
+      if (lookahead == '5') ADVANCE(206);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
-    case 208:
+    case 213:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'a') ADVANCE(247);
-      if (lookahead == 'i') ADVANCE(237);
+      if (lookahead == 'a') ADVANCE(256);
+      if (lookahead == 'i') ADVANCE(243);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
-    case 209:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'a') ADVANCE(195);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(248);
-      END_STATE();
-    case 210:
+    case 214:
       ACCEPT_TOKEN(sym_identifier);
       if (lookahead == 'a') ADVANCE(199);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(248);
-      END_STATE();
-    case 211:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'c') ADVANCE(226);
-      if (lookahead == 'm') ADVANCE(209);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
-      END_STATE();
-    case 212:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'c') ADVANCE(241);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
-      END_STATE();
-    case 213:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'c') ADVANCE(221);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
-      END_STATE();
-    case 214:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'c') ADVANCE(223);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 215:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'd') ADVANCE(245);
+      if (lookahead == 'a') ADVANCE(203);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 216:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'e') ADVANCE(236);
+      if (lookahead == 'c') ADVANCE(232);
+      if (lookahead == 'm') ADVANCE(214);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 217:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'e') ADVANCE(215);
+      if (lookahead == 'c') ADVANCE(250);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 218:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'e') ADVANCE(212);
+      if (lookahead == 'c') ADVANCE(226);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 219:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'e') ADVANCE(239);
+      if (lookahead == 'c') ADVANCE(229);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 220:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'e') ADVANCE(235);
+      if (lookahead == 'd') ADVANCE(254);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 221:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'e') ADVANCE(198);
+      if (lookahead == 'e') ADVANCE(242);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 222:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'e') ADVANCE(201);
+      if (lookahead == 'e') ADVANCE(220);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 223:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'e') ADVANCE(204);
+      if (lookahead == 'e') ADVANCE(217);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 224:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'g') ADVANCE(233);
+      if (lookahead == 'e') ADVANCE(241);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 225:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'g') ADVANCE(232);
-      if (lookahead == 'r') ADVANCE(227);
+      if (lookahead == 'e') ADVANCE(247);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 226:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'g') ADVANCE(220);
+      if (lookahead == 'e') ADVANCE(202);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 227:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'i') ADVANCE(246);
+      if (lookahead == 'e') ADVANCE(205);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 228:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'k') ADVANCE(196);
+      if (lookahead == 'e') ADVANCE(207);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 229:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'l') ADVANCE(228);
+      if (lookahead == 'e') ADVANCE(209);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 230:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'l') ADVANCE(243);
-      if (lookahead == 'p') ADVANCE(194);
+      if (lookahead == 'g') ADVANCE(239);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 231:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'l') ADVANCE(218);
+      if (lookahead == 'g') ADVANCE(238);
+      if (lookahead == 'r') ADVANCE(233);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 232:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'm') ADVANCE(208);
+      if (lookahead == 'g') ADVANCE(224);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 233:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'm') ADVANCE(234);
+      if (lookahead == 'i') ADVANCE(255);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 234:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'm') ADVANCE(210);
+      if (lookahead == 'k') ADVANCE(200);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 235:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'n') ADVANCE(206);
+      if (lookahead == 'l') ADVANCE(234);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 236:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'n') ADVANCE(213);
+      if (lookahead == 'l') ADVANCE(252);
+      if (lookahead == 'p') ADVANCE(198);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 237:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'n') ADVANCE(203);
+      if (lookahead == 'l') ADVANCE(223);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 238:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'r') ADVANCE(225);
+      if (lookahead == 'm') ADVANCE(213);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 239:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'r') ADVANCE(205);
+      if (lookahead == 'm') ADVANCE(240);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 240:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 's') ADVANCE(242);
+      if (lookahead == 'm') ADVANCE(215);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 241:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 't') ADVANCE(197);
+      if (lookahead == 'n') ADVANCE(211);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 242:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 't') ADVANCE(219);
+      if (lookahead == 'n') ADVANCE(218);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 243:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'u') ADVANCE(240);
+      if (lookahead == 'n') ADVANCE(208);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 244:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'u') ADVANCE(229);
+      if (lookahead == 'o') ADVANCE(246);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 245:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'u') ADVANCE(214);
+      if (lookahead == 'r') ADVANCE(231);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 246:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'v') ADVANCE(222);
+      if (lookahead == 'r') ADVANCE(228);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 247:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'x') ADVANCE(200);
+      if (lookahead == 'r') ADVANCE(210);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
     case 248:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == 's') ADVANCE(251);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 249:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == 't') ADVANCE(244);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 250:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == 't') ADVANCE(201);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 251:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == 't') ADVANCE(225);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 252:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == 'u') ADVANCE(248);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 253:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == 'u') ADVANCE(235);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 254:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == 'u') ADVANCE(219);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 255:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == 'v') ADVANCE(227);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 256:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == 'x') ADVANCE(204);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
+      END_STATE();
+    case 257:
       ACCEPT_TOKEN(sym_identifier);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(248);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(257);
       END_STATE();
-    case 249:
+    case 258:
       ACCEPT_TOKEN(sym_integer_literal);
-      if (lookahead == '.') ADVANCE(120);
+      if (lookahead == '.') ADVANCE(123);
       if (lookahead == 'B' ||
-          lookahead == 'b') ADVANCE(119);
+          lookahead == 'b') ADVANCE(122);
       if (lookahead == 'E' ||
-          lookahead == 'e') ADVANCE(118);
+          lookahead == 'e') ADVANCE(121);
       if (lookahead == 'X' ||
-          lookahead == 'x') ADVANCE(122);
+          lookahead == 'x') ADVANCE(125);
       if (('0' <= lookahead && lookahead <= '9') ||
-          lookahead == '_') ADVANCE(250);
+          lookahead == '_') ADVANCE(259);
       END_STATE();
-    case 250:
+    case 259:
       ACCEPT_TOKEN(sym_integer_literal);
-      if (lookahead == '.') ADVANCE(120);
+      if (lookahead == '.') ADVANCE(123);
       if (lookahead == 'E' ||
-          lookahead == 'e') ADVANCE(118);
+          lookahead == 'e') ADVANCE(121);
       if (('0' <= lookahead && lookahead <= '9') ||
-          lookahead == '_') ADVANCE(250);
+          lookahead == '_') ADVANCE(259);
       END_STATE();
-    case 251:
+    case 260:
       ACCEPT_TOKEN(sym_integer_literal);
       if (lookahead == '0' ||
           lookahead == '1' ||
-          lookahead == '_') ADVANCE(251);
+          lookahead == '_') ADVANCE(260);
       END_STATE();
-    case 252:
+    case 261:
       ACCEPT_TOKEN(sym_integer_literal);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'F') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(252);
+          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(261);
       END_STATE();
-    case 253:
+    case 262:
       ACCEPT_TOKEN(sym_float_literal);
       if (lookahead == 'E' ||
-          lookahead == 'e') ADVANCE(118);
+          lookahead == 'e') ADVANCE(121);
       if (('0' <= lookahead && lookahead <= '9') ||
-          lookahead == '_') ADVANCE(253);
+          lookahead == '_') ADVANCE(262);
       END_STATE();
-    case 254:
+    case 263:
       ACCEPT_TOKEN(sym_float_literal);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(254);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(263);
       END_STATE();
-    case 255:
+    case 264:
       ACCEPT_TOKEN(sym_comment);
       END_STATE();
-    case 256:
+    case 265:
       ACCEPT_TOKEN(sym_comment);
       if (lookahead != 0 &&
-          lookahead != '\n') ADVANCE(256);
+          lookahead != '\n') ADVANCE(265);
       END_STATE();
     default:
       return false;
@@ -5383,7 +5444,7 @@ static bool ts_lex_keywords(TSLexer *lexer, TSStateId state) {
 
 static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [0] = {.lex_state = 0},
-  [1] = {.lex_state = 123},
+  [1] = {.lex_state = 126},
   [2] = {.lex_state = 0},
   [3] = {.lex_state = 0},
   [4] = {.lex_state = 0},
@@ -5487,90 +5548,90 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [102] = {.lex_state = 0},
   [103] = {.lex_state = 0},
   [104] = {.lex_state = 0},
-  [105] = {.lex_state = 123},
-  [106] = {.lex_state = 123},
-  [107] = {.lex_state = 123},
-  [108] = {.lex_state = 123},
-  [109] = {.lex_state = 123},
-  [110] = {.lex_state = 123},
-  [111] = {.lex_state = 123},
-  [112] = {.lex_state = 123},
-  [113] = {.lex_state = 123},
-  [114] = {.lex_state = 123},
-  [115] = {.lex_state = 123},
-  [116] = {.lex_state = 123},
-  [117] = {.lex_state = 123},
-  [118] = {.lex_state = 123},
-  [119] = {.lex_state = 123},
-  [120] = {.lex_state = 123},
-  [121] = {.lex_state = 123},
-  [122] = {.lex_state = 123},
-  [123] = {.lex_state = 123},
-  [124] = {.lex_state = 123},
-  [125] = {.lex_state = 123},
-  [126] = {.lex_state = 123},
-  [127] = {.lex_state = 123},
-  [128] = {.lex_state = 123},
-  [129] = {.lex_state = 123},
-  [130] = {.lex_state = 123},
-  [131] = {.lex_state = 123},
-  [132] = {.lex_state = 123},
-  [133] = {.lex_state = 123},
-  [134] = {.lex_state = 123},
-  [135] = {.lex_state = 123},
-  [136] = {.lex_state = 123},
-  [137] = {.lex_state = 123},
-  [138] = {.lex_state = 123},
-  [139] = {.lex_state = 123},
-  [140] = {.lex_state = 123},
-  [141] = {.lex_state = 123},
-  [142] = {.lex_state = 123},
-  [143] = {.lex_state = 123},
-  [144] = {.lex_state = 123},
-  [145] = {.lex_state = 123},
-  [146] = {.lex_state = 123},
-  [147] = {.lex_state = 123},
-  [148] = {.lex_state = 123},
-  [149] = {.lex_state = 123},
-  [150] = {.lex_state = 123},
-  [151] = {.lex_state = 123},
-  [152] = {.lex_state = 123},
-  [153] = {.lex_state = 123},
-  [154] = {.lex_state = 123},
-  [155] = {.lex_state = 123},
-  [156] = {.lex_state = 123},
-  [157] = {.lex_state = 123},
-  [158] = {.lex_state = 123},
-  [159] = {.lex_state = 123},
-  [160] = {.lex_state = 123},
-  [161] = {.lex_state = 123},
-  [162] = {.lex_state = 123},
-  [163] = {.lex_state = 123},
-  [164] = {.lex_state = 123},
-  [165] = {.lex_state = 123},
-  [166] = {.lex_state = 123},
-  [167] = {.lex_state = 123},
-  [168] = {.lex_state = 123},
+  [105] = {.lex_state = 126},
+  [106] = {.lex_state = 126},
+  [107] = {.lex_state = 126},
+  [108] = {.lex_state = 126},
+  [109] = {.lex_state = 126},
+  [110] = {.lex_state = 126},
+  [111] = {.lex_state = 126},
+  [112] = {.lex_state = 126},
+  [113] = {.lex_state = 126},
+  [114] = {.lex_state = 126},
+  [115] = {.lex_state = 126},
+  [116] = {.lex_state = 126},
+  [117] = {.lex_state = 126},
+  [118] = {.lex_state = 126},
+  [119] = {.lex_state = 126},
+  [120] = {.lex_state = 126},
+  [121] = {.lex_state = 126},
+  [122] = {.lex_state = 126},
+  [123] = {.lex_state = 126},
+  [124] = {.lex_state = 126},
+  [125] = {.lex_state = 126},
+  [126] = {.lex_state = 126},
+  [127] = {.lex_state = 126},
+  [128] = {.lex_state = 126},
+  [129] = {.lex_state = 126},
+  [130] = {.lex_state = 126},
+  [131] = {.lex_state = 126},
+  [132] = {.lex_state = 126},
+  [133] = {.lex_state = 126},
+  [134] = {.lex_state = 126},
+  [135] = {.lex_state = 126},
+  [136] = {.lex_state = 126},
+  [137] = {.lex_state = 126},
+  [138] = {.lex_state = 126},
+  [139] = {.lex_state = 126},
+  [140] = {.lex_state = 126},
+  [141] = {.lex_state = 126},
+  [142] = {.lex_state = 126},
+  [143] = {.lex_state = 126},
+  [144] = {.lex_state = 126},
+  [145] = {.lex_state = 126},
+  [146] = {.lex_state = 126},
+  [147] = {.lex_state = 126},
+  [148] = {.lex_state = 126},
+  [149] = {.lex_state = 126},
+  [150] = {.lex_state = 126},
+  [151] = {.lex_state = 126},
+  [152] = {.lex_state = 126},
+  [153] = {.lex_state = 126},
+  [154] = {.lex_state = 126},
+  [155] = {.lex_state = 126},
+  [156] = {.lex_state = 126},
+  [157] = {.lex_state = 126},
+  [158] = {.lex_state = 126},
+  [159] = {.lex_state = 126},
+  [160] = {.lex_state = 126},
+  [161] = {.lex_state = 126},
+  [162] = {.lex_state = 126},
+  [163] = {.lex_state = 126},
+  [164] = {.lex_state = 126},
+  [165] = {.lex_state = 126},
+  [166] = {.lex_state = 126},
+  [167] = {.lex_state = 126},
+  [168] = {.lex_state = 126},
   [169] = {.lex_state = 0},
-  [170] = {.lex_state = 123},
-  [171] = {.lex_state = 123},
-  [172] = {.lex_state = 123},
-  [173] = {.lex_state = 123},
-  [174] = {.lex_state = 123},
-  [175] = {.lex_state = 123},
-  [176] = {.lex_state = 123},
-  [177] = {.lex_state = 123},
-  [178] = {.lex_state = 123},
-  [179] = {.lex_state = 123},
-  [180] = {.lex_state = 123},
-  [181] = {.lex_state = 123},
-  [182] = {.lex_state = 123},
-  [183] = {.lex_state = 123},
-  [184] = {.lex_state = 123},
-  [185] = {.lex_state = 123},
-  [186] = {.lex_state = 123},
-  [187] = {.lex_state = 123},
-  [188] = {.lex_state = 123},
+  [170] = {.lex_state = 126},
+  [171] = {.lex_state = 126},
+  [172] = {.lex_state = 126},
+  [173] = {.lex_state = 126},
+  [174] = {.lex_state = 126},
+  [175] = {.lex_state = 126},
+  [176] = {.lex_state = 126},
+  [177] = {.lex_state = 126},
+  [178] = {.lex_state = 126},
+  [179] = {.lex_state = 126},
+  [180] = {.lex_state = 126},
+  [181] = {.lex_state = 126},
+  [182] = {.lex_state = 126},
+  [183] = {.lex_state = 126},
+  [184] = {.lex_state = 126},
+  [185] = {.lex_state = 126},
+  [186] = {.lex_state = 126},
+  [187] = {.lex_state = 126},
+  [188] = {.lex_state = 126},
   [189] = {.lex_state = 0},
   [190] = {.lex_state = 0},
   [191] = {.lex_state = 0},
@@ -5578,8 +5639,8 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [193] = {.lex_state = 0},
   [194] = {.lex_state = 0},
   [195] = {.lex_state = 0},
-  [196] = {.lex_state = 123},
-  [197] = {.lex_state = 123},
+  [196] = {.lex_state = 126},
+  [197] = {.lex_state = 126},
   [198] = {.lex_state = 0},
   [199] = {.lex_state = 0},
   [200] = {.lex_state = 0},
@@ -5591,233 +5652,233 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [206] = {.lex_state = 0},
   [207] = {.lex_state = 0},
   [208] = {.lex_state = 0},
-  [209] = {.lex_state = 123},
+  [209] = {.lex_state = 126},
   [210] = {.lex_state = 0},
-  [211] = {.lex_state = 123},
-  [212] = {.lex_state = 123},
-  [213] = {.lex_state = 123},
-  [214] = {.lex_state = 123},
-  [215] = {.lex_state = 123},
-  [216] = {.lex_state = 123},
-  [217] = {.lex_state = 123},
-  [218] = {.lex_state = 123},
-  [219] = {.lex_state = 123},
-  [220] = {.lex_state = 123},
-  [221] = {.lex_state = 123},
-  [222] = {.lex_state = 123},
-  [223] = {.lex_state = 123},
-  [224] = {.lex_state = 123},
-  [225] = {.lex_state = 123},
-  [226] = {.lex_state = 123},
+  [211] = {.lex_state = 126},
+  [212] = {.lex_state = 126},
+  [213] = {.lex_state = 126},
+  [214] = {.lex_state = 126},
+  [215] = {.lex_state = 126},
+  [216] = {.lex_state = 126},
+  [217] = {.lex_state = 126},
+  [218] = {.lex_state = 126},
+  [219] = {.lex_state = 126},
+  [220] = {.lex_state = 126},
+  [221] = {.lex_state = 126},
+  [222] = {.lex_state = 126},
+  [223] = {.lex_state = 126},
+  [224] = {.lex_state = 126},
+  [225] = {.lex_state = 126},
+  [226] = {.lex_state = 126},
   [227] = {.lex_state = 0},
-  [228] = {.lex_state = 123},
-  [229] = {.lex_state = 123},
-  [230] = {.lex_state = 123},
-  [231] = {.lex_state = 123},
-  [232] = {.lex_state = 123},
-  [233] = {.lex_state = 123},
-  [234] = {.lex_state = 123},
-  [235] = {.lex_state = 123},
-  [236] = {.lex_state = 123},
-  [237] = {.lex_state = 123},
+  [228] = {.lex_state = 126},
+  [229] = {.lex_state = 126},
+  [230] = {.lex_state = 126},
+  [231] = {.lex_state = 126},
+  [232] = {.lex_state = 126},
+  [233] = {.lex_state = 126},
+  [234] = {.lex_state = 126},
+  [235] = {.lex_state = 126},
+  [236] = {.lex_state = 126},
+  [237] = {.lex_state = 126},
   [238] = {.lex_state = 0},
-  [239] = {.lex_state = 123},
-  [240] = {.lex_state = 123},
-  [241] = {.lex_state = 123},
-  [242] = {.lex_state = 123},
+  [239] = {.lex_state = 126},
+  [240] = {.lex_state = 126},
+  [241] = {.lex_state = 126},
+  [242] = {.lex_state = 126},
   [243] = {.lex_state = 0},
-  [244] = {.lex_state = 123},
+  [244] = {.lex_state = 126},
   [245] = {.lex_state = 0},
-  [246] = {.lex_state = 123},
+  [246] = {.lex_state = 126},
   [247] = {.lex_state = 0},
-  [248] = {.lex_state = 123},
-  [249] = {.lex_state = 123},
-  [250] = {.lex_state = 123},
-  [251] = {.lex_state = 123},
+  [248] = {.lex_state = 126},
+  [249] = {.lex_state = 126},
+  [250] = {.lex_state = 126},
+  [251] = {.lex_state = 126},
   [252] = {.lex_state = 0},
   [253] = {.lex_state = 0},
-  [254] = {.lex_state = 123},
+  [254] = {.lex_state = 126},
   [255] = {.lex_state = 0},
-  [256] = {.lex_state = 123},
+  [256] = {.lex_state = 126},
   [257] = {.lex_state = 0},
   [258] = {.lex_state = 0},
-  [259] = {.lex_state = 123},
+  [259] = {.lex_state = 126},
   [260] = {.lex_state = 0},
   [261] = {.lex_state = 0},
-  [262] = {.lex_state = 123},
-  [263] = {.lex_state = 123},
-  [264] = {.lex_state = 123},
-  [265] = {.lex_state = 123},
-  [266] = {.lex_state = 123},
-  [267] = {.lex_state = 123},
-  [268] = {.lex_state = 123},
-  [269] = {.lex_state = 123},
-  [270] = {.lex_state = 123},
-  [271] = {.lex_state = 123},
-  [272] = {.lex_state = 123},
-  [273] = {.lex_state = 123},
-  [274] = {.lex_state = 123},
-  [275] = {.lex_state = 123},
-  [276] = {.lex_state = 123},
-  [277] = {.lex_state = 123},
-  [278] = {.lex_state = 123},
-  [279] = {.lex_state = 123},
-  [280] = {.lex_state = 123},
-  [281] = {.lex_state = 123},
-  [282] = {.lex_state = 123},
-  [283] = {.lex_state = 123},
-  [284] = {.lex_state = 123},
-  [285] = {.lex_state = 123},
-  [286] = {.lex_state = 123},
-  [287] = {.lex_state = 123},
-  [288] = {.lex_state = 123},
-  [289] = {.lex_state = 123},
-  [290] = {.lex_state = 123},
-  [291] = {.lex_state = 123},
-  [292] = {.lex_state = 123},
-  [293] = {.lex_state = 123},
-  [294] = {.lex_state = 123},
-  [295] = {.lex_state = 123},
-  [296] = {.lex_state = 123},
-  [297] = {.lex_state = 123},
-  [298] = {.lex_state = 123},
-  [299] = {.lex_state = 123},
-  [300] = {.lex_state = 123},
-  [301] = {.lex_state = 123},
-  [302] = {.lex_state = 123},
-  [303] = {.lex_state = 123},
-  [304] = {.lex_state = 123},
-  [305] = {.lex_state = 123},
-  [306] = {.lex_state = 123},
-  [307] = {.lex_state = 123},
-  [308] = {.lex_state = 123},
-  [309] = {.lex_state = 123},
-  [310] = {.lex_state = 123},
-  [311] = {.lex_state = 123},
-  [312] = {.lex_state = 123},
-  [313] = {.lex_state = 123},
-  [314] = {.lex_state = 123},
-  [315] = {.lex_state = 123},
-  [316] = {.lex_state = 123},
-  [317] = {.lex_state = 123},
-  [318] = {.lex_state = 123},
-  [319] = {.lex_state = 123},
-  [320] = {.lex_state = 123},
-  [321] = {.lex_state = 123},
-  [322] = {.lex_state = 123},
-  [323] = {.lex_state = 123},
-  [324] = {.lex_state = 123},
-  [325] = {.lex_state = 123},
-  [326] = {.lex_state = 123},
-  [327] = {.lex_state = 123},
-  [328] = {.lex_state = 123},
-  [329] = {.lex_state = 123},
-  [330] = {.lex_state = 123},
-  [331] = {.lex_state = 123},
-  [332] = {.lex_state = 123},
-  [333] = {.lex_state = 123},
-  [334] = {.lex_state = 123},
-  [335] = {.lex_state = 123},
-  [336] = {.lex_state = 123},
-  [337] = {.lex_state = 123},
-  [338] = {.lex_state = 123},
-  [339] = {.lex_state = 123},
-  [340] = {.lex_state = 123},
-  [341] = {.lex_state = 123},
-  [342] = {.lex_state = 123},
-  [343] = {.lex_state = 123},
-  [344] = {.lex_state = 123},
-  [345] = {.lex_state = 123},
-  [346] = {.lex_state = 123},
-  [347] = {.lex_state = 123},
-  [348] = {.lex_state = 123},
-  [349] = {.lex_state = 123},
-  [350] = {.lex_state = 123},
-  [351] = {.lex_state = 123},
-  [352] = {.lex_state = 123},
-  [353] = {.lex_state = 123},
-  [354] = {.lex_state = 123},
-  [355] = {.lex_state = 123},
-  [356] = {.lex_state = 123},
-  [357] = {.lex_state = 123},
-  [358] = {.lex_state = 123},
-  [359] = {.lex_state = 123},
-  [360] = {.lex_state = 123},
-  [361] = {.lex_state = 123},
-  [362] = {.lex_state = 123},
-  [363] = {.lex_state = 123},
-  [364] = {.lex_state = 123},
-  [365] = {.lex_state = 123},
-  [366] = {.lex_state = 123},
-  [367] = {.lex_state = 123},
-  [368] = {.lex_state = 123},
-  [369] = {.lex_state = 123},
-  [370] = {.lex_state = 123},
-  [371] = {.lex_state = 123},
-  [372] = {.lex_state = 123},
-  [373] = {.lex_state = 123},
-  [374] = {.lex_state = 123},
-  [375] = {.lex_state = 123},
-  [376] = {.lex_state = 123},
-  [377] = {.lex_state = 123},
-  [378] = {.lex_state = 123},
-  [379] = {.lex_state = 123},
-  [380] = {.lex_state = 123},
-  [381] = {.lex_state = 123},
-  [382] = {.lex_state = 123},
-  [383] = {.lex_state = 123},
-  [384] = {.lex_state = 123},
-  [385] = {.lex_state = 123},
-  [386] = {.lex_state = 123},
-  [387] = {.lex_state = 123},
-  [388] = {.lex_state = 123},
-  [389] = {.lex_state = 123},
-  [390] = {.lex_state = 123},
-  [391] = {.lex_state = 123},
-  [392] = {.lex_state = 123},
-  [393] = {.lex_state = 123},
-  [394] = {.lex_state = 123},
-  [395] = {.lex_state = 123},
-  [396] = {.lex_state = 123},
-  [397] = {.lex_state = 123},
-  [398] = {.lex_state = 123},
-  [399] = {.lex_state = 123},
-  [400] = {.lex_state = 123},
-  [401] = {.lex_state = 123},
-  [402] = {.lex_state = 123},
-  [403] = {.lex_state = 123},
-  [404] = {.lex_state = 123},
-  [405] = {.lex_state = 123},
-  [406] = {.lex_state = 123},
-  [407] = {.lex_state = 123},
-  [408] = {.lex_state = 123},
-  [409] = {.lex_state = 123},
-  [410] = {.lex_state = 123},
+  [262] = {.lex_state = 126},
+  [263] = {.lex_state = 126},
+  [264] = {.lex_state = 126},
+  [265] = {.lex_state = 126},
+  [266] = {.lex_state = 126},
+  [267] = {.lex_state = 126},
+  [268] = {.lex_state = 126},
+  [269] = {.lex_state = 126},
+  [270] = {.lex_state = 126},
+  [271] = {.lex_state = 126},
+  [272] = {.lex_state = 126},
+  [273] = {.lex_state = 126},
+  [274] = {.lex_state = 126},
+  [275] = {.lex_state = 126},
+  [276] = {.lex_state = 126},
+  [277] = {.lex_state = 126},
+  [278] = {.lex_state = 126},
+  [279] = {.lex_state = 126},
+  [280] = {.lex_state = 126},
+  [281] = {.lex_state = 126},
+  [282] = {.lex_state = 126},
+  [283] = {.lex_state = 126},
+  [284] = {.lex_state = 126},
+  [285] = {.lex_state = 126},
+  [286] = {.lex_state = 126},
+  [287] = {.lex_state = 126},
+  [288] = {.lex_state = 126},
+  [289] = {.lex_state = 126},
+  [290] = {.lex_state = 126},
+  [291] = {.lex_state = 126},
+  [292] = {.lex_state = 126},
+  [293] = {.lex_state = 126},
+  [294] = {.lex_state = 126},
+  [295] = {.lex_state = 126},
+  [296] = {.lex_state = 126},
+  [297] = {.lex_state = 126},
+  [298] = {.lex_state = 126},
+  [299] = {.lex_state = 126},
+  [300] = {.lex_state = 126},
+  [301] = {.lex_state = 126},
+  [302] = {.lex_state = 126},
+  [303] = {.lex_state = 126},
+  [304] = {.lex_state = 126},
+  [305] = {.lex_state = 126},
+  [306] = {.lex_state = 126},
+  [307] = {.lex_state = 126},
+  [308] = {.lex_state = 126},
+  [309] = {.lex_state = 126},
+  [310] = {.lex_state = 126},
+  [311] = {.lex_state = 126},
+  [312] = {.lex_state = 126},
+  [313] = {.lex_state = 126},
+  [314] = {.lex_state = 126},
+  [315] = {.lex_state = 126},
+  [316] = {.lex_state = 126},
+  [317] = {.lex_state = 126},
+  [318] = {.lex_state = 126},
+  [319] = {.lex_state = 126},
+  [320] = {.lex_state = 126},
+  [321] = {.lex_state = 126},
+  [322] = {.lex_state = 126},
+  [323] = {.lex_state = 126},
+  [324] = {.lex_state = 126},
+  [325] = {.lex_state = 126},
+  [326] = {.lex_state = 126},
+  [327] = {.lex_state = 126},
+  [328] = {.lex_state = 126},
+  [329] = {.lex_state = 126},
+  [330] = {.lex_state = 126},
+  [331] = {.lex_state = 126},
+  [332] = {.lex_state = 126},
+  [333] = {.lex_state = 126},
+  [334] = {.lex_state = 126},
+  [335] = {.lex_state = 126},
+  [336] = {.lex_state = 126},
+  [337] = {.lex_state = 126},
+  [338] = {.lex_state = 126},
+  [339] = {.lex_state = 126},
+  [340] = {.lex_state = 126},
+  [341] = {.lex_state = 126},
+  [342] = {.lex_state = 126},
+  [343] = {.lex_state = 126},
+  [344] = {.lex_state = 126},
+  [345] = {.lex_state = 126},
+  [346] = {.lex_state = 126},
+  [347] = {.lex_state = 126},
+  [348] = {.lex_state = 126},
+  [349] = {.lex_state = 126},
+  [350] = {.lex_state = 126},
+  [351] = {.lex_state = 126},
+  [352] = {.lex_state = 126},
+  [353] = {.lex_state = 126},
+  [354] = {.lex_state = 126},
+  [355] = {.lex_state = 126},
+  [356] = {.lex_state = 126},
+  [357] = {.lex_state = 126},
+  [358] = {.lex_state = 126},
+  [359] = {.lex_state = 126},
+  [360] = {.lex_state = 126},
+  [361] = {.lex_state = 126},
+  [362] = {.lex_state = 126},
+  [363] = {.lex_state = 126},
+  [364] = {.lex_state = 126},
+  [365] = {.lex_state = 126},
+  [366] = {.lex_state = 126},
+  [367] = {.lex_state = 126},
+  [368] = {.lex_state = 126},
+  [369] = {.lex_state = 126},
+  [370] = {.lex_state = 126},
+  [371] = {.lex_state = 126},
+  [372] = {.lex_state = 126},
+  [373] = {.lex_state = 126},
+  [374] = {.lex_state = 126},
+  [375] = {.lex_state = 126},
+  [376] = {.lex_state = 126},
+  [377] = {.lex_state = 126},
+  [378] = {.lex_state = 126},
+  [379] = {.lex_state = 126},
+  [380] = {.lex_state = 126},
+  [381] = {.lex_state = 126},
+  [382] = {.lex_state = 126},
+  [383] = {.lex_state = 126},
+  [384] = {.lex_state = 126},
+  [385] = {.lex_state = 126},
+  [386] = {.lex_state = 126},
+  [387] = {.lex_state = 126},
+  [388] = {.lex_state = 126},
+  [389] = {.lex_state = 126},
+  [390] = {.lex_state = 126},
+  [391] = {.lex_state = 126},
+  [392] = {.lex_state = 126},
+  [393] = {.lex_state = 126},
+  [394] = {.lex_state = 126},
+  [395] = {.lex_state = 126},
+  [396] = {.lex_state = 126},
+  [397] = {.lex_state = 126},
+  [398] = {.lex_state = 126},
+  [399] = {.lex_state = 126},
+  [400] = {.lex_state = 126},
+  [401] = {.lex_state = 126},
+  [402] = {.lex_state = 126},
+  [403] = {.lex_state = 126},
+  [404] = {.lex_state = 126},
+  [405] = {.lex_state = 126},
+  [406] = {.lex_state = 126},
+  [407] = {.lex_state = 126},
+  [408] = {.lex_state = 126},
+  [409] = {.lex_state = 126},
+  [410] = {.lex_state = 126},
   [411] = {.lex_state = 0},
-  [412] = {.lex_state = 123},
+  [412] = {.lex_state = 126},
   [413] = {.lex_state = 0},
-  [414] = {.lex_state = 123},
-  [415] = {.lex_state = 123},
+  [414] = {.lex_state = 126},
+  [415] = {.lex_state = 126},
   [416] = {.lex_state = 0},
   [417] = {.lex_state = 0},
-  [418] = {.lex_state = 123},
+  [418] = {.lex_state = 126},
   [419] = {.lex_state = 0},
   [420] = {.lex_state = 0},
   [421] = {.lex_state = 0},
   [422] = {.lex_state = 0},
   [423] = {.lex_state = 0},
-  [424] = {.lex_state = 123},
+  [424] = {.lex_state = 126},
   [425] = {.lex_state = 0},
   [426] = {.lex_state = 0},
-  [427] = {.lex_state = 123},
+  [427] = {.lex_state = 126},
   [428] = {.lex_state = 0},
   [429] = {.lex_state = 0},
   [430] = {.lex_state = 0},
   [431] = {.lex_state = 0},
   [432] = {.lex_state = 0},
-  [433] = {.lex_state = 123},
+  [433] = {.lex_state = 126},
   [434] = {.lex_state = 0},
-  [435] = {.lex_state = 123},
+  [435] = {.lex_state = 126},
   [436] = {.lex_state = 0},
   [437] = {.lex_state = 0},
   [438] = {.lex_state = 0},
@@ -5827,7 +5888,7 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [442] = {.lex_state = 0},
   [443] = {.lex_state = 0},
   [444] = {.lex_state = 0},
-  [445] = {.lex_state = 123},
+  [445] = {.lex_state = 126},
   [446] = {.lex_state = 0},
   [447] = {.lex_state = 0},
   [448] = {.lex_state = 0},
@@ -5839,126 +5900,126 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [454] = {.lex_state = 0},
   [455] = {.lex_state = 0},
   [456] = {.lex_state = 0},
-  [457] = {.lex_state = 123},
+  [457] = {.lex_state = 126},
   [458] = {.lex_state = 0},
-  [459] = {.lex_state = 123},
-  [460] = {.lex_state = 123},
+  [459] = {.lex_state = 126},
+  [460] = {.lex_state = 126},
   [461] = {.lex_state = 7},
-  [462] = {.lex_state = 123},
+  [462] = {.lex_state = 126},
   [463] = {.lex_state = 0},
-  [464] = {.lex_state = 123},
-  [465] = {.lex_state = 123},
-  [466] = {.lex_state = 123},
-  [467] = {.lex_state = 123},
-  [468] = {.lex_state = 123},
+  [464] = {.lex_state = 126},
+  [465] = {.lex_state = 126},
+  [466] = {.lex_state = 126},
+  [467] = {.lex_state = 126},
+  [468] = {.lex_state = 126},
   [469] = {.lex_state = 0},
   [470] = {.lex_state = 0},
-  [471] = {.lex_state = 123},
-  [472] = {.lex_state = 123},
+  [471] = {.lex_state = 126},
+  [472] = {.lex_state = 126},
   [473] = {.lex_state = 0},
-  [474] = {.lex_state = 123},
+  [474] = {.lex_state = 126},
   [475] = {.lex_state = 0},
   [476] = {.lex_state = 0},
-  [477] = {.lex_state = 123},
+  [477] = {.lex_state = 126},
   [478] = {.lex_state = 0},
-  [479] = {.lex_state = 123},
-  [480] = {.lex_state = 123},
+  [479] = {.lex_state = 126},
+  [480] = {.lex_state = 126},
   [481] = {.lex_state = 0},
   [482] = {.lex_state = 0},
-  [483] = {.lex_state = 123},
+  [483] = {.lex_state = 126},
   [484] = {.lex_state = 0},
-  [485] = {.lex_state = 123},
-  [486] = {.lex_state = 123},
-  [487] = {.lex_state = 123},
+  [485] = {.lex_state = 126},
+  [486] = {.lex_state = 126},
+  [487] = {.lex_state = 126},
   [488] = {.lex_state = 0},
-  [489] = {.lex_state = 123},
-  [490] = {.lex_state = 123},
+  [489] = {.lex_state = 126},
+  [490] = {.lex_state = 126},
   [491] = {.lex_state = 0},
   [492] = {.lex_state = 0},
-  [493] = {.lex_state = 123},
-  [494] = {.lex_state = 123},
-  [495] = {.lex_state = 123},
+  [493] = {.lex_state = 126},
+  [494] = {.lex_state = 126},
+  [495] = {.lex_state = 126},
   [496] = {.lex_state = 0},
-  [497] = {.lex_state = 123},
-  [498] = {.lex_state = 123},
-  [499] = {.lex_state = 123},
+  [497] = {.lex_state = 126},
+  [498] = {.lex_state = 126},
+  [499] = {.lex_state = 126},
   [500] = {.lex_state = 0},
   [501] = {.lex_state = 0},
-  [502] = {.lex_state = 123},
-  [503] = {.lex_state = 123},
+  [502] = {.lex_state = 126},
+  [503] = {.lex_state = 126},
   [504] = {.lex_state = 0},
-  [505] = {.lex_state = 123},
+  [505] = {.lex_state = 126},
   [506] = {.lex_state = 0},
   [507] = {.lex_state = 0},
-  [508] = {.lex_state = 123},
-  [509] = {.lex_state = 123},
+  [508] = {.lex_state = 126},
+  [509] = {.lex_state = 126},
   [510] = {.lex_state = 0},
   [511] = {.lex_state = 0},
   [512] = {.lex_state = 0},
-  [513] = {.lex_state = 123},
-  [514] = {.lex_state = 123},
+  [513] = {.lex_state = 126},
+  [514] = {.lex_state = 126},
   [515] = {.lex_state = 0},
   [516] = {.lex_state = 0},
   [517] = {.lex_state = 0},
   [518] = {.lex_state = 0},
-  [519] = {.lex_state = 123},
-  [520] = {.lex_state = 123},
-  [521] = {.lex_state = 123},
+  [519] = {.lex_state = 126},
+  [520] = {.lex_state = 126},
+  [521] = {.lex_state = 126},
   [522] = {.lex_state = 0},
   [523] = {.lex_state = 0},
   [524] = {.lex_state = 0},
   [525] = {.lex_state = 0},
-  [526] = {.lex_state = 123},
+  [526] = {.lex_state = 126},
   [527] = {.lex_state = 0},
-  [528] = {.lex_state = 123},
-  [529] = {.lex_state = 123},
-  [530] = {.lex_state = 123},
-  [531] = {.lex_state = 123},
+  [528] = {.lex_state = 126},
+  [529] = {.lex_state = 126},
+  [530] = {.lex_state = 126},
+  [531] = {.lex_state = 126},
   [532] = {.lex_state = 0},
   [533] = {.lex_state = 0},
   [534] = {.lex_state = 0},
-  [535] = {.lex_state = 123},
-  [536] = {.lex_state = 123},
+  [535] = {.lex_state = 126},
+  [536] = {.lex_state = 126},
   [537] = {.lex_state = 0},
-  [538] = {.lex_state = 123},
+  [538] = {.lex_state = 126},
   [539] = {.lex_state = 0},
   [540] = {.lex_state = 0},
   [541] = {.lex_state = 0},
-  [542] = {.lex_state = 123},
-  [543] = {.lex_state = 123},
+  [542] = {.lex_state = 126},
+  [543] = {.lex_state = 126},
   [544] = {.lex_state = 0},
-  [545] = {.lex_state = 123},
+  [545] = {.lex_state = 126},
   [546] = {.lex_state = 0},
-  [547] = {.lex_state = 123},
-  [548] = {.lex_state = 123},
-  [549] = {.lex_state = 123},
+  [547] = {.lex_state = 126},
+  [548] = {.lex_state = 126},
+  [549] = {.lex_state = 126},
   [550] = {.lex_state = 0},
   [551] = {.lex_state = 0},
   [552] = {.lex_state = 0},
   [553] = {.lex_state = 0},
-  [554] = {.lex_state = 123},
+  [554] = {.lex_state = 126},
   [555] = {.lex_state = 0},
-  [556] = {.lex_state = 123},
-  [557] = {.lex_state = 123},
+  [556] = {.lex_state = 126},
+  [557] = {.lex_state = 126},
   [558] = {.lex_state = 0},
   [559] = {.lex_state = 0},
-  [560] = {.lex_state = 123},
-  [561] = {.lex_state = 123},
-  [562] = {.lex_state = 123},
-  [563] = {.lex_state = 123},
+  [560] = {.lex_state = 126},
+  [561] = {.lex_state = 126},
+  [562] = {.lex_state = 126},
+  [563] = {.lex_state = 126},
   [564] = {.lex_state = 0},
   [565] = {.lex_state = 0},
-  [566] = {.lex_state = 123},
+  [566] = {.lex_state = 126},
   [567] = {.lex_state = 0},
   [568] = {.lex_state = 0},
   [569] = {.lex_state = 0},
   [570] = {.lex_state = 0},
   [571] = {.lex_state = 0},
-  [572] = {.lex_state = 123},
+  [572] = {.lex_state = 126},
   [573] = {.lex_state = 0},
-  [574] = {.lex_state = 123},
-  [575] = {.lex_state = 123},
-  [576] = {.lex_state = 123},
+  [574] = {.lex_state = 126},
+  [575] = {.lex_state = 126},
+  [576] = {.lex_state = 126},
 };
 
 static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
@@ -6048,6 +6109,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_DOT_DOT] = ACTIONS(1),
     [anon_sym_load] = ACTIONS(1),
     [anon_sym_store] = ACTIONS(1),
+    [anon_sym_store_DOTadd] = ACTIONS(1),
     [anon_sym_cp_DOTasync] = ACTIONS(1),
     [anon_sym_tma_DOTload] = ACTIONS(1),
     [anon_sym_tma_DOTstore] = ACTIONS(1),
@@ -6192,6 +6254,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(49),
     [anon_sym_load] = ACTIONS(51),
     [anon_sym_store] = ACTIONS(51),
+    [anon_sym_store_DOTadd] = ACTIONS(53),
     [anon_sym_cp_DOTasync] = ACTIONS(51),
     [anon_sym_tma_DOTload] = ACTIONS(53),
     [anon_sym_tma_DOTstore] = ACTIONS(51),
@@ -6292,6 +6355,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(49),
     [anon_sym_load] = ACTIONS(51),
     [anon_sym_store] = ACTIONS(51),
+    [anon_sym_store_DOTadd] = ACTIONS(53),
     [anon_sym_cp_DOTasync] = ACTIONS(51),
     [anon_sym_tma_DOTload] = ACTIONS(53),
     [anon_sym_tma_DOTstore] = ACTIONS(51),
@@ -6392,6 +6456,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(140),
     [anon_sym_load] = ACTIONS(143),
     [anon_sym_store] = ACTIONS(143),
+    [anon_sym_store_DOTadd] = ACTIONS(146),
     [anon_sym_cp_DOTasync] = ACTIONS(143),
     [anon_sym_tma_DOTload] = ACTIONS(146),
     [anon_sym_tma_DOTstore] = ACTIONS(143),
@@ -6492,6 +6557,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(49),
     [anon_sym_load] = ACTIONS(51),
     [anon_sym_store] = ACTIONS(51),
+    [anon_sym_store_DOTadd] = ACTIONS(53),
     [anon_sym_cp_DOTasync] = ACTIONS(51),
     [anon_sym_tma_DOTload] = ACTIONS(53),
     [anon_sym_tma_DOTstore] = ACTIONS(51),
@@ -6592,6 +6658,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(49),
     [anon_sym_load] = ACTIONS(51),
     [anon_sym_store] = ACTIONS(51),
+    [anon_sym_store_DOTadd] = ACTIONS(53),
     [anon_sym_cp_DOTasync] = ACTIONS(51),
     [anon_sym_tma_DOTload] = ACTIONS(53),
     [anon_sym_tma_DOTstore] = ACTIONS(51),
@@ -6661,6 +6728,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(207),
     [anon_sym_load] = ACTIONS(207),
     [anon_sym_store] = ACTIONS(207),
+    [anon_sym_store_DOTadd] = ACTIONS(211),
     [anon_sym_cp_DOTasync] = ACTIONS(207),
     [anon_sym_tma_DOTload] = ACTIONS(211),
     [anon_sym_tma_DOTstore] = ACTIONS(207),
@@ -6747,6 +6815,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(245),
     [anon_sym_load] = ACTIONS(245),
     [anon_sym_store] = ACTIONS(245),
+    [anon_sym_store_DOTadd] = ACTIONS(247),
     [anon_sym_cp_DOTasync] = ACTIONS(245),
     [anon_sym_tma_DOTload] = ACTIONS(247),
     [anon_sym_tma_DOTstore] = ACTIONS(245),
@@ -6833,6 +6902,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(249),
     [anon_sym_load] = ACTIONS(249),
     [anon_sym_store] = ACTIONS(249),
+    [anon_sym_store_DOTadd] = ACTIONS(251),
     [anon_sym_cp_DOTasync] = ACTIONS(249),
     [anon_sym_tma_DOTload] = ACTIONS(251),
     [anon_sym_tma_DOTstore] = ACTIONS(249),
@@ -6918,6 +6988,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(255),
     [anon_sym_load] = ACTIONS(255),
     [anon_sym_store] = ACTIONS(255),
+    [anon_sym_store_DOTadd] = ACTIONS(257),
     [anon_sym_cp_DOTasync] = ACTIONS(255),
     [anon_sym_tma_DOTload] = ACTIONS(257),
     [anon_sym_tma_DOTstore] = ACTIONS(255),
@@ -7003,6 +7074,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(259),
     [anon_sym_load] = ACTIONS(259),
     [anon_sym_store] = ACTIONS(259),
+    [anon_sym_store_DOTadd] = ACTIONS(261),
     [anon_sym_cp_DOTasync] = ACTIONS(259),
     [anon_sym_tma_DOTload] = ACTIONS(261),
     [anon_sym_tma_DOTstore] = ACTIONS(259),
@@ -7088,6 +7160,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(263),
     [anon_sym_load] = ACTIONS(263),
     [anon_sym_store] = ACTIONS(263),
+    [anon_sym_store_DOTadd] = ACTIONS(265),
     [anon_sym_cp_DOTasync] = ACTIONS(263),
     [anon_sym_tma_DOTload] = ACTIONS(265),
     [anon_sym_tma_DOTstore] = ACTIONS(263),
@@ -7173,6 +7246,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(267),
     [anon_sym_load] = ACTIONS(267),
     [anon_sym_store] = ACTIONS(267),
+    [anon_sym_store_DOTadd] = ACTIONS(269),
     [anon_sym_cp_DOTasync] = ACTIONS(267),
     [anon_sym_tma_DOTload] = ACTIONS(269),
     [anon_sym_tma_DOTstore] = ACTIONS(267),
@@ -7258,6 +7332,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(271),
     [anon_sym_load] = ACTIONS(271),
     [anon_sym_store] = ACTIONS(271),
+    [anon_sym_store_DOTadd] = ACTIONS(273),
     [anon_sym_cp_DOTasync] = ACTIONS(271),
     [anon_sym_tma_DOTload] = ACTIONS(273),
     [anon_sym_tma_DOTstore] = ACTIONS(271),
@@ -7343,6 +7418,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(275),
     [anon_sym_load] = ACTIONS(275),
     [anon_sym_store] = ACTIONS(275),
+    [anon_sym_store_DOTadd] = ACTIONS(277),
     [anon_sym_cp_DOTasync] = ACTIONS(275),
     [anon_sym_tma_DOTload] = ACTIONS(277),
     [anon_sym_tma_DOTstore] = ACTIONS(275),
@@ -7428,6 +7504,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(279),
     [anon_sym_load] = ACTIONS(279),
     [anon_sym_store] = ACTIONS(279),
+    [anon_sym_store_DOTadd] = ACTIONS(281),
     [anon_sym_cp_DOTasync] = ACTIONS(279),
     [anon_sym_tma_DOTload] = ACTIONS(281),
     [anon_sym_tma_DOTstore] = ACTIONS(279),
@@ -7513,6 +7590,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(283),
     [anon_sym_load] = ACTIONS(283),
     [anon_sym_store] = ACTIONS(283),
+    [anon_sym_store_DOTadd] = ACTIONS(285),
     [anon_sym_cp_DOTasync] = ACTIONS(283),
     [anon_sym_tma_DOTload] = ACTIONS(285),
     [anon_sym_tma_DOTstore] = ACTIONS(283),
@@ -7598,6 +7676,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(287),
     [anon_sym_load] = ACTIONS(287),
     [anon_sym_store] = ACTIONS(287),
+    [anon_sym_store_DOTadd] = ACTIONS(289),
     [anon_sym_cp_DOTasync] = ACTIONS(287),
     [anon_sym_tma_DOTload] = ACTIONS(289),
     [anon_sym_tma_DOTstore] = ACTIONS(287),
@@ -7683,6 +7762,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(287),
     [anon_sym_load] = ACTIONS(287),
     [anon_sym_store] = ACTIONS(287),
+    [anon_sym_store_DOTadd] = ACTIONS(289),
     [anon_sym_cp_DOTasync] = ACTIONS(287),
     [anon_sym_tma_DOTload] = ACTIONS(289),
     [anon_sym_tma_DOTstore] = ACTIONS(287),
@@ -7768,6 +7848,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(287),
     [anon_sym_load] = ACTIONS(287),
     [anon_sym_store] = ACTIONS(287),
+    [anon_sym_store_DOTadd] = ACTIONS(289),
     [anon_sym_cp_DOTasync] = ACTIONS(287),
     [anon_sym_tma_DOTload] = ACTIONS(289),
     [anon_sym_tma_DOTstore] = ACTIONS(287),
@@ -7853,6 +7934,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(287),
     [anon_sym_load] = ACTIONS(287),
     [anon_sym_store] = ACTIONS(287),
+    [anon_sym_store_DOTadd] = ACTIONS(289),
     [anon_sym_cp_DOTasync] = ACTIONS(287),
     [anon_sym_tma_DOTload] = ACTIONS(289),
     [anon_sym_tma_DOTstore] = ACTIONS(287),
@@ -7938,6 +8020,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(287),
     [anon_sym_load] = ACTIONS(287),
     [anon_sym_store] = ACTIONS(287),
+    [anon_sym_store_DOTadd] = ACTIONS(289),
     [anon_sym_cp_DOTasync] = ACTIONS(287),
     [anon_sym_tma_DOTload] = ACTIONS(289),
     [anon_sym_tma_DOTstore] = ACTIONS(287),
@@ -8023,6 +8106,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(287),
     [anon_sym_load] = ACTIONS(287),
     [anon_sym_store] = ACTIONS(287),
+    [anon_sym_store_DOTadd] = ACTIONS(289),
     [anon_sym_cp_DOTasync] = ACTIONS(287),
     [anon_sym_tma_DOTload] = ACTIONS(289),
     [anon_sym_tma_DOTstore] = ACTIONS(287),
@@ -8108,6 +8192,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(287),
     [anon_sym_load] = ACTIONS(287),
     [anon_sym_store] = ACTIONS(287),
+    [anon_sym_store_DOTadd] = ACTIONS(289),
     [anon_sym_cp_DOTasync] = ACTIONS(287),
     [anon_sym_tma_DOTload] = ACTIONS(289),
     [anon_sym_tma_DOTstore] = ACTIONS(287),
@@ -8193,6 +8278,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(287),
     [anon_sym_load] = ACTIONS(287),
     [anon_sym_store] = ACTIONS(287),
+    [anon_sym_store_DOTadd] = ACTIONS(289),
     [anon_sym_cp_DOTasync] = ACTIONS(287),
     [anon_sym_tma_DOTload] = ACTIONS(289),
     [anon_sym_tma_DOTstore] = ACTIONS(287),
@@ -8278,6 +8364,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(287),
     [anon_sym_load] = ACTIONS(287),
     [anon_sym_store] = ACTIONS(287),
+    [anon_sym_store_DOTadd] = ACTIONS(289),
     [anon_sym_cp_DOTasync] = ACTIONS(287),
     [anon_sym_tma_DOTload] = ACTIONS(289),
     [anon_sym_tma_DOTstore] = ACTIONS(287),
@@ -8363,6 +8450,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(287),
     [anon_sym_load] = ACTIONS(287),
     [anon_sym_store] = ACTIONS(287),
+    [anon_sym_store_DOTadd] = ACTIONS(289),
     [anon_sym_cp_DOTasync] = ACTIONS(287),
     [anon_sym_tma_DOTload] = ACTIONS(289),
     [anon_sym_tma_DOTstore] = ACTIONS(287),
@@ -8448,6 +8536,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(291),
     [anon_sym_load] = ACTIONS(291),
     [anon_sym_store] = ACTIONS(291),
+    [anon_sym_store_DOTadd] = ACTIONS(293),
     [anon_sym_cp_DOTasync] = ACTIONS(291),
     [anon_sym_tma_DOTload] = ACTIONS(293),
     [anon_sym_tma_DOTstore] = ACTIONS(291),
@@ -8533,6 +8622,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(295),
     [anon_sym_load] = ACTIONS(295),
     [anon_sym_store] = ACTIONS(295),
+    [anon_sym_store_DOTadd] = ACTIONS(297),
     [anon_sym_cp_DOTasync] = ACTIONS(295),
     [anon_sym_tma_DOTload] = ACTIONS(297),
     [anon_sym_tma_DOTstore] = ACTIONS(295),
@@ -8618,6 +8708,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(299),
     [anon_sym_load] = ACTIONS(299),
     [anon_sym_store] = ACTIONS(299),
+    [anon_sym_store_DOTadd] = ACTIONS(301),
     [anon_sym_cp_DOTasync] = ACTIONS(299),
     [anon_sym_tma_DOTload] = ACTIONS(301),
     [anon_sym_tma_DOTstore] = ACTIONS(299),
@@ -8703,6 +8794,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(303),
     [anon_sym_load] = ACTIONS(303),
     [anon_sym_store] = ACTIONS(303),
+    [anon_sym_store_DOTadd] = ACTIONS(305),
     [anon_sym_cp_DOTasync] = ACTIONS(303),
     [anon_sym_tma_DOTload] = ACTIONS(305),
     [anon_sym_tma_DOTstore] = ACTIONS(303),
@@ -8788,6 +8880,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(307),
     [anon_sym_load] = ACTIONS(307),
     [anon_sym_store] = ACTIONS(307),
+    [anon_sym_store_DOTadd] = ACTIONS(309),
     [anon_sym_cp_DOTasync] = ACTIONS(307),
     [anon_sym_tma_DOTload] = ACTIONS(309),
     [anon_sym_tma_DOTstore] = ACTIONS(307),
@@ -8873,6 +8966,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(307),
     [anon_sym_load] = ACTIONS(307),
     [anon_sym_store] = ACTIONS(307),
+    [anon_sym_store_DOTadd] = ACTIONS(309),
     [anon_sym_cp_DOTasync] = ACTIONS(307),
     [anon_sym_tma_DOTload] = ACTIONS(309),
     [anon_sym_tma_DOTstore] = ACTIONS(307),
@@ -8958,6 +9052,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(311),
     [anon_sym_load] = ACTIONS(311),
     [anon_sym_store] = ACTIONS(311),
+    [anon_sym_store_DOTadd] = ACTIONS(313),
     [anon_sym_cp_DOTasync] = ACTIONS(311),
     [anon_sym_tma_DOTload] = ACTIONS(313),
     [anon_sym_tma_DOTstore] = ACTIONS(311),
@@ -9043,6 +9138,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(315),
     [anon_sym_load] = ACTIONS(315),
     [anon_sym_store] = ACTIONS(315),
+    [anon_sym_store_DOTadd] = ACTIONS(317),
     [anon_sym_cp_DOTasync] = ACTIONS(315),
     [anon_sym_tma_DOTload] = ACTIONS(317),
     [anon_sym_tma_DOTstore] = ACTIONS(315),
@@ -9128,6 +9224,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(315),
     [anon_sym_load] = ACTIONS(315),
     [anon_sym_store] = ACTIONS(315),
+    [anon_sym_store_DOTadd] = ACTIONS(317),
     [anon_sym_cp_DOTasync] = ACTIONS(315),
     [anon_sym_tma_DOTload] = ACTIONS(317),
     [anon_sym_tma_DOTstore] = ACTIONS(315),
@@ -9213,6 +9310,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(319),
     [anon_sym_load] = ACTIONS(319),
     [anon_sym_store] = ACTIONS(319),
+    [anon_sym_store_DOTadd] = ACTIONS(321),
     [anon_sym_cp_DOTasync] = ACTIONS(319),
     [anon_sym_tma_DOTload] = ACTIONS(321),
     [anon_sym_tma_DOTstore] = ACTIONS(319),
@@ -9298,6 +9396,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(323),
     [anon_sym_load] = ACTIONS(323),
     [anon_sym_store] = ACTIONS(323),
+    [anon_sym_store_DOTadd] = ACTIONS(325),
     [anon_sym_cp_DOTasync] = ACTIONS(323),
     [anon_sym_tma_DOTload] = ACTIONS(325),
     [anon_sym_tma_DOTstore] = ACTIONS(323),
@@ -9382,6 +9481,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(327),
     [anon_sym_load] = ACTIONS(327),
     [anon_sym_store] = ACTIONS(327),
+    [anon_sym_store_DOTadd] = ACTIONS(329),
     [anon_sym_cp_DOTasync] = ACTIONS(327),
     [anon_sym_tma_DOTload] = ACTIONS(329),
     [anon_sym_tma_DOTstore] = ACTIONS(327),
@@ -9466,6 +9566,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(331),
     [anon_sym_load] = ACTIONS(331),
     [anon_sym_store] = ACTIONS(331),
+    [anon_sym_store_DOTadd] = ACTIONS(335),
     [anon_sym_cp_DOTasync] = ACTIONS(331),
     [anon_sym_tma_DOTload] = ACTIONS(335),
     [anon_sym_tma_DOTstore] = ACTIONS(331),
@@ -9549,6 +9650,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(337),
     [anon_sym_load] = ACTIONS(337),
     [anon_sym_store] = ACTIONS(337),
+    [anon_sym_store_DOTadd] = ACTIONS(341),
     [anon_sym_cp_DOTasync] = ACTIONS(337),
     [anon_sym_tma_DOTload] = ACTIONS(341),
     [anon_sym_tma_DOTstore] = ACTIONS(337),
@@ -9631,6 +9733,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(343),
     [anon_sym_load] = ACTIONS(343),
     [anon_sym_store] = ACTIONS(343),
+    [anon_sym_store_DOTadd] = ACTIONS(345),
     [anon_sym_cp_DOTasync] = ACTIONS(343),
     [anon_sym_tma_DOTload] = ACTIONS(345),
     [anon_sym_tma_DOTstore] = ACTIONS(343),
@@ -9713,6 +9816,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(347),
     [anon_sym_load] = ACTIONS(347),
     [anon_sym_store] = ACTIONS(347),
+    [anon_sym_store_DOTadd] = ACTIONS(349),
     [anon_sym_cp_DOTasync] = ACTIONS(347),
     [anon_sym_tma_DOTload] = ACTIONS(349),
     [anon_sym_tma_DOTstore] = ACTIONS(347),
@@ -9795,6 +9899,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(351),
     [anon_sym_load] = ACTIONS(351),
     [anon_sym_store] = ACTIONS(351),
+    [anon_sym_store_DOTadd] = ACTIONS(353),
     [anon_sym_cp_DOTasync] = ACTIONS(351),
     [anon_sym_tma_DOTload] = ACTIONS(353),
     [anon_sym_tma_DOTstore] = ACTIONS(351),
@@ -9877,6 +9982,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(355),
     [anon_sym_load] = ACTIONS(355),
     [anon_sym_store] = ACTIONS(355),
+    [anon_sym_store_DOTadd] = ACTIONS(357),
     [anon_sym_cp_DOTasync] = ACTIONS(355),
     [anon_sym_tma_DOTload] = ACTIONS(357),
     [anon_sym_tma_DOTstore] = ACTIONS(355),
@@ -9959,6 +10065,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(351),
     [anon_sym_load] = ACTIONS(351),
     [anon_sym_store] = ACTIONS(351),
+    [anon_sym_store_DOTadd] = ACTIONS(353),
     [anon_sym_cp_DOTasync] = ACTIONS(351),
     [anon_sym_tma_DOTload] = ACTIONS(353),
     [anon_sym_tma_DOTstore] = ACTIONS(351),
@@ -10041,6 +10148,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(359),
     [anon_sym_load] = ACTIONS(359),
     [anon_sym_store] = ACTIONS(359),
+    [anon_sym_store_DOTadd] = ACTIONS(361),
     [anon_sym_cp_DOTasync] = ACTIONS(359),
     [anon_sym_tma_DOTload] = ACTIONS(361),
     [anon_sym_tma_DOTstore] = ACTIONS(359),
@@ -10123,6 +10231,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(363),
     [anon_sym_load] = ACTIONS(363),
     [anon_sym_store] = ACTIONS(363),
+    [anon_sym_store_DOTadd] = ACTIONS(365),
     [anon_sym_cp_DOTasync] = ACTIONS(363),
     [anon_sym_tma_DOTload] = ACTIONS(365),
     [anon_sym_tma_DOTstore] = ACTIONS(363),
@@ -10205,6 +10314,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(367),
     [anon_sym_load] = ACTIONS(367),
     [anon_sym_store] = ACTIONS(367),
+    [anon_sym_store_DOTadd] = ACTIONS(369),
     [anon_sym_cp_DOTasync] = ACTIONS(367),
     [anon_sym_tma_DOTload] = ACTIONS(369),
     [anon_sym_tma_DOTstore] = ACTIONS(367),
@@ -10298,6 +10408,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(371),
     [anon_sym_load] = ACTIONS(371),
     [anon_sym_store] = ACTIONS(371),
+    [anon_sym_store_DOTadd] = ACTIONS(375),
     [anon_sym_cp_DOTasync] = ACTIONS(371),
     [anon_sym_tma_DOTload] = ACTIONS(375),
     [anon_sym_tma_DOTstore] = ACTIONS(371),
@@ -10374,6 +10485,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(385),
     [anon_sym_load] = ACTIONS(385),
     [anon_sym_store] = ACTIONS(385),
+    [anon_sym_store_DOTadd] = ACTIONS(387),
     [anon_sym_cp_DOTasync] = ACTIONS(385),
     [anon_sym_tma_DOTload] = ACTIONS(387),
     [anon_sym_tma_DOTstore] = ACTIONS(385),
@@ -10448,6 +10560,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(398),
     [anon_sym_load] = ACTIONS(398),
     [anon_sym_store] = ACTIONS(398),
+    [anon_sym_store_DOTadd] = ACTIONS(402),
     [anon_sym_cp_DOTasync] = ACTIONS(398),
     [anon_sym_tma_DOTload] = ACTIONS(402),
     [anon_sym_tma_DOTstore] = ACTIONS(398),
@@ -10522,6 +10635,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(371),
     [anon_sym_load] = ACTIONS(371),
     [anon_sym_store] = ACTIONS(371),
+    [anon_sym_store_DOTadd] = ACTIONS(375),
     [anon_sym_cp_DOTasync] = ACTIONS(371),
     [anon_sym_tma_DOTload] = ACTIONS(375),
     [anon_sym_tma_DOTstore] = ACTIONS(371),
@@ -10596,6 +10710,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(398),
     [anon_sym_load] = ACTIONS(398),
     [anon_sym_store] = ACTIONS(398),
+    [anon_sym_store_DOTadd] = ACTIONS(402),
     [anon_sym_cp_DOTasync] = ACTIONS(398),
     [anon_sym_tma_DOTload] = ACTIONS(402),
     [anon_sym_tma_DOTstore] = ACTIONS(398),
@@ -10670,6 +10785,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(406),
     [anon_sym_load] = ACTIONS(406),
     [anon_sym_store] = ACTIONS(406),
+    [anon_sym_store_DOTadd] = ACTIONS(408),
     [anon_sym_cp_DOTasync] = ACTIONS(406),
     [anon_sym_tma_DOTload] = ACTIONS(408),
     [anon_sym_tma_DOTstore] = ACTIONS(406),
@@ -10744,6 +10860,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(413),
     [anon_sym_load] = ACTIONS(413),
     [anon_sym_store] = ACTIONS(413),
+    [anon_sym_store_DOTadd] = ACTIONS(415),
     [anon_sym_cp_DOTasync] = ACTIONS(413),
     [anon_sym_tma_DOTload] = ACTIONS(415),
     [anon_sym_tma_DOTstore] = ACTIONS(413),
@@ -10817,6 +10934,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(417),
     [anon_sym_load] = ACTIONS(417),
     [anon_sym_store] = ACTIONS(417),
+    [anon_sym_store_DOTadd] = ACTIONS(419),
     [anon_sym_cp_DOTasync] = ACTIONS(417),
     [anon_sym_tma_DOTload] = ACTIONS(419),
     [anon_sym_tma_DOTstore] = ACTIONS(417),
@@ -10889,6 +11007,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(421),
     [anon_sym_load] = ACTIONS(421),
     [anon_sym_store] = ACTIONS(421),
+    [anon_sym_store_DOTadd] = ACTIONS(423),
     [anon_sym_cp_DOTasync] = ACTIONS(421),
     [anon_sym_tma_DOTload] = ACTIONS(423),
     [anon_sym_tma_DOTstore] = ACTIONS(421),
@@ -10963,6 +11082,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(425),
     [anon_sym_load] = ACTIONS(425),
     [anon_sym_store] = ACTIONS(425),
+    [anon_sym_store_DOTadd] = ACTIONS(427),
     [anon_sym_cp_DOTasync] = ACTIONS(425),
     [anon_sym_tma_DOTload] = ACTIONS(427),
     [anon_sym_tma_DOTstore] = ACTIONS(425),
@@ -11036,6 +11156,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(429),
     [anon_sym_load] = ACTIONS(429),
     [anon_sym_store] = ACTIONS(429),
+    [anon_sym_store_DOTadd] = ACTIONS(431),
     [anon_sym_cp_DOTasync] = ACTIONS(429),
     [anon_sym_tma_DOTload] = ACTIONS(431),
     [anon_sym_tma_DOTstore] = ACTIONS(429),
@@ -11109,6 +11230,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(433),
     [anon_sym_load] = ACTIONS(433),
     [anon_sym_store] = ACTIONS(433),
+    [anon_sym_store_DOTadd] = ACTIONS(435),
     [anon_sym_cp_DOTasync] = ACTIONS(433),
     [anon_sym_tma_DOTload] = ACTIONS(435),
     [anon_sym_tma_DOTstore] = ACTIONS(433),
@@ -11181,6 +11303,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(437),
     [anon_sym_load] = ACTIONS(437),
     [anon_sym_store] = ACTIONS(437),
+    [anon_sym_store_DOTadd] = ACTIONS(439),
     [anon_sym_cp_DOTasync] = ACTIONS(437),
     [anon_sym_tma_DOTload] = ACTIONS(439),
     [anon_sym_tma_DOTstore] = ACTIONS(437),
@@ -11253,6 +11376,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(441),
     [anon_sym_load] = ACTIONS(441),
     [anon_sym_store] = ACTIONS(441),
+    [anon_sym_store_DOTadd] = ACTIONS(443),
     [anon_sym_cp_DOTasync] = ACTIONS(441),
     [anon_sym_tma_DOTload] = ACTIONS(443),
     [anon_sym_tma_DOTstore] = ACTIONS(441),
@@ -11325,6 +11449,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(445),
     [anon_sym_load] = ACTIONS(445),
     [anon_sym_store] = ACTIONS(445),
+    [anon_sym_store_DOTadd] = ACTIONS(447),
     [anon_sym_cp_DOTasync] = ACTIONS(445),
     [anon_sym_tma_DOTload] = ACTIONS(447),
     [anon_sym_tma_DOTstore] = ACTIONS(445),
@@ -11397,6 +11522,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(449),
     [anon_sym_load] = ACTIONS(449),
     [anon_sym_store] = ACTIONS(449),
+    [anon_sym_store_DOTadd] = ACTIONS(451),
     [anon_sym_cp_DOTasync] = ACTIONS(449),
     [anon_sym_tma_DOTload] = ACTIONS(451),
     [anon_sym_tma_DOTstore] = ACTIONS(449),
@@ -11469,6 +11595,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(453),
     [anon_sym_load] = ACTIONS(453),
     [anon_sym_store] = ACTIONS(453),
+    [anon_sym_store_DOTadd] = ACTIONS(455),
     [anon_sym_cp_DOTasync] = ACTIONS(453),
     [anon_sym_tma_DOTload] = ACTIONS(455),
     [anon_sym_tma_DOTstore] = ACTIONS(453),
@@ -11540,6 +11667,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(457),
     [anon_sym_load] = ACTIONS(457),
     [anon_sym_store] = ACTIONS(457),
+    [anon_sym_store_DOTadd] = ACTIONS(459),
     [anon_sym_cp_DOTasync] = ACTIONS(457),
     [anon_sym_tma_DOTload] = ACTIONS(459),
     [anon_sym_tma_DOTstore] = ACTIONS(457),
@@ -11611,6 +11739,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(461),
     [anon_sym_load] = ACTIONS(461),
     [anon_sym_store] = ACTIONS(461),
+    [anon_sym_store_DOTadd] = ACTIONS(463),
     [anon_sym_cp_DOTasync] = ACTIONS(461),
     [anon_sym_tma_DOTload] = ACTIONS(463),
     [anon_sym_tma_DOTstore] = ACTIONS(461),
@@ -11682,6 +11811,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(465),
     [anon_sym_load] = ACTIONS(465),
     [anon_sym_store] = ACTIONS(465),
+    [anon_sym_store_DOTadd] = ACTIONS(467),
     [anon_sym_cp_DOTasync] = ACTIONS(465),
     [anon_sym_tma_DOTload] = ACTIONS(467),
     [anon_sym_tma_DOTstore] = ACTIONS(465),
@@ -11753,6 +11883,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(469),
     [anon_sym_load] = ACTIONS(469),
     [anon_sym_store] = ACTIONS(469),
+    [anon_sym_store_DOTadd] = ACTIONS(471),
     [anon_sym_cp_DOTasync] = ACTIONS(469),
     [anon_sym_tma_DOTload] = ACTIONS(471),
     [anon_sym_tma_DOTstore] = ACTIONS(469),
@@ -11824,6 +11955,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(473),
     [anon_sym_load] = ACTIONS(473),
     [anon_sym_store] = ACTIONS(473),
+    [anon_sym_store_DOTadd] = ACTIONS(475),
     [anon_sym_cp_DOTasync] = ACTIONS(473),
     [anon_sym_tma_DOTload] = ACTIONS(475),
     [anon_sym_tma_DOTstore] = ACTIONS(473),
@@ -11890,6 +12022,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(477),
     [anon_sym_load] = ACTIONS(477),
     [anon_sym_store] = ACTIONS(477),
+    [anon_sym_store_DOTadd] = ACTIONS(479),
     [anon_sym_cp_DOTasync] = ACTIONS(477),
     [anon_sym_tma_DOTload] = ACTIONS(479),
     [anon_sym_tma_DOTstore] = ACTIONS(477),
@@ -11958,6 +12091,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(481),
     [anon_sym_load] = ACTIONS(481),
     [anon_sym_store] = ACTIONS(481),
+    [anon_sym_store_DOTadd] = ACTIONS(483),
     [anon_sym_cp_DOTasync] = ACTIONS(481),
     [anon_sym_tma_DOTload] = ACTIONS(483),
     [anon_sym_tma_DOTstore] = ACTIONS(481),
@@ -12026,6 +12160,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(491),
     [anon_sym_load] = ACTIONS(491),
     [anon_sym_store] = ACTIONS(491),
+    [anon_sym_store_DOTadd] = ACTIONS(493),
     [anon_sym_cp_DOTasync] = ACTIONS(491),
     [anon_sym_tma_DOTload] = ACTIONS(493),
     [anon_sym_tma_DOTstore] = ACTIONS(491),
@@ -12095,6 +12230,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_if] = ACTIONS(495),
     [anon_sym_load] = ACTIONS(495),
     [anon_sym_store] = ACTIONS(495),
+    [anon_sym_store_DOTadd] = ACTIONS(497),
     [anon_sym_cp_DOTasync] = ACTIONS(495),
     [anon_sym_tma_DOTload] = ACTIONS(497),
     [anon_sym_tma_DOTstore] = ACTIONS(495),
@@ -12138,224 +12274,220 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_false] = ACTIONS(495),
     [sym_comment] = ACTIONS(3),
   },
+  [76] = {
+    [sym_count_clause] = STATE(95),
+    [sym_identifier] = ACTIONS(503),
+    [anon_sym_LPAREN] = ACTIONS(505),
+    [anon_sym_RBRACE] = ACTIONS(505),
+    [anon_sym_smem] = ACTIONS(503),
+    [anon_sym_tmem] = ACTIONS(503),
+    [anon_sym_reg] = ACTIONS(503),
+    [anon_sym_mbarrier] = ACTIONS(503),
+    [anon_sym_count] = ACTIONS(501),
+    [anon_sym_namedbarrier] = ACTIONS(503),
+    [anon_sym_tensormap] = ACTIONS(503),
+    [anon_sym_dsmem] = ACTIONS(503),
+    [anon_sym_role] = ACTIONS(503),
+    [anon_sym_let] = ACTIONS(503),
+    [anon_sym_elect] = ACTIONS(503),
+    [anon_sym_elect_DOTwarpgroup] = ACTIONS(505),
+    [anon_sym_elect_DOTwarp] = ACTIONS(503),
+    [anon_sym_for] = ACTIONS(503),
+    [anon_sym_pipeline] = ACTIONS(503),
+    [anon_sym_if] = ACTIONS(503),
+    [anon_sym_load] = ACTIONS(503),
+    [anon_sym_store] = ACTIONS(503),
+    [anon_sym_store_DOTadd] = ACTIONS(505),
+    [anon_sym_cp_DOTasync] = ACTIONS(503),
+    [anon_sym_tma_DOTload] = ACTIONS(505),
+    [anon_sym_tma_DOTstore] = ACTIONS(503),
+    [anon_sym_bulk_DOTload] = ACTIONS(505),
+    [anon_sym_ldmatrix] = ACTIONS(503),
+    [anon_sym_stmatrix] = ACTIONS(503),
+    [anon_sym_tcgen05_DOTld] = ACTIONS(505),
+    [anon_sym_tcgen05_DOTst] = ACTIONS(505),
+    [anon_sym_tcgen05_DOTcp] = ACTIONS(505),
+    [anon_sym_mma] = ACTIONS(503),
+    [anon_sym_wgmma] = ACTIONS(503),
+    [anon_sym_tcgen05_DOTmma] = ACTIONS(505),
+    [anon_sym_cp_DOTasync_DOTcommit] = ACTIONS(505),
+    [anon_sym_wgmma_DOTfence] = ACTIONS(505),
+    [anon_sym_wgmma_DOTcommit] = ACTIONS(505),
+    [anon_sym_tma_DOTstore_DOTcommit] = ACTIONS(505),
+    [anon_sym_tcgen05_DOTwait_DOTld] = ACTIONS(505),
+    [anon_sym_tcgen05_DOTwait_DOTst] = ACTIONS(505),
+    [anon_sym_syncthreads] = ACTIONS(503),
+    [anon_sym_cluster_DOTsync] = ACTIONS(505),
+    [anon_sym_fence_DOTproxy_DOTasync] = ACTIONS(505),
+    [anon_sym_cp_DOTasync_DOTwait] = ACTIONS(505),
+    [anon_sym_wgmma_DOTwait] = ACTIONS(505),
+    [anon_sym_tma_DOTstore_DOTwait] = ACTIONS(503),
+    [anon_sym_tma_DOTstore_DOTwait_DOTread] = ACTIONS(505),
+    [anon_sym_arrive] = ACTIONS(503),
+    [anon_sym_arrive_DOTexpect_tx] = ACTIONS(505),
+    [anon_sym_wait] = ACTIONS(503),
+    [anon_sym_sync] = ACTIONS(503),
+    [anon_sym_tcgen05_DOTcommit] = ACTIONS(505),
+    [anon_sym_reduce_DOTrow] = ACTIONS(505),
+    [anon_sym_argmin_DOTrow] = ACTIONS(505),
+    [anon_sym_argmax_DOTrow] = ACTIONS(505),
+    [anon_sym_DASH] = ACTIONS(505),
+    [anon_sym_PLUS] = ACTIONS(505),
+    [anon_sym_BANG] = ACTIONS(505),
+    [anon_sym_cvt] = ACTIONS(503),
+    [sym_integer_literal] = ACTIONS(503),
+    [sym_float_literal] = ACTIONS(505),
+    [anon_sym_true] = ACTIONS(503),
+    [anon_sym_false] = ACTIONS(503),
+    [sym_comment] = ACTIONS(3),
+  },
+  [77] = {
+    [sym_identifier] = ACTIONS(507),
+    [anon_sym_LPAREN] = ACTIONS(509),
+    [anon_sym_RBRACE] = ACTIONS(509),
+    [anon_sym_smem] = ACTIONS(507),
+    [anon_sym_tmem] = ACTIONS(507),
+    [anon_sym_reg] = ACTIONS(507),
+    [anon_sym_mbarrier] = ACTIONS(507),
+    [anon_sym_namedbarrier] = ACTIONS(507),
+    [anon_sym_tensormap] = ACTIONS(507),
+    [anon_sym_dsmem] = ACTIONS(507),
+    [anon_sym_role] = ACTIONS(507),
+    [anon_sym_let] = ACTIONS(507),
+    [anon_sym_elect] = ACTIONS(507),
+    [anon_sym_elect_DOTwarpgroup] = ACTIONS(509),
+    [anon_sym_elect_DOTwarp] = ACTIONS(507),
+    [anon_sym_for] = ACTIONS(507),
+    [anon_sym_pipeline] = ACTIONS(507),
+    [anon_sym_if] = ACTIONS(507),
+    [anon_sym_load] = ACTIONS(507),
+    [anon_sym_store] = ACTIONS(507),
+    [anon_sym_store_DOTadd] = ACTIONS(509),
+    [anon_sym_cp_DOTasync] = ACTIONS(507),
+    [anon_sym_tma_DOTload] = ACTIONS(509),
+    [anon_sym_tma_DOTstore] = ACTIONS(507),
+    [anon_sym_bulk_DOTload] = ACTIONS(509),
+    [anon_sym_ldmatrix] = ACTIONS(507),
+    [anon_sym_stmatrix] = ACTIONS(507),
+    [anon_sym_tcgen05_DOTld] = ACTIONS(509),
+    [anon_sym_tcgen05_DOTst] = ACTIONS(509),
+    [anon_sym_tcgen05_DOTcp] = ACTIONS(509),
+    [anon_sym_multicast] = ACTIONS(507),
+    [sym_trans_modifier] = ACTIONS(507),
+    [anon_sym_mma] = ACTIONS(507),
+    [anon_sym_wgmma] = ACTIONS(507),
+    [anon_sym_tcgen05_DOTmma] = ACTIONS(509),
+    [anon_sym_cp_DOTasync_DOTcommit] = ACTIONS(509),
+    [anon_sym_wgmma_DOTfence] = ACTIONS(509),
+    [anon_sym_wgmma_DOTcommit] = ACTIONS(509),
+    [anon_sym_tma_DOTstore_DOTcommit] = ACTIONS(509),
+    [anon_sym_tcgen05_DOTwait_DOTld] = ACTIONS(509),
+    [anon_sym_tcgen05_DOTwait_DOTst] = ACTIONS(509),
+    [anon_sym_syncthreads] = ACTIONS(507),
+    [anon_sym_cluster_DOTsync] = ACTIONS(509),
+    [anon_sym_fence_DOTproxy_DOTasync] = ACTIONS(509),
+    [anon_sym_cp_DOTasync_DOTwait] = ACTIONS(509),
+    [anon_sym_wgmma_DOTwait] = ACTIONS(509),
+    [anon_sym_tma_DOTstore_DOTwait] = ACTIONS(507),
+    [anon_sym_tma_DOTstore_DOTwait_DOTread] = ACTIONS(509),
+    [anon_sym_arrive] = ACTIONS(507),
+    [anon_sym_arrive_DOTexpect_tx] = ACTIONS(509),
+    [anon_sym_wait] = ACTIONS(507),
+    [anon_sym_sync] = ACTIONS(507),
+    [anon_sym_tcgen05_DOTcommit] = ACTIONS(509),
+    [anon_sym_reduce_DOTrow] = ACTIONS(509),
+    [anon_sym_argmin_DOTrow] = ACTIONS(509),
+    [anon_sym_argmax_DOTrow] = ACTIONS(509),
+    [anon_sym_DASH] = ACTIONS(509),
+    [anon_sym_PLUS] = ACTIONS(509),
+    [anon_sym_BANG] = ACTIONS(509),
+    [anon_sym_cvt] = ACTIONS(507),
+    [sym_integer_literal] = ACTIONS(507),
+    [sym_float_literal] = ACTIONS(509),
+    [anon_sym_true] = ACTIONS(507),
+    [anon_sym_false] = ACTIONS(507),
+    [sym_comment] = ACTIONS(3),
+  },
+  [78] = {
+    [sym_identifier] = ACTIONS(511),
+    [anon_sym_LPAREN] = ACTIONS(513),
+    [anon_sym_RBRACE] = ACTIONS(513),
+    [anon_sym_smem] = ACTIONS(511),
+    [anon_sym_tmem] = ACTIONS(511),
+    [anon_sym_reg] = ACTIONS(511),
+    [anon_sym_mbarrier] = ACTIONS(511),
+    [anon_sym_namedbarrier] = ACTIONS(511),
+    [anon_sym_tensormap] = ACTIONS(511),
+    [anon_sym_dsmem] = ACTIONS(511),
+    [anon_sym_role] = ACTIONS(511),
+    [anon_sym_let] = ACTIONS(511),
+    [anon_sym_elect] = ACTIONS(511),
+    [anon_sym_elect_DOTwarpgroup] = ACTIONS(513),
+    [anon_sym_elect_DOTwarp] = ACTIONS(511),
+    [anon_sym_for] = ACTIONS(511),
+    [anon_sym_pipeline] = ACTIONS(511),
+    [anon_sym_if] = ACTIONS(511),
+    [anon_sym_load] = ACTIONS(511),
+    [anon_sym_store] = ACTIONS(511),
+    [anon_sym_store_DOTadd] = ACTIONS(513),
+    [anon_sym_cp_DOTasync] = ACTIONS(511),
+    [anon_sym_tma_DOTload] = ACTIONS(513),
+    [anon_sym_tma_DOTstore] = ACTIONS(511),
+    [anon_sym_bulk_DOTload] = ACTIONS(513),
+    [anon_sym_ldmatrix] = ACTIONS(511),
+    [anon_sym_stmatrix] = ACTIONS(511),
+    [anon_sym_tcgen05_DOTld] = ACTIONS(513),
+    [anon_sym_tcgen05_DOTst] = ACTIONS(513),
+    [anon_sym_tcgen05_DOTcp] = ACTIONS(513),
+    [anon_sym_multicast] = ACTIONS(511),
+    [sym_trans_modifier] = ACTIONS(511),
+    [anon_sym_mma] = ACTIONS(511),
+    [anon_sym_wgmma] = ACTIONS(511),
+    [anon_sym_tcgen05_DOTmma] = ACTIONS(513),
+    [anon_sym_cp_DOTasync_DOTcommit] = ACTIONS(513),
+    [anon_sym_wgmma_DOTfence] = ACTIONS(513),
+    [anon_sym_wgmma_DOTcommit] = ACTIONS(513),
+    [anon_sym_tma_DOTstore_DOTcommit] = ACTIONS(513),
+    [anon_sym_tcgen05_DOTwait_DOTld] = ACTIONS(513),
+    [anon_sym_tcgen05_DOTwait_DOTst] = ACTIONS(513),
+    [anon_sym_syncthreads] = ACTIONS(511),
+    [anon_sym_cluster_DOTsync] = ACTIONS(513),
+    [anon_sym_fence_DOTproxy_DOTasync] = ACTIONS(513),
+    [anon_sym_cp_DOTasync_DOTwait] = ACTIONS(513),
+    [anon_sym_wgmma_DOTwait] = ACTIONS(513),
+    [anon_sym_tma_DOTstore_DOTwait] = ACTIONS(511),
+    [anon_sym_tma_DOTstore_DOTwait_DOTread] = ACTIONS(513),
+    [anon_sym_arrive] = ACTIONS(511),
+    [anon_sym_arrive_DOTexpect_tx] = ACTIONS(513),
+    [anon_sym_wait] = ACTIONS(511),
+    [anon_sym_sync] = ACTIONS(511),
+    [anon_sym_tcgen05_DOTcommit] = ACTIONS(513),
+    [anon_sym_reduce_DOTrow] = ACTIONS(513),
+    [anon_sym_argmin_DOTrow] = ACTIONS(513),
+    [anon_sym_argmax_DOTrow] = ACTIONS(513),
+    [anon_sym_DASH] = ACTIONS(513),
+    [anon_sym_PLUS] = ACTIONS(513),
+    [anon_sym_BANG] = ACTIONS(513),
+    [anon_sym_cvt] = ACTIONS(511),
+    [sym_integer_literal] = ACTIONS(511),
+    [sym_float_literal] = ACTIONS(513),
+    [anon_sym_true] = ACTIONS(511),
+    [anon_sym_false] = ACTIONS(511),
+    [sym_comment] = ACTIONS(3),
+  },
 };
 
 static const uint16_t ts_small_parse_table[] = {
-  [0] = 5,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(501), 1,
-      anon_sym_count,
-    STATE(95), 1,
-      sym_count_clause,
-    ACTIONS(505), 29,
-      anon_sym_LPAREN,
-      anon_sym_RBRACE,
-      anon_sym_elect_DOTwarpgroup,
-      anon_sym_tma_DOTload,
-      anon_sym_bulk_DOTload,
-      anon_sym_tcgen05_DOTld,
-      anon_sym_tcgen05_DOTst,
-      anon_sym_tcgen05_DOTcp,
-      anon_sym_tcgen05_DOTmma,
-      anon_sym_cp_DOTasync_DOTcommit,
-      anon_sym_wgmma_DOTfence,
-      anon_sym_wgmma_DOTcommit,
-      anon_sym_tma_DOTstore_DOTcommit,
-      anon_sym_tcgen05_DOTwait_DOTld,
-      anon_sym_tcgen05_DOTwait_DOTst,
-      anon_sym_cluster_DOTsync,
-      anon_sym_fence_DOTproxy_DOTasync,
-      anon_sym_cp_DOTasync_DOTwait,
-      anon_sym_wgmma_DOTwait,
-      anon_sym_tma_DOTstore_DOTwait_DOTread,
-      anon_sym_arrive_DOTexpect_tx,
-      anon_sym_tcgen05_DOTcommit,
-      anon_sym_reduce_DOTrow,
-      anon_sym_argmin_DOTrow,
-      anon_sym_argmax_DOTrow,
-      anon_sym_DASH,
-      anon_sym_PLUS,
-      anon_sym_BANG,
-      sym_float_literal,
-    ACTIONS(503), 32,
-      anon_sym_smem,
-      anon_sym_tmem,
-      anon_sym_reg,
-      anon_sym_mbarrier,
-      anon_sym_namedbarrier,
-      anon_sym_tensormap,
-      anon_sym_dsmem,
-      anon_sym_role,
-      anon_sym_let,
-      anon_sym_elect,
-      anon_sym_elect_DOTwarp,
-      anon_sym_for,
-      anon_sym_pipeline,
-      anon_sym_if,
-      anon_sym_load,
-      anon_sym_store,
-      anon_sym_cp_DOTasync,
-      anon_sym_tma_DOTstore,
-      anon_sym_ldmatrix,
-      anon_sym_stmatrix,
-      anon_sym_mma,
-      anon_sym_wgmma,
-      anon_sym_syncthreads,
-      anon_sym_tma_DOTstore_DOTwait,
-      anon_sym_arrive,
-      anon_sym_wait,
-      anon_sym_sync,
-      anon_sym_cvt,
-      sym_identifier,
-      sym_integer_literal,
-      anon_sym_true,
-      anon_sym_false,
-  [75] = 3,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(509), 29,
-      anon_sym_LPAREN,
-      anon_sym_RBRACE,
-      anon_sym_elect_DOTwarpgroup,
-      anon_sym_tma_DOTload,
-      anon_sym_bulk_DOTload,
-      anon_sym_tcgen05_DOTld,
-      anon_sym_tcgen05_DOTst,
-      anon_sym_tcgen05_DOTcp,
-      anon_sym_tcgen05_DOTmma,
-      anon_sym_cp_DOTasync_DOTcommit,
-      anon_sym_wgmma_DOTfence,
-      anon_sym_wgmma_DOTcommit,
-      anon_sym_tma_DOTstore_DOTcommit,
-      anon_sym_tcgen05_DOTwait_DOTld,
-      anon_sym_tcgen05_DOTwait_DOTst,
-      anon_sym_cluster_DOTsync,
-      anon_sym_fence_DOTproxy_DOTasync,
-      anon_sym_cp_DOTasync_DOTwait,
-      anon_sym_wgmma_DOTwait,
-      anon_sym_tma_DOTstore_DOTwait_DOTread,
-      anon_sym_arrive_DOTexpect_tx,
-      anon_sym_tcgen05_DOTcommit,
-      anon_sym_reduce_DOTrow,
-      anon_sym_argmin_DOTrow,
-      anon_sym_argmax_DOTrow,
-      anon_sym_DASH,
-      anon_sym_PLUS,
-      anon_sym_BANG,
-      sym_float_literal,
-    ACTIONS(507), 34,
-      anon_sym_smem,
-      anon_sym_tmem,
-      anon_sym_reg,
-      anon_sym_mbarrier,
-      anon_sym_namedbarrier,
-      anon_sym_tensormap,
-      anon_sym_dsmem,
-      anon_sym_role,
-      anon_sym_let,
-      anon_sym_elect,
-      anon_sym_elect_DOTwarp,
-      anon_sym_for,
-      anon_sym_pipeline,
-      anon_sym_if,
-      anon_sym_load,
-      anon_sym_store,
-      anon_sym_cp_DOTasync,
-      anon_sym_tma_DOTstore,
-      anon_sym_ldmatrix,
-      anon_sym_stmatrix,
-      anon_sym_multicast,
-      sym_trans_modifier,
-      anon_sym_mma,
-      anon_sym_wgmma,
-      anon_sym_syncthreads,
-      anon_sym_tma_DOTstore_DOTwait,
-      anon_sym_arrive,
-      anon_sym_wait,
-      anon_sym_sync,
-      anon_sym_cvt,
-      sym_identifier,
-      sym_integer_literal,
-      anon_sym_true,
-      anon_sym_false,
-  [146] = 3,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(513), 29,
-      anon_sym_LPAREN,
-      anon_sym_RBRACE,
-      anon_sym_elect_DOTwarpgroup,
-      anon_sym_tma_DOTload,
-      anon_sym_bulk_DOTload,
-      anon_sym_tcgen05_DOTld,
-      anon_sym_tcgen05_DOTst,
-      anon_sym_tcgen05_DOTcp,
-      anon_sym_tcgen05_DOTmma,
-      anon_sym_cp_DOTasync_DOTcommit,
-      anon_sym_wgmma_DOTfence,
-      anon_sym_wgmma_DOTcommit,
-      anon_sym_tma_DOTstore_DOTcommit,
-      anon_sym_tcgen05_DOTwait_DOTld,
-      anon_sym_tcgen05_DOTwait_DOTst,
-      anon_sym_cluster_DOTsync,
-      anon_sym_fence_DOTproxy_DOTasync,
-      anon_sym_cp_DOTasync_DOTwait,
-      anon_sym_wgmma_DOTwait,
-      anon_sym_tma_DOTstore_DOTwait_DOTread,
-      anon_sym_arrive_DOTexpect_tx,
-      anon_sym_tcgen05_DOTcommit,
-      anon_sym_reduce_DOTrow,
-      anon_sym_argmin_DOTrow,
-      anon_sym_argmax_DOTrow,
-      anon_sym_DASH,
-      anon_sym_PLUS,
-      anon_sym_BANG,
-      sym_float_literal,
-    ACTIONS(511), 34,
-      anon_sym_smem,
-      anon_sym_tmem,
-      anon_sym_reg,
-      anon_sym_mbarrier,
-      anon_sym_namedbarrier,
-      anon_sym_tensormap,
-      anon_sym_dsmem,
-      anon_sym_role,
-      anon_sym_let,
-      anon_sym_elect,
-      anon_sym_elect_DOTwarp,
-      anon_sym_for,
-      anon_sym_pipeline,
-      anon_sym_if,
-      anon_sym_load,
-      anon_sym_store,
-      anon_sym_cp_DOTasync,
-      anon_sym_tma_DOTstore,
-      anon_sym_ldmatrix,
-      anon_sym_stmatrix,
-      anon_sym_multicast,
-      sym_trans_modifier,
-      anon_sym_mma,
-      anon_sym_wgmma,
-      anon_sym_syncthreads,
-      anon_sym_tma_DOTstore_DOTwait,
-      anon_sym_arrive,
-      anon_sym_wait,
-      anon_sym_sync,
-      anon_sym_cvt,
-      sym_identifier,
-      sym_integer_literal,
-      anon_sym_true,
-      anon_sym_false,
-  [217] = 4,
+  [0] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(519), 1,
       anon_sym_else,
-    ACTIONS(517), 29,
+    ACTIONS(517), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -12415,13 +12547,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [289] = 3,
+  [73] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(523), 29,
+    ACTIONS(523), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -12482,13 +12615,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [359] = 3,
+  [144] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(527), 29,
+    ACTIONS(527), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -12549,13 +12683,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [429] = 3,
+  [215] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(531), 29,
+    ACTIONS(531), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -12615,13 +12750,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [498] = 3,
+  [285] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(535), 29,
+    ACTIONS(535), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -12681,13 +12817,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [567] = 3,
+  [355] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(539), 29,
+    ACTIONS(539), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -12747,13 +12884,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [636] = 3,
+  [425] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(543), 29,
+    ACTIONS(543), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -12813,13 +12951,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [705] = 3,
+  [495] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(547), 29,
+    ACTIONS(547), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -12879,13 +13018,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [774] = 3,
+  [565] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(551), 29,
+    ACTIONS(551), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -12945,13 +13085,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [843] = 3,
+  [635] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(555), 29,
+    ACTIONS(555), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -13011,13 +13152,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [912] = 3,
+  [705] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(559), 29,
+    ACTIONS(559), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -13077,13 +13219,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [981] = 3,
+  [775] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(563), 29,
+    ACTIONS(563), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -13143,13 +13286,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [1050] = 3,
+  [845] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(567), 29,
+    ACTIONS(567), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -13209,13 +13353,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [1119] = 3,
+  [915] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(571), 29,
+    ACTIONS(571), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -13275,13 +13420,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [1188] = 3,
+  [985] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(575), 29,
+    ACTIONS(575), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -13341,13 +13487,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [1257] = 3,
+  [1055] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(579), 29,
+    ACTIONS(579), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -13407,13 +13554,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [1326] = 3,
+  [1125] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(583), 29,
+    ACTIONS(583), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -13473,13 +13621,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [1395] = 3,
+  [1195] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(587), 29,
+    ACTIONS(587), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -13539,13 +13688,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [1464] = 3,
+  [1265] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(591), 29,
+    ACTIONS(591), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -13605,13 +13755,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [1533] = 3,
+  [1335] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(595), 29,
+    ACTIONS(595), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -13671,13 +13822,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [1602] = 3,
+  [1405] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(599), 29,
+    ACTIONS(599), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -13737,13 +13889,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [1671] = 3,
+  [1475] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(603), 29,
+    ACTIONS(603), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -13803,13 +13956,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [1740] = 3,
+  [1545] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(607), 29,
+    ACTIONS(607), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -13869,13 +14023,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [1809] = 3,
+  [1615] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(611), 29,
+    ACTIONS(611), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -13935,13 +14090,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [1878] = 3,
+  [1685] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(615), 29,
+    ACTIONS(615), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -14001,13 +14157,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [1947] = 3,
+  [1755] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(619), 29,
+    ACTIONS(619), 30,
       anon_sym_LPAREN,
       anon_sym_RBRACE,
       anon_sym_elect_DOTwarpgroup,
+      anon_sym_store_DOTadd,
       anon_sym_tma_DOTload,
       anon_sym_bulk_DOTload,
       anon_sym_tcgen05_DOTld,
@@ -14067,7 +14224,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_integer_literal,
       anon_sym_true,
       anon_sym_false,
-  [2016] = 3,
+  [1825] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(307), 10,
@@ -14117,7 +14274,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_LT_LT,
       anon_sym_GT_GT,
       anon_sym_PERCENT,
-  [2069] = 3,
+  [1878] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(303), 10,
@@ -14167,7 +14324,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_LT_LT,
       anon_sym_GT_GT,
       anon_sym_PERCENT,
-  [2122] = 3,
+  [1931] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(315), 10,
@@ -14217,7 +14374,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_LT_LT,
       anon_sym_GT_GT,
       anon_sym_PERCENT,
-  [2175] = 3,
+  [1984] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(307), 10,
@@ -14267,7 +14424,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_LT_LT,
       anon_sym_GT_GT,
       anon_sym_PERCENT,
-  [2228] = 3,
+  [2037] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(291), 10,
@@ -14317,7 +14474,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_LT_LT,
       anon_sym_GT_GT,
       anon_sym_PERCENT,
-  [2281] = 3,
+  [2090] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(315), 10,
@@ -14367,7 +14524,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_LT_LT,
       anon_sym_GT_GT,
       anon_sym_PERCENT,
-  [2334] = 5,
+  [2143] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(621), 1,
@@ -14417,7 +14574,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [2389] = 15,
+  [2198] = 15,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -14475,7 +14632,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_parity,
       anon_sym_PIPE_PIPE,
       anon_sym_AMP_AMP,
-  [2462] = 5,
+  [2271] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -14523,7 +14680,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [2515] = 3,
+  [2324] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(271), 7,
@@ -14569,7 +14726,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [2564] = 3,
+  [2373] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(259), 7,
@@ -14615,7 +14772,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [2613] = 3,
+  [2422] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(255), 7,
@@ -14661,7 +14818,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [2662] = 3,
+  [2471] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(263), 7,
@@ -14707,7 +14864,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [2711] = 3,
+  [2520] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(319), 7,
@@ -14753,7 +14910,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [2760] = 3,
+  [2569] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(295), 7,
@@ -14799,7 +14956,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [2809] = 3,
+  [2618] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(299), 7,
@@ -14845,7 +15002,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [2858] = 3,
+  [2667] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(279), 7,
@@ -14891,7 +15048,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [2907] = 3,
+  [2716] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(283), 7,
@@ -14937,7 +15094,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [2956] = 7,
+  [2765] = 7,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -14987,7 +15144,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_EQ,
       anon_sym_LT_LT,
       anon_sym_GT_GT,
-  [3013] = 16,
+  [2822] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -15046,7 +15203,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_AT,
       anon_sym_parity,
       anon_sym_PIPE_PIPE,
-  [3088] = 5,
+  [2897] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -15094,7 +15251,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [3141] = 15,
+  [2950] = 15,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(287), 1,
@@ -15152,7 +15309,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_parity,
       anon_sym_PIPE_PIPE,
       anon_sym_AMP_AMP,
-  [3214] = 14,
+  [3023] = 14,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(287), 1,
@@ -15209,7 +15366,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_PIPE_PIPE,
       anon_sym_AMP_AMP,
       anon_sym_CARET,
-  [3285] = 13,
+  [3094] = 13,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -15265,7 +15422,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_PIPE_PIPE,
       anon_sym_AMP_AMP,
       anon_sym_CARET,
-  [3354] = 12,
+  [3163] = 12,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -15320,7 +15477,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_CARET,
       anon_sym_EQ_EQ,
       anon_sym_BANG_EQ,
-  [3421] = 10,
+  [3230] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -15373,7 +15530,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_BANG_EQ,
       anon_sym_LT_EQ,
       anon_sym_GT_EQ,
-  [3484] = 9,
+  [3293] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -15425,7 +15582,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_EQ,
       anon_sym_LT_LT,
       anon_sym_GT_GT,
-  [3545] = 3,
+  [3354] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(311), 7,
@@ -15471,7 +15628,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [3594] = 3,
+  [3403] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(275), 7,
@@ -15517,7 +15674,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [3643] = 18,
+  [3452] = 18,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -15564,7 +15721,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cluster,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [3708] = 16,
+  [3517] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -15608,7 +15765,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [3768] = 16,
+  [3577] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -15652,7 +15809,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cluster,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [3828] = 7,
+  [3637] = 7,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(621), 1,
@@ -15687,7 +15844,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_LT_LT,
       anon_sym_GT_GT,
       anon_sym_PERCENT,
-  [3870] = 16,
+  [3679] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -15730,7 +15887,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cluster,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [3929] = 16,
+  [3738] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -15773,7 +15930,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cluster,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [3988] = 19,
+  [3797] = 19,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -15818,7 +15975,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [4052] = 19,
+  [3861] = 19,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -15863,7 +16020,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [4116] = 12,
+  [3925] = 12,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -15901,7 +16058,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [4166] = 5,
+  [3975] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(663), 1,
@@ -15932,7 +16089,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_LT_LT,
       anon_sym_GT_GT,
       anon_sym_PERCENT,
-  [4202] = 5,
+  [4011] = 5,
     ACTIONS(3), 1,
       sym_comment,
     STATE(181), 1,
@@ -15963,7 +16120,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_u8,
       anon_sym_b32,
       anon_sym_pred,
-  [4238] = 16,
+  [4047] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -16005,7 +16162,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
       anon_sym_LBRACE,
       anon_sym_step,
-  [4296] = 12,
+  [4105] = 12,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -16043,7 +16200,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [4346] = 19,
+  [4155] = 19,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -16088,7 +16245,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [4410] = 12,
+  [4219] = 12,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -16126,7 +16283,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [4460] = 7,
+  [4269] = 7,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(621), 1,
@@ -16159,7 +16316,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [4500] = 19,
+  [4309] = 19,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -16204,7 +16361,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [4564] = 12,
+  [4373] = 12,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -16242,7 +16399,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [4614] = 12,
+  [4423] = 12,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -16280,7 +16437,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [4664] = 12,
+  [4473] = 12,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -16318,7 +16475,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [4714] = 19,
+  [4523] = 19,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -16363,7 +16520,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [4778] = 12,
+  [4587] = 12,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -16401,7 +16558,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [4828] = 12,
+  [4637] = 12,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -16439,7 +16596,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [4878] = 12,
+  [4687] = 12,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -16477,7 +16634,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [4928] = 18,
+  [4737] = 18,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -16520,7 +16677,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [4989] = 17,
+  [4798] = 17,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -16562,7 +16719,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(735), 2,
       anon_sym_COMMA,
       anon_sym_RBRACK,
-  [5048] = 17,
+  [4857] = 17,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -16604,7 +16761,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(737), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
-  [5107] = 16,
+  [4916] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -16645,7 +16802,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_COMMA,
       anon_sym_RPAREN,
       anon_sym_RBRACK,
-  [5164] = 17,
+  [4973] = 17,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -16687,7 +16844,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(741), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
-  [5223] = 11,
+  [5032] = 11,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -16723,7 +16880,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [5270] = 18,
+  [5079] = 18,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -16766,7 +16923,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [5331] = 18,
+  [5140] = 18,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -16809,7 +16966,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [5392] = 11,
+  [5201] = 11,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -16845,7 +17002,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [5439] = 18,
+  [5248] = 18,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -16888,7 +17045,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [5500] = 18,
+  [5309] = 18,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -16931,7 +17088,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [5561] = 5,
+  [5370] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(763), 1,
@@ -16961,7 +17118,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [5596] = 11,
+  [5405] = 11,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -16997,7 +17154,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [5643] = 11,
+  [5452] = 11,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -17033,7 +17190,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [5690] = 11,
+  [5499] = 11,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -17068,7 +17225,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [5736] = 11,
+  [5545] = 11,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -17103,7 +17260,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [5782] = 11,
+  [5591] = 11,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -17138,7 +17295,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [5828] = 11,
+  [5637] = 11,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -17173,7 +17330,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [5874] = 11,
+  [5683] = 11,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -17208,7 +17365,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [5920] = 11,
+  [5729] = 11,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -17243,7 +17400,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [5966] = 16,
+  [5775] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -17283,7 +17440,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(793), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
-  [6022] = 4,
+  [5831] = 4,
     ACTIONS(3), 1,
       sym_comment,
     STATE(61), 1,
@@ -17311,7 +17468,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_u8,
       anon_sym_b32,
       anon_sym_pred,
-  [6054] = 16,
+  [5863] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -17351,7 +17508,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(795), 2,
       anon_sym_COMMA,
       anon_sym_RBRACE,
-  [6110] = 4,
+  [5919] = 4,
     ACTIONS(3), 1,
       sym_comment,
     STATE(362), 1,
@@ -17379,7 +17536,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_u8,
       anon_sym_b32,
       anon_sym_pred,
-  [6142] = 16,
+  [5951] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -17419,7 +17576,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(797), 2,
       anon_sym_COMMA,
       anon_sym_RBRACK,
-  [6198] = 4,
+  [6007] = 4,
     ACTIONS(3), 1,
       sym_comment,
     STATE(50), 1,
@@ -17447,7 +17604,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_u8,
       anon_sym_b32,
       anon_sym_pred,
-  [6230] = 17,
+  [6039] = 17,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -17488,7 +17645,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [6288] = 17,
+  [6097] = 17,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -17529,7 +17686,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [6346] = 17,
+  [6155] = 17,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -17570,7 +17727,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [6404] = 4,
+  [6213] = 4,
     ACTIONS(3), 1,
       sym_comment,
     STATE(82), 1,
@@ -17598,7 +17755,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_u8,
       anon_sym_b32,
       anon_sym_pred,
-  [6436] = 5,
+  [6245] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(707), 1,
@@ -17627,7 +17784,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [6470] = 5,
+  [6279] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(801), 1,
@@ -17655,7 +17812,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [6503] = 14,
+  [6312] = 14,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(287), 1,
@@ -17692,7 +17849,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_LT_DASH,
       anon_sym_PIPE_PIPE,
       anon_sym_AMP_AMP,
-  [6554] = 13,
+  [6363] = 13,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(287), 1,
@@ -17728,7 +17885,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_PIPE_PIPE,
       anon_sym_AMP_AMP,
       anon_sym_CARET,
-  [6603] = 12,
+  [6412] = 12,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(801), 1,
@@ -17763,7 +17920,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_PIPE_PIPE,
       anon_sym_AMP_AMP,
       anon_sym_CARET,
-  [6650] = 11,
+  [6459] = 11,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(801), 1,
@@ -17797,7 +17954,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_CARET,
       anon_sym_EQ_EQ,
       anon_sym_BANG_EQ,
-  [6695] = 9,
+  [6504] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(801), 1,
@@ -17829,7 +17986,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_BANG_EQ,
       anon_sym_LT_EQ,
       anon_sym_GT_EQ,
-  [6736] = 8,
+  [6545] = 8,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(801), 1,
@@ -17860,7 +18017,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_EQ,
       anon_sym_LT_LT,
       anon_sym_GT_GT,
-  [6775] = 16,
+  [6584] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -17899,7 +18056,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [6830] = 16,
+  [6639] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -17938,7 +18095,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [6885] = 3,
+  [6694] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(255), 5,
@@ -17964,7 +18121,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [6914] = 3,
+  [6723] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(291), 5,
@@ -17990,7 +18147,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [6943] = 3,
+  [6752] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(295), 5,
@@ -18016,7 +18173,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [6972] = 3,
+  [6781] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(299), 5,
@@ -18042,7 +18199,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [7001] = 3,
+  [6810] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(303), 5,
@@ -18068,7 +18225,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [7030] = 3,
+  [6839] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(307), 5,
@@ -18094,7 +18251,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [7059] = 3,
+  [6868] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(307), 5,
@@ -18120,7 +18277,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [7088] = 3,
+  [6897] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(311), 5,
@@ -18146,7 +18303,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [7117] = 3,
+  [6926] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(315), 5,
@@ -18172,7 +18329,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [7146] = 3,
+  [6955] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(315), 5,
@@ -18198,7 +18355,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [7175] = 3,
+  [6984] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(259), 5,
@@ -18224,7 +18381,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [7204] = 16,
+  [7013] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -18263,7 +18420,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [7259] = 16,
+  [7068] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(801), 1,
@@ -18302,7 +18459,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(819), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [7314] = 10,
+  [7123] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -18335,7 +18492,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [7357] = 16,
+  [7166] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -18374,7 +18531,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [7412] = 10,
+  [7221] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -18407,7 +18564,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [7455] = 10,
+  [7264] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -18440,7 +18597,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [7498] = 10,
+  [7307] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -18473,7 +18630,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [7541] = 10,
+  [7350] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -18506,7 +18663,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [7584] = 10,
+  [7393] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -18539,7 +18696,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [7627] = 16,
+  [7436] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -18578,7 +18735,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [7682] = 10,
+  [7491] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -18611,7 +18768,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [7725] = 10,
+  [7534] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -18644,7 +18801,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [7768] = 10,
+  [7577] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -18677,7 +18834,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [7811] = 16,
+  [7620] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -18716,7 +18873,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [7866] = 16,
+  [7675] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -18755,7 +18912,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [7921] = 16,
+  [7730] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -18794,7 +18951,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [7976] = 16,
+  [7785] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -18833,7 +18990,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [8031] = 16,
+  [7840] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -18872,7 +19029,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [8086] = 16,
+  [7895] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(801), 1,
@@ -18911,7 +19068,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(819), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [8141] = 16,
+  [7950] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -18950,7 +19107,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [8196] = 16,
+  [8005] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -18989,7 +19146,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [8251] = 16,
+  [8060] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -19028,7 +19185,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [8306] = 16,
+  [8115] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -19067,7 +19224,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [8361] = 16,
+  [8170] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -19106,7 +19263,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [8416] = 16,
+  [8225] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -19145,7 +19302,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [8471] = 16,
+  [8280] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -19184,7 +19341,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [8526] = 3,
+  [8335] = 3,
     ACTIONS(3), 1,
       sym_comment,
     STATE(559), 1,
@@ -19210,7 +19367,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_u8,
       anon_sym_b32,
       anon_sym_pred,
-  [8555] = 10,
+  [8364] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -19243,7 +19400,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [8598] = 17,
+  [8407] = 17,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -19283,7 +19440,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [8655] = 16,
+  [8464] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(801), 1,
@@ -19322,7 +19479,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(819), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [8710] = 16,
+  [8519] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -19361,7 +19518,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [8765] = 10,
+  [8574] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -19394,7 +19551,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [8808] = 16,
+  [8617] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -19433,7 +19590,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [8863] = 10,
+  [8672] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -19466,7 +19623,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [8906] = 3,
+  [8715] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(263), 5,
@@ -19492,7 +19649,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [8935] = 10,
+  [8744] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -19525,7 +19682,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [8978] = 5,
+  [8787] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(801), 1,
@@ -19553,7 +19710,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [9011] = 10,
+  [8820] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -19586,7 +19743,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [9054] = 3,
+  [8863] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(271), 5,
@@ -19612,7 +19769,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [9083] = 10,
+  [8892] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -19645,7 +19802,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [9126] = 16,
+  [8935] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -19684,7 +19841,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [9181] = 16,
+  [8990] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -19723,7 +19880,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [9236] = 10,
+  [9045] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -19756,7 +19913,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [9279] = 3,
+  [9088] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(319), 5,
@@ -19782,7 +19939,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [9308] = 3,
+  [9117] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(275), 5,
@@ -19808,7 +19965,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [9337] = 10,
+  [9146] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -19841,7 +19998,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [9380] = 3,
+  [9189] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(279), 5,
@@ -19867,7 +20024,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [9409] = 10,
+  [9218] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -19900,7 +20057,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [9452] = 3,
+  [9261] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(283), 5,
@@ -19926,7 +20083,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_GT,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [9481] = 7,
+  [9290] = 7,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(801), 1,
@@ -19956,7 +20113,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_GT_EQ,
       anon_sym_LT_LT,
       anon_sym_GT_GT,
-  [9518] = 16,
+  [9327] = 16,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -19995,7 +20152,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [9573] = 15,
+  [9382] = 15,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(801), 1,
@@ -20033,7 +20190,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(819), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [9626] = 14,
+  [9435] = 14,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(801), 1,
@@ -20070,7 +20227,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_LT_DASH,
       anon_sym_PIPE_PIPE,
       anon_sym_AMP_AMP,
-  [9677] = 3,
+  [9486] = 3,
     ACTIONS(3), 1,
       sym_comment,
     STATE(570), 1,
@@ -20096,7 +20253,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_u8,
       anon_sym_b32,
       anon_sym_pred,
-  [9706] = 3,
+  [9515] = 3,
     ACTIONS(3), 1,
       sym_comment,
     STATE(571), 1,
@@ -20122,7 +20279,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_u8,
       anon_sym_b32,
       anon_sym_pred,
-  [9735] = 10,
+  [9544] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20155,7 +20312,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [9778] = 9,
+  [9587] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -20186,7 +20343,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [9818] = 9,
+  [9627] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20217,7 +20374,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [9858] = 9,
+  [9667] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20248,7 +20405,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [9898] = 9,
+  [9707] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(959), 1,
@@ -20279,7 +20436,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [9938] = 10,
+  [9747] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20311,7 +20468,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [9980] = 9,
+  [9789] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20342,7 +20499,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10020] = 9,
+  [9829] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20373,7 +20530,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10060] = 9,
+  [9869] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -20404,7 +20561,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10100] = 9,
+  [9909] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -20435,7 +20592,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10140] = 9,
+  [9949] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20466,7 +20623,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10180] = 9,
+  [9989] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20497,7 +20654,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10220] = 9,
+  [10029] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -20528,7 +20685,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10260] = 9,
+  [10069] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20559,7 +20716,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10300] = 9,
+  [10109] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20590,7 +20747,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10340] = 9,
+  [10149] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -20621,7 +20778,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10380] = 9,
+  [10189] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20652,7 +20809,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10420] = 9,
+  [10229] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20683,7 +20840,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10460] = 15,
+  [10269] = 15,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(623), 1,
@@ -20720,7 +20877,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(645), 2,
       anon_sym_STAR,
       anon_sym_PERCENT,
-  [10512] = 9,
+  [10321] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20751,7 +20908,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10552] = 9,
+  [10361] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20782,7 +20939,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10592] = 9,
+  [10401] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -20813,7 +20970,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10632] = 9,
+  [10441] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20844,7 +21001,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10672] = 9,
+  [10481] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20875,7 +21032,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10712] = 9,
+  [10521] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20906,7 +21063,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10752] = 9,
+  [10561] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20937,7 +21094,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10792] = 9,
+  [10601] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20968,7 +21125,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10832] = 9,
+  [10641] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -20999,7 +21156,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10872] = 9,
+  [10681] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -21030,7 +21187,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10912] = 9,
+  [10721] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -21061,7 +21218,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10952] = 9,
+  [10761] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -21092,7 +21249,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [10992] = 9,
+  [10801] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -21123,7 +21280,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11032] = 9,
+  [10841] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21154,7 +21311,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11072] = 9,
+  [10881] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21185,7 +21342,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11112] = 9,
+  [10921] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21216,7 +21373,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11152] = 9,
+  [10961] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21247,7 +21404,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11192] = 9,
+  [11001] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21278,7 +21435,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11232] = 2,
+  [11041] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1087), 20,
@@ -21302,7 +21459,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_u8,
       anon_sym_b32,
       anon_sym_pred,
-  [11258] = 9,
+  [11067] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21333,7 +21490,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11298] = 9,
+  [11107] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21364,7 +21521,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11338] = 9,
+  [11147] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21395,7 +21552,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11378] = 9,
+  [11187] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21426,7 +21583,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11418] = 9,
+  [11227] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21457,7 +21614,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11458] = 9,
+  [11267] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21488,7 +21645,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11498] = 9,
+  [11307] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(959), 1,
@@ -21519,7 +21676,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11538] = 9,
+  [11347] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -21550,7 +21707,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11578] = 9,
+  [11387] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21581,7 +21738,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11618] = 9,
+  [11427] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(959), 1,
@@ -21612,7 +21769,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11658] = 9,
+  [11467] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(959), 1,
@@ -21643,7 +21800,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11698] = 9,
+  [11507] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(959), 1,
@@ -21674,7 +21831,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11738] = 9,
+  [11547] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(959), 1,
@@ -21705,7 +21862,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11778] = 9,
+  [11587] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(959), 1,
@@ -21736,7 +21893,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11818] = 9,
+  [11627] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(959), 1,
@@ -21767,7 +21924,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11858] = 9,
+  [11667] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(959), 1,
@@ -21798,7 +21955,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11898] = 9,
+  [11707] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(959), 1,
@@ -21829,7 +21986,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11938] = 9,
+  [11747] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(959), 1,
@@ -21860,7 +22017,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [11978] = 9,
+  [11787] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21891,7 +22048,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12018] = 9,
+  [11827] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21922,7 +22079,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12058] = 9,
+  [11867] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21953,7 +22110,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12098] = 9,
+  [11907] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -21984,7 +22141,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12138] = 9,
+  [11947] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -22015,7 +22172,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12178] = 9,
+  [11987] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -22046,7 +22203,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12218] = 9,
+  [12027] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -22077,7 +22234,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12258] = 9,
+  [12067] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -22108,7 +22265,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12298] = 9,
+  [12107] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -22139,7 +22296,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12338] = 9,
+  [12147] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -22170,7 +22327,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12378] = 9,
+  [12187] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -22201,7 +22358,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12418] = 9,
+  [12227] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -22232,7 +22389,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12458] = 9,
+  [12267] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -22263,7 +22420,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12498] = 9,
+  [12307] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -22294,7 +22451,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12538] = 9,
+  [12347] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -22325,7 +22482,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12578] = 9,
+  [12387] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -22356,7 +22513,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12618] = 9,
+  [12427] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -22387,7 +22544,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12658] = 9,
+  [12467] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -22418,7 +22575,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12698] = 9,
+  [12507] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -22449,7 +22606,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12738] = 9,
+  [12547] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -22480,7 +22637,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12778] = 9,
+  [12587] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -22511,7 +22668,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12818] = 9,
+  [12627] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -22542,7 +22699,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12858] = 9,
+  [12667] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -22573,7 +22730,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12898] = 9,
+  [12707] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -22604,7 +22761,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12938] = 9,
+  [12747] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -22635,7 +22792,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [12978] = 9,
+  [12787] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -22666,7 +22823,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [13018] = 9,
+  [12827] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(959), 1,
@@ -22697,7 +22854,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [13058] = 9,
+  [12867] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(959), 1,
@@ -22728,7 +22885,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [13098] = 9,
+  [12907] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(937), 1,
@@ -22759,7 +22916,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [13138] = 9,
+  [12947] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -22790,7 +22947,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [13178] = 9,
+  [12987] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -22821,7 +22978,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [13218] = 9,
+  [13027] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -22852,7 +23009,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [13258] = 9,
+  [13067] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -22883,7 +23040,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [13298] = 9,
+  [13107] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(19), 1,
@@ -22914,7 +23071,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [13338] = 9,
+  [13147] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(959), 1,
@@ -22945,7 +23102,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_field_expression,
       sym_transpose_expression,
       sym_boolean_literal,
-  [13378] = 11,
+  [13187] = 11,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1301), 1,
@@ -22971,7 +23128,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_block_clause,
       sym_cluster_clause,
       sym_cta_group_clause,
-  [13415] = 8,
+  [13224] = 8,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(7), 1,
@@ -22994,7 +23151,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_dispatch_item,
       sym_bench_item,
       aux_sym_source_file_repeat1,
-  [13446] = 8,
+  [13255] = 8,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1315), 1,
@@ -23017,7 +23174,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_dispatch_item,
       sym_bench_item,
       aux_sym_source_file_repeat1,
-  [13477] = 9,
+  [13286] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1303), 1,
@@ -23039,7 +23196,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_block_clause,
       sym_cluster_clause,
       sym_cta_group_clause,
-  [13508] = 9,
+  [13317] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1303), 1,
@@ -23061,7 +23218,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_block_clause,
       sym_cluster_clause,
       sym_cta_group_clause,
-  [13539] = 9,
+  [13348] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1303), 1,
@@ -23083,7 +23240,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_block_clause,
       sym_cluster_clause,
       sym_cta_group_clause,
-  [13570] = 7,
+  [13379] = 7,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1336), 1,
@@ -23103,7 +23260,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_order_attribute,
       sym_swizzle_attribute,
       sym_layout_attribute,
-  [13597] = 7,
+  [13406] = 7,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1336), 1,
@@ -23123,7 +23280,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_order_attribute,
       sym_swizzle_attribute,
       sym_layout_attribute,
-  [13624] = 8,
+  [13433] = 8,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1342), 1,
@@ -23143,7 +23300,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_block_clause,
       sym_cluster_clause,
       sym_cta_group_clause,
-  [13652] = 4,
+  [13461] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1358), 1,
@@ -23158,7 +23315,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13671] = 4,
+  [13480] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1363), 1,
@@ -23172,7 +23329,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13689] = 4,
+  [13498] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1363), 1,
@@ -23186,7 +23343,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13707] = 2,
+  [13516] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1367), 8,
@@ -23198,7 +23355,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13721] = 3,
+  [13530] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1371), 1,
@@ -23210,7 +23367,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13736] = 4,
+  [13545] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(651), 1,
@@ -23223,7 +23380,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cluster,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [13753] = 3,
+  [13562] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1377), 1,
@@ -23235,7 +23392,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13768] = 3,
+  [13577] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1381), 1,
@@ -23247,7 +23404,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13783] = 3,
+  [13592] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1385), 1,
@@ -23259,7 +23416,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13798] = 4,
+  [13607] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1387), 1,
@@ -23272,7 +23429,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cluster,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [13815] = 3,
+  [13624] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1394), 1,
@@ -23284,7 +23441,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13830] = 2,
+  [13639] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1396), 6,
@@ -23294,7 +23451,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13842] = 2,
+  [13651] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1398), 6,
@@ -23304,7 +23461,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13854] = 2,
+  [13663] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1400), 6,
@@ -23314,7 +23471,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13866] = 2,
+  [13675] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1402), 6,
@@ -23324,7 +23481,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_nonportable,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [13878] = 2,
+  [13687] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1404), 6,
@@ -23334,7 +23491,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13890] = 2,
+  [13699] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1406), 6,
@@ -23344,7 +23501,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13902] = 2,
+  [13711] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(527), 6,
@@ -23354,7 +23511,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13914] = 2,
+  [13723] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1408), 6,
@@ -23364,7 +23521,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13926] = 2,
+  [13735] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1410), 6,
@@ -23374,7 +23531,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13938] = 7,
+  [13747] = 7,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1412), 1,
@@ -23389,7 +23546,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_when_case,
     STATE(501), 1,
       sym_else_case,
-  [13960] = 2,
+  [13769] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1418), 6,
@@ -23399,7 +23556,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [13972] = 2,
+  [13781] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1420), 6,
@@ -23409,7 +23566,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cluster,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [13984] = 7,
+  [13793] = 7,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1414), 1,
@@ -23424,7 +23581,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_when_case,
     STATE(540), 1,
       sym_else_case,
-  [14006] = 2,
+  [13815] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1424), 6,
@@ -23434,7 +23591,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [14018] = 2,
+  [13827] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1426), 6,
@@ -23444,7 +23601,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [14030] = 2,
+  [13839] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1428), 6,
@@ -23454,7 +23611,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_nonportable,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [14042] = 2,
+  [13851] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1430), 6,
@@ -23464,7 +23621,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cluster,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [14054] = 2,
+  [13863] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1432), 6,
@@ -23474,7 +23631,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_nonportable,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [14066] = 2,
+  [13875] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1434), 6,
@@ -23484,7 +23641,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cluster,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [14078] = 2,
+  [13887] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1436), 6,
@@ -23494,7 +23651,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cluster,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [14090] = 2,
+  [13899] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1438), 6,
@@ -23504,7 +23661,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [14102] = 2,
+  [13911] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1440), 6,
@@ -23514,7 +23671,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [14114] = 2,
+  [13923] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(523), 6,
@@ -23524,7 +23681,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [14126] = 2,
+  [13935] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1442), 6,
@@ -23534,7 +23691,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_nonportable,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [14138] = 2,
+  [13947] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1444), 6,
@@ -23544,7 +23701,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_kernel,
       anon_sym_dispatch,
       anon_sym_bench,
-  [14150] = 3,
+  [13959] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1448), 1,
@@ -23555,7 +23712,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cluster,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [14164] = 4,
+  [13973] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1450), 1,
@@ -23566,7 +23723,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__parameter,
       sym_tensor_parameter,
       sym_scalar_parameter,
-  [14179] = 4,
+  [13988] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1450), 1,
@@ -23577,7 +23734,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__parameter,
       sym_tensor_parameter,
       sym_scalar_parameter,
-  [14194] = 2,
+  [14003] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1456), 5,
@@ -23586,7 +23743,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cluster,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [14205] = 5,
+  [14014] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1458), 1,
@@ -23598,7 +23755,7 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(410), 2,
       sym_warpgroup_spec,
       sym_warp_spec,
-  [14222] = 2,
+  [14031] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1464), 5,
@@ -23607,7 +23764,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cluster,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [14233] = 4,
+  [14042] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1450), 1,
@@ -23618,7 +23775,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__parameter,
       sym_tensor_parameter,
       sym_scalar_parameter,
-  [14248] = 5,
+  [14057] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1470), 1,
@@ -23630,7 +23787,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(1468), 2,
       anon_sym_RBRACE,
       anon_sym_else,
-  [14265] = 2,
+  [14074] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1473), 5,
@@ -23639,7 +23796,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cluster,
       anon_sym_cta_group,
       anon_sym_LBRACE,
-  [14276] = 3,
+  [14085] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1450), 1,
@@ -23648,7 +23805,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__parameter,
       sym_tensor_parameter,
       sym_scalar_parameter,
-  [14288] = 5,
+  [14097] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(799), 1,
@@ -23659,7 +23816,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_block,
     STATE(482), 1,
       sym_maxnreg_clause,
-  [14304] = 4,
+  [14113] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1477), 1,
@@ -23669,7 +23826,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(1480), 2,
       anon_sym_RPAREN,
       anon_sym_RBRACK,
-  [14318] = 4,
+  [14127] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(799), 1,
@@ -23679,7 +23836,7 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(84), 2,
       sym_block,
       sym_if_statement,
-  [14332] = 4,
+  [14141] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1484), 1,
@@ -23688,7 +23845,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACK,
     STATE(413), 1,
       aux_sym_index_expression_repeat1,
-  [14345] = 4,
+  [14154] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(799), 1,
@@ -23697,7 +23854,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_step,
     STATE(94), 1,
       sym_block,
-  [14358] = 4,
+  [14167] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1491), 1,
@@ -23706,7 +23863,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACE,
     STATE(469), 1,
       sym_binding,
-  [14371] = 4,
+  [14180] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1495), 1,
@@ -23715,7 +23872,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACE,
     STATE(437), 1,
       aux_sym_bench_item_repeat1,
-  [14384] = 4,
+  [14193] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1499), 1,
@@ -23724,7 +23881,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(452), 1,
       aux_sym_argument_list_repeat1,
-  [14397] = 4,
+  [14206] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1491), 1,
@@ -23733,7 +23890,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACE,
     STATE(416), 1,
       sym_binding,
-  [14410] = 4,
+  [14219] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(677), 1,
@@ -23742,7 +23899,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(431), 1,
       aux_sym_warp_spec_repeat1,
-  [14423] = 4,
+  [14232] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1505), 1,
@@ -23751,7 +23908,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACK,
     STATE(413), 1,
       aux_sym_index_expression_repeat1,
-  [14436] = 4,
+  [14245] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1509), 1,
@@ -23760,7 +23917,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACK,
     STATE(413), 1,
       aux_sym_index_expression_repeat1,
-  [14449] = 4,
+  [14258] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(377), 1,
@@ -23769,7 +23926,7 @@ static const uint16_t ts_small_parse_table[] = {
       aux_sym_tensor_type_repeat1,
     STATE(65), 1,
       sym_shape,
-  [14462] = 4,
+  [14271] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1513), 1,
@@ -23778,14 +23935,14 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACK,
     STATE(411), 1,
       aux_sym_dim_list_repeat1,
-  [14475] = 2,
+  [14284] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1517), 3,
       anon_sym_RBRACE,
       anon_sym_when,
       anon_sym_else,
-  [14484] = 4,
+  [14293] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1519), 1,
@@ -23794,7 +23951,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(425), 1,
       aux_sym_warpgroup_spec_repeat1,
-  [14497] = 4,
+  [14306] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(671), 1,
@@ -23803,14 +23960,14 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACK,
     STATE(421), 1,
       aux_sym_index_expression_repeat1,
-  [14510] = 2,
+  [14319] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1524), 3,
       anon_sym_max,
       anon_sym_min,
       anon_sym_sum,
-  [14519] = 4,
+  [14328] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1526), 1,
@@ -23819,7 +23976,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(425), 1,
       aux_sym_warpgroup_spec_repeat1,
-  [14532] = 4,
+  [14341] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1530), 1,
@@ -23828,7 +23985,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(425), 1,
       aux_sym_warpgroup_spec_repeat1,
-  [14545] = 4,
+  [14354] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1534), 1,
@@ -23837,7 +23994,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(411), 1,
       aux_sym_dim_list_repeat1,
-  [14558] = 4,
+  [14367] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1538), 1,
@@ -23846,7 +24003,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(436), 1,
       aux_sym_warp_spec_repeat1,
-  [14571] = 4,
+  [14380] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1542), 1,
@@ -23855,7 +24012,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(436), 1,
       aux_sym_warp_spec_repeat1,
-  [14584] = 4,
+  [14393] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(799), 1,
@@ -23864,7 +24021,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_step,
     STATE(89), 1,
       sym_block,
-  [14597] = 4,
+  [14406] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1548), 1,
@@ -23873,7 +24030,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(438), 1,
       aux_sym_parameter_list_repeat1,
-  [14610] = 4,
+  [14419] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1491), 1,
@@ -23882,7 +24039,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACE,
     STATE(469), 1,
       sym_binding,
-  [14623] = 4,
+  [14432] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1554), 1,
@@ -23891,7 +24048,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(436), 1,
       aux_sym_warp_spec_repeat1,
-  [14636] = 4,
+  [14445] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1559), 1,
@@ -23900,7 +24057,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACE,
     STATE(453), 1,
       aux_sym_bench_item_repeat1,
-  [14649] = 4,
+  [14458] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1454), 1,
@@ -23909,7 +24066,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_COMMA,
     STATE(443), 1,
       aux_sym_parameter_list_repeat1,
-  [14662] = 4,
+  [14471] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(711), 1,
@@ -23918,7 +24075,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACK,
     STATE(442), 1,
       aux_sym_index_expression_repeat1,
-  [14675] = 4,
+  [14484] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1565), 1,
@@ -23927,7 +24084,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(452), 1,
       aux_sym_argument_list_repeat1,
-  [14688] = 4,
+  [14497] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1569), 1,
@@ -23936,7 +24093,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACK,
     STATE(413), 1,
       aux_sym_index_expression_repeat1,
-  [14701] = 4,
+  [14510] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1573), 1,
@@ -23945,7 +24102,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACK,
     STATE(413), 1,
       aux_sym_index_expression_repeat1,
-  [14714] = 4,
+  [14523] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1577), 1,
@@ -23954,7 +24111,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(443), 1,
       aux_sym_parameter_list_repeat1,
-  [14727] = 4,
+  [14536] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(701), 1,
@@ -23963,14 +24120,14 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(428), 1,
       aux_sym_warpgroup_spec_repeat1,
-  [14740] = 2,
+  [14549] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1582), 3,
       anon_sym_RBRACE,
       anon_sym_when,
       anon_sym_else,
-  [14749] = 4,
+  [14558] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(721), 1,
@@ -23979,7 +24136,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACK,
     STATE(451), 1,
       aux_sym_index_expression_repeat1,
-  [14762] = 4,
+  [14571] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1584), 1,
@@ -23988,7 +24145,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(449), 1,
       aux_sym_target_item_repeat1,
-  [14775] = 4,
+  [14584] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1588), 1,
@@ -23997,7 +24154,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(452), 1,
       aux_sym_argument_list_repeat1,
-  [14788] = 4,
+  [14597] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1592), 1,
@@ -24006,7 +24163,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(364), 1,
       aux_sym_target_item_repeat1,
-  [14801] = 4,
+  [14610] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1596), 1,
@@ -24015,7 +24172,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACK,
     STATE(413), 1,
       aux_sym_index_expression_repeat1,
-  [14814] = 4,
+  [14623] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1600), 1,
@@ -24024,7 +24181,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACK,
     STATE(413), 1,
       aux_sym_index_expression_repeat1,
-  [14827] = 4,
+  [14636] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1604), 1,
@@ -24033,7 +24190,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(452), 1,
       aux_sym_argument_list_repeat1,
-  [14840] = 4,
+  [14649] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1609), 1,
@@ -24042,671 +24199,671 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACE,
     STATE(453), 1,
       aux_sym_bench_item_repeat1,
-  [14853] = 3,
+  [14662] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(377), 1,
       anon_sym_LBRACK,
     STATE(57), 1,
       sym_shape,
-  [14863] = 2,
+  [14672] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1614), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
-  [14871] = 3,
+  [14680] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1616), 1,
       anon_sym_LPAREN,
     STATE(558), 1,
       sym_name_list,
-  [14881] = 3,
+  [14690] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1618), 1,
       sym_identifier,
     ACTIONS(1620), 1,
       anon_sym_T,
-  [14891] = 2,
+  [14700] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1580), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
-  [14899] = 2,
+  [14708] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1622), 2,
       anon_sym_LBRACE,
       anon_sym_maxnreg,
-  [14907] = 2,
+  [14716] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1624), 2,
       anon_sym_LBRACE,
       anon_sym_maxnreg,
-  [14915] = 2,
+  [14724] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1626), 2,
       sym_byte_size,
       sym_identifier,
-  [14923] = 3,
+  [14732] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1628), 1,
       sym_identifier,
     ACTIONS(1630), 1,
       anon_sym_T,
-  [14933] = 2,
+  [14742] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1632), 2,
       anon_sym_COMMA,
       anon_sym_RBRACK,
-  [14941] = 2,
+  [14750] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1634), 2,
       anon_sym_LBRACE,
       anon_sym_maxnreg,
-  [14949] = 2,
+  [14758] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1636), 2,
       anon_sym_LBRACE,
       anon_sym_maxnreg,
-  [14957] = 3,
+  [14766] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1638), 1,
       sym_identifier,
     ACTIONS(1640), 1,
       anon_sym_RPAREN,
-  [14967] = 3,
+  [14776] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1642), 1,
       anon_sym_base,
     STATE(90), 1,
       sym_base_modifier,
-  [14977] = 2,
+  [14786] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1644), 2,
       anon_sym_LBRACE,
       anon_sym_maxnreg,
-  [14985] = 2,
+  [14794] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1646), 2,
       anon_sym_COMMA,
       anon_sym_RBRACE,
-  [14993] = 3,
+  [14802] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1648), 1,
       anon_sym_LPAREN,
     STATE(400), 1,
       sym_dim_list,
-  [15003] = 2,
+  [14812] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1622), 2,
       anon_sym_LBRACE,
       anon_sym_maxnreg,
-  [15011] = 3,
+  [14820] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1491), 1,
       sym_identifier,
     STATE(469), 1,
       sym_binding,
-  [15021] = 3,
+  [14830] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1650), 1,
       anon_sym_RPAREN,
     ACTIONS(1652), 1,
       anon_sym_DOT,
-  [15031] = 3,
+  [14840] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1654), 1,
       sym_identifier,
     ACTIONS(1656), 1,
       anon_sym_T,
-  [15041] = 2,
+  [14850] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(741), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
-  [15049] = 3,
+  [14858] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1658), 1,
       anon_sym_LPAREN,
     STATE(355), 1,
       sym_parameter_list,
-  [15059] = 2,
+  [14868] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1624), 2,
       anon_sym_LBRACE,
       anon_sym_maxnreg,
-  [15067] = 3,
+  [14876] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(799), 1,
       anon_sym_LBRACE,
     STATE(98), 1,
       sym_block,
-  [15077] = 2,
+  [14886] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1660), 2,
       anon_sym_LBRACE,
       anon_sym_maxnreg,
-  [15085] = 2,
+  [14894] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1660), 2,
       anon_sym_LBRACE,
       anon_sym_maxnreg,
-  [15093] = 3,
+  [14902] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1648), 1,
       anon_sym_LPAREN,
     STATE(405), 1,
       sym_dim_list,
-  [15103] = 3,
+  [14912] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(799), 1,
       anon_sym_LBRACE,
     STATE(87), 1,
       sym_block,
-  [15113] = 2,
+  [14922] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1662), 2,
       anon_sym_LBRACE,
       anon_sym_maxnreg,
-  [15121] = 2,
+  [14930] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(735), 2,
       anon_sym_COMMA,
       anon_sym_RBRACK,
-  [15129] = 3,
+  [14938] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1664), 1,
       anon_sym_accumulate,
     STATE(86), 1,
       sym_accumulate_modifier,
-  [15139] = 3,
+  [14948] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1666), 1,
       sym_identifier,
     ACTIONS(1668), 1,
       anon_sym_RPAREN,
-  [15149] = 2,
+  [14958] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1670), 2,
       anon_sym_LBRACE,
       anon_sym_maxnreg,
-  [15157] = 2,
+  [14966] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(737), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
-  [15165] = 2,
+  [14974] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1636), 2,
       anon_sym_LBRACE,
       anon_sym_maxnreg,
-  [15173] = 3,
+  [14982] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1666), 1,
       sym_identifier,
     ACTIONS(1672), 1,
       anon_sym_RPAREN,
-  [15183] = 2,
+  [14992] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1674), 1,
       anon_sym_LBRACE,
-  [15190] = 2,
+  [14999] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1676), 1,
       anon_sym_LPAREN,
-  [15197] = 2,
+  [15006] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1678), 1,
       sym_identifier,
-  [15204] = 2,
+  [15013] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1680), 1,
       anon_sym_in,
-  [15211] = 2,
+  [15020] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1682), 1,
       sym_identifier,
-  [15218] = 2,
+  [15027] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1684), 1,
       anon_sym_RPAREN,
-  [15225] = 2,
+  [15034] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1686), 1,
       sym_identifier,
-  [15232] = 2,
+  [15041] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1688), 1,
       sym_identifier,
-  [15239] = 2,
+  [15048] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1690), 1,
       sym_identifier,
-  [15246] = 2,
+  [15055] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1692), 1,
       anon_sym_EQ,
-  [15253] = 2,
+  [15062] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1694), 1,
       anon_sym_RBRACE,
-  [15260] = 2,
+  [15069] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1696), 1,
       anon_sym_box,
-  [15267] = 2,
+  [15076] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1698), 1,
       sym_identifier,
-  [15274] = 2,
+  [15083] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1700), 1,
       anon_sym_LPAREN,
-  [15281] = 2,
+  [15090] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1702), 1,
       anon_sym_cta,
-  [15288] = 2,
+  [15097] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1704), 1,
       ts_builtin_sym_end,
-  [15295] = 2,
+  [15104] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1706), 1,
       anon_sym_LPAREN,
-  [15302] = 2,
+  [15111] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1708), 1,
       anon_sym_threads,
-  [15309] = 2,
+  [15118] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1710), 1,
       sym_identifier,
-  [15316] = 2,
+  [15125] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1712), 1,
       anon_sym_LPAREN,
-  [15323] = 2,
+  [15132] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1714), 1,
       anon_sym_COLON,
-  [15330] = 2,
+  [15139] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1716), 1,
       anon_sym_LPAREN,
-  [15337] = 2,
+  [15146] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1718), 1,
       sym_identifier,
-  [15344] = 2,
+  [15153] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1720), 1,
       sym_identifier,
-  [15351] = 2,
+  [15160] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1722), 1,
       anon_sym_LPAREN,
-  [15358] = 2,
+  [15167] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1724), 1,
       anon_sym_LPAREN,
-  [15365] = 2,
+  [15174] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1726), 1,
       anon_sym_LBRACE,
-  [15372] = 2,
+  [15181] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1728), 1,
       anon_sym_COLON,
-  [15379] = 2,
+  [15188] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1730), 1,
       sym_identifier,
-  [15386] = 2,
+  [15195] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1732), 1,
       anon_sym_ring,
-  [15393] = 2,
+  [15202] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1734), 1,
       anon_sym_LT,
-  [15400] = 2,
+  [15209] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1736), 1,
       anon_sym_COLON,
-  [15407] = 2,
+  [15216] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1738), 1,
       anon_sym_LPAREN,
-  [15414] = 2,
+  [15223] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1740), 1,
       anon_sym_LPAREN,
-  [15421] = 2,
+  [15230] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1742), 1,
       anon_sym_LPAREN,
-  [15428] = 2,
+  [15237] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1744), 1,
       sym_identifier,
-  [15435] = 2,
+  [15244] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1746), 1,
       anon_sym_LPAREN,
-  [15442] = 2,
+  [15251] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1748), 1,
       sym_identifier,
-  [15449] = 2,
+  [15258] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1750), 1,
       anon_sym_id,
-  [15456] = 2,
+  [15265] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1752), 1,
       sym_identifier,
-  [15463] = 2,
+  [15272] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1754), 1,
       sym_identifier,
-  [15470] = 2,
+  [15279] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1756), 1,
       anon_sym_LBRACE,
-  [15477] = 2,
+  [15286] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1758), 1,
       anon_sym_EQ,
-  [15484] = 2,
+  [15293] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1760), 1,
       anon_sym_LBRACE,
-  [15491] = 2,
+  [15300] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1762), 1,
       sym_identifier,
-  [15498] = 2,
+  [15307] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1764), 1,
       sym_identifier,
-  [15505] = 2,
+  [15314] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1766), 1,
       anon_sym_RBRACE,
-  [15512] = 2,
+  [15321] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1768), 1,
       sym_identifier,
-  [15519] = 2,
+  [15328] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1770), 1,
       anon_sym_LBRACE,
-  [15526] = 2,
+  [15335] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1772), 1,
       anon_sym_RBRACE,
-  [15533] = 2,
+  [15342] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1774), 1,
       anon_sym_EQ,
-  [15540] = 2,
+  [15349] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1776), 1,
       sym_identifier,
-  [15547] = 2,
+  [15356] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1778), 1,
       anon_sym_for,
-  [15554] = 2,
+  [15363] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1780), 1,
       anon_sym_EQ,
-  [15561] = 2,
+  [15370] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1782), 1,
       sym_identifier,
-  [15568] = 2,
+  [15377] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1784), 1,
       anon_sym_LBRACE,
-  [15575] = 2,
+  [15384] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1786), 1,
       sym_identifier,
-  [15582] = 2,
+  [15391] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1788), 1,
       sym_identifier,
-  [15589] = 2,
+  [15398] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1790), 1,
       sym_identifier,
-  [15596] = 2,
+  [15405] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1792), 1,
       anon_sym_LBRACE,
-  [15603] = 2,
+  [15412] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1794), 1,
       anon_sym_EQ,
-  [15610] = 2,
+  [15419] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1796), 1,
       anon_sym_RPAREN,
-  [15617] = 2,
+  [15426] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1798), 1,
       anon_sym_LPAREN,
-  [15624] = 2,
+  [15433] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1800), 1,
       sym_identifier,
-  [15631] = 2,
+  [15440] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1802), 1,
       anon_sym_COLON,
-  [15638] = 2,
+  [15447] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1804), 1,
       sym_identifier,
-  [15645] = 2,
+  [15454] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1806), 1,
       anon_sym_in,
-  [15652] = 2,
+  [15461] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1808), 1,
       anon_sym_LBRACE,
-  [15659] = 2,
+  [15468] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1810), 1,
       anon_sym_GT,
-  [15666] = 2,
+  [15475] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1666), 1,
       sym_identifier,
-  [15673] = 2,
+  [15482] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1812), 1,
       anon_sym_in,
-  [15680] = 2,
+  [15489] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1814), 1,
       sym_identifier,
-  [15687] = 2,
+  [15496] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1816), 1,
       sym_identifier,
-  [15694] = 2,
+  [15503] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1818), 1,
       anon_sym_LPAREN,
-  [15701] = 2,
+  [15510] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1820), 1,
       anon_sym_DASH_GT,
-  [15708] = 2,
+  [15517] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1822), 1,
       sym_identifier,
-  [15715] = 2,
+  [15524] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1824), 1,
       anon_sym_LPAREN,
-  [15722] = 2,
+  [15531] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1826), 1,
       anon_sym_LPAREN,
-  [15729] = 2,
+  [15538] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1828), 1,
       anon_sym_LPAREN,
-  [15736] = 2,
+  [15545] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1830), 1,
       anon_sym_GT,
-  [15743] = 2,
+  [15552] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1832), 1,
       anon_sym_GT,
-  [15750] = 2,
+  [15559] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1834), 1,
       sym_identifier,
-  [15757] = 2,
+  [15566] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1836), 1,
       anon_sym_LPAREN,
-  [15764] = 2,
+  [15573] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1838), 1,
       anon_sym_LT,
-  [15771] = 2,
+  [15580] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1840), 1,
       anon_sym_LT,
-  [15778] = 2,
+  [15587] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(1842), 1,
@@ -24714,507 +24871,504 @@ static const uint16_t ts_small_parse_table[] = {
 };
 
 static const uint32_t ts_small_parse_table_map[] = {
-  [SMALL_STATE(76)] = 0,
-  [SMALL_STATE(77)] = 75,
-  [SMALL_STATE(78)] = 146,
-  [SMALL_STATE(79)] = 217,
-  [SMALL_STATE(80)] = 289,
-  [SMALL_STATE(81)] = 359,
-  [SMALL_STATE(82)] = 429,
-  [SMALL_STATE(83)] = 498,
-  [SMALL_STATE(84)] = 567,
-  [SMALL_STATE(85)] = 636,
-  [SMALL_STATE(86)] = 705,
-  [SMALL_STATE(87)] = 774,
-  [SMALL_STATE(88)] = 843,
-  [SMALL_STATE(89)] = 912,
-  [SMALL_STATE(90)] = 981,
-  [SMALL_STATE(91)] = 1050,
-  [SMALL_STATE(92)] = 1119,
-  [SMALL_STATE(93)] = 1188,
-  [SMALL_STATE(94)] = 1257,
-  [SMALL_STATE(95)] = 1326,
-  [SMALL_STATE(96)] = 1395,
-  [SMALL_STATE(97)] = 1464,
-  [SMALL_STATE(98)] = 1533,
-  [SMALL_STATE(99)] = 1602,
-  [SMALL_STATE(100)] = 1671,
-  [SMALL_STATE(101)] = 1740,
-  [SMALL_STATE(102)] = 1809,
-  [SMALL_STATE(103)] = 1878,
-  [SMALL_STATE(104)] = 1947,
-  [SMALL_STATE(105)] = 2016,
-  [SMALL_STATE(106)] = 2069,
-  [SMALL_STATE(107)] = 2122,
-  [SMALL_STATE(108)] = 2175,
-  [SMALL_STATE(109)] = 2228,
-  [SMALL_STATE(110)] = 2281,
-  [SMALL_STATE(111)] = 2334,
-  [SMALL_STATE(112)] = 2389,
-  [SMALL_STATE(113)] = 2462,
-  [SMALL_STATE(114)] = 2515,
-  [SMALL_STATE(115)] = 2564,
-  [SMALL_STATE(116)] = 2613,
-  [SMALL_STATE(117)] = 2662,
-  [SMALL_STATE(118)] = 2711,
-  [SMALL_STATE(119)] = 2760,
-  [SMALL_STATE(120)] = 2809,
-  [SMALL_STATE(121)] = 2858,
-  [SMALL_STATE(122)] = 2907,
-  [SMALL_STATE(123)] = 2956,
-  [SMALL_STATE(124)] = 3013,
-  [SMALL_STATE(125)] = 3088,
-  [SMALL_STATE(126)] = 3141,
-  [SMALL_STATE(127)] = 3214,
-  [SMALL_STATE(128)] = 3285,
-  [SMALL_STATE(129)] = 3354,
-  [SMALL_STATE(130)] = 3421,
-  [SMALL_STATE(131)] = 3484,
-  [SMALL_STATE(132)] = 3545,
-  [SMALL_STATE(133)] = 3594,
-  [SMALL_STATE(134)] = 3643,
-  [SMALL_STATE(135)] = 3708,
-  [SMALL_STATE(136)] = 3768,
-  [SMALL_STATE(137)] = 3828,
-  [SMALL_STATE(138)] = 3870,
-  [SMALL_STATE(139)] = 3929,
-  [SMALL_STATE(140)] = 3988,
-  [SMALL_STATE(141)] = 4052,
-  [SMALL_STATE(142)] = 4116,
-  [SMALL_STATE(143)] = 4166,
-  [SMALL_STATE(144)] = 4202,
-  [SMALL_STATE(145)] = 4238,
-  [SMALL_STATE(146)] = 4296,
-  [SMALL_STATE(147)] = 4346,
-  [SMALL_STATE(148)] = 4410,
-  [SMALL_STATE(149)] = 4460,
-  [SMALL_STATE(150)] = 4500,
-  [SMALL_STATE(151)] = 4564,
-  [SMALL_STATE(152)] = 4614,
-  [SMALL_STATE(153)] = 4664,
-  [SMALL_STATE(154)] = 4714,
-  [SMALL_STATE(155)] = 4778,
-  [SMALL_STATE(156)] = 4828,
-  [SMALL_STATE(157)] = 4878,
-  [SMALL_STATE(158)] = 4928,
-  [SMALL_STATE(159)] = 4989,
-  [SMALL_STATE(160)] = 5048,
-  [SMALL_STATE(161)] = 5107,
-  [SMALL_STATE(162)] = 5164,
-  [SMALL_STATE(163)] = 5223,
-  [SMALL_STATE(164)] = 5270,
-  [SMALL_STATE(165)] = 5331,
-  [SMALL_STATE(166)] = 5392,
-  [SMALL_STATE(167)] = 5439,
-  [SMALL_STATE(168)] = 5500,
-  [SMALL_STATE(169)] = 5561,
-  [SMALL_STATE(170)] = 5596,
-  [SMALL_STATE(171)] = 5643,
-  [SMALL_STATE(172)] = 5690,
-  [SMALL_STATE(173)] = 5736,
-  [SMALL_STATE(174)] = 5782,
-  [SMALL_STATE(175)] = 5828,
-  [SMALL_STATE(176)] = 5874,
-  [SMALL_STATE(177)] = 5920,
-  [SMALL_STATE(178)] = 5966,
-  [SMALL_STATE(179)] = 6022,
-  [SMALL_STATE(180)] = 6054,
-  [SMALL_STATE(181)] = 6110,
-  [SMALL_STATE(182)] = 6142,
-  [SMALL_STATE(183)] = 6198,
-  [SMALL_STATE(184)] = 6230,
-  [SMALL_STATE(185)] = 6288,
-  [SMALL_STATE(186)] = 6346,
-  [SMALL_STATE(187)] = 6404,
-  [SMALL_STATE(188)] = 6436,
-  [SMALL_STATE(189)] = 6470,
-  [SMALL_STATE(190)] = 6503,
-  [SMALL_STATE(191)] = 6554,
-  [SMALL_STATE(192)] = 6603,
-  [SMALL_STATE(193)] = 6650,
-  [SMALL_STATE(194)] = 6695,
-  [SMALL_STATE(195)] = 6736,
-  [SMALL_STATE(196)] = 6775,
-  [SMALL_STATE(197)] = 6830,
-  [SMALL_STATE(198)] = 6885,
-  [SMALL_STATE(199)] = 6914,
-  [SMALL_STATE(200)] = 6943,
-  [SMALL_STATE(201)] = 6972,
-  [SMALL_STATE(202)] = 7001,
-  [SMALL_STATE(203)] = 7030,
-  [SMALL_STATE(204)] = 7059,
-  [SMALL_STATE(205)] = 7088,
-  [SMALL_STATE(206)] = 7117,
-  [SMALL_STATE(207)] = 7146,
-  [SMALL_STATE(208)] = 7175,
-  [SMALL_STATE(209)] = 7204,
-  [SMALL_STATE(210)] = 7259,
-  [SMALL_STATE(211)] = 7314,
-  [SMALL_STATE(212)] = 7357,
-  [SMALL_STATE(213)] = 7412,
-  [SMALL_STATE(214)] = 7455,
-  [SMALL_STATE(215)] = 7498,
-  [SMALL_STATE(216)] = 7541,
-  [SMALL_STATE(217)] = 7584,
-  [SMALL_STATE(218)] = 7627,
-  [SMALL_STATE(219)] = 7682,
-  [SMALL_STATE(220)] = 7725,
-  [SMALL_STATE(221)] = 7768,
-  [SMALL_STATE(222)] = 7811,
-  [SMALL_STATE(223)] = 7866,
-  [SMALL_STATE(224)] = 7921,
-  [SMALL_STATE(225)] = 7976,
-  [SMALL_STATE(226)] = 8031,
-  [SMALL_STATE(227)] = 8086,
-  [SMALL_STATE(228)] = 8141,
-  [SMALL_STATE(229)] = 8196,
-  [SMALL_STATE(230)] = 8251,
-  [SMALL_STATE(231)] = 8306,
-  [SMALL_STATE(232)] = 8361,
-  [SMALL_STATE(233)] = 8416,
-  [SMALL_STATE(234)] = 8471,
-  [SMALL_STATE(235)] = 8526,
-  [SMALL_STATE(236)] = 8555,
-  [SMALL_STATE(237)] = 8598,
-  [SMALL_STATE(238)] = 8655,
-  [SMALL_STATE(239)] = 8710,
-  [SMALL_STATE(240)] = 8765,
-  [SMALL_STATE(241)] = 8808,
-  [SMALL_STATE(242)] = 8863,
-  [SMALL_STATE(243)] = 8906,
-  [SMALL_STATE(244)] = 8935,
-  [SMALL_STATE(245)] = 8978,
-  [SMALL_STATE(246)] = 9011,
-  [SMALL_STATE(247)] = 9054,
-  [SMALL_STATE(248)] = 9083,
-  [SMALL_STATE(249)] = 9126,
-  [SMALL_STATE(250)] = 9181,
-  [SMALL_STATE(251)] = 9236,
-  [SMALL_STATE(252)] = 9279,
-  [SMALL_STATE(253)] = 9308,
-  [SMALL_STATE(254)] = 9337,
-  [SMALL_STATE(255)] = 9380,
-  [SMALL_STATE(256)] = 9409,
-  [SMALL_STATE(257)] = 9452,
-  [SMALL_STATE(258)] = 9481,
-  [SMALL_STATE(259)] = 9518,
-  [SMALL_STATE(260)] = 9573,
-  [SMALL_STATE(261)] = 9626,
-  [SMALL_STATE(262)] = 9677,
-  [SMALL_STATE(263)] = 9706,
-  [SMALL_STATE(264)] = 9735,
-  [SMALL_STATE(265)] = 9778,
-  [SMALL_STATE(266)] = 9818,
-  [SMALL_STATE(267)] = 9858,
-  [SMALL_STATE(268)] = 9898,
-  [SMALL_STATE(269)] = 9938,
-  [SMALL_STATE(270)] = 9980,
-  [SMALL_STATE(271)] = 10020,
-  [SMALL_STATE(272)] = 10060,
-  [SMALL_STATE(273)] = 10100,
-  [SMALL_STATE(274)] = 10140,
-  [SMALL_STATE(275)] = 10180,
-  [SMALL_STATE(276)] = 10220,
-  [SMALL_STATE(277)] = 10260,
-  [SMALL_STATE(278)] = 10300,
-  [SMALL_STATE(279)] = 10340,
-  [SMALL_STATE(280)] = 10380,
-  [SMALL_STATE(281)] = 10420,
-  [SMALL_STATE(282)] = 10460,
-  [SMALL_STATE(283)] = 10512,
-  [SMALL_STATE(284)] = 10552,
-  [SMALL_STATE(285)] = 10592,
-  [SMALL_STATE(286)] = 10632,
-  [SMALL_STATE(287)] = 10672,
-  [SMALL_STATE(288)] = 10712,
-  [SMALL_STATE(289)] = 10752,
-  [SMALL_STATE(290)] = 10792,
-  [SMALL_STATE(291)] = 10832,
-  [SMALL_STATE(292)] = 10872,
-  [SMALL_STATE(293)] = 10912,
-  [SMALL_STATE(294)] = 10952,
-  [SMALL_STATE(295)] = 10992,
-  [SMALL_STATE(296)] = 11032,
-  [SMALL_STATE(297)] = 11072,
-  [SMALL_STATE(298)] = 11112,
-  [SMALL_STATE(299)] = 11152,
-  [SMALL_STATE(300)] = 11192,
-  [SMALL_STATE(301)] = 11232,
-  [SMALL_STATE(302)] = 11258,
-  [SMALL_STATE(303)] = 11298,
-  [SMALL_STATE(304)] = 11338,
-  [SMALL_STATE(305)] = 11378,
-  [SMALL_STATE(306)] = 11418,
-  [SMALL_STATE(307)] = 11458,
-  [SMALL_STATE(308)] = 11498,
-  [SMALL_STATE(309)] = 11538,
-  [SMALL_STATE(310)] = 11578,
-  [SMALL_STATE(311)] = 11618,
-  [SMALL_STATE(312)] = 11658,
-  [SMALL_STATE(313)] = 11698,
-  [SMALL_STATE(314)] = 11738,
-  [SMALL_STATE(315)] = 11778,
-  [SMALL_STATE(316)] = 11818,
-  [SMALL_STATE(317)] = 11858,
-  [SMALL_STATE(318)] = 11898,
-  [SMALL_STATE(319)] = 11938,
-  [SMALL_STATE(320)] = 11978,
-  [SMALL_STATE(321)] = 12018,
-  [SMALL_STATE(322)] = 12058,
-  [SMALL_STATE(323)] = 12098,
-  [SMALL_STATE(324)] = 12138,
-  [SMALL_STATE(325)] = 12178,
-  [SMALL_STATE(326)] = 12218,
-  [SMALL_STATE(327)] = 12258,
-  [SMALL_STATE(328)] = 12298,
-  [SMALL_STATE(329)] = 12338,
-  [SMALL_STATE(330)] = 12378,
-  [SMALL_STATE(331)] = 12418,
-  [SMALL_STATE(332)] = 12458,
-  [SMALL_STATE(333)] = 12498,
-  [SMALL_STATE(334)] = 12538,
-  [SMALL_STATE(335)] = 12578,
-  [SMALL_STATE(336)] = 12618,
-  [SMALL_STATE(337)] = 12658,
-  [SMALL_STATE(338)] = 12698,
-  [SMALL_STATE(339)] = 12738,
-  [SMALL_STATE(340)] = 12778,
-  [SMALL_STATE(341)] = 12818,
-  [SMALL_STATE(342)] = 12858,
-  [SMALL_STATE(343)] = 12898,
-  [SMALL_STATE(344)] = 12938,
-  [SMALL_STATE(345)] = 12978,
-  [SMALL_STATE(346)] = 13018,
-  [SMALL_STATE(347)] = 13058,
-  [SMALL_STATE(348)] = 13098,
-  [SMALL_STATE(349)] = 13138,
-  [SMALL_STATE(350)] = 13178,
-  [SMALL_STATE(351)] = 13218,
-  [SMALL_STATE(352)] = 13258,
-  [SMALL_STATE(353)] = 13298,
-  [SMALL_STATE(354)] = 13338,
-  [SMALL_STATE(355)] = 13378,
-  [SMALL_STATE(356)] = 13415,
-  [SMALL_STATE(357)] = 13446,
-  [SMALL_STATE(358)] = 13477,
-  [SMALL_STATE(359)] = 13508,
-  [SMALL_STATE(360)] = 13539,
-  [SMALL_STATE(361)] = 13570,
-  [SMALL_STATE(362)] = 13597,
-  [SMALL_STATE(363)] = 13624,
-  [SMALL_STATE(364)] = 13652,
-  [SMALL_STATE(365)] = 13671,
-  [SMALL_STATE(366)] = 13689,
-  [SMALL_STATE(367)] = 13707,
-  [SMALL_STATE(368)] = 13721,
-  [SMALL_STATE(369)] = 13736,
-  [SMALL_STATE(370)] = 13753,
-  [SMALL_STATE(371)] = 13768,
-  [SMALL_STATE(372)] = 13783,
-  [SMALL_STATE(373)] = 13798,
-  [SMALL_STATE(374)] = 13815,
-  [SMALL_STATE(375)] = 13830,
-  [SMALL_STATE(376)] = 13842,
-  [SMALL_STATE(377)] = 13854,
-  [SMALL_STATE(378)] = 13866,
-  [SMALL_STATE(379)] = 13878,
-  [SMALL_STATE(380)] = 13890,
-  [SMALL_STATE(381)] = 13902,
-  [SMALL_STATE(382)] = 13914,
-  [SMALL_STATE(383)] = 13926,
-  [SMALL_STATE(384)] = 13938,
-  [SMALL_STATE(385)] = 13960,
-  [SMALL_STATE(386)] = 13972,
-  [SMALL_STATE(387)] = 13984,
-  [SMALL_STATE(388)] = 14006,
-  [SMALL_STATE(389)] = 14018,
-  [SMALL_STATE(390)] = 14030,
-  [SMALL_STATE(391)] = 14042,
-  [SMALL_STATE(392)] = 14054,
-  [SMALL_STATE(393)] = 14066,
-  [SMALL_STATE(394)] = 14078,
-  [SMALL_STATE(395)] = 14090,
-  [SMALL_STATE(396)] = 14102,
-  [SMALL_STATE(397)] = 14114,
-  [SMALL_STATE(398)] = 14126,
-  [SMALL_STATE(399)] = 14138,
-  [SMALL_STATE(400)] = 14150,
-  [SMALL_STATE(401)] = 14164,
-  [SMALL_STATE(402)] = 14179,
-  [SMALL_STATE(403)] = 14194,
-  [SMALL_STATE(404)] = 14205,
-  [SMALL_STATE(405)] = 14222,
-  [SMALL_STATE(406)] = 14233,
-  [SMALL_STATE(407)] = 14248,
-  [SMALL_STATE(408)] = 14265,
-  [SMALL_STATE(409)] = 14276,
-  [SMALL_STATE(410)] = 14288,
-  [SMALL_STATE(411)] = 14304,
-  [SMALL_STATE(412)] = 14318,
-  [SMALL_STATE(413)] = 14332,
-  [SMALL_STATE(414)] = 14345,
-  [SMALL_STATE(415)] = 14358,
-  [SMALL_STATE(416)] = 14371,
-  [SMALL_STATE(417)] = 14384,
-  [SMALL_STATE(418)] = 14397,
-  [SMALL_STATE(419)] = 14410,
-  [SMALL_STATE(420)] = 14423,
-  [SMALL_STATE(421)] = 14436,
-  [SMALL_STATE(422)] = 14449,
-  [SMALL_STATE(423)] = 14462,
-  [SMALL_STATE(424)] = 14475,
-  [SMALL_STATE(425)] = 14484,
-  [SMALL_STATE(426)] = 14497,
-  [SMALL_STATE(427)] = 14510,
-  [SMALL_STATE(428)] = 14519,
-  [SMALL_STATE(429)] = 14532,
-  [SMALL_STATE(430)] = 14545,
-  [SMALL_STATE(431)] = 14558,
-  [SMALL_STATE(432)] = 14571,
-  [SMALL_STATE(433)] = 14584,
-  [SMALL_STATE(434)] = 14597,
-  [SMALL_STATE(435)] = 14610,
-  [SMALL_STATE(436)] = 14623,
-  [SMALL_STATE(437)] = 14636,
-  [SMALL_STATE(438)] = 14649,
-  [SMALL_STATE(439)] = 14662,
-  [SMALL_STATE(440)] = 14675,
-  [SMALL_STATE(441)] = 14688,
-  [SMALL_STATE(442)] = 14701,
-  [SMALL_STATE(443)] = 14714,
-  [SMALL_STATE(444)] = 14727,
-  [SMALL_STATE(445)] = 14740,
-  [SMALL_STATE(446)] = 14749,
-  [SMALL_STATE(447)] = 14762,
-  [SMALL_STATE(448)] = 14775,
-  [SMALL_STATE(449)] = 14788,
-  [SMALL_STATE(450)] = 14801,
-  [SMALL_STATE(451)] = 14814,
-  [SMALL_STATE(452)] = 14827,
-  [SMALL_STATE(453)] = 14840,
-  [SMALL_STATE(454)] = 14853,
-  [SMALL_STATE(455)] = 14863,
-  [SMALL_STATE(456)] = 14871,
-  [SMALL_STATE(457)] = 14881,
-  [SMALL_STATE(458)] = 14891,
-  [SMALL_STATE(459)] = 14899,
-  [SMALL_STATE(460)] = 14907,
-  [SMALL_STATE(461)] = 14915,
-  [SMALL_STATE(462)] = 14923,
-  [SMALL_STATE(463)] = 14933,
-  [SMALL_STATE(464)] = 14941,
-  [SMALL_STATE(465)] = 14949,
-  [SMALL_STATE(466)] = 14957,
-  [SMALL_STATE(467)] = 14967,
-  [SMALL_STATE(468)] = 14977,
-  [SMALL_STATE(469)] = 14985,
-  [SMALL_STATE(470)] = 14993,
-  [SMALL_STATE(471)] = 15003,
-  [SMALL_STATE(472)] = 15011,
-  [SMALL_STATE(473)] = 15021,
-  [SMALL_STATE(474)] = 15031,
-  [SMALL_STATE(475)] = 15041,
-  [SMALL_STATE(476)] = 15049,
-  [SMALL_STATE(477)] = 15059,
-  [SMALL_STATE(478)] = 15067,
-  [SMALL_STATE(479)] = 15077,
-  [SMALL_STATE(480)] = 15085,
-  [SMALL_STATE(481)] = 15093,
-  [SMALL_STATE(482)] = 15103,
-  [SMALL_STATE(483)] = 15113,
-  [SMALL_STATE(484)] = 15121,
-  [SMALL_STATE(485)] = 15129,
-  [SMALL_STATE(486)] = 15139,
-  [SMALL_STATE(487)] = 15149,
-  [SMALL_STATE(488)] = 15157,
-  [SMALL_STATE(489)] = 15165,
-  [SMALL_STATE(490)] = 15173,
-  [SMALL_STATE(491)] = 15183,
-  [SMALL_STATE(492)] = 15190,
-  [SMALL_STATE(493)] = 15197,
-  [SMALL_STATE(494)] = 15204,
-  [SMALL_STATE(495)] = 15211,
-  [SMALL_STATE(496)] = 15218,
-  [SMALL_STATE(497)] = 15225,
-  [SMALL_STATE(498)] = 15232,
-  [SMALL_STATE(499)] = 15239,
-  [SMALL_STATE(500)] = 15246,
-  [SMALL_STATE(501)] = 15253,
-  [SMALL_STATE(502)] = 15260,
-  [SMALL_STATE(503)] = 15267,
-  [SMALL_STATE(504)] = 15274,
-  [SMALL_STATE(505)] = 15281,
-  [SMALL_STATE(506)] = 15288,
-  [SMALL_STATE(507)] = 15295,
-  [SMALL_STATE(508)] = 15302,
-  [SMALL_STATE(509)] = 15309,
-  [SMALL_STATE(510)] = 15316,
-  [SMALL_STATE(511)] = 15323,
-  [SMALL_STATE(512)] = 15330,
-  [SMALL_STATE(513)] = 15337,
-  [SMALL_STATE(514)] = 15344,
-  [SMALL_STATE(515)] = 15351,
-  [SMALL_STATE(516)] = 15358,
-  [SMALL_STATE(517)] = 15365,
-  [SMALL_STATE(518)] = 15372,
-  [SMALL_STATE(519)] = 15379,
-  [SMALL_STATE(520)] = 15386,
-  [SMALL_STATE(521)] = 15393,
-  [SMALL_STATE(522)] = 15400,
-  [SMALL_STATE(523)] = 15407,
-  [SMALL_STATE(524)] = 15414,
-  [SMALL_STATE(525)] = 15421,
-  [SMALL_STATE(526)] = 15428,
-  [SMALL_STATE(527)] = 15435,
-  [SMALL_STATE(528)] = 15442,
-  [SMALL_STATE(529)] = 15449,
-  [SMALL_STATE(530)] = 15456,
-  [SMALL_STATE(531)] = 15463,
-  [SMALL_STATE(532)] = 15470,
-  [SMALL_STATE(533)] = 15477,
-  [SMALL_STATE(534)] = 15484,
-  [SMALL_STATE(535)] = 15491,
-  [SMALL_STATE(536)] = 15498,
-  [SMALL_STATE(537)] = 15505,
-  [SMALL_STATE(538)] = 15512,
-  [SMALL_STATE(539)] = 15519,
-  [SMALL_STATE(540)] = 15526,
-  [SMALL_STATE(541)] = 15533,
-  [SMALL_STATE(542)] = 15540,
-  [SMALL_STATE(543)] = 15547,
-  [SMALL_STATE(544)] = 15554,
-  [SMALL_STATE(545)] = 15561,
-  [SMALL_STATE(546)] = 15568,
-  [SMALL_STATE(547)] = 15575,
-  [SMALL_STATE(548)] = 15582,
-  [SMALL_STATE(549)] = 15589,
-  [SMALL_STATE(550)] = 15596,
-  [SMALL_STATE(551)] = 15603,
-  [SMALL_STATE(552)] = 15610,
-  [SMALL_STATE(553)] = 15617,
-  [SMALL_STATE(554)] = 15624,
-  [SMALL_STATE(555)] = 15631,
-  [SMALL_STATE(556)] = 15638,
-  [SMALL_STATE(557)] = 15645,
-  [SMALL_STATE(558)] = 15652,
-  [SMALL_STATE(559)] = 15659,
-  [SMALL_STATE(560)] = 15666,
-  [SMALL_STATE(561)] = 15673,
-  [SMALL_STATE(562)] = 15680,
-  [SMALL_STATE(563)] = 15687,
-  [SMALL_STATE(564)] = 15694,
-  [SMALL_STATE(565)] = 15701,
-  [SMALL_STATE(566)] = 15708,
-  [SMALL_STATE(567)] = 15715,
-  [SMALL_STATE(568)] = 15722,
-  [SMALL_STATE(569)] = 15729,
-  [SMALL_STATE(570)] = 15736,
-  [SMALL_STATE(571)] = 15743,
-  [SMALL_STATE(572)] = 15750,
-  [SMALL_STATE(573)] = 15757,
-  [SMALL_STATE(574)] = 15764,
-  [SMALL_STATE(575)] = 15771,
-  [SMALL_STATE(576)] = 15778,
+  [SMALL_STATE(79)] = 0,
+  [SMALL_STATE(80)] = 73,
+  [SMALL_STATE(81)] = 144,
+  [SMALL_STATE(82)] = 215,
+  [SMALL_STATE(83)] = 285,
+  [SMALL_STATE(84)] = 355,
+  [SMALL_STATE(85)] = 425,
+  [SMALL_STATE(86)] = 495,
+  [SMALL_STATE(87)] = 565,
+  [SMALL_STATE(88)] = 635,
+  [SMALL_STATE(89)] = 705,
+  [SMALL_STATE(90)] = 775,
+  [SMALL_STATE(91)] = 845,
+  [SMALL_STATE(92)] = 915,
+  [SMALL_STATE(93)] = 985,
+  [SMALL_STATE(94)] = 1055,
+  [SMALL_STATE(95)] = 1125,
+  [SMALL_STATE(96)] = 1195,
+  [SMALL_STATE(97)] = 1265,
+  [SMALL_STATE(98)] = 1335,
+  [SMALL_STATE(99)] = 1405,
+  [SMALL_STATE(100)] = 1475,
+  [SMALL_STATE(101)] = 1545,
+  [SMALL_STATE(102)] = 1615,
+  [SMALL_STATE(103)] = 1685,
+  [SMALL_STATE(104)] = 1755,
+  [SMALL_STATE(105)] = 1825,
+  [SMALL_STATE(106)] = 1878,
+  [SMALL_STATE(107)] = 1931,
+  [SMALL_STATE(108)] = 1984,
+  [SMALL_STATE(109)] = 2037,
+  [SMALL_STATE(110)] = 2090,
+  [SMALL_STATE(111)] = 2143,
+  [SMALL_STATE(112)] = 2198,
+  [SMALL_STATE(113)] = 2271,
+  [SMALL_STATE(114)] = 2324,
+  [SMALL_STATE(115)] = 2373,
+  [SMALL_STATE(116)] = 2422,
+  [SMALL_STATE(117)] = 2471,
+  [SMALL_STATE(118)] = 2520,
+  [SMALL_STATE(119)] = 2569,
+  [SMALL_STATE(120)] = 2618,
+  [SMALL_STATE(121)] = 2667,
+  [SMALL_STATE(122)] = 2716,
+  [SMALL_STATE(123)] = 2765,
+  [SMALL_STATE(124)] = 2822,
+  [SMALL_STATE(125)] = 2897,
+  [SMALL_STATE(126)] = 2950,
+  [SMALL_STATE(127)] = 3023,
+  [SMALL_STATE(128)] = 3094,
+  [SMALL_STATE(129)] = 3163,
+  [SMALL_STATE(130)] = 3230,
+  [SMALL_STATE(131)] = 3293,
+  [SMALL_STATE(132)] = 3354,
+  [SMALL_STATE(133)] = 3403,
+  [SMALL_STATE(134)] = 3452,
+  [SMALL_STATE(135)] = 3517,
+  [SMALL_STATE(136)] = 3577,
+  [SMALL_STATE(137)] = 3637,
+  [SMALL_STATE(138)] = 3679,
+  [SMALL_STATE(139)] = 3738,
+  [SMALL_STATE(140)] = 3797,
+  [SMALL_STATE(141)] = 3861,
+  [SMALL_STATE(142)] = 3925,
+  [SMALL_STATE(143)] = 3975,
+  [SMALL_STATE(144)] = 4011,
+  [SMALL_STATE(145)] = 4047,
+  [SMALL_STATE(146)] = 4105,
+  [SMALL_STATE(147)] = 4155,
+  [SMALL_STATE(148)] = 4219,
+  [SMALL_STATE(149)] = 4269,
+  [SMALL_STATE(150)] = 4309,
+  [SMALL_STATE(151)] = 4373,
+  [SMALL_STATE(152)] = 4423,
+  [SMALL_STATE(153)] = 4473,
+  [SMALL_STATE(154)] = 4523,
+  [SMALL_STATE(155)] = 4587,
+  [SMALL_STATE(156)] = 4637,
+  [SMALL_STATE(157)] = 4687,
+  [SMALL_STATE(158)] = 4737,
+  [SMALL_STATE(159)] = 4798,
+  [SMALL_STATE(160)] = 4857,
+  [SMALL_STATE(161)] = 4916,
+  [SMALL_STATE(162)] = 4973,
+  [SMALL_STATE(163)] = 5032,
+  [SMALL_STATE(164)] = 5079,
+  [SMALL_STATE(165)] = 5140,
+  [SMALL_STATE(166)] = 5201,
+  [SMALL_STATE(167)] = 5248,
+  [SMALL_STATE(168)] = 5309,
+  [SMALL_STATE(169)] = 5370,
+  [SMALL_STATE(170)] = 5405,
+  [SMALL_STATE(171)] = 5452,
+  [SMALL_STATE(172)] = 5499,
+  [SMALL_STATE(173)] = 5545,
+  [SMALL_STATE(174)] = 5591,
+  [SMALL_STATE(175)] = 5637,
+  [SMALL_STATE(176)] = 5683,
+  [SMALL_STATE(177)] = 5729,
+  [SMALL_STATE(178)] = 5775,
+  [SMALL_STATE(179)] = 5831,
+  [SMALL_STATE(180)] = 5863,
+  [SMALL_STATE(181)] = 5919,
+  [SMALL_STATE(182)] = 5951,
+  [SMALL_STATE(183)] = 6007,
+  [SMALL_STATE(184)] = 6039,
+  [SMALL_STATE(185)] = 6097,
+  [SMALL_STATE(186)] = 6155,
+  [SMALL_STATE(187)] = 6213,
+  [SMALL_STATE(188)] = 6245,
+  [SMALL_STATE(189)] = 6279,
+  [SMALL_STATE(190)] = 6312,
+  [SMALL_STATE(191)] = 6363,
+  [SMALL_STATE(192)] = 6412,
+  [SMALL_STATE(193)] = 6459,
+  [SMALL_STATE(194)] = 6504,
+  [SMALL_STATE(195)] = 6545,
+  [SMALL_STATE(196)] = 6584,
+  [SMALL_STATE(197)] = 6639,
+  [SMALL_STATE(198)] = 6694,
+  [SMALL_STATE(199)] = 6723,
+  [SMALL_STATE(200)] = 6752,
+  [SMALL_STATE(201)] = 6781,
+  [SMALL_STATE(202)] = 6810,
+  [SMALL_STATE(203)] = 6839,
+  [SMALL_STATE(204)] = 6868,
+  [SMALL_STATE(205)] = 6897,
+  [SMALL_STATE(206)] = 6926,
+  [SMALL_STATE(207)] = 6955,
+  [SMALL_STATE(208)] = 6984,
+  [SMALL_STATE(209)] = 7013,
+  [SMALL_STATE(210)] = 7068,
+  [SMALL_STATE(211)] = 7123,
+  [SMALL_STATE(212)] = 7166,
+  [SMALL_STATE(213)] = 7221,
+  [SMALL_STATE(214)] = 7264,
+  [SMALL_STATE(215)] = 7307,
+  [SMALL_STATE(216)] = 7350,
+  [SMALL_STATE(217)] = 7393,
+  [SMALL_STATE(218)] = 7436,
+  [SMALL_STATE(219)] = 7491,
+  [SMALL_STATE(220)] = 7534,
+  [SMALL_STATE(221)] = 7577,
+  [SMALL_STATE(222)] = 7620,
+  [SMALL_STATE(223)] = 7675,
+  [SMALL_STATE(224)] = 7730,
+  [SMALL_STATE(225)] = 7785,
+  [SMALL_STATE(226)] = 7840,
+  [SMALL_STATE(227)] = 7895,
+  [SMALL_STATE(228)] = 7950,
+  [SMALL_STATE(229)] = 8005,
+  [SMALL_STATE(230)] = 8060,
+  [SMALL_STATE(231)] = 8115,
+  [SMALL_STATE(232)] = 8170,
+  [SMALL_STATE(233)] = 8225,
+  [SMALL_STATE(234)] = 8280,
+  [SMALL_STATE(235)] = 8335,
+  [SMALL_STATE(236)] = 8364,
+  [SMALL_STATE(237)] = 8407,
+  [SMALL_STATE(238)] = 8464,
+  [SMALL_STATE(239)] = 8519,
+  [SMALL_STATE(240)] = 8574,
+  [SMALL_STATE(241)] = 8617,
+  [SMALL_STATE(242)] = 8672,
+  [SMALL_STATE(243)] = 8715,
+  [SMALL_STATE(244)] = 8744,
+  [SMALL_STATE(245)] = 8787,
+  [SMALL_STATE(246)] = 8820,
+  [SMALL_STATE(247)] = 8863,
+  [SMALL_STATE(248)] = 8892,
+  [SMALL_STATE(249)] = 8935,
+  [SMALL_STATE(250)] = 8990,
+  [SMALL_STATE(251)] = 9045,
+  [SMALL_STATE(252)] = 9088,
+  [SMALL_STATE(253)] = 9117,
+  [SMALL_STATE(254)] = 9146,
+  [SMALL_STATE(255)] = 9189,
+  [SMALL_STATE(256)] = 9218,
+  [SMALL_STATE(257)] = 9261,
+  [SMALL_STATE(258)] = 9290,
+  [SMALL_STATE(259)] = 9327,
+  [SMALL_STATE(260)] = 9382,
+  [SMALL_STATE(261)] = 9435,
+  [SMALL_STATE(262)] = 9486,
+  [SMALL_STATE(263)] = 9515,
+  [SMALL_STATE(264)] = 9544,
+  [SMALL_STATE(265)] = 9587,
+  [SMALL_STATE(266)] = 9627,
+  [SMALL_STATE(267)] = 9667,
+  [SMALL_STATE(268)] = 9707,
+  [SMALL_STATE(269)] = 9747,
+  [SMALL_STATE(270)] = 9789,
+  [SMALL_STATE(271)] = 9829,
+  [SMALL_STATE(272)] = 9869,
+  [SMALL_STATE(273)] = 9909,
+  [SMALL_STATE(274)] = 9949,
+  [SMALL_STATE(275)] = 9989,
+  [SMALL_STATE(276)] = 10029,
+  [SMALL_STATE(277)] = 10069,
+  [SMALL_STATE(278)] = 10109,
+  [SMALL_STATE(279)] = 10149,
+  [SMALL_STATE(280)] = 10189,
+  [SMALL_STATE(281)] = 10229,
+  [SMALL_STATE(282)] = 10269,
+  [SMALL_STATE(283)] = 10321,
+  [SMALL_STATE(284)] = 10361,
+  [SMALL_STATE(285)] = 10401,
+  [SMALL_STATE(286)] = 10441,
+  [SMALL_STATE(287)] = 10481,
+  [SMALL_STATE(288)] = 10521,
+  [SMALL_STATE(289)] = 10561,
+  [SMALL_STATE(290)] = 10601,
+  [SMALL_STATE(291)] = 10641,
+  [SMALL_STATE(292)] = 10681,
+  [SMALL_STATE(293)] = 10721,
+  [SMALL_STATE(294)] = 10761,
+  [SMALL_STATE(295)] = 10801,
+  [SMALL_STATE(296)] = 10841,
+  [SMALL_STATE(297)] = 10881,
+  [SMALL_STATE(298)] = 10921,
+  [SMALL_STATE(299)] = 10961,
+  [SMALL_STATE(300)] = 11001,
+  [SMALL_STATE(301)] = 11041,
+  [SMALL_STATE(302)] = 11067,
+  [SMALL_STATE(303)] = 11107,
+  [SMALL_STATE(304)] = 11147,
+  [SMALL_STATE(305)] = 11187,
+  [SMALL_STATE(306)] = 11227,
+  [SMALL_STATE(307)] = 11267,
+  [SMALL_STATE(308)] = 11307,
+  [SMALL_STATE(309)] = 11347,
+  [SMALL_STATE(310)] = 11387,
+  [SMALL_STATE(311)] = 11427,
+  [SMALL_STATE(312)] = 11467,
+  [SMALL_STATE(313)] = 11507,
+  [SMALL_STATE(314)] = 11547,
+  [SMALL_STATE(315)] = 11587,
+  [SMALL_STATE(316)] = 11627,
+  [SMALL_STATE(317)] = 11667,
+  [SMALL_STATE(318)] = 11707,
+  [SMALL_STATE(319)] = 11747,
+  [SMALL_STATE(320)] = 11787,
+  [SMALL_STATE(321)] = 11827,
+  [SMALL_STATE(322)] = 11867,
+  [SMALL_STATE(323)] = 11907,
+  [SMALL_STATE(324)] = 11947,
+  [SMALL_STATE(325)] = 11987,
+  [SMALL_STATE(326)] = 12027,
+  [SMALL_STATE(327)] = 12067,
+  [SMALL_STATE(328)] = 12107,
+  [SMALL_STATE(329)] = 12147,
+  [SMALL_STATE(330)] = 12187,
+  [SMALL_STATE(331)] = 12227,
+  [SMALL_STATE(332)] = 12267,
+  [SMALL_STATE(333)] = 12307,
+  [SMALL_STATE(334)] = 12347,
+  [SMALL_STATE(335)] = 12387,
+  [SMALL_STATE(336)] = 12427,
+  [SMALL_STATE(337)] = 12467,
+  [SMALL_STATE(338)] = 12507,
+  [SMALL_STATE(339)] = 12547,
+  [SMALL_STATE(340)] = 12587,
+  [SMALL_STATE(341)] = 12627,
+  [SMALL_STATE(342)] = 12667,
+  [SMALL_STATE(343)] = 12707,
+  [SMALL_STATE(344)] = 12747,
+  [SMALL_STATE(345)] = 12787,
+  [SMALL_STATE(346)] = 12827,
+  [SMALL_STATE(347)] = 12867,
+  [SMALL_STATE(348)] = 12907,
+  [SMALL_STATE(349)] = 12947,
+  [SMALL_STATE(350)] = 12987,
+  [SMALL_STATE(351)] = 13027,
+  [SMALL_STATE(352)] = 13067,
+  [SMALL_STATE(353)] = 13107,
+  [SMALL_STATE(354)] = 13147,
+  [SMALL_STATE(355)] = 13187,
+  [SMALL_STATE(356)] = 13224,
+  [SMALL_STATE(357)] = 13255,
+  [SMALL_STATE(358)] = 13286,
+  [SMALL_STATE(359)] = 13317,
+  [SMALL_STATE(360)] = 13348,
+  [SMALL_STATE(361)] = 13379,
+  [SMALL_STATE(362)] = 13406,
+  [SMALL_STATE(363)] = 13433,
+  [SMALL_STATE(364)] = 13461,
+  [SMALL_STATE(365)] = 13480,
+  [SMALL_STATE(366)] = 13498,
+  [SMALL_STATE(367)] = 13516,
+  [SMALL_STATE(368)] = 13530,
+  [SMALL_STATE(369)] = 13545,
+  [SMALL_STATE(370)] = 13562,
+  [SMALL_STATE(371)] = 13577,
+  [SMALL_STATE(372)] = 13592,
+  [SMALL_STATE(373)] = 13607,
+  [SMALL_STATE(374)] = 13624,
+  [SMALL_STATE(375)] = 13639,
+  [SMALL_STATE(376)] = 13651,
+  [SMALL_STATE(377)] = 13663,
+  [SMALL_STATE(378)] = 13675,
+  [SMALL_STATE(379)] = 13687,
+  [SMALL_STATE(380)] = 13699,
+  [SMALL_STATE(381)] = 13711,
+  [SMALL_STATE(382)] = 13723,
+  [SMALL_STATE(383)] = 13735,
+  [SMALL_STATE(384)] = 13747,
+  [SMALL_STATE(385)] = 13769,
+  [SMALL_STATE(386)] = 13781,
+  [SMALL_STATE(387)] = 13793,
+  [SMALL_STATE(388)] = 13815,
+  [SMALL_STATE(389)] = 13827,
+  [SMALL_STATE(390)] = 13839,
+  [SMALL_STATE(391)] = 13851,
+  [SMALL_STATE(392)] = 13863,
+  [SMALL_STATE(393)] = 13875,
+  [SMALL_STATE(394)] = 13887,
+  [SMALL_STATE(395)] = 13899,
+  [SMALL_STATE(396)] = 13911,
+  [SMALL_STATE(397)] = 13923,
+  [SMALL_STATE(398)] = 13935,
+  [SMALL_STATE(399)] = 13947,
+  [SMALL_STATE(400)] = 13959,
+  [SMALL_STATE(401)] = 13973,
+  [SMALL_STATE(402)] = 13988,
+  [SMALL_STATE(403)] = 14003,
+  [SMALL_STATE(404)] = 14014,
+  [SMALL_STATE(405)] = 14031,
+  [SMALL_STATE(406)] = 14042,
+  [SMALL_STATE(407)] = 14057,
+  [SMALL_STATE(408)] = 14074,
+  [SMALL_STATE(409)] = 14085,
+  [SMALL_STATE(410)] = 14097,
+  [SMALL_STATE(411)] = 14113,
+  [SMALL_STATE(412)] = 14127,
+  [SMALL_STATE(413)] = 14141,
+  [SMALL_STATE(414)] = 14154,
+  [SMALL_STATE(415)] = 14167,
+  [SMALL_STATE(416)] = 14180,
+  [SMALL_STATE(417)] = 14193,
+  [SMALL_STATE(418)] = 14206,
+  [SMALL_STATE(419)] = 14219,
+  [SMALL_STATE(420)] = 14232,
+  [SMALL_STATE(421)] = 14245,
+  [SMALL_STATE(422)] = 14258,
+  [SMALL_STATE(423)] = 14271,
+  [SMALL_STATE(424)] = 14284,
+  [SMALL_STATE(425)] = 14293,
+  [SMALL_STATE(426)] = 14306,
+  [SMALL_STATE(427)] = 14319,
+  [SMALL_STATE(428)] = 14328,
+  [SMALL_STATE(429)] = 14341,
+  [SMALL_STATE(430)] = 14354,
+  [SMALL_STATE(431)] = 14367,
+  [SMALL_STATE(432)] = 14380,
+  [SMALL_STATE(433)] = 14393,
+  [SMALL_STATE(434)] = 14406,
+  [SMALL_STATE(435)] = 14419,
+  [SMALL_STATE(436)] = 14432,
+  [SMALL_STATE(437)] = 14445,
+  [SMALL_STATE(438)] = 14458,
+  [SMALL_STATE(439)] = 14471,
+  [SMALL_STATE(440)] = 14484,
+  [SMALL_STATE(441)] = 14497,
+  [SMALL_STATE(442)] = 14510,
+  [SMALL_STATE(443)] = 14523,
+  [SMALL_STATE(444)] = 14536,
+  [SMALL_STATE(445)] = 14549,
+  [SMALL_STATE(446)] = 14558,
+  [SMALL_STATE(447)] = 14571,
+  [SMALL_STATE(448)] = 14584,
+  [SMALL_STATE(449)] = 14597,
+  [SMALL_STATE(450)] = 14610,
+  [SMALL_STATE(451)] = 14623,
+  [SMALL_STATE(452)] = 14636,
+  [SMALL_STATE(453)] = 14649,
+  [SMALL_STATE(454)] = 14662,
+  [SMALL_STATE(455)] = 14672,
+  [SMALL_STATE(456)] = 14680,
+  [SMALL_STATE(457)] = 14690,
+  [SMALL_STATE(458)] = 14700,
+  [SMALL_STATE(459)] = 14708,
+  [SMALL_STATE(460)] = 14716,
+  [SMALL_STATE(461)] = 14724,
+  [SMALL_STATE(462)] = 14732,
+  [SMALL_STATE(463)] = 14742,
+  [SMALL_STATE(464)] = 14750,
+  [SMALL_STATE(465)] = 14758,
+  [SMALL_STATE(466)] = 14766,
+  [SMALL_STATE(467)] = 14776,
+  [SMALL_STATE(468)] = 14786,
+  [SMALL_STATE(469)] = 14794,
+  [SMALL_STATE(470)] = 14802,
+  [SMALL_STATE(471)] = 14812,
+  [SMALL_STATE(472)] = 14820,
+  [SMALL_STATE(473)] = 14830,
+  [SMALL_STATE(474)] = 14840,
+  [SMALL_STATE(475)] = 14850,
+  [SMALL_STATE(476)] = 14858,
+  [SMALL_STATE(477)] = 14868,
+  [SMALL_STATE(478)] = 14876,
+  [SMALL_STATE(479)] = 14886,
+  [SMALL_STATE(480)] = 14894,
+  [SMALL_STATE(481)] = 14902,
+  [SMALL_STATE(482)] = 14912,
+  [SMALL_STATE(483)] = 14922,
+  [SMALL_STATE(484)] = 14930,
+  [SMALL_STATE(485)] = 14938,
+  [SMALL_STATE(486)] = 14948,
+  [SMALL_STATE(487)] = 14958,
+  [SMALL_STATE(488)] = 14966,
+  [SMALL_STATE(489)] = 14974,
+  [SMALL_STATE(490)] = 14982,
+  [SMALL_STATE(491)] = 14992,
+  [SMALL_STATE(492)] = 14999,
+  [SMALL_STATE(493)] = 15006,
+  [SMALL_STATE(494)] = 15013,
+  [SMALL_STATE(495)] = 15020,
+  [SMALL_STATE(496)] = 15027,
+  [SMALL_STATE(497)] = 15034,
+  [SMALL_STATE(498)] = 15041,
+  [SMALL_STATE(499)] = 15048,
+  [SMALL_STATE(500)] = 15055,
+  [SMALL_STATE(501)] = 15062,
+  [SMALL_STATE(502)] = 15069,
+  [SMALL_STATE(503)] = 15076,
+  [SMALL_STATE(504)] = 15083,
+  [SMALL_STATE(505)] = 15090,
+  [SMALL_STATE(506)] = 15097,
+  [SMALL_STATE(507)] = 15104,
+  [SMALL_STATE(508)] = 15111,
+  [SMALL_STATE(509)] = 15118,
+  [SMALL_STATE(510)] = 15125,
+  [SMALL_STATE(511)] = 15132,
+  [SMALL_STATE(512)] = 15139,
+  [SMALL_STATE(513)] = 15146,
+  [SMALL_STATE(514)] = 15153,
+  [SMALL_STATE(515)] = 15160,
+  [SMALL_STATE(516)] = 15167,
+  [SMALL_STATE(517)] = 15174,
+  [SMALL_STATE(518)] = 15181,
+  [SMALL_STATE(519)] = 15188,
+  [SMALL_STATE(520)] = 15195,
+  [SMALL_STATE(521)] = 15202,
+  [SMALL_STATE(522)] = 15209,
+  [SMALL_STATE(523)] = 15216,
+  [SMALL_STATE(524)] = 15223,
+  [SMALL_STATE(525)] = 15230,
+  [SMALL_STATE(526)] = 15237,
+  [SMALL_STATE(527)] = 15244,
+  [SMALL_STATE(528)] = 15251,
+  [SMALL_STATE(529)] = 15258,
+  [SMALL_STATE(530)] = 15265,
+  [SMALL_STATE(531)] = 15272,
+  [SMALL_STATE(532)] = 15279,
+  [SMALL_STATE(533)] = 15286,
+  [SMALL_STATE(534)] = 15293,
+  [SMALL_STATE(535)] = 15300,
+  [SMALL_STATE(536)] = 15307,
+  [SMALL_STATE(537)] = 15314,
+  [SMALL_STATE(538)] = 15321,
+  [SMALL_STATE(539)] = 15328,
+  [SMALL_STATE(540)] = 15335,
+  [SMALL_STATE(541)] = 15342,
+  [SMALL_STATE(542)] = 15349,
+  [SMALL_STATE(543)] = 15356,
+  [SMALL_STATE(544)] = 15363,
+  [SMALL_STATE(545)] = 15370,
+  [SMALL_STATE(546)] = 15377,
+  [SMALL_STATE(547)] = 15384,
+  [SMALL_STATE(548)] = 15391,
+  [SMALL_STATE(549)] = 15398,
+  [SMALL_STATE(550)] = 15405,
+  [SMALL_STATE(551)] = 15412,
+  [SMALL_STATE(552)] = 15419,
+  [SMALL_STATE(553)] = 15426,
+  [SMALL_STATE(554)] = 15433,
+  [SMALL_STATE(555)] = 15440,
+  [SMALL_STATE(556)] = 15447,
+  [SMALL_STATE(557)] = 15454,
+  [SMALL_STATE(558)] = 15461,
+  [SMALL_STATE(559)] = 15468,
+  [SMALL_STATE(560)] = 15475,
+  [SMALL_STATE(561)] = 15482,
+  [SMALL_STATE(562)] = 15489,
+  [SMALL_STATE(563)] = 15496,
+  [SMALL_STATE(564)] = 15503,
+  [SMALL_STATE(565)] = 15510,
+  [SMALL_STATE(566)] = 15517,
+  [SMALL_STATE(567)] = 15524,
+  [SMALL_STATE(568)] = 15531,
+  [SMALL_STATE(569)] = 15538,
+  [SMALL_STATE(570)] = 15545,
+  [SMALL_STATE(571)] = 15552,
+  [SMALL_STATE(572)] = 15559,
+  [SMALL_STATE(573)] = 15566,
+  [SMALL_STATE(574)] = 15573,
+  [SMALL_STATE(575)] = 15580,
+  [SMALL_STATE(576)] = 15587,
 };
 
 static const TSParseActionEntry ts_parse_actions[] = {

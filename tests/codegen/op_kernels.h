@@ -22,6 +22,19 @@ inline const std::vector<OpKernel>& op_kernels() {
   load x <- X[i]
   store Y[i] <- x
 })"},
+    // Every CTA adds into the same Y, L and C: the adds of all of them land.
+    {"store.add", R"(kernel op_store_add(X: global f32[N], K: global i32[N], T: global f32[N, 16], Y: global f32[32], L: global i32[32], C: global f32[16, 16]) where N % 32 == 0 grid (N / 32) block 32 {
+  let i = block.x * 32 + lane
+  reg x: f32
+  reg k: i32
+  reg t: f32[16, 16] layout(mma_acc)
+  load x <- X[i]
+  load k <- K[i]
+  store.add Y[lane] <- x
+  store.add L[lane] <- k
+  load t <- T[block.x * 32 : 16, :]
+  store.add C <- t
+})"},
     {"cp.async cp.async.commit cp.async.wait syncthreads", R"(kernel op_cp_async(A: global bf16[M, K], C: global bf16[M, 32]) where M % 128 == 0, K % 32 == 0 grid (M / 128) block 128 {
   smem sa: bf16[128, 32]
   reg x: bf16

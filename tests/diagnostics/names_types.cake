@@ -94,6 +94,25 @@ kernel no_implicit_conversion(A: global bf16[64, 64]) grid (1) block 128 {
 
 // -----
 
+target sm_80
+kernel store_add_dtypes(X: global f32[N], Y: global bf16[32], Z: global f32[32], W: global i32[32]) where N % 32 == 0 grid (N / 32) block 32 {
+  smem s: f32[32]
+  reg x: f32
+  reg y: bf16
+  reg k: i32
+  load x <- X[block.x * 32 + lane]
+  y = cvt<bf16>(x)
+  k = cvt<i32>(x)
+  // expected-error@+1 [CAKE-E0103] {{`store.add` cannot add bf16 values atomically: it adds f32, f64, i32, u32 and u64}}
+  store.add Y[lane] <- y
+  // expected-error@+1 [CAKE-E0105] {{the destination of `store.add` must be in global memory; `s` is in smem}}
+  store.add s[lane] <- x
+  store.add Z[lane] <- x
+  store.add W[lane] <- k
+}
+
+// -----
+
 target sm_90a
 kernel good_mma(A: global bf16[64, 64]) grid (1) block 128 {
   smem a: bf16[64, 16]

@@ -369,3 +369,43 @@ TEST_CASE("a peer CTA's write through dsmem races with its read without cluster.
     found = found || (p.kind == RunProblem::Kind::Race && line_of(*a, p.at) > from);
   CHECK(found);
 }
+
+// store.add: the four warps of a CTA all add into Y[lane]; atomic adds do
+// not race with each other, and the sum is the input plus every warp's
+// value. A plain store to the same elements does race with them.
+TEST_CASE("store.add sums every warp's values and races only with plain accesses", "[exec]") {
+  std::string text = R"(target sm_80
+kernel adds(X: global f32[N], Y: global f32[32]) where N % 128 == 0 grid (N / 128) block 128 {
+  reg x: f32
+  load x <- X[block.x * 128 + warp.id * 32 + lane]
+  store.add Y[lane] <- x
+}
+kernel adds_and_store(X: global f32[N], Y: global f32[32]) where N % 128 == 0 grid (N / 128) block 128 {
+  reg x: f32
+  load x <- X[block.x * 128 + warp.id * 32 + lane]
+  store.add Y[lane] <- x
+  if warp.id == 0 {
+    store Y[lane] <- x
+  }
+}
+)";
+  Ran r = run(text, "adds", {{"N", 256}});
+  check_clean(r);
+  const TensorData& X = tensor(r, "X");
+  const TensorData& Y = tensor(r, "Y");
+  const TensorData* Y0 = nullptr;
+  for (const TensorData& t : r.inputs)
+    if (t.name == "Y") Y0 = &t;
+  REQUIRE(Y0);
+  for (int64_t l = 0; l < 32; ++l) {
+    double want = Y0->values[l];
+    for (int64_t w = 0; w < 8; ++w) want += X.values[w * 32 + l];
+    INFO("lane " << l);
+    CHECK(Y.values[l] == Approx(want).epsilon(1e-5));
+  }
+  Ran raced = run(text, "adds_and_store", {{"N", 128}});
+  bool race = false;
+  for (const RunProblem& p : raced.result.problems) race = race || p.kind == RunProblem::Kind::Race;
+  INFO(problems(raced.result));
+  CHECK(race);
+}

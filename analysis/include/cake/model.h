@@ -30,6 +30,9 @@ std::optional<DType> parse_dtype(std::string_view name);
 /// Bits per element (pred: 1, unknown: 0).
 unsigned dtype_bits(DType dtype);
 bool is_float(DType dtype);
+/// The PTX type `store.add` adds `dtype` as (`red.global.add`: f32, f64,
+/// i32 as s32, u32, u64), empty when it cannot.
+std::string_view red_add_type(DType dtype);
 
 enum class Space : uint8_t { Global, Const, Smem, Dsmem, Tmem, Reg, Scalar, None };
 std::string_view space_name(Space space);

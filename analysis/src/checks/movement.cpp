@@ -255,7 +255,7 @@ class MovementChecker {
       case Op::Ldmatrix: matrix_rows(mv.src, "ldmatrix", with_feature(listed_, Feature::Ldmatrix)); break;
       case Op::Stmatrix: matrix_rows(mv.dst, "stmatrix", with_feature(listed_, Feature::Stmatrix)); break;
       // load/store choose their vector width; tcgen05.ld/st/cp move whole TMEM cells.
-      case Op::Load: case Op::Store: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp: break;
+      case Op::Load: case Op::Store: case Op::StoreAdd: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp: break;
       // Not moves: the builder gives a MoveStmt only the ops above.
       case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::CpAsyncCommit: case Op::WgmmaFence:
       case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt:

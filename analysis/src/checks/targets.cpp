@@ -151,7 +151,7 @@ class TargetChecker {
           return std::any_of(t.tcgen05_mma.begin(), t.tcgen05_mma.end(), [&](const Tcgen05Shape& s) {
             return std::find(s.dtypes.begin(), s.dtypes.end(), dt) != s.dtypes.end();
           });
-      case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
+      case Op::Load: case Op::Store: case Op::StoreAdd: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
       case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
       case Op::CpAsyncCommit: case Op::WgmmaFence: case Op::WgmmaCommit: case Op::TmaStoreCommit:
       case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt: case Op::Syncthreads: case Op::ClusterSync:

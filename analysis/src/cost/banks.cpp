@@ -98,7 +98,7 @@ std::optional<SmemPattern> smem_read_pattern(Op op, FragLayout dst_layout) {
     case Op::Load: return reader_pattern(dst_layout);
     // TMA, bulk and tcgen05 copies read through their own engines; the
     // others read no shared memory by themselves.
-    case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad: case Op::Stmatrix:
+    case Op::Store: case Op::StoreAdd: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad: case Op::Stmatrix:
     case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp: case Op::Mma: case Op::CpAsyncCommit:
     case Op::WgmmaFence: case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd:
     case Op::Tcgen05WaitSt: case Op::Syncthreads: case Op::ClusterSync: case Op::FenceProxyAsync:

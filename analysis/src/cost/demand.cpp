@@ -42,7 +42,7 @@ static const DeviceParam* tensor_efficiency(const DeviceInfo& d, Op op, DType dt
     case Op::Mma: return &d.eff_mma_sync;
     case Op::Wgmma: return pick(d.eff_wgmma, d.eff_wgmma_f8);
     case Op::Tcgen05Mma: return pick(d.eff_tcgen05, d.eff_tcgen05_f8);
-    case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
+    case Op::Load: case Op::Store: case Op::StoreAdd: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
     case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
     case Op::CpAsyncCommit: case Op::WgmmaFence: case Op::WgmmaCommit: case Op::TmaStoreCommit:
     case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt: case Op::Syncthreads: case Op::ClusterSync:
@@ -388,7 +388,7 @@ class Walker {
         latency(id, c, dev.lat_tma_cycles.known() ? mc_.cycles(dev.lat_tma_cycles.value) : lat_global, true);
         break;
       // Writes and on-chip moves: nothing waits on them in the model.
-      case Op::Store: case Op::TmaStore: case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld:
+      case Op::Store: case Op::StoreAdd: case Op::TmaStore: case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld:
       case Op::Tcgen05St: case Op::Tcgen05Cp: break;
       // Not moves.
       case Op::Mma: case Op::Wgmma: case Op::Tcgen05Mma: case Op::CpAsyncCommit: case Op::WgmmaFence:
@@ -447,7 +447,7 @@ class Walker {
       case Op::Mma: return flops / kMmaSyncFlops;
       case Op::Wgmma: return k_steps * units * kWarpsPerWarpgroup;
       case Op::Tcgen05Mma: return k_steps * units;
-      case Op::Load: case Op::Store: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
+      case Op::Load: case Op::Store: case Op::StoreAdd: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
       case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
       case Op::CpAsyncCommit: case Op::WgmmaFence: case Op::WgmmaCommit: case Op::TmaStoreCommit:
       case Op::Tcgen05WaitLd: case Op::Tcgen05WaitSt: case Op::Syncthreads: case Op::ClusterSync:

@@ -12,14 +12,17 @@ struct DTypeInfo {
   std::string_view name;
   unsigned bits;
   bool is_float;
+  /// The type `red.global.add` adds it as on every target (PTX ISA, red:
+  /// .u32 .s32 .u64 .f32 .f64), empty when it has none.
+  std::string_view red_add;
 };
 constexpr std::array<DTypeInfo, 21> kDTypes = {{
-    {"f64", 64, true},   {"f32", 32, true},    {"tf32", 32, true},   {"f16", 16, true},
-    {"bf16", 16, true},  {"f8e4m3", 8, true},  {"f8e5m2", 8, true},  {"f6e3m2", 6, true},
-    {"f6e2m3", 6, true}, {"f4e2m1", 4, true},  {"i64", 64, false},   {"i32", 32, false},
-    {"i16", 16, false},  {"i8", 8, false},     {"u64", 64, false},   {"u32", 32, false},
-    {"u16", 16, false},  {"u8", 8, false},     {"b32", 32, false},   {"pred", 1, false},
-    {"?", 0, false},
+    {"f64", 64, true, "f64"},  {"f32", 32, true, "f32"},  {"tf32", 32, true, ""},    {"f16", 16, true, ""},
+    {"bf16", 16, true, ""},    {"f8e4m3", 8, true, ""},   {"f8e5m2", 8, true, ""},   {"f6e3m2", 6, true, ""},
+    {"f6e2m3", 6, true, ""},   {"f4e2m1", 4, true, ""},   {"i64", 64, false, ""},    {"i32", 32, false, "s32"},
+    {"i16", 16, false, ""},    {"i8", 8, false, ""},      {"u64", 64, false, "u64"}, {"u32", 32, false, "u32"},
+    {"u16", 16, false, ""},    {"u8", 8, false, ""},      {"b32", 32, false, ""},    {"pred", 1, false, ""},
+    {"?", 0, false, ""},
 }};
 
 }  // namespace
@@ -27,6 +30,7 @@ constexpr std::array<DTypeInfo, 21> kDTypes = {{
 std::string_view dtype_name(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].name; }
 unsigned dtype_bits(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].bits; }
 bool is_float(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].is_float; }
+std::string_view red_add_type(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].red_add; }
 
 std::optional<DType> parse_dtype(std::string_view name) {
   for (size_t i = 0; i + 1 < kDTypes.size(); ++i)

@@ -1298,6 +1298,7 @@ class Simulator {
         return Result::Next;
       case Op::Load:
       case Op::Store:
+      case Op::StoreAdd:
       case Op::Ldmatrix:
       case Op::Stmatrix:
         break;
@@ -1481,6 +1482,7 @@ class Simulator {
         break;
       case Op::Load:
       case Op::Store:
+      case Op::StoreAdd:
       case Op::CpAsync:
       case Op::TmaLoad:
       case Op::TmaStore:

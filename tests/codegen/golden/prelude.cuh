@@ -43,6 +43,13 @@ static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
   do { const float2 cake_v2 = *(const float2*)(p); (a) = cake_v2.x; (b) = cake_v2.y; } while (0)
 #define CAKE_ST_PAIR_F32(p, a, b) (*(float2*)(p) = make_float2((a), (b)))
 #endif
+// store.add: *p += v as one red.global.add of PTX type `t` (f32, f64, s32,
+// u32, u64), the value passed with asm constraint `c` (PTX ISA, red; relaxed
+// at gpu scope). Adds from any CTAs to one element all land, in any order.
+#ifndef CAKE_RED_ADD
+#define CAKE_RED_ADD(t, c, p, v) \
+  asm volatile("red.global.add." t " [%0], %1;" :: "l"(__cvta_generic_to_global(p)), c(v) : "memory")
+#endif
 // v = CAKE_MAX(v, w) and CAKE_MIN(v, w) as one max.NaN.f32 / min.NaN.f32
 // (sm_80+), for the row reductions' long chains: the NaN tests of the
 // expression forms made up a third of row_softmax's compile time.

@@ -862,6 +862,8 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_ST_B32(p, v) cake_host::store_bits<unsigned>((p), (v))
 #define CAKE_LD_PAIR_F32(p, a, b) ((a) = cake_host::load_bits<float>(p), (b) = cake_host::load_bits<float>((const float*)(p) + 1))
 #define CAKE_ST_PAIR_F32(p, a, b) (cake_host::store_bits<float>((p), (a)), cake_host::store_bits<float>((float*)(p) + 1, (b)))
+// red.global.add: the fibers of a block never run at once.
+#define CAKE_RED_ADD(t, c, p, v) (*(p) += (v))
 #define CAKE_MAX_INTO(v, w) ((v) = CAKE_MAX((v), (w)))
 #define CAKE_MIN_INTO(v, w) ((v) = CAKE_MIN((v), (w)))
 // cvt.rn.bf16x2.f32 / cvt.rn.f16x2.f32: each value rounded to nearest even,

@@ -74,6 +74,8 @@ void StatementChecker::check(const Stmt& s, const MoveStmt& mv) {
   else if (!same_elements(dst.dims, src.dims))
     diags_.push_back(make_diagnostic(DiagForm::MoveShape, m_.exprs[mv.src].range, op, typer_.shape_text(src.dims),
                                      typer_.shape_text(dst.dims)));
+  else if (mv.op == Op::StoreAdd && dst.dtype != DType::Unknown && red_add_type(dst.dtype).empty())
+    diags_.push_back(make_diagnostic(DiagForm::AddDtype, m_.exprs[mv.dst].range, op, dtype_name(dst.dtype)));
 }
 
 void StatementChecker::check(const Stmt&, const MmaStmt& mm) {
