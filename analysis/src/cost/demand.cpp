@@ -156,11 +156,18 @@ class Walker {
   }
 
  private:
+  /// A loop around the statement: its variable (and a pipeline's stage
+  /// symbol), bounds and step, for the branch fraction of an `if` inside.
+  struct Loop {
+    SymbolId variable = kNone, stage = kNone;
+    ExprId start = kNone, end = kNone, step = kNone, stages = kNone;
+  };
   struct Ctx {
     double cta = 1;    // executions per CTA
     double iter = 1;   // executions per ring iteration
     int ring = -1;     // index into out_.rings
     int64_t threads = 0, warps = 0;  // that execute the statement
+    std::vector<Loop> loops;  // outermost first
   };
 
   std::optional<int64_t> value(ExprId e) const { return e == kNone ? std::nullopt : eval_.eval(e, &env_); }
@@ -200,6 +207,70 @@ class Walker {
       sum += static_cast<double>(*t);
     }
     return sum / static_cast<double>(samples);
+  }
+
+  /// The fraction of an `if`'s executions whose condition holds: counted
+  /// over the iterations of the loops around it and the grid's CTAs, with
+  /// shape symbols, loop variables (a pipeline's stage and phase too) and
+  /// `block.x`/`y`/`z` bound. Each loop contributes at most kBranchIterations
+  /// evenly spread iterations (first and last included) and at most
+  /// kBranchCtas CTAs are visited, so an `if` costs at most
+  /// kBranchCtas × kBranchIterations² evaluations (two loops deep; deeper
+  /// loops are sampled the same way). nullopt when the condition reads
+  /// anything else (a scalar parameter, `role.rank`, `lane`, ...) or no
+  /// iteration runs.
+  static constexpr int64_t kBranchIterations = 128, kBranchCtas = 16;
+  std::optional<double> branch_fraction(ExprId condition, const std::vector<Loop>& loops) const {
+    static constexpr std::string_view kAxes[] = {"x", "y", "z"};
+    int64_t total = 1;
+    bool per_cta = block_ != kNone && !grid_.empty() && grid_.size() <= 3;
+    if (per_cta)
+      for (int64_t g : grid_) total = total > (int64_t{1} << 40) / g ? (int64_t{1} << 40) : total * g;
+    int64_t ctas = per_cta ? std::min(total, kBranchCtas) : 1;
+    double taken = 0, executed = 0;
+    bool known = true;
+    Env env = env_;
+    // Visits loop `depth` (and the ones inside) under `env`, with `weight`
+    // executions standing for each visited iteration.
+    auto visit = [&](auto& self, size_t depth, double weight) -> void {
+      if (!known) return;
+      if (depth == loops.size()) {
+        auto v = eval_.eval(condition, &env);
+        if (!v) { known = false; return; }
+        executed += weight;
+        if (*v != 0) taken += weight;
+        return;
+      }
+      const Loop& l = loops[depth];
+      auto start = eval_.eval(l.start, &env);
+      auto n = eval_.trips(l.start, l.end, l.step, &env);
+      auto step = l.step == kNone ? std::optional<int64_t>(1) : eval_.eval(l.step, &env);
+      auto stages = l.stages == kNone ? std::optional<int64_t>(1) : eval_.eval(l.stages, &env);
+      if (!start || !n || !step || !stages || *stages <= 0) { known = false; return; }
+      int64_t samples = std::min(*n, kBranchIterations);
+      for (int64_t k = 0; k < samples && known; ++k) {
+        int64_t i = samples == *n ? k : (samples == 1 ? 0 : k * (*n - 1) / (samples - 1));
+        int64_t value = *start + i * *step;
+        env.values[l.variable] = value;
+        if (l.stage != kNone) {
+          env.values[l.stage] = value % *stages;
+          env.fields[l.stage]["phase"] = (value / *stages) % 2;
+        }
+        self(self, depth + 1, weight * static_cast<double>(*n) / static_cast<double>(samples));
+      }
+    };
+    for (int64_t k = 0; k < ctas && known; ++k) {
+      if (per_cta) {
+        int64_t cta = ctas == total ? k : static_cast<int64_t>(static_cast<double>(k) * total / ctas);
+        for (size_t d = 0; d < grid_.size(); ++d) {
+          env.fields[block_][kAxes[d]] = cta % grid_[d];
+          cta /= grid_[d];
+        }
+      }
+      visit(visit, 0, 1.0);
+    }
+    if (!known || executed <= 0) return std::nullopt;
+    return taken / executed;
   }
 
   void walk(const std::vector<StmtId>& body, const Ctx& c) {
@@ -285,6 +356,7 @@ class Walker {
     Ctx inner = c;
     inner.cta *= t.value_or(1);
     inner.iter *= t.value_or(1);
+    inner.loops.push_back({f.variable, kNone, f.start, f.end, f.step, kNone});
     walk(f.body, inner);
   }
 
@@ -304,10 +376,26 @@ class Walker {
     inner.cta *= t ? std::max(*t, 1.0) : 1.0;
     inner.iter = 1;
     inner.ring = index;
+    inner.loops.push_back({p.variable, p.stage, p.start, p.end, p.step, p.stages});
     walk(p.body, inner);
   }
 
-  void node(StmtId, const IfStmt& i, const Ctx& c) { walk(i.then_body, c); }  // the branch is assumed taken
+  /// Each branch for the fraction of executions that take it, when the
+  /// model can evaluate the condition; else the `then` branch is assumed
+  /// taken every time.
+  void node(StmtId, const IfStmt& i, const Ctx& c) {
+    auto f = branch_fraction(i.condition, c.loops);
+    if (!f) return walk(i.then_body, c);
+    auto branch = [&](const std::vector<StmtId>& body, double fraction) {
+      if (fraction <= 0) return;
+      Ctx inner = c;
+      inner.cta *= fraction;
+      inner.iter *= fraction;
+      walk(body, inner);
+    };
+    branch(i.then_body, *f);
+    branch(i.else_body, 1 - *f);
+  }
   void node(StmtId, const RoleStmt&, const Ctx&) {}
   void node(StmtId, const DeclStmt&, const Ctx&) {}
   void node(StmtId, const LetStmt&, const Ctx&) {}

@@ -1,5 +1,9 @@
 target sm_90a
 
+// The SMs of an H100 or H200 SXM (132), two CTAs of a cluster each: a
+// stream-K kernel launches one CTA per SM.
+const CLUSTERS = 66
+
 // The published H100/H200 GEMMs (results.json), each as the schedule CAKE IR
 // can write closest to the published one. cuBLAS, Triton and DeepGEMM do not
 // publish every kernel's tile; where the source does not, the kernel is the
@@ -103,13 +107,21 @@ kernel wgmma_f16_128x256(
   }
 }
 
-// f8e4m3 in (per-tensor scaled), f32 accumulate, bf16 out; 128-wide k-tiles (128 B rows), m64n256k32.
-kernel wgmma_f8_128x256_c2(
+// f8e4m3 in (per-tensor scaled), f32 accumulate; 128-wide k-tiles (128 B
+// rows), m64n256k32. Stream-K over the 66 clusters of an H100/H200 (132 SMs,
+// one CTA each): the pairs' 256 x 256 tiles times their k-tiles, in order
+// (N fastest, then M, each tile's k-tiles in a row), split into 66 equal
+// runs, one per cluster. A cluster's CTAs take the two 128-row halves of
+// each pair tile, B multicast as above. A consumer adds its accumulator into
+// C (f32, zeroed before) at the end of each tile or of its run, and starts
+// the next tile from zero: a tile split between two clusters is summed by
+// both adds.
+kernel wgmma_f8_128x256_c2_sk(
     A: global f8e4m3[M, K] row_major,
     B: global f8e4m3[N, K] row_major,
-    C: global bf16[M, N] row_major)
+    C: global f32[M, N] row_major)
   where M % 256 == 0, N % 256 == 0, K % 128 == 0, K >= 128
-  grid (N / 256, M / 128)
+  grid (1, 2 * CLUSTERS)
   block 384
   cluster (1, 2)
 {
@@ -121,30 +133,40 @@ kernel wgmma_f8_128x256_c2(
   tensormap tB = B box [128, 128] swizzle(128B)
 
   role producer warpgroup(0) maxnreg(40) {
+    let units = (M / 256) * (N / 256) * (K / 128)
+    let first = (block.y / 2) * units / CLUSTERS
+    let last = (block.y / 2 + 1) * units / CLUSTERS
     elect {
-      pipeline s in ring(4) for kt in 0 .. K / 128 {
+      pipeline s in ring(4) for j in 0 .. last - first {
+        let tile = (first + j) / (K / 128)
+        let kt = (first + j) % (K / 128)
         wait empty[s] parity(s.phase ^ 1)
         arrive.expect_tx full[s], bytes(sA[s]) + bytes(sB[s])
-        tma.load sA[s] <- tA[block.y * 128, kt * 128], full[s]
-        tma.load sB[s][cluster.rank * 128 : 128, :] <- tB[block.x * 256 + cluster.rank * 128, kt * 128], full[s] multicast(3)
+        tma.load sA[s] <- tA[tile / (N / 256) * 256 + cluster.rank * 128, kt * 128], full[s]
+        tma.load sB[s][cluster.rank * 128 : 128, :] <- tB[tile % (N / 256) * 256 + cluster.rank * 128, kt * 128], full[s] multicast(3)
       }
     }
   }
 
   role consumer warpgroup(1, 2) maxnreg(232) {
     let wg = role.rank
+    let units = (M / 256) * (N / 256) * (K / 128)
+    let first = (block.y / 2) * units / CLUSTERS
+    let last = (block.y / 2 + 1) * units / CLUSTERS
     reg acc: f32[64, 256] layout(wgmma_acc) = 0
-    reg o: bf16[64, 256] layout(wgmma_acc)
-    pipeline s in ring(4) for kt in 0 .. K / 128 {
+    pipeline s in ring(4) for j in 0 .. last - first {
+      let tile = (first + j) / (K / 128)
       wait full[s] parity(s.phase)
       wgmma.fence
       wgmma acc += sA[s][wg * 64 : 64, :] @ sB[s].T
       wgmma.commit
       wgmma.wait 0
       elect.warpgroup { arrive empty[s] multicast(3) }
+      if (first + j) % (K / 128) == K / 128 - 1 || first + j == last - 1 {
+        store.add C[tile / (N / 256) * 256 + cluster.rank * 128 + wg * 64 : 64, tile % (N / 256) * 256 : 256] <- acc
+        acc = 0.0
+      }
     }
-    o = cvt<bf16>(acc)
-    store C[block.y * 128 + wg * 64 : 64, block.x * 256 : 256] <- o
   }
 }
 
@@ -248,8 +270,8 @@ kernel deepgemm_f8_128x128(
 bench wgmma_bf16_128x256 { M = 2048, N = 2048, K = 13312 }
 bench wgmma_bf16_128x256 { M = 6144, N = 8192, K = 8192 }
 bench wgmma_f16_128x256 { M = 2048, N = 8192, K = 8192 }
-bench wgmma_f8_128x256_c2 { M = 1024, N = 9216, K = 14336 }
-bench wgmma_f8_128x256_c2 { M = 1280, N = 4096, K = 12032 }
+bench wgmma_f8_128x256_c2_sk { M = 1024, N = 9216, K = 14336 }
+bench wgmma_f8_128x256_c2_sk { M = 1280, N = 4096, K = 12032 }
 bench wgmma_f8_128x256 { M = 3584, N = 3584, K = 3584 }
 bench deepgemm_f8_128x128 { M = 1024, N = 18432, K = 7168 }
 bench deepgemm_f8_128x128 { M = 4096, N = 7168, K = 16384 }
