@@ -34,10 +34,13 @@ struct FragShape {
   /// (32-bit types, and 16-bit pairs packed in one), one per element for a
   /// per-thread (layout None) tile.
   int64_t slots() const;
-  /// A 16-bit fragment in an accumulator layout: pairs of elements packed
-  /// in 32-bit registers (the mma.sync and wgmma operand form): value i is
-  /// half i % 2 (the low half first) of register i / 2.
+  /// A 16- or 8-bit fragment in an accumulator layout: 2 or 4 elements
+  /// packed in each 32-bit register (for 16 bits the mma.sync and wgmma
+  /// operand form): value i is part i % n (the low bits first) of register
+  /// i / n, n = per_register().
   bool packed() const;
+  /// Values per 32-bit register: 2 (16-bit) or 4 (8-bit) packed, else 1.
+  int64_t per_register() const;
   /// The values one thread holds: registers, or two per packed register.
   int64_t values() const;
 };
@@ -154,7 +157,12 @@ class Emitter {
   /// The statement that sets `reg`, a register of a packed 16-bit fragment,
   /// from its two values' f32 expressions, rounded and packed by one
   /// conversion.
-  std::string pack_pair(const FragShape& f, const std::string& reg, const std::string& lo, const std::string& hi) const;
+  /// Register `reg` of packed fragment `f` written whole from its values'
+  /// f32 expressions `v` (low bits first), rounded and packed by cvt.
+  std::string pack_register(const FragShape& f, const std::string& reg, const std::vector<std::string>& v) const;
+  /// The f32 value of an element of `dtype` whose stored bits are `bits`
+  /// (16- and 8-bit floats decoded; others as they are).
+  std::string to_f32(DType dtype, const std::string& bits) const;
   /// `*ptr += value` as one red.global.add of the dtype's PTX type
   /// (red_add_type(); the verifier refuses the others).
   std::string red_add(DType dtype, const std::string& ptr, const std::string& value) const;

@@ -45,9 +45,50 @@ static __device__ __forceinline__ unsigned short cake_f32_f16(float f) {
 #define CAKE_PACK_BF16X2(d, lo, hi) asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi), "f"(lo))
 #define CAKE_PACK_F16X2(d, lo, hi) asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi), "f"(lo))
 #endif
+// 8-bit floats are kept as their bits. To f32 exactly: e5m2 is the top
+// byte of an f16; e4m3's magnitude bits under an f32 exponent field are the
+// value times 2^-120 (subnormals too), and S.1111.111 is its only NaN. From
+// f32 by cvt.rn.satfinite (sm_89+): nearest even, beyond the largest finite
+// value that value, NaN a NaN; cvt's .e4m3x2/.e5m2x2 forms take the upper
+// byte first. A packed register of four is written by two conversions.
+#define CAKE_E4M3_F32(b)                                                                              \
+  ((((unsigned)(b) & 0x7fu) == 0x7fu)                                                                 \
+       ? CAKE_NAN                                                                                     \
+       : __uint_as_float(__float_as_uint(__uint_as_float(((unsigned)(b) & 0x7fu) << 20) * 0x1p120f) | \
+                         (((unsigned)(b) & 0x80u) << 24)))
+#ifndef CAKE_E5M2_F32
+#define CAKE_E5M2_F32(b) CAKE_F16_F32((unsigned short)(((unsigned)(b) & 0xffu) << 8))
+#endif
+static __device__ __forceinline__ unsigned char cake_f32_e4m3(float f) {
+  unsigned short h;
+  asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(h) : "f"(0.0f), "f"(f));
+  return (unsigned char)h;
+}
+static __device__ __forceinline__ unsigned char cake_f32_e5m2(float f) {
+  unsigned short h;
+  asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(h) : "f"(0.0f), "f"(f));
+  return (unsigned char)h;
+}
+#ifndef CAKE_F32_E4M3
+#define CAKE_F32_E4M3(x) cake_f32_e4m3(x)
+#define CAKE_F32_E5M2(x) cake_f32_e5m2(x)
+#endif
+#ifndef CAKE_PACK_E4M3X4
+#define CAKE_PACK_F8X4(t, d, v0, v1, v2, v3)                                                       \
+  do {                                                                                             \
+    unsigned short cake_lo, cake_hi;                                                               \
+    asm("cvt.rn.satfinite." t "x2.f32 %0, %1, %2;" : "=h"(cake_lo) : "f"(v1), "f"(v0));            \
+    asm("cvt.rn.satfinite." t "x2.f32 %0, %1, %2;" : "=h"(cake_hi) : "f"(v3), "f"(v2));            \
+    (d) = (unsigned)cake_lo | ((unsigned)cake_hi << 16);                                           \
+  } while (0)
+#define CAKE_PACK_E4M3X4(d, v0, v1, v2, v3) CAKE_PACK_F8X4("e4m3", d, v0, v1, v2, v3)
+#define CAKE_PACK_E5M2X4(d, v0, v1, v2, v3) CAKE_PACK_F8X4("e5m2", d, v0, v1, v2, v3)
+#endif
+#ifndef CAKE_F16_F32
 #define CAKE_F16_F32(h) cake_f16_f32(h)
 #define CAKE_F32_F16(x) cake_f32_f16(x)
-#define CAKE_ROUND_F16(x) cake_f16_f32(cake_f32_f16(x))
+#endif
+#define CAKE_ROUND_F16(x) CAKE_F16_F32(CAKE_F32_F16(x))
 // max/min as the CPU executor computes them: NaN in, NaN out.
 #define CAKE_MAX(a, b) ((isnan(a) || isnan(b)) ? CAKE_NAN : fmaxf((a), (b)))
 #define CAKE_MIN(a, b) ((isnan(a) || isnan(b)) ? CAKE_NAN : fminf((a), (b)))

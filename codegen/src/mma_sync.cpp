@@ -67,7 +67,7 @@ void Emitter::ldmatrix(const Stmt& s, const MoveStmt& mv) {
   auto f = fragment(r.symbol, r.range);
   auto tile = tile_dims(mv.src);
   if (!f || !tile) return;
-  if (!f->packed() || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0 || f->dims.size() != 2)
+  if (f->per_register() != 2 || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0 || f->dims.size() != 2)
     return refuse(r.range, "an ldmatrix into other than a 16-bit mma_acc fragment of a multiple of 4 registers");
   if (*tile != f->dims) return refuse(s.range, "an ldmatrix whose tile is not the fragment's shape");
   ElementPlace row = matrix_row(*this, *f, mv.trans);
@@ -86,7 +86,7 @@ void Emitter::stmatrix(const Stmt& s, const MoveStmt& mv) {
   auto f = fragment(r.symbol, r.range);
   auto tile = tile_dims(mv.dst);
   if (!f || !tile) return;
-  if (!f->packed() || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0 || f->dims.size() != 2)
+  if (f->per_register() != 2 || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0 || f->dims.size() != 2)
     return refuse(r.range, "a stmatrix from other than a 16-bit mma_acc fragment of a multiple of 4 registers");
   if (*tile != f->dims) return refuse(s.range, "a stmatrix whose tile is not the fragment's shape");
   // ldmatrix's inverse, register for register.
@@ -115,7 +115,7 @@ void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
   if (!fc || !fa || !fb) return;
   if (b_transposed && fb->dims.size() == 2) std::swap(fb->dims[0], fb->dims[1]);  // its registers' [N, K] order
   if (n.accumulate != kNone) return refuse(s.range, "`accumulate(...)` on an mma");
-  if (fc->layout != FragLayout::MmaAcc || fc->dtype != DType::F32 || !fa->packed() || !fb->packed() ||
+  if (fc->layout != FragLayout::MmaAcc || fc->dtype != DType::F32 || fa->per_register() != 2 || fb->per_register() != 2 ||
       fa->layout != FragLayout::MmaAcc || fb->layout != FragLayout::MmaAcc || fa->dtype != fb->dtype)
     return refuse(s.range, "an mma other than f32 mma_acc += 16-bit mma_acc @ (16-bit mma_acc).T");
   int64_t M = fc->dims[0], N = fc->dims[1], K = fa->dims[1];

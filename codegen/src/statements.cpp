@@ -37,15 +37,19 @@ struct Lowerer {
     line("for (int cake_i = 0; cake_i < " + std::to_string(n) + "; ++cake_i) " + body);
   }
 
-  /// A packed 16-bit fragment written whole, a register at a time: its two
-  /// values (`value` of an index expression gives that value's f32
-  /// expression) rounded and packed by one conversion. Half the statements
-  /// of a value-by-value read-modify-write of each half, which NVRTC and
+  /// A packed fragment written whole, a register at a time: its two (16-bit)
+  /// or four (8-bit) values (`value` of an index expression gives that
+  /// value's f32 expression) rounded and packed by cvt. Far fewer statements
+  /// than a value-by-value read-modify-write of each part, which NVRTC and
   /// ptxas take much longer over (docs/lowering.md).
-  void each_pair(const FragShape& f, SymbolId s, const std::function<std::string(const std::string&)>& value) {
+  void each_register_packed(const FragShape& f, SymbolId s, const std::function<std::string(const std::string&)>& value) {
+    int64_t n = f.per_register();
+    std::vector<std::string> values;
+    for (int64_t k = 0; k < n; ++k)
+      values.push_back(value("(" + std::to_string(n) + " * cake_j" + (k ? " + " + std::to_string(k) : "") + ")"));
     line("#pragma unroll");
     line("for (int cake_j = 0; cake_j < " + std::to_string(f.slots()) + "; ++cake_j) " +
-         x.pack_pair(f, x.name(s) + "[cake_j]", value("(2 * cake_j)"), value("(2 * cake_j + 1)")));
+         x.pack_register(f, x.name(s) + "[cake_j]", values));
   }
 
   /// Fragment `f`'s value at `i` of `e` in f32, before storing rounds it
@@ -64,7 +68,7 @@ struct Lowerer {
         if (!f) return;
         line(x.storage(*f) + " " + x.name(d.symbol) + "[" + std::to_string(f->slots()) + "];");
         if (sym.value == kNone) return;
-        if (f->packed()) return each_pair(*f, d.symbol, [&](const std::string& i) { return f32_value(*f, sym.value, i); });
+        if (f->packed()) return each_register_packed(*f, d.symbol, [&](const std::string& i) { return f32_value(*f, sym.value, i); });
         each_register(*f, x.slot_write(*f, d.symbol, "cake_i", rvalue(*f, sym.value)));
         return;
       }
@@ -149,7 +153,8 @@ struct Lowerer {
   bool load_store_pairs(const FragShape& f, SymbolId reg, ExprId mem, const CornerAddress& corner, int rank, bool load) {
     bool adjacent = f.layout == FragLayout::MmaAcc || f.layout == FragLayout::WgmmaAcc || f.layout == FragLayout::Tcgen05Acc;
     const Symbol& buffer = x.m.symbols[root_symbol(x.m, mem)];
-    if (!adjacent || rank != 2 || !corner.column_innermost || buffer.type.dtype != f.dtype || (!f.packed() && f.dtype != DType::F32) ||
+    if (!adjacent || rank != 2 || !corner.column_innermost || buffer.type.dtype != f.dtype ||
+        (f.packed() ? f.per_register() != 2 : f.dtype != DType::F32) ||
         f.values() % 2 != 0 || x.alignment(mem) % 2 != 0)
       return false;
     auto pair = x.corner_address(mem, x.split_place(f, "(2 * cake_j)"), rank);
@@ -231,7 +236,7 @@ struct Lowerer {
     auto fd = x.fragment(d.symbol, d.range);
     auto fs = x.fragment(src.symbol, src.range);
     if (!fd || !fs) return;
-    if (fs->packed()) return x.refuse(src.range, "a row reduction of a packed 16-bit mma_acc fragment");
+    if (fs->packed()) return x.refuse(src.range, "a row reduction of a packed 16- or 8-bit fragment");
     std::string combine = r.kind == ReduceStmt::Kind::Max   ? "CAKE_MAX_INTO(cake_v, cake_w);"
                           : r.kind == ReduceStmt::Kind::Min ? "CAKE_MIN_INTO(cake_v, cake_w);"
                                                             : "cake_v = cake_v + cake_w;";
@@ -340,7 +345,7 @@ struct Lowerer {
     if (op != "=" && op != "+=" && op != "-=" && op != "*=" && op != "/=") return x.refuse(s.keyword, "`" + op + "`");
     if (f->packed()) {
       // `a op= v` is `a = a op v`, computed as `=` is.
-      return each_pair(*f, t.symbol, [&](const std::string& i) {
+      return each_register_packed(*f, t.symbol, [&](const std::string& i) {
         if (op == "=") return f32_value(*f, a.value, i);
         return "(" + x.value(t.symbol, x.slot_read(*f, t.symbol, i)) + " " + op.substr(0, 1) + " " + x.element(a.value, *f, i) + ")";
       });

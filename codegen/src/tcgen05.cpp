@@ -246,7 +246,7 @@ void Emitter::tcgen05_move(const Stmt& s, const MoveStmt& mv, bool load) {
   // 32-bit column per register; .xN moves N columns.
   // A 16-bit fragment moves its packed registers: two elements per 32-bit
   // column, as a 16-bit tmem buffer holds them (the lower half first).
-  bool packed = f->packed();
+  bool packed = f->per_register() == 2;
   int64_t n = f->dims.size() == 2 ? f->dims[1] / (packed ? 2 : 1) : 0;
   if (f->layout != FragLayout::Tcgen05Acc || (dtype_bits(f->dtype) != 32 && !packed) || *tile != f->dims || n < 1 ||
       n > 128 || !std::has_single_bit(static_cast<uint64_t>(n)))

@@ -52,15 +52,49 @@ std::string cxx_int(int64_t v) {
   return std::to_string(v) + "LL";
 }
 
+namespace {
+
+/// The prelude's macros for a float narrower than f32, kept as its bits:
+/// its f32 value, an f32 rounded to it, and a packed register written from
+/// f32 values (2 of 16 bits, 4 of 8, the low bits first).
+struct NarrowFloat {
+  std::string_view to_f32, from_f32, pack;
+};
+
+const NarrowFloat* narrow_float(DType dtype) {
+  static constexpr NarrowFloat kBF16{"CAKE_BF16_F32", "CAKE_F32_BF16", "CAKE_PACK_BF16X2"};
+  static constexpr NarrowFloat kF16{"CAKE_F16_F32", "CAKE_F32_F16", "CAKE_PACK_F16X2"};
+  static constexpr NarrowFloat kE4M3{"CAKE_E4M3_F32", "CAKE_F32_E4M3", "CAKE_PACK_E4M3X4"};
+  static constexpr NarrowFloat kE5M2{"CAKE_E5M2_F32", "CAKE_F32_E5M2", "CAKE_PACK_E5M2X4"};
+  switch (dtype) {
+    case DType::BF16: return &kBF16;
+    case DType::F16: return &kF16;
+    case DType::F8E4M3: return &kE4M3;
+    case DType::F8E5M2: return &kE5M2;
+    case DType::F64: case DType::F32: case DType::TF32: case DType::F6E3M2: case DType::F6E2M3: case DType::F4E2M1:
+    case DType::I64: case DType::I32: case DType::I16: case DType::I8: case DType::U64: case DType::U32:
+    case DType::U16: case DType::U8: case DType::B32: case DType::Pred: case DType::Unknown:
+      return nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 int64_t FragShape::registers() const {
   int64_t elements = 1;
   for (int64_t d : dims) elements *= d;
   return fragment_registers(layout, elements, dtype_bits(dtype), 32);
 }
 
-bool FragShape::packed() const { return layout != FragLayout::None && dtype_bits(dtype) == 16; }
+bool FragShape::packed() const {
+  unsigned bits = dtype_bits(dtype);
+  return layout != FragLayout::None && (bits == 16 || bits == 8);
+}
 
-int64_t FragShape::values() const { return packed() ? 2 * registers() : slots(); }
+int64_t FragShape::per_register() const { return packed() ? 32 / dtype_bits(dtype) : 1; }
+
+int64_t FragShape::values() const { return packed() ? per_register() * registers() : slots(); }
 
 int64_t FragShape::slots() const {
   if (layout != FragLayout::None) return registers();
@@ -100,21 +134,34 @@ std::string Emitter::memory_type(DType dtype) const {
   return ctype(dtype);
 }
 
-std::string Emitter::storage(const FragShape& f) const { return f.packed() ? "unsigned" : ctype(f.dtype); }
+std::string Emitter::to_f32(DType dtype, const std::string& bits) const {
+  const NarrowFloat* n = narrow_float(dtype);
+  return n ? std::string(n->to_f32) + "(" + bits + ")" : bits;
+}
+
+std::string Emitter::storage(const FragShape& f) const { return f.packed() ? "unsigned" : memory_type(f.dtype); }
 
 std::string Emitter::slot_read(const FragShape& f, SymbolId s, const std::string& i) const {
   if (!f.packed()) return name(s) + "[" + i + "]";
-  return "((unsigned short)(" + name(s) + "[(" + i + ") / 2] >> (16 * ((" + i + ") % 2))))";
+  std::string per = std::to_string(f.per_register()), bits = std::to_string(dtype_bits(f.dtype));
+  std::string type = dtype_bits(f.dtype) == 8 ? "unsigned char" : "unsigned short";
+  return "((" + type + ")(" + name(s) + "[(" + i + ") / " + per + "] >> (" + bits + " * ((" + i + ") % " + per + "))))";
 }
 
 std::string Emitter::slot_write(const FragShape& f, SymbolId s, const std::string& i, const std::string& stored) const {
   if (!f.packed()) return name(s) + "[" + i + "] = " + stored + ";";
-  std::string reg = name(s) + "[(" + i + ") / 2]", shift = "(16 * ((" + i + ") % 2))";
-  return reg + " = (" + reg + " & ~(0xffffu << " + shift + ")) | ((unsigned)(" + stored + ") << " + shift + ");";
+  std::string per = std::to_string(f.per_register()), bits = std::to_string(dtype_bits(f.dtype));
+  std::string mask = dtype_bits(f.dtype) == 8 ? "0xffu" : "0xffffu";
+  std::string reg = name(s) + "[(" + i + ") / " + per + "]", shift = "(" + bits + " * ((" + i + ") % " + per + "))";
+  return reg + " = (" + reg + " & ~(" + mask + " << " + shift + ")) | ((unsigned)(" + stored + ") << " + shift + ");";
 }
 
-std::string Emitter::pack_pair(const FragShape& f, const std::string& reg, const std::string& lo, const std::string& hi) const {
-  return std::string(f.dtype == DType::BF16 ? "CAKE_PACK_BF16X2(" : "CAKE_PACK_F16X2(") + reg + ", " + lo + ", " + hi + ");";
+std::string Emitter::pack_register(const FragShape& f, const std::string& reg, const std::vector<std::string>& v) const {
+  const NarrowFloat* n = narrow_float(f.dtype);
+  if (!n) return "";  // not packed (FragShape::packed())
+  std::string out = std::string(n->pack) + "(" + reg;
+  for (const std::string& x : v) out += ", " + x;
+  return out + ");";
 }
 
 std::string Emitter::red_add(DType dtype, const std::string& ptr, const std::string& value) const {
@@ -273,13 +320,20 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
     }
     f.dims.push_back(*v);
   }
-  bool half = f.dtype == DType::BF16 || f.dtype == DType::F16;
+  bool f8 = f.dtype == DType::F8E4M3 || f.dtype == DType::F8E5M2;
+  bool narrow = f.dtype == DType::BF16 || f.dtype == DType::F16 || f8;
   bool wide = f.dtype == DType::F64 && f.layout == FragLayout::None;  // per thread: a double
-  if (ctype(f.dtype).empty() || (dtype_bits(f.dtype) > 32 && !wide) ||
-      (half && f.layout != FragLayout::None && f.layout != FragLayout::MmaAcc && f.layout != FragLayout::WgmmaAcc &&
+  if (memory_type(f.dtype).empty() || (dtype_bits(f.dtype) > 32 && !wide) ||
+      (narrow && f.layout != FragLayout::None && f.layout != FragLayout::MmaAcc && f.layout != FragLayout::WgmmaAcc &&
                f.layout != FragLayout::Tcgen05Acc)) {
     refuse(sym.decl, "a " + std::string(dtype_name(f.dtype)) +
-                         " fragment in this layout (so far: 32-bit types, f64 per thread, 16-bit floats per thread or in an accumulator layout)");
+                         " fragment in this layout (so far: 32-bit types, f64 per thread, 16- and 8-bit floats per thread or in an accumulator layout)");
+    return std::nullopt;
+  }
+  // Its values are converted to and from f32 by cvt's .e4m3x2/.e5m2x2 forms.
+  if (f8 && !target.has(Feature::Fp8Convert)) {
+    refuse(sym.decl, "a " + std::string(dtype_name(f.dtype)) + " fragment on " + std::string(target.name) +
+                         " (8-bit float conversions need sm_89 or later)");
     return std::nullopt;
   }
   switch (f.layout) {
@@ -409,15 +463,14 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
         return "0";
       }
       const Symbol& b = m.symbols[base];
-      if (ctype(b.type.dtype).empty()) {
+      if (memory_type(b.type.dtype).empty()) {
         refuse(e.range, "a " + std::string(dtype_name(b.type.dtype)) + " operand of an element-wise expression");
         return "0";
       }
       auto at = address(id, place(result, i).col, "", 1);
       if (!at) return "0";
-      return b.type.dtype == DType::BF16 ? "CAKE_BF16_F32(" + *at + ")"
-             : b.type.dtype == DType::F16 ? "CAKE_F16_F32(" + *at + ")"
-                                          : "(float)" + *at;
+      std::string decoded = to_f32(b.type.dtype, *at);
+      return decoded != *at ? decoded : "(float)" + *at;
     }
   }
   switch (e.kind) {
@@ -510,23 +563,11 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
   return "0";
 }
 
-std::string Emitter::value(SymbolId s, const std::string& slot) const {
-  switch (m.symbols[s].type.dtype) {
-    case DType::BF16: return "CAKE_BF16_F32(" + slot + ")";
-    case DType::F16: return "CAKE_F16_F32(" + slot + ")";
-    case DType::F64: case DType::F32: case DType::TF32: case DType::F8E4M3: case DType::F8E5M2: case DType::F6E3M2:
-    case DType::F6E2M3: case DType::F4E2M1: case DType::I64: case DType::I32: case DType::I16: case DType::I8:
-    case DType::U64: case DType::U32: case DType::U16: case DType::U8: case DType::B32: case DType::Pred:
-    case DType::Unknown:
-      break;
-  }
-  return slot;
-}
+std::string Emitter::value(SymbolId s, const std::string& slot) const { return to_f32(m.symbols[s].type.dtype, slot); }
 
 std::string Emitter::store_value(const FragShape& f, const std::string& v) const {
-  if (f.dtype == DType::BF16) return "CAKE_F32_BF16(" + v + ")";
-  if (f.dtype == DType::F16) return "CAKE_F32_F16(" + v + ")";
-  return v;
+  const NarrowFloat* n = narrow_float(f.dtype);
+  return n ? std::string(n->from_f32) + "(" + v + ")" : v;
 }
 
 namespace {

@@ -137,7 +137,7 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   if (a_in_registers) {
     auto fa = fragment(a.symbol, a.range);
     if (!fa) return;
-    if (fa->layout != FragLayout::WgmmaAcc || !fa->packed() || fa->dims.size() != 2)
+    if (fa->layout != FragLayout::WgmmaAcc || fa->per_register() != 2 || fa->dims.size() != 2)
       return refuse(a.range, "a wgmma A operand in registers other than a 16-bit wgmma_acc fragment");
     a_dtype = fa->dtype;
     a_rows = fa->dims[0];

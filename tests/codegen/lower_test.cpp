@@ -348,7 +348,7 @@ TEST_CASE("neighbouring values move as one access only where the pair is aligned
   }
 }
 
-TEST_CASE("8-bit floats lower as the bytes TMA copies and wgmma reads, and are refused element-wise") {
+TEST_CASE("8-bit floats lower as the bytes TMA copies and wgmma reads, and are decoded element-wise") {
   const char* text = R"(target sm_90a
 kernel f8(A: global f8e4m3[64, 64], R: global f8e4m3[64], C: global f32[64, 64]) grid (1) block 128 {
   smem a: f8e4m3[64, 64] swizzle(64B)
@@ -372,24 +372,14 @@ kernel f8(A: global f8e4m3[64, 64], R: global f8e4m3[64], C: global f32[64, 64])
   }
 }
 )";
-  auto a = analyze(text);
-  REQUIRE(count(a->diagnostics).errors == 0);
-  codegen::Lowered low = codegen::lower(*a, 0, "sm_90a", kFile);
-  // Only the element-wise read of `r` is refused, on `r`.
-  REQUIRE(low.diagnostics.size() == 1);
-  const Diagnostic& d = low.diagnostics[0];
-  CHECK(d.id == DiagId::NotLowered);
-  CHECK(a->text.substr(d.range.begin, d.range.end - d.range.begin) == "r");
-  CHECK(d.message == "a f8e4m3 operand of an element-wise expression cannot be lowered to CUDA yet");
-  // Without it: the tensor is its bytes, the map an 8-bit one, and the
-  // wgmma the k32 form with no transpose immediates.
-  std::string clean(text);
-  clean.replace(clean.find("    acc = acc * cvt<f32>(r)\n"), std::string("    acc = acc * cvt<f32>(r)\n").size(), "");
-  auto b = analyze(clean);
+  auto b = analyze(text);
   REQUIRE(count(b->diagnostics).errors == 0);
   codegen::Lowered ok = codegen::lower(*b, 0, "sm_90a", kFile);
   for (const Diagnostic& e : ok.diagnostics) INFO(e.message);
   REQUIRE(ok.ok());
+  // The tensor is its bytes, the map an 8-bit one, the wgmma the k32 form
+  // with no transpose immediates, and `r`'s bytes are decoded where read.
+  CHECK(ok.cuda.find("CAKE_E4M3_F32(") != std::string::npos);
   CHECK(ok.plan.params[0].ctype == "unsigned char* __restrict__");
   const codegen::LaunchParam* map = nullptr;
   for (const codegen::LaunchParam& p : ok.plan.params)

@@ -280,6 +280,26 @@ inline uint16_t float_to_half_bits(float f) {
   return uint16_t(sign | uint16_t(mantissa >> 13));
 }
 
+/// f32 to OCP FP8 bits as cvt.rn.satfinite.e4m3x2/.e5m2x2.f32 gives: nearest
+/// even, beyond the largest finite value (448, 57344; infinity too) that
+/// value, NaN the format's all-ones NaN.
+inline uint8_t float_to_fp8_bits(float f, bool e5m2) {
+  int man_bits = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
+  double max = e5m2 ? 57344.0 : 448.0;
+  uint8_t sign = std::signbit(f) ? 0x80 : 0;
+  if (std::isnan(f)) return uint8_t(sign | 0x7f);
+  double a = std::min<double>(std::fabs(f), max);
+  if (a == 0) return sign;
+  int e = std::max(std::ilogb(a), 1 - bias);         // the exponent of a's binade, or the subnormals'
+  double quantum = std::ldexp(1.0, e - man_bits);
+  double r = std::min(std::nearbyint(a / quantum) * quantum, max);  // nearest even (the default rounding)
+  if (r == 0) return sign;
+  int re = std::ilogb(r);
+  if (re < 1 - bias) return uint8_t(sign | int(r / std::ldexp(1.0, 1 - bias - man_bits)));  // subnormal
+  int mantissa = int(r / std::ldexp(1.0, re - man_bits)) - (1 << man_bits);
+  return uint8_t(sign | ((re + bias) << man_bits) | mantissa);
+}
+
 /// An MMA operand's element type, as PTX names it: 16-bit floats or the
 /// 8-bit floats of OCP FP8 (e4m3: bias 7, only S.1111.111 is NaN; e5m2:
 /// bias 15, IEEE specials).
@@ -869,6 +889,18 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 // cvt.rn.bf16x2.f32 / cvt.rn.f16x2.f32: each value rounded to nearest even,
 // `lo` in the lower half.
 #define CAKE_PACK_BF16X2(d, lo, hi) ((d) = (unsigned)CAKE_F32_BF16(lo) | ((unsigned)CAKE_F32_BF16(hi) << 16))
+#define CAKE_F16_F32(h) cake_host::half_bits_to_float(uint16_t(h), false)
+#define CAKE_F32_F16(x) cake_host::float_to_half_bits(x)
+// 8-bit floats: cvt.rn.satfinite to them, exact from them; four in a register,
+// v0 in the lowest byte.
+#define CAKE_E5M2_F32(b) cake_host::fp8_bits_to_float(uint8_t(b), true)
+#define CAKE_F32_E4M3(x) cake_host::float_to_fp8_bits((x), false)
+#define CAKE_F32_E5M2(x) cake_host::float_to_fp8_bits((x), true)
+#define CAKE_PACK_F8X4_HOST(e5m2, d, v0, v1, v2, v3)                                                         \
+  ((d) = (unsigned)cake_host::float_to_fp8_bits((v0), e5m2) | (unsigned)cake_host::float_to_fp8_bits((v1), e5m2) << 8 | \
+         (unsigned)cake_host::float_to_fp8_bits((v2), e5m2) << 16 | (unsigned)cake_host::float_to_fp8_bits((v3), e5m2) << 24)
+#define CAKE_PACK_E4M3X4(d, v0, v1, v2, v3) CAKE_PACK_F8X4_HOST(false, d, v0, v1, v2, v3)
+#define CAKE_PACK_E5M2X4(d, v0, v1, v2, v3) CAKE_PACK_F8X4_HOST(true, d, v0, v1, v2, v3)
 #define CAKE_PACK_F16X2(d, lo, hi) \
   ((d) = (unsigned)cake_host::float_to_half_bits(lo) | ((unsigned)cake_host::float_to_half_bits(hi) << 16))
 // cp.async copies at once here: its completion is what the waits order.
