@@ -173,62 +173,35 @@ TEST_CASE("each op's minimal kernel that lowers computes on the host what the CP
   CHECK(ran >= 5);
 }
 
-// 8-bit floats in registers (sm_89+): per thread, unpacked, and in mma_acc,
-// four to a register. cvt<f8e4m3> of values beyond 448 saturates (.satfinite),
-// cvt<f32> decodes exactly; both the host runtime's conversions and the CPU
-// executor's follow the PTX ISA, so the host run must match the executor.
-TEST_CASE("8-bit float fragments convert, pack, load and store as the CPU executor computes") {
-  const char* text = R"(target sm_89
-kernel f8_cvt(X: global f32[N, 8], Y: global f8e4m3[N, 8], Z: global f32[N, 8], W: global f8e5m2[N, 8]) where N % 128 == 0 grid (N / 128) block 128 {
-  let i = block.x * 128 + warp.id * 32 + lane
-  reg x: f32[8]
-  reg y: f8e4m3[8]
-  reg w: f8e5m2[8]
-  reg z: f32[8]
-  load x <- X[i, :]
-  y = cvt<f8e4m3>(x * 1000.0)
-  w = cvt<f8e5m2>(x * 3000.0)
-  z = cvt<f32>(y) + cvt<f32>(w)
-  store Y[i, :] <- y
-  store W[i, :] <- w
-  store Z[i, :] <- z
-}
-kernel f8_acc(A: global bf16[M, 16], B: global bf16[N, 16], C: global f8e4m3[M, N], D: global f32[M, N]) where M % 16 == 0, N % 16 == 0 grid (N / 16, M / 16) block 32 {
-  reg acc: f32[16, 16] layout(mma_acc) = 0
-  reg a: bf16[16, 16] layout(mma_acc)
-  reg b: bf16[16, 16] layout(mma_acc)
-  reg o: f8e4m3[16, 16] layout(mma_acc)
-  load a <- A[block.y * 16 : 16, :]
-  load b <- B[block.x * 16 : 16, :]
-  mma acc += a @ b.T
-  o = cvt<f8e4m3>(acc * 64.0)
-  store C[block.y * 16 : 16, block.x * 16 : 16] <- o
-  load o <- C[block.y * 16 : 16, block.x * 16 : 16]
-  acc = cvt<f32>(o) * 0.5
-  store D[block.y * 16 : 16, block.x * 16 : 16] <- acc
-}
-)";
-  auto a = analyze(text);
-  for (const Diagnostic& d : a->diagnostics) INFO(d.message);
-  REQUIRE(count(a->diagnostics).errors == 0);
+// Kernels of fragment forms beyond the ops (tests/codegen/op_kernels.h): on
+// the first target that lowers them, as the CPU executor computes. 8-bit
+// floats in registers: both the host runtime's conversions and the CPU
+// executor's follow the PTX ISA (.satfinite, nearest even).
+TEST_CASE("each form kernel computes on the host what the CPU executor computes, and is refused where it cannot lower") {
   fs::path work = work_dir();
-  for (uint32_t k = 0; k < a->module.kernels.size(); ++k) {
-    codegen::Lowered low = codegen::lower(*a, k, "sm_89", "/f8/f8.cake");
-    for (const Diagnostic& d : low.diagnostics) INFO(d.message);
-    REQUIRE(low.ok());
-    INFO(low.plan.kernel);
-    run_on_host(a->module, k, low, work);
+  for (const testing::FormKernel& form : testing::form_kernels()) {
+    INFO(form.what);
+    bool ran = false;
+    for (const TargetInfo& t : all_targets()) {
+      auto a = analyze("target " + std::string(t.name) + "\n" + form.text + "\n");
+      for (const Diagnostic& d : a->diagnostics) INFO(d.message);
+      REQUIRE(count(a->diagnostics).errors == 0);
+      codegen::Lowered low = codegen::lower(*a, 0, std::string(t.name), "/forms/form.cake");
+      if (t.name != form.first_target && !ran) {
+        // Before its first target it is refused on the line `refused_at` names.
+        REQUIRE_FALSE(low.ok());
+        const ByteRange& at = low.diagnostics[0].range;
+        CHECK(a->text.substr(at.begin, at.end - at.begin) == form.refused_at);
+        continue;
+      }
+      for (const Diagnostic& d : low.diagnostics) INFO(d.message);
+      REQUIRE(low.ok());
+      INFO(low.plan.kernel << " on " << t.name);
+      run_on_host(a->module, 0, low, work);
+      ran = true;
+      break;
+    }
+    CHECK(ran);
   }
   fs::remove_all(work);
-  // The same on sm_86, which has no 8-bit float conversions, is refused on
-  // the fragment's declaration.
-  std::string old(text);
-  old.replace(old.find("sm_89"), 5, "sm_86");
-  auto b = analyze(old);
-  REQUIRE(count(b->diagnostics).errors == 0);
-  codegen::Lowered refused = codegen::lower(*b, 0, "sm_86", "/f8/f8.cake");
-  REQUIRE_FALSE(refused.ok());
-  CHECK(refused.diagnostics[0].message.find("8-bit float conversions need sm_89 or later") != std::string::npos);
-  const ByteRange& at = refused.diagnostics[0].range;
-  CHECK(b->text.substr(at.begin, at.end - at.begin) == "reg y: f8e4m3[8]");
 }

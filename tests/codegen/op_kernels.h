@@ -489,4 +489,55 @@ inline const std::vector<OpKernel>& op_kernels() {
   return kernels;
 }
 
+/// A kernel of a fragment form beyond the ops (conversions), lowered on
+/// `first_target` and the targets listed after it in all_targets(); on the
+/// ones before, lowering refuses the declaration `refused_at`. Shared by
+/// codegen.host_run and cake-gpu-check.
+struct FormKernel {
+  std::string what;
+  std::string first_target;
+  std::string refused_at;
+  std::string text;  // without its `target` line
+};
+
+inline const std::vector<FormKernel>& form_kernels() {
+  static const std::vector<FormKernel> kernels = {
+    // Per thread, one value to a byte: cvt<f8e4m3> beyond 448 saturates
+    // (.satfinite), cvt<f32> decodes exactly.
+    {"8-bit floats per thread", "sm_89", "reg y: f8e4m3[8]",
+     R"(kernel f8_cvt(X: global f32[N, 8], Y: global f8e4m3[N, 8], Z: global f32[N, 8], W: global f8e5m2[N, 8]) where N % 128 == 0 grid (N / 128) block 128 {
+  let i = block.x * 128 + warp.id * 32 + lane
+  reg x: f32[8]
+  reg y: f8e4m3[8]
+  reg w: f8e5m2[8]
+  reg z: f32[8]
+  load x <- X[i, :]
+  y = cvt<f8e4m3>(x * 1000.0)
+  w = cvt<f8e5m2>(x * 3000.0)
+  z = cvt<f32>(y) + cvt<f32>(w)
+  store Y[i, :] <- y
+  store W[i, :] <- w
+  store Z[i, :] <- z
+})"},
+    // In mma_acc, four to a register: an FP8 epilogue stored, reloaded and
+    // decoded.
+    {"8-bit floats in an accumulator layout", "sm_89", "reg o: f8e4m3[16, 16] layout(mma_acc)",
+     R"(kernel f8_acc(A: global bf16[M, 16], B: global bf16[N, 16], C: global f8e4m3[M, N], D: global f32[M, N]) where M % 16 == 0, N % 16 == 0 grid (N / 16, M / 16) block 32 {
+  reg acc: f32[16, 16] layout(mma_acc) = 0
+  reg a: bf16[16, 16] layout(mma_acc)
+  reg b: bf16[16, 16] layout(mma_acc)
+  reg o: f8e4m3[16, 16] layout(mma_acc)
+  load a <- A[block.y * 16 : 16, :]
+  load b <- B[block.x * 16 : 16, :]
+  mma acc += a @ b.T
+  o = cvt<f8e4m3>(acc * 64.0)
+  store C[block.y * 16 : 16, block.x * 16 : 16] <- o
+  load o <- C[block.y * 16 : 16, block.x * 16 : 16]
+  acc = cvt<f32>(o) * 0.5
+  store D[block.y * 16 : 16, block.x * 16 : 16] <- acc
+})"},
+  };
+  return kernels;
+}
+
 }  // namespace cake::testing

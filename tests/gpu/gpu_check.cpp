@@ -1,5 +1,5 @@
 // cake-gpu-check: every example kernel that lowers (docs/lowering.md), and
-// each op's minimal kernel (tests/codegen/op_kernels.h), run on the GPU it
+// each op's minimal kernel and each form kernel (tests/codegen/op_kernels.h), run on the GPU it
 // finds and compared with the CPU executor's outputs for the same seeded
 // inputs (the shapes of tests/codegen/kernel_io.h), with the executor's
 // tolerances. A kernel whose target the GPU cannot run (sm_100a code on an
@@ -249,7 +249,19 @@ Tally check(gpu::Driver* driver, int major, int minor, const fs::path& dir) {
       }
     }
   }
-  std::printf("op kernels, on every target this GPU runs that has their ops:\n");
+  std::printf("op and form kernels, on every target this GPU runs that has their ops or forms:\n");
+  for (const testing::FormKernel& form : testing::form_kernels()) {
+    for (const TargetInfo& t : all_targets()) {
+      if (tally.stop) break;
+      std::string arch = arch_for(std::string(t.name), major, minor);
+      if (arch.empty()) continue;
+      auto a = analyze("target " + std::string(t.name) + "\n" + form.text + "\n");
+      if (count(a->diagnostics).errors > 0) continue;
+      codegen::Lowered low = codegen::lower(*a, 0, std::string(t.name), "/forms/form.cake");
+      if (!low.ok()) continue;  // before its first target (codegen.host_run checks the refusal)
+      tally.add(check_case(driver, a->module, 0, low, arch, "[" + form.what + "] " + std::string(t.name)));
+    }
+  }
   for (const testing::OpKernel& op : testing::op_kernels()) {
     for (const TargetInfo& t : all_targets()) {
       if (tally.stop) break;
