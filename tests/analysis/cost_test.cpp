@@ -528,3 +528,40 @@ TEST_CASE("one warp's dependent statements are serial; warps on other schedulers
   CHECK(e4[0].resources[size_t(Resource::Sfu)].demand == Approx(4 * e1[0].resources[size_t(Resource::Sfu)].demand));
   CHECK(e4[0].time_us == Approx(e1[0].time_us).epsilon(0.1));
 }
+
+// Branches: an `if` the model can evaluate costs each branch by the fraction
+// of executions that take it; one it cannot (here it reads `lane`) costs its
+// `then` branch every time and its `else` nothing.
+TEST_CASE("an if costs its branches by the fraction of executions that take them") {
+  const char* text = R"(target sm_90a
+kernel branches(X: global f32[N], Y: global f32[N]) where N % 4096 == 0 grid (N / 4096) block 128 {
+  reg x: f32
+  for k in 0 .. 32 {
+    load x <- X[block.x * 4096 + k * 128 + warp.id * 32 + lane]
+    if k % 4 == 0 || k == 31 {
+      store Y[block.x * 4096 + k * 128 + warp.id * 32 + lane] <- x
+    } else {
+      x = x * 3.0
+    }
+  }
+}
+bench branches { N = 1048576 }
+)";
+  auto a = checked(text);
+  auto e = estimates(*a);
+  REQUIRE(e.size() == 1);
+  REQUIRE(e[0].ok);
+  // Bytes through L2: every load (32 per thread), and the store in 9 of the
+  // 32 iterations (k = 0, 4, ..., 28 and 31).
+  double elements = 1048576.0;
+  CHECK(e[0].resources[size_t(Resource::L2)].demand == Approx(elements * 4 * (32 + 9) / 32));
+  // The else branch: one multiply per element in the other 23.
+  CHECK(e[0].resources[size_t(Resource::CudaCore)].demand == Approx(elements * 23 / 32));
+  // Reading `lane`, the condition is not the model's to evaluate: the
+  // store is costed every iteration and the multiply never.
+  auto b = checked(replace(text, "if k % 4 == 0 || k == 31 {", "if lane < 31 {"));
+  auto f = estimates(*b);
+  REQUIRE(f[0].ok);
+  CHECK(f[0].resources[size_t(Resource::L2)].demand == Approx(elements * 4 * 2));
+  CHECK(f[0].resources[size_t(Resource::CudaCore)].demand == Approx(0.0));
+}

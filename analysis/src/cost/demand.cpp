@@ -212,14 +212,15 @@ class Walker {
   /// The fraction of an `if`'s executions whose condition holds: counted
   /// over the iterations of the loops around it and the grid's CTAs, with
   /// shape symbols, loop variables (a pipeline's stage and phase too) and
-  /// `block.x`/`y`/`z` bound. Each loop contributes at most kBranchIterations
-  /// evenly spread iterations (first and last included) and at most
-  /// kBranchCtas CTAs are visited, so an `if` costs at most
-  /// kBranchCtas × kBranchIterations² evaluations (two loops deep; deeper
-  /// loops are sampled the same way). nullopt when the condition reads
-  /// anything else (a scalar parameter, `role.rank`, `lane`, ...) or no
+  /// `block.x`/`y`/`z` bound. At most kBranchCtas CTAs are visited, evenly
+  /// spread, and each loop contributes at most the d-th root of
+  /// kBranchEvaluations / CTAs iterations (d loops deep; at least 2, at most
+  /// kBranchIterations), evenly spread with the first and last included: an
+  /// `if` costs at most about kBranchEvaluations evaluations however deep it
+  /// sits, which keeps hover and code lens fast. nullopt when the condition
+  /// reads anything else (a scalar parameter, `role.rank`, `lane`, ...) or no
   /// iteration runs.
-  static constexpr int64_t kBranchIterations = 128, kBranchCtas = 16;
+  static constexpr int64_t kBranchIterations = 128, kBranchCtas = 16, kBranchEvaluations = 4096;
   std::optional<double> branch_fraction(ExprId condition, const std::vector<Loop>& loops) const {
     static constexpr std::string_view kAxes[] = {"x", "y", "z"};
     int64_t total = 1;
@@ -227,6 +228,11 @@ class Walker {
     if (per_cta)
       for (int64_t g : grid_) total = total > (int64_t{1} << 40) / g ? (int64_t{1} << 40) : total * g;
     int64_t ctas = per_cta ? std::min(total, kBranchCtas) : 1;
+    int64_t per_loop = kBranchIterations;
+    if (!loops.empty()) {
+      double root = std::pow(static_cast<double>(kBranchEvaluations / ctas), 1.0 / static_cast<double>(loops.size()));
+      per_loop = std::clamp<int64_t>(static_cast<int64_t>(root), 2, kBranchIterations);
+    }
     double taken = 0, executed = 0;
     bool known = true;
     Env env = env_;
@@ -247,7 +253,7 @@ class Walker {
       auto step = l.step == kNone ? std::optional<int64_t>(1) : eval_.eval(l.step, &env);
       auto stages = l.stages == kNone ? std::optional<int64_t>(1) : eval_.eval(l.stages, &env);
       if (!start || !n || !step || !stages || *stages <= 0) { known = false; return; }
-      int64_t samples = std::min(*n, kBranchIterations);
+      int64_t samples = std::min(*n, per_loop);
       for (int64_t k = 0; k < samples && known; ++k) {
         int64_t i = samples == *n ? k : (samples == 1 ? 0 : k * (*n - 1) / (samples - 1));
         int64_t value = *start + i * *step;
