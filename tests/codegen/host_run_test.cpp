@@ -205,3 +205,23 @@ TEST_CASE("each form kernel computes on the host what the CPU executor computes,
   }
   fs::remove_all(work);
 }
+
+// The published stream-K FP8 GEMM (tests/cost/published/gemm_h100.cake):
+// TMA with B multicast in 2-CTA clusters, wgmma k32, a flush of the
+// accumulator with store.add at each tile's end or the cluster's run's,
+// uneven runs over 66 clusters: on the host as the CPU executor computes.
+TEST_CASE("the published stream-K FP8 GEMM computes on the host what the CPU executor computes") {
+  fs::path file = fs::path(CAKE_TESTS_DIR) / "cost/published/gemm_h100.cake";
+  auto a = analyze(read(file));
+  REQUIRE(count(a->diagnostics).errors == 0);
+  const Module& m = a->module;
+  uint32_t k = 0;
+  while (k < m.kernels.size() && m.symbols[m.kernels[k].symbol].name != "wgmma_f8_128x256_c2_sk") ++k;
+  REQUIRE(k < m.kernels.size());
+  codegen::Lowered low = codegen::lower(*a, k, "sm_90a", file.string());
+  for (const Diagnostic& d : low.diagnostics) INFO(d.message);
+  REQUIRE(low.ok());
+  fs::path work = work_dir();
+  run_on_host(m, k, low, work);
+  fs::remove_all(work);
+}

@@ -43,6 +43,14 @@ inline const std::map<std::string, exec::NamedShape>& check_shapes() {
       // 4 centroid tiles: the 3-stage ring turns.
       {"kmeans_assign", {{"N", 256}, {"K", 512}}},
       {"kmeans_assign_small", {{"N", 256}, {"K", 256}}},
+      // Two tiles, four K slices of 5 k-tiles each: the 3-stage ring turns
+      // in every slice, and each tile gets four adds.
+      {"splitk_gemm", {{"M", 64}, {"N", 128}, {"K", 640}}},
+      // tests/cost/published/gemm_h100.cake's stream-K GEMM: 2 x 4 pair
+      // tiles of 11 k-tiles, 88 k-tiles over 66 clusters (one or two a
+      // cluster), every tile split between clusters and two clusters' runs
+      // crossing a tile's end (a flush, then a fresh accumulator).
+      {"wgmma_f8_128x256_c2_sk", {{"M", 512}, {"N", 1024}, {"K", 1408}}},
   };
   return shapes;
 }
