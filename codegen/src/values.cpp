@@ -469,8 +469,7 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
       }
       auto at = address(id, place(result, i).col, "", 1);
       if (!at) return "0";
-      std::string decoded = to_f32(b.type.dtype, *at);
-      return decoded != *at ? decoded : "(float)" + *at;
+      return narrow_float(b.type.dtype) ? to_f32(b.type.dtype, *at) : "(float)" + *at;
     }
   }
   switch (e.kind) {

@@ -183,25 +183,39 @@ class Walker {
     return n;
   }
 
+  /// The grid's CTAs when `block.x`/`y`/`z` can be bound (capped at
+  /// 2^40), else 0.
+  int64_t grid_ctas() const {
+    if (block_ == kNone || grid_.empty() || grid_.size() > 3) return 0;
+    int64_t total = 1;
+    for (int64_t g : grid_) total = total > (int64_t{1} << 40) / g ? (int64_t{1} << 40) : total * g;
+    return total;
+  }
+
+  /// Binds `block.x`/`y`/`z` in `env` to those of sample `k` of `samples`
+  /// CTAs evenly spread over the grid's `total` (x fastest).
+  void bind_sampled_cta(Env& env, int64_t k, int64_t samples, int64_t total) const {
+    static constexpr std::string_view kAxes[] = {"x", "y", "z"};
+    int64_t cta = samples == total ? k : static_cast<int64_t>(static_cast<double>(k) * total / samples);
+    for (size_t d = 0; d < grid_.size(); ++d) {
+      env.fields[block_][kAxes[d]] = cta % grid_[d];
+      cta /= grid_[d];
+    }
+  }
+
   /// A loop's trips. When its bounds read `block.x`/`y`/`z` (a causal
   /// kernel's loop up to its diagonal), the mean over the grid's CTAs
   /// (at most 1,024 of them, evenly spread): the CTA the model prices is
   /// the average one.
   std::optional<double> trips(ExprId start, ExprId end, ExprId step) const {
     if (auto t = eval_.trips(start, end, step, &env_)) return static_cast<double>(*t);
-    if (block_ == kNone || grid_.empty() || grid_.size() > 3) return std::nullopt;
-    int64_t total = 1;
-    for (int64_t g : grid_) total = total > (int64_t{1} << 40) / g ? (int64_t{1} << 40) : total * g;
+    int64_t total = grid_ctas();
+    if (total == 0) return std::nullopt;
     int64_t samples = std::min<int64_t>(total, 1024);
     Env env = env_;
     double sum = 0;
-    static constexpr std::string_view kAxes[] = {"x", "y", "z"};
     for (int64_t i = 0; i < samples; ++i) {
-      int64_t cta = samples == total ? i : static_cast<int64_t>(static_cast<double>(i) * total / samples);
-      for (size_t d = 0; d < grid_.size(); ++d) {
-        env.fields[block_][kAxes[d]] = cta % grid_[d];
-        cta /= grid_[d];
-      }
+      bind_sampled_cta(env, i, samples, total);
       auto t = eval_.trips(start, end, step, &env);
       if (!t) return std::nullopt;
       sum += static_cast<double>(*t);
@@ -222,11 +236,8 @@ class Walker {
   /// iteration runs.
   static constexpr int64_t kBranchIterations = 128, kBranchCtas = 16, kBranchEvaluations = 4096;
   std::optional<double> branch_fraction(ExprId condition, const std::vector<Loop>& loops) const {
-    static constexpr std::string_view kAxes[] = {"x", "y", "z"};
-    int64_t total = 1;
-    bool per_cta = block_ != kNone && !grid_.empty() && grid_.size() <= 3;
-    if (per_cta)
-      for (int64_t g : grid_) total = total > (int64_t{1} << 40) / g ? (int64_t{1} << 40) : total * g;
+    int64_t total = grid_ctas();
+    bool per_cta = total > 0;
     int64_t ctas = per_cta ? std::min(total, kBranchCtas) : 1;
     int64_t per_loop = kBranchIterations;
     if (!loops.empty()) {
@@ -266,13 +277,7 @@ class Walker {
       }
     };
     for (int64_t k = 0; k < ctas && known; ++k) {
-      if (per_cta) {
-        int64_t cta = ctas == total ? k : static_cast<int64_t>(static_cast<double>(k) * total / ctas);
-        for (size_t d = 0; d < grid_.size(); ++d) {
-          env.fields[block_][kAxes[d]] = cta % grid_[d];
-          cta /= grid_[d];
-        }
-      }
+      if (per_cta) bind_sampled_cta(env, k, ctas, total);
       visit(visit, 0, 1.0);
     }
     if (!known || executed <= 0) return std::nullopt;
