@@ -8,6 +8,7 @@
 #include "cake/kernel_facts.h"
 #include "cake/eval.h"
 
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -224,6 +225,10 @@ class Emitter {
   void ldmatrix(const Stmt& s, const MoveStmt& mv);
   void stmatrix(const Stmt& s, const MoveStmt& mv);
   void mma_sync(const Stmt& s, const MmaStmt& n);
+  /// mma.sync m16n8k32 over 8-bit float fragments (acc, a, b: shapes and
+  /// symbols), their operands gathered per k-step (CAKE_F8_OPERAND).
+  void mma_sync_f8(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
+                   const std::array<SymbolId, 3>& sym);
   /// The fragments `ldmatrix ... trans` fills (cake/fragment_order.h):
   /// their registers hold a [K, N] tile in the order an [N, K] mma_acc
   /// fragment of its transpose would (the mma.sync B operand of `a @ b`).

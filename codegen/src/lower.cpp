@@ -161,7 +161,39 @@ static __device__ __forceinline__ unsigned char cake_f32_e5m2(float f) {
                "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"      \
                : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3])               \
                : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"(b0), "r"(b1))
+// d += a @ b for one m16n8k32 tile of 8-bit floats (sm_89+): a (4) and b
+// (2) registers of four values each, of types `ta` and `tb` (e4m3, e5m2).
+#define CAKE_MMA_M16N8K32(ta, tb, d, a, b0, b1)                                      \
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.f32." ta "." tb ".f32 "           \
+               "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"      \
+               : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3])               \
+               : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"(b0), "r"(b1))
 #endif
+// An 8-bit operand of mma.sync m16n8k32 or wgmma k32 from an accumulator
+// layout (PTX ISA, the m16n8k32 and m64nNk32 A fragments): `r` points at
+// the four registers of a 16-row fragment tile that hold one k-step's four
+// 8-column blocks (each: row g, columns 2t, 2t + 1, then row g + 8); `out`
+// gets row g, columns 4t .. 4t + 3 (out[0]), row g + 8 (out[1]), and both
+// again 16 columns on (out[2], out[3]), g = lane / 4, t = lane % 4. Lane
+// 4g + t takes its four columns from lanes 4g + 2 (t % 2) and + 1, block
+// t / 2 (then 2 + t / 2): four shuffles and two byte permutes a pair.
+#define CAKE_F8_OPERAND_PAIR(o0, o1, even, odd, lane)                                        \
+  do {                                                                                      \
+    const unsigned cake_from = ((lane) & ~3u) | (((lane) & 1u) << 1);                       \
+    const unsigned cake_e0 = __shfl_sync(0xffffffffu, (even), cake_from);                   \
+    const unsigned cake_e1 = __shfl_sync(0xffffffffu, (odd), cake_from);                    \
+    const unsigned cake_o0 = __shfl_sync(0xffffffffu, (even), cake_from + 1);               \
+    const unsigned cake_o1 = __shfl_sync(0xffffffffu, (odd), cake_from + 1);                \
+    const unsigned cake_lo = ((lane) & 2u) ? cake_e1 : cake_e0;                             \
+    const unsigned cake_hi = ((lane) & 2u) ? cake_o1 : cake_o0;                             \
+    (o0) = __byte_perm(cake_lo, cake_hi, 0x5410);                                           \
+    (o1) = __byte_perm(cake_lo, cake_hi, 0x7632);                                           \
+  } while (0)
+#define CAKE_F8_OPERAND(out, r, lane)                                                       \
+  do {                                                                                      \
+    CAKE_F8_OPERAND_PAIR((out)[0], (out)[1], (r)[0], (r)[1], lane);                         \
+    CAKE_F8_OPERAND_PAIR((out)[2], (out)[3], (r)[2], (r)[3], lane);                         \
+  } while (0)
 // mbarriers, named barriers, elect, proxy fences and register budgets (PTX
 // ISA: mbarrier.init, mbarrier.arrive, mbarrier.expect_tx, mbarrier.test_wait
 // and try_wait (.parity), fence.mbarrier_init, bar.sync, elect.sync,

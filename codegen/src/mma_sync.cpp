@@ -115,6 +115,7 @@ void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
   if (!fc || !fa || !fb) return;
   if (b_transposed && fb->dims.size() == 2) std::swap(fb->dims[0], fb->dims[1]);  // its registers' [N, K] order
   if (n.accumulate != kNone) return refuse(s.range, "`accumulate(...)` on an mma");
+  if (fa->per_register() == 4 || fb->per_register() == 4) return mma_sync_f8(s, n, {*fc, *fa, *fb}, {acc.symbol, a.symbol, b.symbol});
   if (fc->layout != FragLayout::MmaAcc || fc->dtype != DType::F32 || fa->per_register() != 2 || fb->per_register() != 2 ||
       fa->layout != FragLayout::MmaAcc || fb->layout != FragLayout::MmaAcc || fa->dtype != fb->dtype)
     return refuse(s.range, "an mma other than f32 mma_acc += 16-bit mma_acc @ (16-bit mma_acc).T");
@@ -142,6 +143,54 @@ void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
            packed_register(*fb, "cake_n", "2 * cake_k") + "], " + bn + "[" +
            packed_register(*fb, "cake_n", "2 * cake_k + 1") + "]);",
        s.range);
+}
+
+/// The PTX name of an 8-bit float type (e4m3, e5m2): the dtype's name
+/// without its `f8`.
+static std::string f8_ptx(DType d) { return std::string(dtype_name(d)).substr(2); }
+
+void Emitter::mma_sync_f8(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
+                          const std::array<SymbolId, 3>& sym) {
+  const FragShape &fc = f[0], &fa = f[1], &fb = f[2];
+  auto f8 = [](const FragShape& f) {
+    return f.layout == FragLayout::MmaAcc && f.dims.size() == 2 && (f.dtype == DType::F8E4M3 || f.dtype == DType::F8E5M2);
+  };
+  if (fc.layout != FragLayout::MmaAcc || fc.dtype != DType::F32 || !f8(fa) || !f8(fb))
+    return refuse(s.range, "an mma other than f32 mma_acc += 8-bit mma_acc @ (8-bit mma_acc).T");
+  int64_t M = fc.dims[0], N = fc.dims[1], K = fa.dims[1];
+  if (fa.dims[0] != M || fb.dims[0] != N || fb.dims[1] != K || K % 32 != 0 || N % 16 != 0)
+    return refuse(s.range, "an mma whose fragments' shapes do not match (m16n8k32 tiles, B in 16-row tiles)");
+  std::string c = name(sym[0]), an = name(sym[1]), bn = name(sym[2]);
+  std::string blocks = std::to_string(K / 8), m16 = std::to_string(M / 16), n16 = std::to_string(N / 16);
+  if (!n.accumulate_into) {
+    line("#pragma unroll", s.range);
+    line("for (int cake_i = 0; cake_i < " + std::to_string(fc.registers()) + "; ++cake_i) " + c + "[cake_i] = 0.0f;",
+         s.range);
+  }
+  // Per k32 step: each 16-row tile of a and of b as operand registers
+  // (CAKE_F8_OPERAND: register t * K / 8 + 4k + j holds 8-column block j
+  // of tile t's step k); an n8 tile of b is rows g (even) or g + 8 (odd)
+  // of its 16-row tile: registers 0 and 2, or 1 and 3.
+  line("#pragma unroll", s.range);
+  line("for (int cake_k = 0; cake_k < " + std::to_string(K / 32) + "; ++cake_k) {", s.range);
+  line("  unsigned cake_fa[" + m16 + "][4], cake_fb[" + n16 + "][4];", s.range);
+  line("#pragma unroll", s.range);
+  line("  for (int cake_t = 0; cake_t < " + m16 + "; ++cake_t) CAKE_F8_OPERAND(cake_fa[cake_t], &" + an + "[cake_t * " +
+           blocks + " + 4 * cake_k], cake_lane);",
+       s.range);
+  line("#pragma unroll", s.range);
+  line("  for (int cake_t = 0; cake_t < " + n16 + "; ++cake_t) CAKE_F8_OPERAND(cake_fb[cake_t], &" + bn + "[cake_t * " +
+           blocks + " + 4 * cake_k], cake_lane);",
+       s.range);
+  line("#pragma unroll", s.range);
+  line("  for (int cake_m = 0; cake_m < " + m16 + "; ++cake_m)", s.range);
+  line("#pragma unroll", s.range);
+  line("    for (int cake_n = 0; cake_n < " + std::to_string(N / 8) + "; ++cake_n)", s.range);
+  line("      CAKE_MMA_M16N8K32(\"" + f8_ptx(fa.dtype) + "\", \"" + f8_ptx(fb.dtype) + "\", &" + c + "[4 * (cake_m * " +
+           std::to_string(N / 8) + " + cake_n)], cake_fa[cake_m], cake_fb[cake_n / 2][cake_n % 2], " +
+           "cake_fb[cake_n / 2][2 + cake_n % 2]);",
+       s.range);
+  line("}", s.range);
 }
 
 }  // namespace cake::codegen

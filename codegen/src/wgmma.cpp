@@ -129,7 +129,8 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   const MmaSmemOperand& B = *b_side;
   // A from registers: a 16-bit wgmma_acc fragment [64, K], whose registers
   // 4k .. 4k + 3 are the A operand of k16 step k (the mma.sync A layout of
-  // each warp's 16 rows: docs/lowering.md).
+  // each warp's 16 rows: docs/lowering.md), or an 8-bit one, whose
+  // registers 4k .. 4k + 3 hold what k32 step k's operand is gathered from.
   bool a_in_registers = a.kind == Expr::Kind::Name && a.symbol != kNone && m.symbols[a.symbol].kind == SymbolKind::Reg;
   std::optional<MmaSmemOperand> a_side;
   DType a_dtype = DType::Unknown;
@@ -137,8 +138,9 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   if (a_in_registers) {
     auto fa = fragment(a.symbol, a.range);
     if (!fa) return;
-    if (fa->layout != FragLayout::WgmmaAcc || fa->per_register() != 2 || fa->dims.size() != 2)
-      return refuse(a.range, "a wgmma A operand in registers other than a 16-bit wgmma_acc fragment");
+    if (fa->layout != FragLayout::WgmmaAcc || (fa->per_register() != 2 && fa->per_register() != 4) ||
+        fa->dims.size() != 2)
+      return refuse(a.range, "a wgmma A operand in registers other than a 16- or 8-bit wgmma_acc fragment");
     a_dtype = fa->dtype;
     a_rows = fa->dims[0];
     a_k = fa->dims[1];
@@ -164,11 +166,29 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
            std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_mode(x.swizzle)) + ")";
   };
   std::string a_operand = a_in_registers ? "&" + name(a.symbol) + "[4 * cake_k]" : desc(*a_side);
+  // 8-bit A in registers: the accumulator layout's registers are not the
+  // operand's (four values of a row, two rows a register, against four
+  // columns of one row), so each k32 step's four operand registers are
+  // gathered from the warp's lanes first (CAKE_F8_OPERAND), and a
+  // wgmma.fence orders those register writes before the wgmma reads them.
+  bool gathered = a_in_registers && f8;
+  if (gathered) {
+    std::string steps = std::to_string(a_k / wgmma_k(a_dtype));
+    line("{", s.range);
+    line("unsigned cake_f8a[" + steps + "][4];", s.range);
+    line("#pragma unroll", s.range);
+    line("for (int cake_k = 0; cake_k < " + steps + "; ++cake_k) CAKE_F8_OPERAND(cake_f8a[cake_k], &" + name(a.symbol) +
+             "[4 * cake_k], cake_lane);",
+         s.range);
+    line("CAKE_WGMMA_FENCE();", s.range);
+    a_operand = "cake_f8a[cake_k]";
+  }
   line("#pragma unroll", s.range);
   line("for (int cake_k = 0; cake_k < " + std::to_string(a_k / wgmma_k(a_dtype)) + "; ++cake_k)", s.range);
   line("  " + macro + "(" + c + ", " + a_operand + ", " + desc(B) + ", " +
            (n.accumulate_into ? std::string("1") : std::string("cake_k > 0")) + ");",
        s.range);
+  if (gathered) line("}", s.range);
 }
 
 }  // namespace cake::codegen

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "cake/arch.h"
+#include "cake/registry.h"
 #include "kernel_io.h"
 #include "host/tensor_map.h"
 #include "op_kernels.h"
@@ -185,10 +186,19 @@ TEST_CASE("each form kernel computes on the host what the CPU executor computes,
     for (const TargetInfo& t : all_targets()) {
       auto a = analyze("target " + std::string(t.name) + "\n" + form.text + "\n");
       for (const Diagnostic& d : a->diagnostics) INFO(d.message);
+      bool before = t.name != form.first_target && !ran;
+      if (before && count(a->diagnostics).errors > 0) {
+        // Before its first target the verifier may refuse it (a dtype the
+        // target's tensor cores lack: E02xx), on `refused_at`.
+        const Diagnostic& d = a->diagnostics[0];
+        CHECK(rule_info(d.id).code.starts_with("CAKE-E02"));
+        CHECK(a->text.substr(d.range.begin, d.range.end - d.range.begin) == form.refused_at);
+        continue;
+      }
       REQUIRE(count(a->diagnostics).errors == 0);
       codegen::Lowered low = codegen::lower(*a, 0, std::string(t.name), "/forms/form.cake");
-      if (t.name != form.first_target && !ran) {
-        // Before its first target it is refused on the line `refused_at` names.
+      if (before) {
+        // Or the lowering refuses it, on `refused_at`.
         REQUIRE_FALSE(low.ok());
         const ByteRange& at = low.diagnostics[0].range;
         CHECK(a->text.substr(at.begin, at.end - at.begin) == form.refused_at);

@@ -267,6 +267,29 @@ inline const std::vector<OpKernel>& op_kernels() {
     store C <- acc
   }
 })"},
+    // 8-bit floats in registers as wgmma's A (FlashAttention-3's FP8 P):
+    // an f32 tile rounded to e4m3 in wgmma_acc, each k32 step's operand
+    // gathered from that layout.
+    {"wgmma", R"(kernel op_wgmma_rs_e4m3(A: global f32[64, 64], B: global f8e4m3[64, 64], C: global f32[64, 64]) grid (1) block 128 {
+  smem b: f8e4m3[64, 64] swizzle(64B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc)
+    reg x: f32[64, 64] layout(wgmma_acc)
+    reg p: f8e4m3[64, 64] layout(wgmma_acc)
+    load x <- A
+    p = cvt<f8e4m3>(x * 64.0)
+    cp.async b <- B
+    cp.async.commit
+    cp.async.wait 0
+    fence.proxy.async
+    syncthreads
+    wgmma.fence
+    wgmma acc = p @ b.T
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+})"},
     // 8-bit floats: k32 steps of 32-byte rows, the operands by TMA (e4m3)
     // and cp.async (e5m2).
     {"wgmma tma.load", R"(kernel op_wgmma_e4m3(A: global f8e4m3[64, 64], B: global f8e4m3[64, 64], C: global f32[64, 64]) grid (1) block 128 {
@@ -535,6 +558,20 @@ inline const std::vector<FormKernel>& form_kernels() {
   load o <- C[block.y * 16 : 16, block.x * 16 : 16]
   acc = cvt<f32>(o) * 0.5
   store D[block.y * 16 : 16, block.x * 16 : 16] <- acc
+})"},
+    // 8-bit floats as mma.sync operands (m16n8k32, sm_89+): e4m3 A and e5m2
+    // B in mma_acc fragments, each k-step's operands gathered from the
+    // accumulator layout; `=` then `+=`.
+    {"8-bit floats as mma.sync operands", "sm_89", "a",
+     R"(kernel f8_mma(A: global f8e4m3[M, 64], B: global f8e5m2[N, 64], D: global f32[M, N]) where M % 32 == 0, N % 16 == 0 grid (N / 16, M / 32) block 32 {
+  reg acc: f32[32, 16] layout(mma_acc)
+  reg a: f8e4m3[32, 64] layout(mma_acc)
+  reg b: f8e5m2[16, 64] layout(mma_acc)
+  load a <- A[block.y * 32 : 32, :]
+  load b <- B[block.x * 16 : 16, :]
+  mma acc = a @ b.T
+  mma acc += a @ b.T
+  store D[block.y * 32 : 32, block.x * 16 : 16] <- acc
 })"},
   };
   return kernels;

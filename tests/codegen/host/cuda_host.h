@@ -330,29 +330,47 @@ inline float elem_value(const unsigned char* p, Elem e) {
   return half_bits_to_float(load_bits<uint16_t>(p), e == Elem::BF16);
 }
 
-/// mma.sync m16n8k16 .row.col, f32 accumulators, 16-bit operands: the
-/// fragments of A (a0..a3), B (b0, b1) and D as the PTX ISA lays them out
-/// (g = lane / 4, t = lane % 4): a0, a1 hold A[g][2t, 2t+1] packed, a1
-/// A[g+8][..], a2 A[g][2t+8, ..], a3 A[g+8][2t+8, ..]; b0 holds B[2t, 2t+1][g],
-/// b1 B[2t+8, ..][g]; d0, d1 D[g][2t, 2t+1], d2, d3 D[g+8][..].
-inline void mma_m16n8k16(const char* type, float* d, const unsigned* a, unsigned b0, unsigned b1) {
+/// mma.sync m16n8kK .row.col with f32 accumulators, as the PTX ISA lays out
+/// its fragments (g = lane / 4, t = lane % 4), for operands of `per` values
+/// a register (K = 8 per): a0 holds A[g][per t ..], a1 A[g + 8][..], a2
+/// A[g][4 per + per t ..], a3 A[g + 8][..]; b0 holds B[per t ..][g], b1
+/// B[4 per + per t ..][g]; d0, d1 D[g][2t, 2t + 1], d2, d3 D[g + 8][..].
+/// `value(word, j, side)` decodes the j-th value of a register of A (side
+/// 0) or B (side 1), the low bits first.
+template <typename Value>
+inline void mma_m16n8(unsigned per, float* d, const unsigned* a, unsigned b0, unsigned b1, Value value) {
   struct Operands {
     unsigned a[4], b[2];
   } mine = {{a[0], a[1], a[2], a[3]}, {b0, b1}}, all[32];
   gather(&mine, sizeof mine, all);
-  bool bf16 = std::strcmp(type, "bf16") == 0;
-  auto half = [&](unsigned word, unsigned which) { return half_bits_to_float(uint16_t(word >> (16 * which)), bf16); };
+  unsigned half = 4 * per;  // the k columns of a0 and a1
   auto A = [&](unsigned row, unsigned k) {
-    return half(all[4 * (row % 8) + (k % 8) / 2].a[row / 8 + 2 * (k / 8)], k % 2);
+    return value(all[4 * (row % 8) + (k % half) / per].a[row / 8 + 2 * (k / half)], k % per, 0);
   };
-  auto B = [&](unsigned k, unsigned col) { return half(all[4 * col + (k % 8) / 2].b[k / 8], k % 2); };
+  auto B = [&](unsigned k, unsigned col) { return value(all[4 * col + (k % half) / per].b[k / half], k % per, 1); };
   unsigned lane = current->idx.x % 32, g = lane / 4, t = lane % 4;
   for (unsigned i = 0; i < 4; ++i) {
     unsigned row = g + 8 * (i / 2), col = 2 * t + i % 2;
     float sum = d[i];
-    for (unsigned k = 0; k < 16; ++k) sum += A(row, k) * B(k, col);
+    for (unsigned k = 0; k < 8 * per; ++k) sum += A(row, k) * B(k, col);
     d[i] = sum;
   }
+}
+
+/// m16n8k16 over 16-bit operands of `type` (bf16, f16).
+inline void mma_m16n8k16(const char* type, float* d, const unsigned* a, unsigned b0, unsigned b1) {
+  bool bf16 = std::strcmp(type, "bf16") == 0;
+  mma_m16n8(2, d, a, b0, b1, [&](unsigned word, unsigned j, int) {
+    return half_bits_to_float(uint16_t(word >> (16 * j)), bf16);
+  });
+}
+
+/// m16n8k32 over 8-bit floats, A of type `ta` and B of `tb` (e4m3, e5m2).
+inline void mma_m16n8k32(const char* ta, const char* tb, float* d, const unsigned* a, unsigned b0, unsigned b1) {
+  bool e5m2[2] = {elem_of(ta) == Elem::E5M2, elem_of(tb) == Elem::E5M2};
+  mma_m16n8(4, d, a, b0, b1, [&](unsigned word, unsigned j, int side) {
+    return fp8_bits_to_float(uint8_t(word >> (8 * j)), e5m2[side]);
+  });
 }
 
 // Section - mbarriers, named barriers and elect.
@@ -818,24 +836,33 @@ inline void wgmma(unsigned n, const char* type, float* d, unsigned long long da,
 
 /// The same with A in registers (the register form): the four .b32
 /// registers `a` of each thread are the mma.sync A layout of its warp's 16
-/// rows (PTX ISA, wgmma "Register Fragments": a0a1 row g, columns 2t; a2a3
-/// row g + 8; a4a5 row g, columns 2t + 8; a6a7 row g + 8, columns 2t + 8).
+/// rows (PTX ISA, wgmma "Register Fragments": for 16-bit types a0a1 row g,
+/// columns 2t; a2a3 row g + 8; a4a5 row g, columns 2t + 8; a6a7 row g + 8,
+/// columns 2t + 8; for 8-bit floats (k32) a0..a3 row g, columns 4t ..
+/// 4t + 3; a4..a7 row g + 8; a8..a11 row g, columns 16 + 4t ..; a12..a15
+/// row g + 8, columns 16 + 4t ..), four values to a register, low bits
+/// first.
 inline void wgmma_rs(unsigned n, const char* type, float* d, const unsigned* a, unsigned long long db,
                      unsigned scale_d) {
-  bool bf16 = std::strcmp(type, "bf16") == 0;
+  Elem e = elem_of(type);
+  unsigned steps = 32 / elem_bytes(e);
   unsigned held[4];
   std::memcpy(held, a, sizeof held);
   unsigned all[32][4];
   gather(held, sizeof held, all);
   unsigned lane = current->idx.x % 32, g = lane / 4, t = lane % 4;
   auto a_at = [&](unsigned row, unsigned k) {  // row of the warp's 16
+    if (elem_bytes(e) == 1) {
+      unsigned bits = all[4 * (row % 8) + (k % 16) / 4][(row / 8) + 2 * (k / 16)];
+      return fp8_bits_to_float(uint8_t(bits >> (8 * (k % 4))), e == Elem::E5M2);
+    }
     unsigned bits = all[4 * (row % 8) + (k % 8) / 2][(row / 8) + 2 * (k / 8)];
-    return half_bits_to_float(static_cast<uint16_t>(k % 2 ? bits >> 16 : bits & 0xffff), bf16);
+    return half_bits_to_float(static_cast<uint16_t>(k % 2 ? bits >> 16 : bits & 0xffff), e == Elem::BF16);
   };
   for (unsigned i = 0; i < n / 2; ++i) {
     unsigned local = g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
     float sum = scale_d ? d[i] : 0.0f;
-    for (unsigned k = 0; k < 16; ++k) sum += a_at(local, k) * wgmma_operand(db, col, k, bf16 ? Elem::BF16 : Elem::F16);
+    for (unsigned k = 0; k < steps; ++k) sum += a_at(local, k) * wgmma_operand(db, col, k, e);
     d[i] = sum;
   }
 }
@@ -914,6 +941,7 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_LDMATRIX_X4_TRANS(r, addr) cake_host::ldmatrix_x4_trans((r), (addr))
 #define CAKE_STMATRIX_X4_TRANS(addr, r) cake_host::stmatrix_x4_trans((addr), (r))
 #define CAKE_MMA_M16N8K16(t, d, a, b0, b1) cake_host::mma_m16n8k16((t), (d), (a), (b0), (b1))
+#define CAKE_MMA_M16N8K32(ta, tb, d, a, b0, b1) cake_host::mma_m16n8k32((ta), (tb), (d), (a), (b0), (b1))
 #define CAKE_MBAR_INIT(bar, count) cake_host::mbar_init((bar), (count))
 #define CAKE_MBAR_ARRIVE(bar) cake_host::mbar_arrive((bar), 0)
 #define CAKE_MBAR_ARRIVE_MC(bar, mask) cake_host::arrive_multicast((bar), (unsigned)(mask))
@@ -988,6 +1016,14 @@ T __shfl_sync(unsigned, T v, int from) {
 template <typename T>
 T __shfl_xor_sync(unsigned, T v, int mask) {
   return cake_host::shfl(v, (cake_host::current->idx.x % 32) ^ static_cast<unsigned>(mask));
+}
+/// CUDA's __byte_perm (PTX prmt, default mode): byte n of the result is
+/// byte (s >> 4n) & 7 of the eight bytes of x (0 .. 3) and y (4 .. 7).
+inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
+  uint64_t both = uint64_t(x) | (uint64_t(y) << 32);
+  unsigned out = 0;
+  for (unsigned n = 0; n < 4; ++n) out |= unsigned((both >> (8 * ((s >> (4 * n)) & 7))) & 0xff) << (8 * n);
+  return out;
 }
 inline float __uint_as_float(unsigned u) {
   float f;
