@@ -7,6 +7,7 @@
 #include "cake/model.h"
 #include "cake/kernel_facts.h"
 #include "cake/eval.h"
+#include "cake/fragment_order.h"
 
 #include <array>
 #include <functional>
@@ -227,13 +228,22 @@ class Emitter {
   void mma_sync(const Stmt& s, const MmaStmt& n);
   /// mma.sync m16n8k32 over 8-bit float fragments (acc, a, b: shapes and
   /// symbols), their operands gathered per k-step (CAKE_F8_OPERAND).
+  /// ldmatrix of an 8-bit tile into an operand-order fragment.
+  void ldmatrix_f8(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile);
   void mma_sync_f8(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
                    const std::array<SymbolId, 3>& sym);
+  /// The kernel's register-order facts (cake/fragment_order.h).
+  const FragmentOrder order;
   /// The fragments `ldmatrix ... trans` fills (cake/fragment_order.h):
   /// their registers hold a [K, N] tile in the order an [N, K] mma_acc
   /// fragment of its transpose would (the mma.sync B operand of `a @ b`).
   /// The verifier (E0509) leaves no other use of one to lower.
   const std::set<SymbolId> transposed;
+  /// An 8-bit fragment a plain ldmatrix fills: its registers are ldmatrix's,
+  /// per 16-row tile i and k32 step k the four registers 4 (i K / 32 + k) ..
+  /// of the m16n8k32 operand (CAKE_F8_OPERAND's order), which mma reads as
+  /// they are; nothing else reads it (FragmentOrder::operand_order_elsewhere).
+  bool operand_order(SymbolId s) const { return order.operand_order.count(s) > 0; }
 
   // Section - Hopper's warpgroup MMA (wgmma.cpp)
 

@@ -371,7 +371,7 @@ std::string quoted_path(const std::string& file) {
 
 Emitter::Emitter(const Analysis& analysis, uint32_t k, const TargetInfo& t, const std::string& f)
     : m(analysis.module), lines(analysis.lines), kernel(analysis.module.kernels[k]), target(t), facts(analysis.module, k),
-      eval(facts.evaluator()), file(f), transposed(fragment_order(m, kernel).transposed) {}
+      eval(facts.evaluator()), file(f), order(fragment_order(m, kernel)), transposed(order.transposed) {}
 
 void Emitter::line(const std::string& text, ByteRange at) {
   if (at.begin == at.end && at.begin == 0) at = current_;
@@ -515,6 +515,8 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
     while (plan.cluster.size() < 3) plan.cluster.push_back(1);
   }
   for (ExprId g : kernel.grid) plan.grid.push_back(x.index(g));
+  for (ByteRange at : x.order.operand_order_elsewhere)
+    x.refuse(at, "an 8-bit fragment that `ldmatrix` fills (in the mma operand layout) used other than as an mma operand");
 
   // Section - shared memory: the verifier's layout (KernelFacts).
   const SmemLayout& smem = x.facts.on(*target).smem;

@@ -67,6 +67,7 @@ void Emitter::ldmatrix(const Stmt& s, const MoveStmt& mv) {
   auto f = fragment(r.symbol, r.range);
   auto tile = tile_dims(mv.src);
   if (!f || !tile) return;
+  if (operand_order(r.symbol)) return ldmatrix_f8(s, mv, *f, *tile);
   if (f->per_register() != 2 || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0 || f->dims.size() != 2)
     return refuse(r.range, "an ldmatrix into other than a 16-bit mma_acc fragment of a multiple of 4 registers");
   if (*tile != f->dims) return refuse(s.range, "an ldmatrix whose tile is not the fragment's shape");
@@ -78,6 +79,28 @@ void Emitter::ldmatrix(const Stmt& s, const MoveStmt& mv) {
   line(std::string("  CAKE_LDMATRIX_X4") + (mv.trans ? "_TRANS" : "") + "(&" + name(r.symbol) + "[4 * cake_q], &" +
            *at + ");",
        s.range);
+}
+
+void Emitter::ldmatrix_f8(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile) {
+  const Expr& r = m.exprs[mv.dst];
+  if (mv.trans || f.layout != FragLayout::MmaAcc || f.dims.size() != 2 || f.dims[0] % 16 != 0 || f.dims[1] % 32 != 0)
+    return refuse(mv.trans ? s.range : r.range,
+                  "an ldmatrix of 8-bit values other than into an mma_acc fragment of 16-row, 32-column tiles, "
+                  "without `trans`");
+  if (tile != f.dims) return refuse(s.range, "an ldmatrix whose tile is not the fragment's shape");
+  // Per 16-row tile and k32 step q (registers 4q .. 4q + 3): matrix j of
+  // the .x4 is rows 8 (j % 2) .., bytes 16 (j / 2) .. of the 16 x 32-byte
+  // block, so lane l addresses row 8 ((l / 8) % 2) + l % 8, column
+  // 16 (l / 16); each lane receives row l / 4, bytes 4 (l % 4) .. + 3 of
+  // each: the m16n8k32 operand's a0 .. a3 (CAKE_F8_OPERAND's order).
+  std::string steps = std::to_string(f.dims[1] / 32);
+  std::string row = "(16 * (cake_q / " + steps + ") + 8 * ((int)cake_lane / 8 % 2) + (int)cake_lane % 8)";
+  std::string col = "(32 * (cake_q % " + steps + ") + 16 * ((int)cake_lane / 16))";
+  auto at = address(mv.src, row, col, 2);
+  if (!at) return;
+  line("#pragma unroll", s.range);
+  line("for (int cake_q = 0; cake_q < " + std::to_string(f.registers() / 4) + "; ++cake_q)", s.range);
+  line("  CAKE_LDMATRIX_X4(&" + name(r.symbol) + "[4 * cake_q], &" + *at + ");", s.range);
 }
 
 void Emitter::stmatrix(const Stmt& s, const MoveStmt& mv) {
@@ -169,19 +192,28 @@ void Emitter::mma_sync_f8(const Stmt& s, const MmaStmt& n, const std::array<Frag
   }
   // Per k32 step: each 16-row tile of a and of b as operand registers
   // (CAKE_F8_OPERAND: register t * K / 8 + 4k + j holds 8-column block j
-  // of tile t's step k); an n8 tile of b is rows g (even) or g + 8 (odd)
-  // of its 16-row tile: registers 0 and 2, or 1 and 3.
+  // of tile t's step k, in the accumulator layout); an n8 tile of b is rows
+  // g (even) or g + 8 (odd) of its 16-row tile: registers 0 and 2, or 1
+  // and 3.
   line("#pragma unroll", s.range);
   line("for (int cake_k = 0; cake_k < " + std::to_string(K / 32) + "; ++cake_k) {", s.range);
   line("  unsigned cake_fa[" + m16 + "][4], cake_fb[" + n16 + "][4];", s.range);
-  line("#pragma unroll", s.range);
-  line("  for (int cake_t = 0; cake_t < " + m16 + "; ++cake_t) CAKE_F8_OPERAND(cake_fa[cake_t], &" + an + "[cake_t * " +
-           blocks + " + 4 * cake_k], cake_lane);",
-       s.range);
-  line("#pragma unroll", s.range);
-  line("  for (int cake_t = 0; cake_t < " + n16 + "; ++cake_t) CAKE_F8_OPERAND(cake_fb[cake_t], &" + bn + "[cake_t * " +
-           blocks + " + 4 * cake_k], cake_lane);",
-       s.range);
+  // An operand ldmatrix filled (operand_order()) is read as it is: tile t's
+  // step k is its registers 4 (t K / 32 + k) ...
+  std::string k32 = std::to_string(K / 32);
+  auto operand = [&](const std::string& array, SymbolId sym, const std::string& frag, const std::string& tiles) {
+    line("#pragma unroll", s.range);
+    if (operand_order(sym))
+      line("  for (int cake_t = 0; cake_t < " + tiles + "; ++cake_t) for (int cake_j = 0; cake_j < 4; ++cake_j) " + array +
+               "[cake_t][cake_j] = " + frag + "[4 * (cake_t * " + k32 + " + cake_k) + cake_j];",
+           s.range);
+    else
+      line("  for (int cake_t = 0; cake_t < " + tiles + "; ++cake_t) CAKE_F8_OPERAND(" + array + "[cake_t], &" + frag +
+               "[cake_t * " + blocks + " + 4 * cake_k], cake_lane);",
+           s.range);
+  };
+  operand("cake_fa", sym[1], an, m16);
+  operand("cake_fb", sym[2], bn, n16);
   line("#pragma unroll", s.range);
   line("  for (int cake_m = 0; cake_m < " + m16 + "; ++cake_m)", s.range);
   line("#pragma unroll", s.range);

@@ -325,6 +325,35 @@ TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file w
   CHECK(none.cuda.empty());
 }
 
+TEST_CASE("an 8-bit fragment ldmatrix fills is refused where it is read other than by an mma") {
+  // ldmatrix leaves it in the m16n8k32 operand layout, which only mma reads.
+  auto a = analyze(R"(target sm_89
+kernel f8_ldm(X: global f8e4m3[16, 32], Y: global f8e4m3[16, 32], D: global f32[16, 16]) grid (1) block 32 {
+  smem s: f8e4m3[16, 32] swizzle(32B)
+  reg acc: f32[16, 16] layout(mma_acc)
+  reg a: f8e4m3[16, 32] layout(mma_acc)
+  reg b: f8e4m3[16, 32] layout(mma_acc)
+  load b <- X
+  cp.async s <- X
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  ldmatrix a <- s
+  mma acc = a @ b.T
+  store Y <- a
+  store D <- acc
+}
+)");
+  REQUIRE(count(a->diagnostics).errors == 0);
+  codegen::Lowered low = codegen::lower(*a, 0, "sm_89", kFile);
+  REQUIRE_FALSE(low.ok());
+  REQUIRE(low.diagnostics.size() == 1);
+  const Diagnostic& d = low.diagnostics[0];
+  CHECK(d.id == DiagId::NotLowered);
+  CHECK(a->lines.position(d.range.begin).line == 13);  // `store Y <- a` (0-based), its `a`
+  CHECK(a->text.substr(d.range.begin, d.range.end - d.range.begin) == "a");
+}
+
 TEST_CASE("neighbouring values move as one access only where the pair is aligned") {
   // An mma_acc tile stored at column `C0` of a row of pitch 64: columns
   // 2t, 2t + 1 of each value pair are one float2 when C0 is even.

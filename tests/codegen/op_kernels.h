@@ -573,6 +573,28 @@ inline const std::vector<FormKernel>& form_kernels() {
   mma acc += a @ b.T
   store D[block.y * 32 : 32, block.x * 16 : 16] <- acc
 })"},
+    // An FP8 GEMM's k-loop on sm_89: 8-bit tiles by cp.async, ldmatrix into
+    // the m16n8k32 operand layout (no gathering), e4m3 x e4m3.
+    {"8-bit floats by ldmatrix as mma.sync operands", "sm_89", "a",
+     R"(kernel f8_ldmatrix_mma(A: global f8e4m3[M, K], B: global f8e4m3[N, K], D: global f32[M, N]) where M % 32 == 0, N % 32 == 0, K % 64 == 0 grid (N / 32, M / 32) block 32 {
+  smem sa: f8e4m3[32, 64] swizzle(64B)
+  smem sb: f8e4m3[32, 64] swizzle(64B)
+  reg acc: f32[32, 32] layout(mma_acc) = 0
+  reg a: f8e4m3[32, 64] layout(mma_acc)
+  reg b: f8e4m3[32, 64] layout(mma_acc)
+  for k in 0 .. K / 64 {
+    cp.async sa <- A[block.y * 32 : 32, k * 64 : 64]
+    cp.async sb <- B[block.x * 32 : 32, k * 64 : 64]
+    cp.async.commit
+    cp.async.wait 0
+    syncthreads
+    ldmatrix a <- sa
+    ldmatrix b <- sb
+    mma acc += a @ b.T
+    syncthreads
+  }
+  store D[block.y * 32 : 32, block.x * 32 : 32] <- acc
+})"},
   };
   return kernels;
 }

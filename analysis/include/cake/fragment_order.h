@@ -30,6 +30,15 @@ struct FragmentOrder {
     StmtId stmt = kNone;    // Mixed, StrayTrans: the statement at `at`
   };
   std::vector<Misuse> misuses;
+  /// 8-bit fragments some plain `ldmatrix` fills. ldmatrix hands a byte tile
+  /// out in the mma.sync m16n8k32 operand layout (four columns of a row to a
+  /// register), not the accumulator layout other 8-bit fragments keep, and
+  /// the lowering keeps them in that order: an mma reads them as they are.
+  std::set<SymbolId> operand_order;
+  /// Where an operand-order fragment stands other than as an ldmatrix
+  /// destination or an mma's `a` or `b` (of `b.T`): what the lowering
+  /// cannot place yet (E0801).
+  std::vector<ByteRange> operand_order_elsewhere;
 };
 
 /// The order facts of kernel `k`.

@@ -18,6 +18,34 @@ bool is_trans_load(const Stmt& s) {
   return mv && mv->op == Op::Ldmatrix && mv->trans;
 }
 
+bool is_8bit(DType d) { return dtype_bits(d) == 8; }
+
+/// FragmentOrder::operand_order and where such a fragment stands elsewhere.
+void operand_order(const Module& m, const Kernel& k, const std::vector<StmtId>& statements, FragmentOrder& out) {
+  std::set<ExprId> allowed;
+  for (StmtId id : statements) {
+    const Stmt& s = m.stmts[id];
+    if (const auto* mv = std::get_if<MoveStmt>(&s.node); mv && mv->op == Op::Ldmatrix && !mv->trans) {
+      SymbolId r = name_of(m, mv->dst);
+      if (r != kNone && m.symbols[r].kind == SymbolKind::Reg && is_8bit(m.symbols[r].type.dtype)) {
+        out.operand_order.insert(r);
+        allowed.insert(mv->dst);
+      }
+    }
+    if (const auto* mma = std::get_if<MmaStmt>(&s.node); mma && mma->op == Op::Mma) {
+      allowed.insert(mma->a);
+      if (mma->b != kNone && m.exprs[mma->b].kind == Expr::Kind::Transpose) allowed.insert(m.exprs[mma->b].lhs);
+    }
+  }
+  if (out.operand_order.empty()) return;
+  for (ExprId e = 0; e < m.exprs.size(); ++e) {
+    const Expr& x = m.exprs[e];
+    if (x.kind != Expr::Kind::Name || !out.operand_order.count(x.symbol) || allowed.count(e)) continue;
+    if (x.range.begin < k.range.begin || x.range.end > k.range.end) continue;
+    out.operand_order_elsewhere.push_back(x.range);
+  }
+}
+
 }  // namespace
 
 FragmentOrder fragment_order(const Module& m, const Kernel& k) {
@@ -45,6 +73,7 @@ FragmentOrder fragment_order(const Module& m, const Kernel& k) {
     }
   }
   for (const auto& [s, id] : first_trans) out.transposed.insert(s);
+  operand_order(m, k, statements, out);
 
   // Which names may stand where: a transposed fragment only as an ldmatrix
   // destination, a stmatrix source and an mma's plain B.
