@@ -31,6 +31,9 @@ inline const std::map<std::string, exec::NamedShape>& check_shapes() {
       {"ampere_gemm_ref", {{"M", 5}, {"N", 128}, {"K", 40}}},
       // 5 k-tiles: the 3-stage ring turns, the last two refills are skipped.
       {"ampere_gemm", {{"M", 128}, {"N", 256}, {"K", 160}}},
+      // 5 k-tiles of 64 bytes on two CTAs: the 3-stage ring turns.
+      {"ada_fp8_gemm", {{"M", 128}, {"N", 256}, {"K", 320}}},
+      {"ada_fp8_gemm_ref", {{"M", 5}, {"N", 128}, {"K", 72}}},
       // 5 k-tiles: the 4-stage ring turns, the producer waits on empty slots.
       {"hopper_gemm", {{"M", 128}, {"N", 256}, {"K", 320}}},
       // 5 k-tiles on two CTAs: the 4-stage ring turns, MMAs accumulate

@@ -1,0 +1,60 @@
+#line 56 "@CAKE_FILE@"
+extern "C" __global__ void __launch_bounds__(128, 1)
+#line 56 "@CAKE_FILE@"
+ada_fp8_gemm_ref(unsigned char* __restrict__ A, unsigned char* __restrict__ B, float* __restrict__ C, long long M, long long K, long long N) {
+#line 56 "@CAKE_FILE@"
+  const unsigned cake_warp = __shfl_sync(0xffffffffu, threadIdx.x / 32, 0);  // warp-uniform
+#line 56 "@CAKE_FILE@"
+  const unsigned cake_lane = threadIdx.x % 32;
+#line 56 "@CAKE_FILE@"
+  const long long cake_rank = cake_warp;  // the implicit role's rank: the warp
+#line 56 "@CAKE_FILE@"
+  (void)cake_rank;
+#line 64 "@CAKE_FILE@"
+  // let i = block.y
+#line 64 "@CAKE_FILE@"
+  const long long i = (long long)blockIdx.y;
+#line 65 "@CAKE_FILE@"
+  // let j = block.x * 128 + warp.id * 32 + lane
+#line 65 "@CAKE_FILE@"
+  const long long j = ((((long long)blockIdx.x * 128LL) + ((long long)cake_warp * 32LL)) + cake_lane);
+#line 66 "@CAKE_FILE@"
+  // reg acc: f32 = 0
+#line 66 "@CAKE_FILE@"
+  float acc[1];
+#line 66 "@CAKE_FILE@"
+  { const int cake_i = 0; acc[cake_i] = 0.0f; }
+#line 67 "@CAKE_FILE@"
+  // reg a: f8e4m3
+#line 67 "@CAKE_FILE@"
+  unsigned char a[1];
+#line 68 "@CAKE_FILE@"
+  // reg b: f8e4m3
+#line 68 "@CAKE_FILE@"
+  unsigned char b[1];
+#line 69 "@CAKE_FILE@"
+  // for k in 0 .. K {
+#line 69 "@CAKE_FILE@"
+  #pragma unroll 1
+#line 69 "@CAKE_FILE@"
+  for (long long k = 0LL; k < K; k += 1LL) {
+#line 70 "@CAKE_FILE@"
+    // load a <- A[i, k]
+#line 70 "@CAKE_FILE@"
+    { const int cake_i = 0; a[cake_i] = A[(i) * K + k]; }
+#line 71 "@CAKE_FILE@"
+    // load b <- B[j, k]
+#line 71 "@CAKE_FILE@"
+    { const int cake_i = 0; b[cake_i] = B[(j) * K + k]; }
+#line 72 "@CAKE_FILE@"
+    // acc += cvt<f32>(a) * cvt<f32>(b)
+#line 72 "@CAKE_FILE@"
+    { const int cake_i = 0; acc[cake_i] = (acc[cake_i] + (CAKE_E4M3_F32(a[0]) * CAKE_E4M3_F32(b[0]))); }
+#line 69 "@CAKE_FILE@"
+  }
+#line 74 "@CAKE_FILE@"
+  // store C[i, j] <- acc
+#line 74 "@CAKE_FILE@"
+  { const int cake_i = 0; C[(i) * N + j] = acc[cake_i]; }
+#line 75 "@CAKE_FILE@"
+}
