@@ -484,6 +484,40 @@ bench tile_mma { M = 1048576 }
   CHECK(l32[0].resources[size_t(Resource::Tensor)].time_us == Approx(l16[0].resources[size_t(Resource::Tensor)].time_us));
 }
 
+TEST_CASE("mma.sync takes an issue slot per instruction: m16n8k16 for 16-bit operands, m16n8k32 for 8-bit") {
+  // The same 16 x 8 x 32 tile product R times: two k16 instructions each
+  // for bf16, one k32 instruction for f8e4m3, on an L4.
+  const char* mma = R"(target sm_89
+const R = 4096
+kernel tile_mma(A: global DT[M, 32] row_major, B: global DT[16, 32] row_major)
+  where M % 16 == 0
+  grid (M / 16)
+  block 32
+{
+  role all all {
+    reg a: DT[16, 32] layout(mma_acc)
+    reg b: DT[16, 32] layout(mma_acc)
+    reg acc: f32[16, 16] layout(mma_acc) = 0
+    load a <- A[block.x * 16 : 16, :]
+    load b <- B[:, :]
+    for r in 0 .. R {
+      mma acc += a @ b.T
+    }
+  }
+}
+bench tile_mma { M = 16 }
+)";
+  const DeviceInfo& l4 = *find_device("l4");
+  auto bf16 = checked(replace(mma, "DT", "bf16")), f8 = checked(replace(mma, "DT", "f8e4m3"));
+  auto eb = estimate_kernel(*bf16, 0, "sm_89", l4), e8 = estimate_kernel(*f8, 0, "sm_89", l4);
+  REQUIRE((eb[0].ok && e8[0].ok));
+  // 16 x 16 x 32 per repetition: 2 n8 tiles x 2 k16 steps, or 2 x 1 k32.
+  double loads = 2;  // the two fragment loads' slots are the same in both
+  double slots_b = eb[0].resources[size_t(Resource::Issue)].demand, slots_8 = e8[0].resources[size_t(Resource::Issue)].demand;
+  CHECK(slots_b - slots_8 == Approx(2.0 * 4096).margin(loads * 32));
+  CHECK(slots_8 >= 2.0 * 4096);
+}
+
 TEST_CASE("the guesses of a device table are named") {
   auto keys = unverified_params(*find_device("b200"));
   CHECK(std::find(keys.begin(), keys.end(), "l2_bytes_per_clk_sm") != keys.end());

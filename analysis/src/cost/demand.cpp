@@ -113,9 +113,10 @@ namespace {
 
 /// Bytes moved by one collective tile instruction of a warp (16 B per lane).
 constexpr double kBytesPerWarpInstr = 16 * 32;
-/// FLOPs of one mma.sync m16n8k16 (the common shape).
-constexpr double kMmaSyncFlops = 2.0 * 16 * 8 * 16;
-/// K of one wgmma / tcgen05.mma instruction for 16-bit operands (scaled by dtype).
+/// M x N of one mma.sync instruction (m16n8kK).
+constexpr double kMmaSyncMN = 16 * 8;
+/// Bits of K one MMA instruction takes (mma.sync, wgmma and tcgen05.mma
+/// alike): k16 for 16-bit operands, k32 for 8-bit, k8 for tf32.
 constexpr double kMmaK16Bits = 16 * 16;
 /// Warp schedulers (sub-partitions) of an SM: one warp runs on one of them.
 constexpr double kSchedulersPerSm = 4;
@@ -521,8 +522,9 @@ class Walker {
     for (auto [t, e] : {std::pair{&a, mma.a}, std::pair{&b, mma.b}})
       if (shared(*t))
         if (auto n = elements(*t)) d[Resource::Smem] += *n * dtype_bits(t->dtype) / 8.0 * units * degree(e, *t, smem_read_pattern(mma.op, FragLayout::None));
-    double k_steps = std::max(1.0, static_cast<double>(*K) * dtype_bits(a.dtype) / kMmaK16Bits);
-    d[Resource::Issue] = mma_issue_slots(mma.op, flops, k_steps, units);
+    double instr_k = kMmaK16Bits / std::max(1u, dtype_bits(a.dtype));
+    double k_steps = std::max(1.0, static_cast<double>(*K) / instr_k);
+    d[Resource::Issue] = mma_issue_slots(mma.op, flops, k_steps, units, instr_k);
     add(id, c, d, mma.op == Op::Tcgen05Mma);
   }
 
@@ -539,11 +541,12 @@ class Walker {
     return 1;
   }
 
-  /// Warp issue slots of a matrix multiply: mma.sync by its FLOPs, wgmma a
-  /// slot per k-step per warp of each warpgroup, tcgen05 one per k-step.
-  static double mma_issue_slots(Op op, double flops, double k_steps, double units) {
+  /// Warp issue slots of a matrix multiply: mma.sync one per m16n8 tile
+  /// and k-step (`instr_k` values of K an instruction), wgmma a slot per
+  /// k-step per warp of each warpgroup, tcgen05 one per k-step.
+  static double mma_issue_slots(Op op, double flops, double k_steps, double units, double instr_k) {
     switch (op) {
-      case Op::Mma: return flops / kMmaSyncFlops;
+      case Op::Mma: return flops / (2.0 * kMmaSyncMN * instr_k);
       case Op::Wgmma: return k_steps * units * kWarpsPerWarpgroup;
       case Op::Tcgen05Mma: return k_steps * units;
       case Op::Load: case Op::Store: case Op::StoreAdd: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore: case Op::BulkLoad:
