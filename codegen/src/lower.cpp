@@ -319,11 +319,15 @@ struct __align__(128) CakeTensorMap {
 #define CAKE_TCGEN05_COMMIT_MC_G(g, bar, mask)                                                                         \
   asm volatile("tcgen05.commit.cta_group::" #g ".mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%0], %1;" \
                :: "r"(CAKE_SMEM_ADDR(bar)), "h"((unsigned short)(mask)) : "memory")
-// A in tensor memory: `a` its TMEM address (lane 0, the k-step's column).
-#define CAKE_TCGEN05_MMA_F16_TS(taddr, a, db, idesc, accumulate)                                     \
+// A in tensor memory: `a` its TMEM address (lane 0, the k-step's column);
+// a pair's A rows are split between the CTAs' tensor memories as D's are.
+#define CAKE_TCGEN05_MMA_F16_TS_G(g, taddr, a, db, idesc, accumulate)                                \
   asm volatile("{ .reg .pred cake_p; setp.ne.b32 cake_p, %4, 0; "                                    \
-               "tcgen05.mma.cta_group::1.kind::f16 [%0], [%1], %2, %3, cake_p; }"                      \
+               "tcgen05.mma.cta_group::" #g ".kind::f16 [%0], [%1], %2, %3, cake_p; }"                 \
                :: "r"(taddr), "r"(a), "l"(db), "r"((unsigned)(idesc)), "r"((unsigned)(accumulate)) : "memory")
+#define CAKE_TCGEN05_MMA_F16_TS(taddr, a, db, idesc, accumulate) CAKE_TCGEN05_MMA_F16_TS_G(1, taddr, a, db, idesc, accumulate)
+#define CAKE_TCGEN05_MMA_F16_TS_PAIR(taddr, a, db, idesc, accumulate) \
+  CAKE_TCGEN05_MMA_F16_TS_G(2, taddr, a, db, idesc, accumulate)
 #define CAKE_TMEM_ALLOC(slot, columns) CAKE_TMEM_ALLOC_G(1, slot, columns)
 #define CAKE_TMEM_RELINQUISH() CAKE_TMEM_RELINQUISH_G(1)
 #define CAKE_TMEM_DEALLOC(taddr, columns) CAKE_TMEM_DEALLOC_G(1, taddr, columns)

@@ -100,7 +100,6 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   SymbolId a_root = root_symbol(m, n.a);
   const bool a_tmem = a_root != kNone && m.symbols[a_root].kind == SymbolKind::Tmem;
   const bool pair = kernel.cta_group == 2;
-  if (a_tmem && pair) return refuse(m.exprs[n.a].range, "a CTA pair's tcgen05.mma with A in tensor memory");
   if (bt.kind != Expr::Kind::Transpose)
     return refuse(bt.range, "a tcgen05.mma whose B operand is not an [N, K] shared-memory tile used as `.T` (K-major only so far)");
   auto d = tmem_address(n.acc);
@@ -140,13 +139,15 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   // layout of M = 128). A CTA pair's (cta_group::2) M = 256: each CTA
   // holds 128 rows of A and of D (lane i, as for M = 128) and N / 2 rows
   // of B; the descriptors name this CTA's operands, the hardware reads the
-  // peer's at the same offsets (layout A of M = 256).
+  // peer's at the same offsets (layout A of M = 256). With A in tensor
+  // memory, its rows 128 .. 255 are the peer's TMEM at the same address.
   int64_t rows = tile->size() == 2 ? (*tile)[0] : 0, columns = tile->size() == 2 ? (*tile)[1] : 0;
   int64_t n_cols = pair ? 2 * B.rows : B.rows, m_rows = pair ? 2 * a_rows : a_rows;
   if (m.symbols[acc].type.dtype != DType::F32 || a_dtype != B.dtype ||
       (a_dtype != DType::BF16 && a_dtype != DType::F16) || k != B.k || k % 16 != 0 || a_rows != 128 ||
       rows != 128 || n_cols != columns || n_cols % 16 != 0 || n_cols < 16 || n_cols > 256)
-    return refuse(s.range, a_tmem ? "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16 tmem [128, K] @ smem [N, K].T"
+    return refuse(s.range, a_tmem ? (pair ? "a pair's tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16 tmem [128, K] @ smem [N / 2, K].T per CTA"
+                                          : "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16 tmem [128, K] @ smem [N, K].T")
                            : pair ? "a pair's tcgen05.mma other than f32 [128, N] (+)= bf16/f16 [128, K] @ [N / 2, K].T per CTA, N a multiple of 16 up to 256"
                                   : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16 [128, K] @ [N, K].T, N a multiple of 16 up to 256");
   // Instruction descriptor: D f32 (bits 4-5 = 1), A and B formats (7-9,
@@ -158,7 +159,7 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   // The first k-step adds to D only when the statement does (`+=`, and P
   // of `accumulate(P)` holds); later k-steps add their part.
   std::string first = !n.accumulate_into ? "0" : n.accumulate == kNone ? "1" : "(" + condition(n.accumulate) + ")";
-  std::string macro = a_tmem ? "CAKE_TCGEN05_MMA_F16_TS" : pair ? "CAKE_TCGEN05_MMA_F16_PAIR" : "CAKE_TCGEN05_MMA_F16";
+  std::string macro = std::string(a_tmem ? "CAKE_TCGEN05_MMA_F16_TS" : "CAKE_TCGEN05_MMA_F16") + (pair ? "_PAIR" : "");
   line("#pragma unroll", s.range);
   line("for (int cake_k = 0; cake_k < " + std::to_string(k / 16) + "; ++cake_k)", s.range);
   line("  " + macro + "(" + *d + ", " + a_operand + ", " + desc(B) + ", " + hex + ", cake_k > 0 || " + first + ");",

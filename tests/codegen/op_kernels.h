@@ -428,6 +428,37 @@ inline const std::vector<OpKernel>& op_kernels() {
   tcgen05.wait.ld
   store C[q * 32 : 32, :] <- r
 })"},
+    // A CTA pair's MMA with A in tensor memory: each CTA's 128 rows of A in
+    // its own TMEM (tcgen05.st), its half of B's rows in shared memory; the
+    // even CTA issues the m256n64k16 steps, its commit reaches both.
+    {"tcgen05.mma tcgen05.st cluster.sync", R"(kernel op_tcgen05_pair_tmem_a(A: global bf16[256, 64], B: global bf16[64, 64], C: global f32[256, 64]) grid (2) block 128 cluster (2) cta_group 2 {
+  smem sB: bf16[32, 64] swizzle(128B)
+  tmem ta: bf16[128, 64]
+  tmem acc: f32[128, 64]
+  mbarrier done
+  reg a: bf16[32, 64] layout(tcgen05_acc)
+  reg r: f32[32, 64] layout(tcgen05_acc)
+  let half = cluster.rank % 2
+  let q = warp.id % 4
+  load a <- A[half * 128 + q * 32 : 32, :]
+  tcgen05.st ta[q * 32 : 32, :] <- a
+  tcgen05.wait.st
+  cp.async sB <- B[half * 32 : 32, :]
+  cp.async.commit
+  cp.async.wait 0
+  fence.proxy.async
+  cluster.sync
+  if half == 0 {
+    elect {
+      tcgen05.mma acc = ta @ sB.T
+      tcgen05.commit done multicast(3)
+    }
+  }
+  wait done parity(0)
+  tcgen05.ld r <- acc[q * 32 : 32, :]
+  tcgen05.wait.ld
+  store C[half * 128 + q * 32 : 32, :] <- r
+})"},
     {"tcgen05.cp", R"(kernel op_tcgen05_cp(X: global f32[128, 32], C: global f32[128, 32]) grid (1) block 128 {
   smem s: f32[128, 32] swizzle(128B)
   tmem u: f32[128, 32]

@@ -192,7 +192,8 @@ TEST_CASE("with tensor memory, every thread synchronisation sits between tcgen05
       if (!low.ok()) continue;
       INFO(k.ops << " on " << target << "\n" << low.cuda);
       std::vector<std::string> lines = code_lines(low.cuda);
-      bool tmem = low.cuda.find("CAKE_TMEM_ALLOC(cake_tmem_slot") != std::string::npos;
+      bool tmem = low.cuda.find("CAKE_TMEM_ALLOC(cake_tmem_slot") != std::string::npos ||
+                  low.cuda.find("CAKE_TMEM_ALLOC_PAIR(cake_tmem_slot") != std::string::npos;
       int syncs = 0;
       // The mbarrier prologue's barrier comes before the allocation, the
       // cluster's last barrier after the free: no tcgen05 op to order.

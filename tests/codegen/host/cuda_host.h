@@ -763,9 +763,11 @@ inline void tcgen05_cp_128x256b(unsigned taddr, unsigned long long desc) {
 /// tcgen05.mma.cta_group::2.kind::f16 by one thread of the even block of a
 /// pair: M = 256, A's rows 0-127 and D's (lane i) in this block, 128-255 in
 /// its pair's (lane i - 128); B's rows 0 .. N/2 - 1 in this block, the rest
-/// in its pair's; each descriptor at the same offsets in both.
-inline void tcgen05_mma_pair(unsigned d, unsigned long long da, unsigned long long db, unsigned idesc,
-                             unsigned accumulate) {
+/// in its pair's; each descriptor (and A's TMEM address) at the same
+/// offsets in both. `a(r, k, holder, bf16)` is A's element (r, k) of the
+/// block `holder`'s 128 rows.
+template <typename AOperand>
+inline void mma_pair(unsigned d, unsigned long long db, unsigned idesc, unsigned accumulate, AOperand a) {
   bool bf16 = false;
   unsigned n = f16_mma_n(idesc, 256, bf16);
   Block* pair = nullptr;
@@ -774,11 +776,19 @@ inline void tcgen05_mma_pair(unsigned d, unsigned long long da, unsigned long lo
   if (block->rank % 2 != 0 || !pair) tmem_fault("a pair's tcgen05.mma outside the even block of a pair");
   Block* self = block;
   auto holder = [&](unsigned r, unsigned half) { return r < half ? self : pair; };
-  UmmaOperand a(da, bf16), b(db, bf16);
+  UmmaOperand b(db, bf16);
   mma_k16(
-      256, n, accumulate, [&](unsigned i, unsigned k) { return a.at(i % 128, k, holder(i, 128)); },
+      256, n, accumulate, [&](unsigned i, unsigned k) { return a(i % 128, k, holder(i, 128), bf16); },
       [&](unsigned j, unsigned k) { return b.at(j % (n / 2), k, holder(j, n / 2)); },
       [&](unsigned i, unsigned j) -> uint32_t& { return tmem_cell(d, i % 128, j, holder(i, 128)); });
+}
+
+/// A pair's MMA with A in shared memory (descriptor `da`).
+inline void tcgen05_mma_pair(unsigned d, unsigned long long da, unsigned long long db, unsigned idesc,
+                             unsigned accumulate) {
+  mma_pair(d, db, idesc, accumulate, [&](unsigned r, unsigned k, Block* holder, bool bf16) {
+    return UmmaOperand(da, bf16).at(r, k, holder);
+  });
 }
 
 /// tcgen05.mma.cta_group::1.kind::f16 with A in tensor memory: A's row i
@@ -794,6 +804,15 @@ inline void tcgen05_mma_ts(unsigned d, unsigned a, unsigned long long db, unsign
         return half_bits_to_float(static_cast<uint16_t>(tmem_cell(a, i, k / 2) >> (16 * (k % 2))), bf16);
       },
       [&](unsigned j, unsigned k) { return b.at(j, k); }, [&](unsigned i, unsigned j) -> uint32_t& { return tmem_cell(d, i, j); });
+}
+
+/// A pair's MMA with A in tensor memory: A's rows 0-127 in this block's
+/// TMEM at `a`, 128-255 in its pair's at the same address, laid out as in
+/// tcgen05_mma_ts().
+inline void tcgen05_mma_ts_pair(unsigned d, unsigned a, unsigned long long db, unsigned idesc, unsigned accumulate) {
+  mma_pair(d, db, idesc, accumulate, [&](unsigned r, unsigned k, Block* holder, bool bf16) {
+    return half_bits_to_float(static_cast<uint16_t>(tmem_cell(a, r, k / 2, holder) >> (16 * (k % 2))), bf16);
+  });
 }
 
 /// tcgen05.ld / st .32x32b.x`n`: lane l of the warp moves `n` columns of
@@ -995,6 +1014,8 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_TCGEN05_CP_128X256B(taddr, desc) cake_host::tcgen05_cp_128x256b((taddr), (desc))
 #define CAKE_TCGEN05_MMA_F16_TS(taddr, a, db, idesc, accumulate) \
   cake_host::tcgen05_mma_ts((taddr), (a), (db), (idesc), (accumulate))
+#define CAKE_TCGEN05_MMA_F16_TS_PAIR(taddr, a, db, idesc, accumulate) \
+  cake_host::tcgen05_mma_ts_pair((taddr), (a), (db), (idesc), (accumulate))
 #define CAKE_TCGEN05_WAIT_LD() ((void)0)
 #define CAKE_TCGEN05_WAIT_ST() ((void)0)
 #define CAKE_TCGEN05_HOST
