@@ -145,7 +145,7 @@ void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
   int64_t M = fc->dims[0], N = fc->dims[1], K = fa->dims[1];
   if (fa->dims[0] != M || fb->dims[0] != N || fb->dims[1] != K || K % 16 != 0 || N % 16 != 0)
     return refuse(s.range, "an mma whose fragments' shapes do not match (m16n8k16 tiles)");
-  const char* type = fa->dtype == DType::BF16 ? "\"bf16\"" : "\"f16\"";
+  std::string type = "\"" + std::string(mma_type(fa->dtype)) + "\"";
   std::string c = name(acc.symbol), an = name(a.symbol), bn = name(b.symbol);
   if (!n.accumulate_into) {
     line("#pragma unroll", s.range);
@@ -161,16 +161,12 @@ void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
   line("for (int cake_n = 0; cake_n < " + std::to_string(N / 8) + "; ++cake_n)", s.range);
   line("#pragma unroll", s.range);
   line("for (int cake_k = 0; cake_k < " + std::to_string(K / 16) + "; ++cake_k)", s.range);
-  line("  CAKE_MMA_M16N8K16(" + std::string(type) + ", &" + c + "[4 * (cake_m * " + std::to_string(N / 8) +
+  line("  CAKE_MMA_M16N8K16(" + type + ", &" + c + "[4 * (cake_m * " + std::to_string(N / 8) +
            " + cake_n)], &" + an + "[" + packed_register(*fa, "2 * cake_m", "2 * cake_k") + "], " + bn + "[" +
            packed_register(*fb, "cake_n", "2 * cake_k") + "], " + bn + "[" +
            packed_register(*fb, "cake_n", "2 * cake_k + 1") + "]);",
        s.range);
 }
-
-/// The PTX name of an 8-bit float type (e4m3, e5m2): the dtype's name
-/// without its `f8`.
-static std::string f8_ptx(DType d) { return std::string(dtype_name(d)).substr(2); }
 
 void Emitter::mma_sync_f8(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
                           const std::array<SymbolId, 3>& sym) {
@@ -218,7 +214,7 @@ void Emitter::mma_sync_f8(const Stmt& s, const MmaStmt& n, const std::array<Frag
   line("  for (int cake_m = 0; cake_m < " + m16 + "; ++cake_m)", s.range);
   line("#pragma unroll", s.range);
   line("    for (int cake_n = 0; cake_n < " + std::to_string(N / 8) + "; ++cake_n)", s.range);
-  line("      CAKE_MMA_M16N8K32(\"" + f8_ptx(fa.dtype) + "\", \"" + f8_ptx(fb.dtype) + "\", &" + c + "[4 * (cake_m * " +
+  line("      CAKE_MMA_M16N8K32(\"" + std::string(mma_type(fa.dtype)) + "\", \"" + std::string(mma_type(fb.dtype)) + "\", &" + c + "[4 * (cake_m * " +
            std::to_string(N / 8) + " + cake_n)], cake_fa[cake_m], cake_fb[cake_n / 2][cake_n % 2], " +
            "cake_fb[cake_n / 2][2 + cake_n % 2]);",
        s.range);

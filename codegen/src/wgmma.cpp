@@ -65,12 +65,10 @@ std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId e, const
 }
 
 std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers) {
-  // The PTX type of A and B; PTX names the 8-bit floats without their
-  // width: f8e4m3 is .e4m3.
+  // The PTX type of A and B (f8e4m3 is .e4m3).
   int64_t k = wgmma_k(dtype);
   bool f8 = k == 32;
-  std::string type(dtype_name(dtype));
-  if (f8) type = type.substr(2);
+  std::string type(mma_type(dtype));
   std::string upper = type;
   for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   std::string macro = "CAKE_WGMMA_M64N" + std::to_string(n) + "K" + std::to_string(k) + "_" + upper +

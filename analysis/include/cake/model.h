@@ -33,6 +33,9 @@ bool is_float(DType dtype);
 /// The PTX type `store.add` adds `dtype` as (`red.global.add`: f32, f64,
 /// i32 as s32, u32, u64), empty when it cannot.
 std::string_view red_add_type(DType dtype);
+/// The PTX type an MMA instruction names for operands of `dtype` (bf16,
+/// f16, tf32, e4m3, e5m2, s8, ...), empty when it is no MMA operand type.
+std::string_view mma_type(DType dtype);
 
 enum class Space : uint8_t { Global, Const, Smem, Dsmem, Tmem, Reg, Scalar, None };
 std::string_view space_name(Space space);

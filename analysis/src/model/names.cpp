@@ -15,14 +15,19 @@ struct DTypeInfo {
   /// The type `red.global.add` adds it as on every target (PTX ISA, red:
   /// .u32 .s32 .u64 .f32 .f64), empty when it has none.
   std::string_view red_add;
+  /// The type an MMA instruction names for operands of it (PTX ISA, mma,
+  /// wgmma.mma_async, tcgen05.mma: the 8-bit and narrower floats without
+  /// their width), empty when it is no MMA operand type.
+  std::string_view mma;
 };
 constexpr std::array<DTypeInfo, 21> kDTypes = {{
-    {"f64", 64, true, "f64"},  {"f32", 32, true, "f32"},  {"tf32", 32, true, ""},    {"f16", 16, true, ""},
-    {"bf16", 16, true, ""},    {"f8e4m3", 8, true, ""},   {"f8e5m2", 8, true, ""},   {"f6e3m2", 6, true, ""},
-    {"f6e2m3", 6, true, ""},   {"f4e2m1", 4, true, ""},   {"i64", 64, false, ""},    {"i32", 32, false, "s32"},
-    {"i16", 16, false, ""},    {"i8", 8, false, ""},      {"u64", 64, false, "u64"}, {"u32", 32, false, "u32"},
-    {"u16", 16, false, ""},    {"u8", 8, false, ""},      {"b32", 32, false, ""},    {"pred", 1, false, ""},
-    {"?", 0, false, ""},
+    {"f64", 64, true, "f64", "f64"},  {"f32", 32, true, "f32", ""},      {"tf32", 32, true, "", "tf32"},
+    {"f16", 16, true, "", "f16"},     {"bf16", 16, true, "", "bf16"},    {"f8e4m3", 8, true, "", "e4m3"},
+    {"f8e5m2", 8, true, "", "e5m2"},  {"f6e3m2", 6, true, "", "e3m2"},   {"f6e2m3", 6, true, "", "e2m3"},
+    {"f4e2m1", 4, true, "", "e2m1"},  {"i64", 64, false, "", ""},        {"i32", 32, false, "s32", ""},
+    {"i16", 16, false, "", ""},       {"i8", 8, false, "", "s8"},        {"u64", 64, false, "u64", ""},
+    {"u32", 32, false, "u32", ""},    {"u16", 16, false, "", ""},        {"u8", 8, false, "", "u8"},
+    {"b32", 32, false, "", ""},       {"pred", 1, false, "", ""},        {"?", 0, false, "", ""},
 }};
 
 }  // namespace
@@ -31,6 +36,7 @@ std::string_view dtype_name(DType dtype) { return kDTypes[static_cast<size_t>(dt
 unsigned dtype_bits(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].bits; }
 bool is_float(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].is_float; }
 std::string_view red_add_type(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].red_add; }
+std::string_view mma_type(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].mma; }
 
 std::optional<DType> parse_dtype(std::string_view name) {
   for (size_t i = 0; i + 1 < kDTypes.size(); ++i)
