@@ -9,9 +9,13 @@ target sm_90a
 // (128 B rows, the 128B swizzle span), through a 2-stage ring; two consumer
 // warpgroups of 64 query rows each run S = Q K^T (wgmma), the online softmax
 // (row max, exp2, row sum, rescale), and O += P V with P from registers
-// (wgmma's register A operand). FlashAttention-3 also ping-pongs the two
-// warpgroups with named barriers and overlaps one block's softmax with the
-// next block's QK^T inside a warpgroup; neither is written here.
+// (wgmma's register A operand). As FlashAttention-3, the two consumer
+// warpgroups take turns at the tensor core (its "ping-pong" schedule): each
+// issues its S = Q K^T only on its own named barrier, which the other
+// arrives on once it has issued its own, so one warpgroup's softmax runs
+// while the other's GEMMs do. The two are written as two roles, one per
+// barrier. FlashAttention-3 also overlaps one block's softmax with the next
+// block's QK^T inside a warpgroup; that is not written here.
 
 const D = 128
 const S = 16384
@@ -31,6 +35,8 @@ kernel attention_fwd(
   mbarrier qfull
   mbarrier full[2]
   mbarrier empty[2] count(2)
+  namedbarrier turn0 id(1) threads(256)        // consumer 0 may issue its S (its 128 + consumer 1's 128 arrivals)
+  namedbarrier turn1 id(2) threads(256)        // consumer 1 may issue its S
   tensormap tQ = Q box [128, 64] swizzle(128B)
   tensormap tK = K box [128, 64] swizzle(128B)
   tensormap tVt = Vt box [128, 64] swizzle(128B)
@@ -52,8 +58,8 @@ kernel attention_fwd(
     }
   }
 
-  role consumer warpgroup(1, 2) maxnreg(232) {
-    let wg = role.rank
+  role consumer0 warpgroup(1) maxnreg(232) {
+    let wg = 0
     reg sc: f32[64, 128] layout(wgmma_acc)
     reg p: bf16[64, 128] layout(wgmma_acc)
     reg acc: f32[64, 128] layout(wgmma_acc) = 0
@@ -67,10 +73,57 @@ kernel attention_fwd(
     wait qfull parity(0)
     pipeline s in ring(2) for j in 0 .. S / 128 {
       wait full[s] parity(s.phase)
+      sync turn0                                   // this warpgroup's turn
       wgmma.fence
       wgmma sc = sQ[0][wg * 64 : 64, :] @ sK[s][0].T
       wgmma sc += sQ[1][wg * 64 : 64, :] @ sK[s][1].T
       wgmma.commit
+      arrive turn1                                 // the other's turn: this S is issued
+      wgmma.wait 0
+      reduce.row max mx <- sc
+      mnew = max(m, mx)
+      corr = exp2((m - mnew) * 0.12751743074)        // log2(e) / sqrt(128)
+      sc = exp2((sc - mnew) * 0.12751743074)
+      reduce.row sum ps <- sc
+      l = l * corr + ps
+      m = mnew
+      acc = acc * corr
+      p = cvt<bf16>(sc)
+      wgmma.fence
+      wgmma acc += p[:, 0 : 64] @ sVt[s][0].T
+      wgmma acc += p[:, 64 : 64] @ sVt[s][1].T
+      wgmma.commit
+      wgmma.wait 0
+      elect.warpgroup { arrive empty[s] }
+    }
+    l = 1.0 / l
+    acc = acc * l
+    o = cvt<bf16>(acc)
+    store O[block.y * S + block.x * 128 + wg * 64 : 64, :] <- o
+  }
+
+  role consumer1 warpgroup(2) maxnreg(232) {
+    let wg = 1
+    reg sc: f32[64, 128] layout(wgmma_acc)
+    reg p: bf16[64, 128] layout(wgmma_acc)
+    reg acc: f32[64, 128] layout(wgmma_acc) = 0
+    reg o: bf16[64, 128] layout(wgmma_acc)
+    reg mx: f32[64] layout(wgmma_acc.row)
+    reg mnew: f32[64] layout(wgmma_acc.row)
+    reg corr: f32[64] layout(wgmma_acc.row)
+    reg ps: f32[64] layout(wgmma_acc.row)
+    reg m: f32[64] layout(wgmma_acc.row) = -inf
+    reg l: f32[64] layout(wgmma_acc.row) = 0
+    wait qfull parity(0)
+    arrive turn0                                  // consumer 0 goes first
+    pipeline s in ring(2) for j in 0 .. S / 128 {
+      wait full[s] parity(s.phase)
+      sync turn1                                   // this warpgroup's turn
+      wgmma.fence
+      wgmma sc = sQ[0][wg * 64 : 64, :] @ sK[s][0].T
+      wgmma sc += sQ[1][wg * 64 : 64, :] @ sK[s][1].T
+      wgmma.commit
+      arrive turn0                                 // the other's turn: this S is issued
       wgmma.wait 0
       reduce.row max mx <- sc
       mnew = max(m, mx)
