@@ -8,6 +8,7 @@
 // macro written once per translation unit. See docs/lowering.md.
 #include "emitter.h"
 
+#include "cake/ops.h"
 #include "cake/roles.h"
 
 namespace cake::codegen {
@@ -28,7 +29,7 @@ int descriptor_mode(Swizzle s) {
 
 /// The K of one wgmma instruction: 32 bytes of each operand row (k16 for
 /// 16-bit types, k32 for 8-bit floats).
-int64_t wgmma_k(DType dtype) { return 256 / dtype_bits(dtype); }
+int64_t wgmma_k(DType dtype) { return mma_k_bits(Op::Wgmma) / std::max(1u, dtype_bits(dtype)); }
 
 }  // namespace
 

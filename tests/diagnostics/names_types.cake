@@ -310,6 +310,31 @@ kernel mma_shapes(A: global bf16[64, 64]) grid (1) block 128 {
 
 // -----
 
+// K a whole number of instructions: wgmma takes 32 bytes of a row (k16 for
+// bf16, k32 for 8-bit floats); mma.sync's narrowest shapes take 16 (m16n8k8
+// for bf16, accepted).
+target sm_90a
+kernel mma_k_steps(A: global bf16[64, 64]) grid (1) block 128 {
+  smem a: bf16[64, 8] swizzle(32B)
+  smem b: bf16[64, 8] swizzle(32B)
+  smem c: f8e4m3[64, 16]
+  smem d: f8e4m3[64, 16]
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    reg m8: f32[16, 16] layout(mma_acc) = 0
+    reg x: bf16[16, 8] layout(mma_acc) = 0
+    reg y: bf16[16, 8] layout(mma_acc) = 0
+    wgmma.fence
+    // expected-error@+1 [CAKE-E0106] {{`wgmma`: [64, 8] @ [8, 64] into [64, 64]: K = 8 is not a multiple of 16, the K of one `wgmma` instruction for bf16 operands}}
+    wgmma acc += a @ b.T
+    // expected-error@+1 [CAKE-E0106] {{K = 16 is not a multiple of 32, the K of one `wgmma` instruction for f8e4m3 operands}}
+    wgmma acc += c @ d.T
+    mma m8 += x @ y.T
+  }
+}
+
+// -----
+
 target sm_90a
 kernel rank(A: global f32[N]) where N >= 16 grid (1) block 128 {
   reg r: f32[16]

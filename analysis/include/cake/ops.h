@@ -66,6 +66,11 @@ const OpInfo& op_info(Op op);
 /// The op of a statement that has one (moves, mma, plain ops, group waits,
 /// arrivals, commits, arg-reductions).
 std::optional<Op> op_of(const Stmt& s);
+/// Bits of each row of A and B that one instruction of a matrix multiply
+/// takes along K, at the narrowest shape the PTX ISA has (its K is this over
+/// the operands' width: wgmma's k16 for 16-bit operands is 256 bits); 0 for
+/// an op that is not one.
+unsigned mma_k_bits(Op op);
 /// Every row, in ops.def's order (`all_ops()[i].op == Op(i)`).
 std::span<const OpInfo> all_ops();
 

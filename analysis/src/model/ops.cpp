@@ -47,6 +47,22 @@ static_assert(in_enum_order());
 const OpInfo& op_info(Op op) { return kOps[static_cast<size_t>(op)]; }
 std::span<const OpInfo> all_ops() { return kOps; }
 
+unsigned mma_k_bits(Op op) {
+  switch (op) {
+    // mma.sync's narrowest shapes: m16n8k8 (16-bit), m16n8k4 (tf32), m16n8k16 (8-bit).
+    case Op::Mma: return 128;
+    // wgmma m64nNk16 / k8 / k32 and tcgen05.mma's K: 32 bytes of a row.
+    case Op::Wgmma: case Op::Tcgen05Mma: return 256;
+    case Op::Load: case Op::Store: case Op::StoreAdd: case Op::CpAsync: case Op::TmaLoad: case Op::TmaStore:
+    case Op::BulkLoad: case Op::Ldmatrix: case Op::Stmatrix: case Op::Tcgen05Ld: case Op::Tcgen05St: case Op::Tcgen05Cp:
+    case Op::CpAsyncCommit: case Op::WgmmaFence: case Op::WgmmaCommit: case Op::TmaStoreCommit: case Op::Tcgen05WaitLd:
+    case Op::Tcgen05WaitSt: case Op::Syncthreads: case Op::ClusterSync: case Op::FenceProxyAsync: case Op::CpAsyncWait:
+    case Op::WgmmaWait: case Op::TmaStoreWait: case Op::TmaStoreWaitRead: case Op::Arrive: case Op::ArriveExpectTx:
+    case Op::Tcgen05Commit: case Op::ArgminRow: case Op::ArgmaxRow: return 0;
+  }
+  return 0;
+}
+
 std::optional<Op> op_of(const Stmt& s) {
   return std::visit(
       [](const auto& node) -> std::optional<Op> {

@@ -126,6 +126,16 @@ void StatementChecker::check(const Stmt&, const MmaStmt& mm) {
                                        "N = " + std::to_string(*acc_cols) + ", B has " + std::to_string(*bn_cols)));
     return;
   }
+  // K a whole number of instructions (ops.cpp's mma_k_bits()).
+  unsigned bits = dtype_bits(a.dtype);
+  if (k_ok && bits > 0 && mma_k_bits(mm.op) > 0)
+    if (auto k = eval_.fold(a.dims[an - 1]); k && *k % (mma_k_bits(mm.op) / bits) != 0) {
+      diags_.push_back(make_diagnostic(DiagForm::MmaShapeK, ByteRange{ea.range.begin, m_.exprs[mm.b].range.end}, op,
+                                       typer_.shape_text(a.dims, a.stage_dims), typer_.shape_text(b.dims, b.stage_dims),
+                                       typer_.shape_text(acc.dims, acc.stage_dims), std::to_string(*k),
+                                       std::to_string(mma_k_bits(mm.op) / bits), dtype_name(a.dtype)));
+      return;
+    }
   if (!k_ok || !m_ok || !n_ok) {
     ByteRange at{ea.range.begin, m_.exprs[mm.b].range.end};
     std::string as = typer_.shape_text(a.dims, a.stage_dims), bs = typer_.shape_text(b.dims, b.stage_dims),
