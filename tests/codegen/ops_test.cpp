@@ -167,6 +167,33 @@ TEST_CASE("each op's kernel compiles where its target has the op and is refused 
   CHECK(not_lowered >= int(not_lowered_yet().size()));  // each on at least one target
 }
 
+TEST_CASE("each form kernel compiles without spills on every target that lowers it") {
+  // tests/codegen/op_kernels.h's form kernels (8-bit floats in registers,
+  // as MMA operands, by ldmatrix): codegen.host_run checks what they
+  // compute, this that NVRTC and ptxas take them.
+  if (!codegen::available()) {
+    WARN("compiles skipped: this build has no NVRTC (the CUDA Toolkit was not found)");
+    return;
+  }
+  int compiled = 0;
+  for (const testing::FormKernel& form : testing::form_kernels())
+    for (const TargetInfo& t : all_targets()) {
+      auto a = analyze("target " + std::string(t.name) + "\n" + form.text + "\n");
+      if (count(a->diagnostics).errors > 0) continue;
+      codegen::Lowered low = codegen::lower(*a, 0, std::string(t.name), "/forms/form.cake");
+      if (!low.ok()) continue;  // before its first target (codegen.host_run checks the refusal)
+      INFO(form.what << " on " << t.name);
+      codegen::CompileResult c = compile_for(low, t.name);
+      INFO(c.log << c.error);
+      REQUIRE(c.ok);
+      REQUIRE(c.resources.size() == 1);
+      CHECK(c.resources[0].spill_stores == 0);
+      CHECK(c.resources[0].spill_loads == 0);
+      ++compiled;
+    }
+  CHECK(compiled >= 4 * 3);  // four forms from sm_89: sm_89, sm_90, sm_90a, sm_100a where they analyze
+}
+
 TEST_CASE("with tensor memory, every thread synchronisation sits between tcgen05 fences") {
   // tcgen05.fence::before_thread_sync before each arrive, sync, syncthreads
   // and cluster.sync of the kernel's statements; ::after_thread_sync after
