@@ -226,10 +226,11 @@ class Emitter {
   void ldmatrix(const Stmt& s, const MoveStmt& mv);
   void stmatrix(const Stmt& s, const MoveStmt& mv);
   void mma_sync(const Stmt& s, const MmaStmt& n);
-  /// mma.sync m16n8k32 over 8-bit float fragments (acc, a, b: shapes and
-  /// symbols), their operands gathered per k-step (CAKE_F8_OPERAND).
   /// ldmatrix of an 8-bit tile into an operand-order fragment.
   void ldmatrix_f8(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile);
+  /// mma.sync m16n8k32 over 8-bit float fragments (acc, a, b: shapes and
+  /// symbols), their operands gathered per k-step (CAKE_F8_OPERAND) unless
+  /// ldmatrix left them in operand order.
   void mma_sync_f8(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
                    const std::array<SymbolId, 3>& sym);
   /// The kernel's register-order facts (cake/fragment_order.h).

@@ -172,7 +172,7 @@ void Emitter::mma_sync_f8(const Stmt& s, const MmaStmt& n, const std::array<Frag
                           const std::array<SymbolId, 3>& sym) {
   const FragShape &fc = f[0], &fa = f[1], &fb = f[2];
   auto f8 = [](const FragShape& f) {
-    return f.layout == FragLayout::MmaAcc && f.dims.size() == 2 && (f.dtype == DType::F8E4M3 || f.dtype == DType::F8E5M2);
+    return f.layout == FragLayout::MmaAcc && f.dims.size() == 2 && is_fp8(f.dtype);
   };
   if (fc.layout != FragLayout::MmaAcc || fc.dtype != DType::F32 || !f8(fa) || !f8(fb))
     return refuse(s.range, "an mma other than f32 mma_acc += 8-bit mma_acc @ (8-bit mma_acc).T");

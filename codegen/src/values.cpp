@@ -130,7 +130,7 @@ std::string Emitter::ctype(DType dtype) const {
 }
 
 std::string Emitter::memory_type(DType dtype) const {
-  if (dtype == DType::F8E4M3 || dtype == DType::F8E5M2) return "unsigned char";
+  if (is_fp8(dtype)) return "unsigned char";
   return ctype(dtype);
 }
 
@@ -320,7 +320,7 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
     }
     f.dims.push_back(*v);
   }
-  bool f8 = f.dtype == DType::F8E4M3 || f.dtype == DType::F8E5M2;
+  bool f8 = is_fp8(f.dtype);
   bool narrow = f.dtype == DType::BF16 || f.dtype == DType::F16 || f8;
   bool wide = f.dtype == DType::F64 && f.layout == FragLayout::None;  // per thread: a double
   if (memory_type(f.dtype).empty() || (dtype_bits(f.dtype) > 32 && !wide) ||

@@ -150,7 +150,7 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
     a_rows = a_side->rows;
     a_k = a_side->k;
   }
-  bool f8 = a_dtype == DType::F8E4M3 || a_dtype == DType::F8E5M2;
+  bool f8 = is_fp8(a_dtype);
   if (a_dtype != B.dtype || (a_dtype != DType::BF16 && a_dtype != DType::F16 && !f8) || a_k != B.k || a_rows != 64 ||
       B.rows != fc->dims[1] || a_k % wgmma_k(a_dtype) != 0 || B.rows % 8 != 0 || B.rows > 256)
     return refuse(s.range, "a wgmma other than f32 [64, N] += bf16/f16/f8e4m3/f8e5m2 [64, K] @ [N, K].T (one type for A and B)");

@@ -35,6 +35,7 @@ constexpr std::array<DTypeInfo, 21> kDTypes = {{
 std::string_view dtype_name(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].name; }
 unsigned dtype_bits(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].bits; }
 bool is_float(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].is_float; }
+bool is_fp8(DType dtype) { return dtype == DType::F8E4M3 || dtype == DType::F8E5M2; }
 std::string_view red_add_type(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].red_add; }
 std::string_view mma_type(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].mma; }
 

@@ -80,7 +80,6 @@ class StatementChecker {
   void check(const Stmt&, const ReduceStmt& r);
   void check(const Stmt&, const ArgReduceStmt& r);
   void row_result(const Typed& dst, const Typed& src, ExprId dst_expr, const std::string& op, bool check_dtype = true);
-  static bool is_fp8(DType d);
   /// Accumulator dtypes per input dtype (gpu-arch.md §4: bf16 accumulates in
   /// f32 only on mma.sync and wgmma; tcgen05 also takes f16; e4m3 and e5m2
   /// may be mixed).

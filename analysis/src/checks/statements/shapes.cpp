@@ -127,13 +127,13 @@ void StatementChecker::check(const Stmt&, const MmaStmt& mm) {
     return;
   }
   // K a whole number of instructions (ops.cpp's mma_k_bits()).
-  unsigned bits = dtype_bits(a.dtype);
-  if (k_ok && bits > 0 && mma_k_bits(mm.op) > 0)
-    if (auto k = eval_.fold(a.dims[an - 1]); k && *k % (mma_k_bits(mm.op) / bits) != 0) {
+  unsigned bits = dtype_bits(a.dtype), step = bits > 0 ? mma_k_bits(mm.op) / bits : 0;
+  if (k_ok && step > 0)
+    if (auto k = eval_.fold(a.dims[an - 1]); k && *k % step != 0) {
       diags_.push_back(make_diagnostic(DiagForm::MmaShapeK, ByteRange{ea.range.begin, m_.exprs[mm.b].range.end}, op,
                                        typer_.shape_text(a.dims, a.stage_dims), typer_.shape_text(b.dims, b.stage_dims),
                                        typer_.shape_text(acc.dims, acc.stage_dims), std::to_string(*k),
-                                       std::to_string(mma_k_bits(mm.op) / bits), dtype_name(a.dtype)));
+                                       std::to_string(step), dtype_name(a.dtype)));
       return;
     }
   if (!k_ok || !m_ok || !n_ok) {
@@ -183,7 +183,6 @@ void StatementChecker::row_result(const Typed& dst, const Typed& src, ExprId dst
                                      dtype_name(dst.dtype)));
 }
 
-bool StatementChecker::is_fp8(DType d) { return d == DType::F8E4M3 || d == DType::F8E5M2; }
 
 /// Accumulator dtypes per input dtype (gpu-arch.md §4: bf16 accumulates in
 /// f32 only on mma.sync and wgmma; tcgen05 also takes f16; e4m3 and e5m2
