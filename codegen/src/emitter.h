@@ -235,11 +235,11 @@ class Emitter {
                    const std::array<SymbolId, 3>& sym);
   /// The kernel's register-order facts (cake/fragment_order.h).
   const FragmentOrder order;
-  /// The fragments `ldmatrix ... trans` fills (cake/fragment_order.h):
-  /// their registers hold a [K, N] tile in the order an [N, K] mma_acc
+  /// A fragment `ldmatrix ... trans` fills (FragmentOrder::transposed):
+  /// its registers hold a [K, N] tile in the order an [N, K] mma_acc
   /// fragment of its transpose would (the mma.sync B operand of `a @ b`).
   /// The verifier (E0509) leaves no other use of one to lower.
-  const std::set<SymbolId> transposed;
+  bool transposed(SymbolId s) const { return order.transposed.count(s) > 0; }
   /// An 8-bit fragment a plain ldmatrix fills: its registers are ldmatrix's,
   /// per 16-row tile i and k32 step k the four registers 4 (i K / 32 + k) ..
   /// of the m16n8k32 operand (CAKE_F8_OPERAND's order), which mma reads as

@@ -375,7 +375,7 @@ std::string quoted_path(const std::string& file) {
 
 Emitter::Emitter(const Analysis& analysis, uint32_t k, const TargetInfo& t, const std::string& f)
     : m(analysis.module), lines(analysis.lines), kernel(analysis.module.kernels[k]), target(t), facts(analysis.module, k),
-      eval(facts.evaluator()), file(f), order(fragment_order(m, kernel)), transposed(order.transposed) {}
+      eval(facts.evaluator()), file(f), order(fragment_order(m, kernel)) {}
 
 void Emitter::line(const std::string& text, ByteRange at) {
   if (at.begin == at.end && at.begin == 0) at = current_;

@@ -127,7 +127,7 @@ void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
   const Expr &acc = m.exprs[n.acc], &a = m.exprs[n.a], &bt = m.exprs[n.b];
   // B: an [N, K] fragment used as `.T`, or a [K, N] one `ldmatrix ... trans`
   // filled, whose registers are in the [N, K] order already.
-  bool b_transposed = bt.kind == Expr::Kind::Name && transposed.count(bt.symbol) > 0;
+  bool b_transposed = bt.kind == Expr::Kind::Name && transposed(bt.symbol);
   if (bt.kind != Expr::Kind::Transpose && !b_transposed)
     return refuse(bt.range, "an mma whose B operand is neither an [N, K] fragment used as `.T` nor a [K, N] one that "
                             "`ldmatrix ... trans` fills");
