@@ -82,7 +82,7 @@ struct OperandLayout {
 /// from it, in elements (Emitter::corner_address()).
 struct CornerAddress {
   std::string pointer, offset;
-  bool column_innermost = false;  // the tile's columns run along the buffer's last dim
+  bool column_innermost = false;  // the tile's last dim (its columns, or its only dim) runs along the buffer's last dim
 };
 
 class Emitter {
@@ -148,6 +148,14 @@ class Emitter {
   /// shape `result`; operands are fragments of that shape, row vectors
   /// broadcast along rows, or scalars.
   std::string element(ExprId e, const FragShape& result, const std::string& i);
+  /// The C++ of integer expression `e` at register `i` of an integer
+  /// result of shape `result` (C++ integer arithmetic, which the statement
+  /// that stores it narrows); operands as element() takes them.
+  std::string integer_element(ExprId e, const FragShape& result, const std::string& i);
+  /// Which register of operand `s` element-wise expressions read at
+  /// register `i` of a result of shape `result` (as stored: 16-bit floats
+  /// as their bits), or nullopt (refused at `at`).
+  std::optional<std::string> operand_slot(SymbolId s, ByteRange at, const FragShape& result, const std::string& i);
   /// Register slot `slot` of symbol `s` as an f32 (or integer) value:
   /// 16-bit floats widened.
   std::string value(SymbolId s, const std::string& slot) const;

@@ -101,6 +101,13 @@ static __device__ __forceinline__ unsigned char cake_f32_e5m2(float f) {
 #define CAKE_LD_PAIR_F32(p, a, b) \
   do { const float2 cake_v2 = *(const float2*)(p); (a) = cake_v2.x; (b) = cake_v2.y; } while (0)
 #define CAKE_ST_PAIR_F32(p, a, b) (*(float2*)(p) = make_float2((a), (b)))
+// 8 or 16 bytes at `p` in one access, as 32-bit words w[0..1] or w[0..3]
+// (a per-thread run of 8- and 16-bit values, packed in order).
+#define CAKE_LD_B64(p, ws) do { const uint2 cake_q = *(const uint2*)(p); (ws)[0] = cake_q.x; (ws)[1] = cake_q.y; } while (0)
+#define CAKE_ST_B64(p, ws) (*(uint2*)(p) = make_uint2((ws)[0], (ws)[1]))
+#define CAKE_LD_B128(p, ws) \
+  do { const uint4 cake_q = *(const uint4*)(p); (ws)[0] = cake_q.x; (ws)[1] = cake_q.y; (ws)[2] = cake_q.z; (ws)[3] = cake_q.w; } while (0)
+#define CAKE_ST_B128(p, ws) (*(uint4*)(p) = make_uint4((ws)[0], (ws)[1], (ws)[2], (ws)[3]))
 #endif
 // store.add: *p += v as one red.global.add of PTX type `t` (f32, f64, s32,
 // u32, u64), the value passed with asm constraint `c` (PTX ISA, red; relaxed

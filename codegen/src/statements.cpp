@@ -114,6 +114,7 @@ struct Lowerer {
     auto addr = corner ? std::optional<std::string>("cake_corner[" + corner->offset + "]") : x.address(mem, at.row, at.col, rank);
     if (!addr) return;
     if (corner && !add && load_store_pairs(*f, r.symbol, mem, *corner, rank, load)) return;
+    if (corner && !add && load_store_words(*f, r.symbol, mem, *corner, load)) return;
     std::string body = load  ? x.slot_write(*f, r.symbol, "cake_i", *addr)
                        : add ? x.red_add(f->dtype, "&" + *addr, x.slot_read(*f, r.symbol, "cake_i"))
                              : *addr + " = " + x.slot_read(*f, r.symbol, "cake_i") + ";";
@@ -168,6 +169,56 @@ struct Lowerer {
     line("auto* const cake_corner = " + corner.pointer + ";");
     line("#pragma unroll");
     line("for (int cake_j = 0; cake_j < " + std::to_string(f.values() / 2) + "; ++cake_j) " + body);
+    --x.indent;
+    line("}");
+    return true;
+  }
+
+  /// A per-thread fragment of 8- or 16-bit values holds each row of its
+  /// tile in order. Where the tile's rows run along the buffer's last dim,
+  /// each row's bytes are a multiple of W (16, 8 or 4) and its start is
+  /// W-aligned (alignment(); tensor bases are 16-byte aligned), each W
+  /// bytes are one access of 32-bit words (CAKE_LD_B128 ...), unpacked or
+  /// packed by shifts: a 16-byte run of i8 is one ld.v4.b32, not 16 byte
+  /// loads. False: not such a case.
+  bool load_store_words(const FragShape& f, SymbolId reg, ExprId mem, const CornerAddress& corner, bool load) {
+    const Symbol& buffer = x.m.symbols[root_symbol(x.m, mem)];
+    int64_t bytes = dtype_bits(f.dtype) / 8;
+    if (f.layout != FragLayout::None || f.dims.empty() || !corner.column_innermost || buffer.type.dtype != f.dtype ||
+        (dtype_bits(f.dtype) != 8 && dtype_bits(f.dtype) != 16))
+      return false;
+    int64_t row = f.dims.back() * bytes, start = x.alignment(mem) * bytes, width = 0;
+    for (int64_t w : {16, 8, 4})
+      if (row % w == 0 && start % w == 0) {
+        width = w;
+        break;
+      }
+    if (width == 0) return false;
+    int64_t per_access = width / bytes, per_word = 4 / bytes, words = width / 4;
+    auto at = x.corner_address(mem, x.split_place(f, "(" + std::to_string(per_access) + " * cake_j)"), static_cast<int>(f.dims.size()));
+    if (!at) return false;
+    std::string ptr = "&cake_corner[" + at->offset + "]", r = x.name(reg), n = std::to_string(per_access);
+    std::string value = r + "[" + n + " * cake_j + cake_e]", shift = std::to_string(8 * bytes) + " * (cake_e % " + std::to_string(per_word) + ")";
+    std::string word = "cake_w[cake_e / " + std::to_string(per_word) + "]";
+    std::string ld = words == 4 ? "CAKE_LD_B128(" + ptr + ", cake_w);" : words == 2 ? "CAKE_LD_B64(" + ptr + ", cake_w);" : "cake_w[0] = CAKE_LD_B32(" + ptr + ");";
+    std::string st = words == 4 ? "CAKE_ST_B128(" + ptr + ", cake_w);" : words == 2 ? "CAKE_ST_B64(" + ptr + ", cake_w);" : "CAKE_ST_B32(" + ptr + ", cake_w[0]);";
+    std::string unsigned_type = bytes == 1 ? "unsigned char" : "unsigned short";
+    line("{");
+    ++x.indent;
+    line("auto* const cake_corner = " + corner.pointer + ";");
+    line("#pragma unroll");
+    line("for (int cake_j = 0; cake_j < " + std::to_string(f.values() / per_access) + "; ++cake_j) {");
+    ++x.indent;
+    line(std::string("unsigned cake_w[") + std::to_string(words) + "]" + (load ? ";" : " = {};"));
+    if (load) line(ld);
+    line("#pragma unroll");
+    if (load)
+      line("for (int cake_e = 0; cake_e < " + n + "; ++cake_e) " + value + " = (" + x.storage(f) + ")(" + word + " >> (" + shift + "));");
+    else
+      line("for (int cake_e = 0; cake_e < " + n + "; ++cake_e) " + word + " |= (unsigned)(" + unsigned_type + ")" + value + " << (" + shift + ");");
+    if (!load) line(st);
+    --x.indent;
+    line("}");
     --x.indent;
     line("}");
     return true;
@@ -355,14 +406,14 @@ struct Lowerer {
     std::string now = x.value(t.symbol, x.slot_read(*f, t.symbol, "cake_i"));
     std::string v = "(" + now + " " + op.substr(0, 1) + " " + x.element(a.value, *f, "cake_i") + ")";
     if (is_float(f->dtype)) v = x.store_value(*f, v);
-    else v = "(" + x.ctype(f->dtype) + ")(" + now + " " + op.substr(0, 1) + " " + x.index(a.value) + ")";
+    else v = "(" + x.ctype(f->dtype) + ")(" + now + " " + op.substr(0, 1) + " " + x.integer_element(a.value, *f, "cake_i") + ")";
     each_register(*f, x.slot_write(*f, t.symbol, "cake_i", v));
   }
 
   /// The value of `e` as fragment `f` stores it: f32 arithmetic rounded
   /// to a 16-bit float, or integer arithmetic for an integer fragment.
   std::string rvalue(const FragShape& f, ExprId e) {
-    if (!is_float(f.dtype)) return "(" + x.ctype(f.dtype) + ")(" + x.index(e) + ")";
+    if (!is_float(f.dtype)) return "(" + x.ctype(f.dtype) + ")(" + x.integer_element(e, f, "cake_i") + ")";
     return x.store_value(f, f32_value(f, e, "cake_i"));
   }
 

@@ -121,9 +121,14 @@ std::string Emitter::ctype(DType dtype) const {
     case DType::U64: return "unsigned long long";
     // 16-bit floats are kept as their bits; arithmetic widens them to f32.
     case DType::F16: case DType::BF16: return "unsigned short";
+    // 8- and 16-bit integers: C++ widens their arithmetic to int, and a
+    // result is narrowed back by the statement that writes it.
+    case DType::I16: return "short";
+    case DType::U16: return "unsigned short";
+    case DType::I8: return "signed char";
+    case DType::U8: return "unsigned char";
     case DType::TF32: case DType::F8E4M3: case DType::F8E5M2:
-    case DType::F6E3M2: case DType::F6E2M3: case DType::F4E2M1: case DType::I16: case DType::I8:
-    case DType::U16: case DType::U8: case DType::Pred: case DType::Unknown:
+    case DType::F6E3M2: case DType::F6E2M3: case DType::F4E2M1: case DType::Pred: case DType::Unknown:
       return "";
   }
   return "";
@@ -323,11 +328,13 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
   bool f8 = is_fp8(f.dtype);
   bool narrow = f.dtype == DType::BF16 || f.dtype == DType::F16 || f8;
   bool wide = f.dtype == DType::F64 && f.layout == FragLayout::None;  // per thread: a double
-  if (memory_type(f.dtype).empty() || (dtype_bits(f.dtype) > 32 && !wide) ||
+  bool small_int = !is_float(f.dtype) && dtype_bits(f.dtype) < 32;    // per thread only: no packed integer layouts
+  if (memory_type(f.dtype).empty() || (dtype_bits(f.dtype) > 32 && !wide) || (small_int && f.layout != FragLayout::None) ||
       (narrow && f.layout != FragLayout::None && f.layout != FragLayout::MmaAcc && f.layout != FragLayout::WgmmaAcc &&
                f.layout != FragLayout::Tcgen05Acc)) {
     refuse(sym.decl, "a " + std::string(dtype_name(f.dtype)) +
-                         " fragment in this layout (so far: 32-bit types, f64 per thread, 16- and 8-bit floats per thread or in an accumulator layout)");
+                         " fragment in this layout (so far: 32-bit types, f64 and 8- and 16-bit integers per thread, "
+                         "16- and 8-bit floats per thread or in an accumulator layout)");
     return std::nullopt;
   }
   // Its values are converted to and from f32 by cvt's .e4m3x2/.e5m2x2 forms.
@@ -449,6 +456,44 @@ std::string Emitter::acc_row_column(const std::string& k) const {
   return "(8 * ((" + k + ") / 2) + 2 * (int)(cake_lane % 4) + (" + k + ") % 2)";
 }
 
+std::optional<std::string> Emitter::operand_slot(SymbolId s, ByteRange at, const FragShape& result, const std::string& i) {
+  auto f = fragment(s, at);
+  if (!f) return std::nullopt;
+  if (f->dims.empty()) return name(s) + "[0]";
+  if (f->layout == result.layout && f->dims == result.dims) return slot_read(*f, s, i);
+  if (f->layout == FragLayout::WgmmaAccRow && result.layout == FragLayout::WgmmaAcc)
+    return name(s) + "[((" + i + ") / 2) % 2]";
+  if (f->layout == FragLayout::MmaAccRow && result.layout == FragLayout::MmaAcc && f->dims[0] == result.dims[0])
+    return name(s) + "[" + mma_row_slot(result.dims[1], i) + "]";
+  // A per-thread operand over a per-thread result (cake/broadcast.h):
+  // element i of an [R, C] result is at row i / C, column i % C.
+  if (f->layout == FragLayout::None && result.layout == FragLayout::None) {
+    std::string columns = std::to_string(result.dims.size() == 2 ? result.dims[1] : 1);
+    switch (spread_of_extents(f->dims, false, result.dims)) {
+      case Spread::Same: return name(s) + "[" + i + "]";
+      case Spread::Scalar: return name(s) + "[0]";
+      case Spread::Columns: return name(s) + "[(" + i + ") % " + columns + "]";
+      case Spread::Rows: return name(s) + "[(" + i + ") / " + columns + "]";
+      case Spread::None: break;
+    }
+  }
+  refuse(at, "`" + std::string(m.symbols[s].name) + "` as an operand of this shape and layout");
+  return std::nullopt;
+}
+
+std::string Emitter::integer_element(ExprId id, const FragShape& result, const std::string& i) {
+  const Expr& e = m.exprs[id];
+  if (e.kind == Expr::Kind::Name && e.symbol != kNone && m.symbols[e.symbol].kind == SymbolKind::Reg) {
+    if (is_float(m.symbols[e.symbol].type.dtype)) {
+      refuse(e.range, "a float operand of an integer fragment's expression");
+      return "0";
+    }
+    return operand_slot(e.symbol, e.range, result, i).value_or("0");
+  }
+  if (auto c = composite_integer(e, [&](ExprId o) { return integer_element(o, result, i); })) return *c;
+  return index(id);
+}
+
 std::string Emitter::element(ExprId id, const FragShape& result, const std::string& i) {
   const Expr& e = m.exprs[id];
   // A 1-D shared-memory or global vector as wide as the result's rows:
@@ -480,28 +525,8 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
       const Symbol& s = m.symbols[e.symbol];
       if (s.kind == SymbolKind::Builtin && (s.name == "inf" || s.name == "nan")) return s.name == "inf" ? "CAKE_INF" : "CAKE_NAN";
       if (s.kind != SymbolKind::Reg) return "(float)" + index(id);
-      auto f = fragment(e.symbol, e.range);
-      if (!f) return "0";
-      if (f->dims.empty()) return value(e.symbol, name(e.symbol) + "[0]");
-      if (f->layout == result.layout && f->dims == result.dims) return value(e.symbol, slot_read(*f, e.symbol, i));
-      if (f->layout == FragLayout::WgmmaAccRow && result.layout == FragLayout::WgmmaAcc)
-        return name(e.symbol) + "[((" + i + ") / 2) % 2]";
-      if (f->layout == FragLayout::MmaAccRow && result.layout == FragLayout::MmaAcc && f->dims[0] == result.dims[0])
-        return name(e.symbol) + "[" + mma_row_slot(result.dims[1], i) + "]";
-      // A per-thread operand over a per-thread result (cake/broadcast.h):
-      // element i of an [R, C] result is at row i / C, column i % C.
-      if (f->layout == FragLayout::None && result.layout == FragLayout::None) {
-        std::string columns = std::to_string(result.dims.size() == 2 ? result.dims[1] : 1);
-        switch (spread_of_extents(f->dims, false, result.dims)) {
-          case Spread::Same: return value(e.symbol, name(e.symbol) + "[" + i + "]");
-          case Spread::Scalar: return value(e.symbol, name(e.symbol) + "[0]");
-          case Spread::Columns: return value(e.symbol, name(e.symbol) + "[(" + i + ") % " + columns + "]");
-          case Spread::Rows: return value(e.symbol, name(e.symbol) + "[(" + i + ") / " + columns + "]");
-          case Spread::None: break;
-        }
-      }
-      refuse(e.range, "`" + std::string(s.name) + "` as an operand of this shape and layout");
-      return "0";
+      auto slot = operand_slot(e.symbol, e.range, result, i);
+      return slot ? value(e.symbol, *slot) : "0";
     }
     case Expr::Kind::Field: return "(float)" + index(id);
     case Expr::Kind::Unary: return "(" + std::string(e.text) + element(e.lhs, result, i) + ")";
@@ -693,7 +718,7 @@ std::optional<CornerAddress> Emitter::corner_address(ExprId id, const SplitPlace
     offset += (offset.empty() ? "" : " + ") + term;
   }
   return CornerAddress{"&" + name(l->base) + "[" + l->row_major(0, l->dims.size()) + "]", offset.empty() ? "0" : offset,
-                       l->tile_dims.size() == 2 && l->tile_dims.back() + 1 == l->dims.size()};
+                       !l->tile_dims.empty() && l->tile_dims.back() + 1 == l->dims.size()};
 }
 
 std::optional<std::vector<int64_t>> Emitter::tile_dims(ExprId id) {

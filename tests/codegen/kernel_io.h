@@ -87,6 +87,15 @@ inline size_t narrow_float_bytes(DType dtype) {
   return (bits == 16 || bits == 8) && exec::float_bits(dtype, 0) ? static_cast<size_t>(bits / 8) : 0;
 }
 
+/// Bytes of an integer in memory (i8 ... u64, b32), 0 for other dtypes.
+inline size_t integer_bytes(DType dtype) {
+  return is_float(dtype) || dtype == DType::Pred || dtype == DType::Unknown ? 0 : dtype_bits(dtype) / 8;
+}
+
+inline bool is_signed_integer(DType dtype) {
+  return dtype == DType::I8 || dtype == DType::I16 || dtype == DType::I32 || dtype == DType::I64;
+}
+
 inline std::vector<unsigned char> to_bytes(DType dtype, const std::vector<double>& values) {
   std::vector<unsigned char> out;
   auto put = [&](const void* p, size_t n) {
@@ -100,9 +109,9 @@ inline std::vector<unsigned char> to_bytes(DType dtype, const std::vector<double
     } else if (size_t n = narrow_float_bytes(dtype)) {
       uint32_t code = *exec::float_bits(dtype, v);  // little-endian: its low n bytes
       put(&code, n);
-    } else if (dtype == DType::I32) {
-      int32_t i = static_cast<int32_t>(v);
-      put(&i, 4);
+    } else if (size_t n = integer_bytes(dtype)) {
+      int64_t i = static_cast<int64_t>(v);  // little-endian: its low n bytes, two's complement
+      put(&i, n);
     } else {
       throw std::runtime_error("a parameter dtype kernel_io does not convert: " + std::string(dtype_name(dtype)));
     }
@@ -112,7 +121,7 @@ inline std::vector<unsigned char> to_bytes(DType dtype, const std::vector<double
 
 inline std::vector<double> from_bytes(DType dtype, const std::vector<unsigned char>& bytes) {
   std::vector<double> out;
-  size_t narrow = narrow_float_bytes(dtype), size = narrow ? narrow : 4;
+  size_t narrow = narrow_float_bytes(dtype), integer = integer_bytes(dtype), size = narrow ? narrow : integer ? integer : 4;
   for (size_t at = 0; at + size <= bytes.size(); at += size) {
     if (dtype == DType::F32) {
       float f;
@@ -122,10 +131,13 @@ inline std::vector<double> from_bytes(DType dtype, const std::vector<unsigned ch
       uint32_t code = 0;
       std::memcpy(&code, &bytes[at], narrow);
       out.push_back(*exec::from_float_bits(dtype, code));
-    } else if (dtype == DType::I32) {
-      int32_t i;
-      std::memcpy(&i, &bytes[at], 4);
-      out.push_back(i);
+    } else if (integer) {
+      uint64_t u = 0;
+      std::memcpy(&u, &bytes[at], integer);
+      unsigned shift = 64 - 8 * static_cast<unsigned>(integer);
+      // Sign-extended from its top bit when the dtype is signed.
+      out.push_back(is_signed_integer(dtype) ? static_cast<double>(static_cast<int64_t>(u << shift) >> shift)
+                                             : static_cast<double>(u));
     } else {
       throw std::runtime_error("a parameter dtype kernel_io does not convert: " + std::string(dtype_name(dtype)));
     }

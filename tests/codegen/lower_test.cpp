@@ -377,6 +377,36 @@ TEST_CASE("neighbouring values move as one access only where the pair is aligned
   }
 }
 
+TEST_CASE("a per-thread run of 8- or 16-bit values moves in the widest words its alignment allows") {
+  // `reg x: T[n]` loaded from and stored to X[start : n] of a 1-D tensor
+  // (its base 16-byte aligned): the widest of 16, 8 and 4 bytes that divides
+  // both the run and its start's bytes, else a value at a time.
+  auto lowered = [](const std::string& dtype, const std::string& n, const std::string& start) {
+    std::string text = "target sm_80\nkernel run(X: global " + dtype + "[4096], Y: global " + dtype +
+                       "[4096]) grid (1) block 32 {\n  reg x: " + dtype + "[" + n + "]\n  load x <- X[lane * 64 + " +
+                       start + " : " + n + "]\n  store Y[lane * 64 + " + start + " : " + n + "] <- x\n}\n";
+    auto a = analyze(text);
+    for (const Diagnostic& d : a->diagnostics) INFO(d.message);
+    REQUIRE(count(a->diagnostics).errors == 0);
+    codegen::Lowered low = codegen::lower(*a, 0, "sm_80", kFile);
+    for (const Diagnostic& d : low.diagnostics) INFO(d.message);
+    REQUIRE(low.ok());
+    return low.cuda.substr(low.cuda.find("extern \"C\""));
+  };
+  auto moves = [](const std::string& cuda, const std::string& width) {
+    return cuda.find("CAKE_LD_" + width + "(") != std::string::npos && cuda.find("CAKE_ST_" + width + "(") != std::string::npos;
+  };
+  CHECK(moves(lowered("i8", "32", "0"), "B128"));
+  CHECK(moves(lowered("u8", "24", "8"), "B64"));   // 24 bytes from an 8-byte boundary
+  CHECK(moves(lowered("i16", "12", "0"), "B64"));  // 24 bytes
+  CHECK(moves(lowered("f16", "8", "0"), "B128"));
+  CHECK(moves(lowered("u16", "2", "2"), "B32"));
+  for (const std::string& odd : {lowered("i8", "16", "1"), lowered("u8", "6", "0"), lowered("i16", "3", "0")}) {
+    CHECK(odd.find("CAKE_LD_B") == std::string::npos);  // an odd start, runs of 6 and 6 bytes
+    CHECK(odd.find("CAKE_ST_B") == std::string::npos);
+  }
+}
+
 TEST_CASE("8-bit floats lower as the bytes TMA copies and wgmma reads, and are decoded element-wise") {
   const char* text = R"(target sm_90a
 kernel f8(A: global f8e4m3[64, 64], R: global f8e4m3[64], C: global f32[64, 64]) grid (1) block 128 {

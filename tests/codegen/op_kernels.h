@@ -556,6 +556,30 @@ struct FormKernel {
 
 inline const std::vector<FormKernel>& form_kernels() {
   static const std::vector<FormKernel> kernels = {
+    // 8- and 16-bit integers per thread, their arithmetic wrapping as the
+    // stored type: runs of 16 bytes (global and shared memory), of 8 (rows
+    // of 24 bytes) and of 4 moved as 32-bit words; a run at an odd address
+    // moved a byte at a time.
+    {"8- and 16-bit integers per thread", "sm_80", "",
+     R"(kernel small_ints(A: global i8[N], B: global u16[N, 12], C: global i8[N], D: global u16[N, 12], E: global u8[N], F: global u8[N]) where N % 2048 == 0 grid (N / 2048) block 64 {
+  smem s: i8[2048]
+  let t = warp.id * 32 + lane
+  reg x: i8[32]
+  reg y: u16[3, 12]
+  reg z: u8[4]
+  load x <- A[block.x * 2048 + t * 32 : 32]
+  x = x * 37 + 5
+  store s[t * 32 : 32] <- x
+  syncthreads
+  load x <- s[(63 - t) * 32 : 32]
+  store C[block.x * 2048 + t * 32 : 32] <- x
+  load y <- B[block.x * 192 + t * 3 : 3, :]
+  y = y * 5000
+  store D[block.x * 192 + t * 3 : 3, :] <- y
+  load z <- E[block.x * 2048 + t * 4 : 4]
+  z = z * 20
+  store F[block.x * 2048 + t * 4 + 1 : 4] <- z
+})"},
     // Per thread, one value to a byte: cvt<f8e4m3> beyond 448 saturates
     // (.satfinite), cvt<f32> decodes exactly.
     {"8-bit floats per thread", "sm_89", "reg y: f8e4m3[8]",

@@ -69,7 +69,17 @@ kmeans_assign_generic(unsigned short* __restrict__ X, unsigned short* __restrict
 #line 125 "@CAKE_FILE@"
       #pragma unroll
 #line 125 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 64; ++cake_i) xb[cake_i] = cake_corner[(((cake_i) / 64)) * 64LL + ((cake_i) % 64)];
+      for (int cake_j = 0; cake_j < 8; ++cake_j) {
+#line 125 "@CAKE_FILE@"
+        unsigned cake_w[4];
+#line 125 "@CAKE_FILE@"
+        CAKE_LD_B128(&cake_corner[((((8 * cake_j)) / 64)) * 64LL + (((8 * cake_j)) % 64)], cake_w);
+#line 125 "@CAKE_FILE@"
+        #pragma unroll
+#line 125 "@CAKE_FILE@"
+        for (int cake_e = 0; cake_e < 8; ++cake_e) xb[8 * cake_j + cake_e] = (unsigned short)(cake_w[cake_e / 2] >> (16 * (cake_e % 2)));
+#line 125 "@CAKE_FILE@"
+      }
 #line 125 "@CAKE_FILE@"
     }
 #line 126 "@CAKE_FILE@"
@@ -87,7 +97,17 @@ kmeans_assign_generic(unsigned short* __restrict__ X, unsigned short* __restrict
 #line 127 "@CAKE_FILE@"
         #pragma unroll
 #line 127 "@CAKE_FILE@"
-        for (int cake_i = 0; cake_i < 64; ++cake_i) cb[cake_i] = cake_corner[(((cake_i) / 64)) * 64LL + ((cake_i) % 64)];
+        for (int cake_j = 0; cake_j < 8; ++cake_j) {
+#line 127 "@CAKE_FILE@"
+          unsigned cake_w[4];
+#line 127 "@CAKE_FILE@"
+          CAKE_LD_B128(&cake_corner[((((8 * cake_j)) / 64)) * 64LL + (((8 * cake_j)) % 64)], cake_w);
+#line 127 "@CAKE_FILE@"
+          #pragma unroll
+#line 127 "@CAKE_FILE@"
+          for (int cake_e = 0; cake_e < 8; ++cake_e) cb[8 * cake_j + cake_e] = (unsigned short)(cake_w[cake_e / 2] >> (16 * (cake_e % 2)));
+#line 127 "@CAKE_FILE@"
+        }
 #line 127 "@CAKE_FILE@"
       }
 #line 128 "@CAKE_FILE@"

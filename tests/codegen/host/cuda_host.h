@@ -263,6 +263,25 @@ template <typename T>
 inline void store_bits(void* p, T v) {
   std::memcpy(p, &v, sizeof v);
 }
+/// N 32-bit words at `p` as one 4N-byte access (CAKE_LD_B64/B128): the
+/// GPU faults on a misaligned vector access, so the host aborts on one.
+template <int N>
+inline void check_words_aligned(const void* p) {
+  if (reinterpret_cast<uintptr_t>(p) % (4 * N) != 0) {
+    std::fprintf(stderr, "cuda_host: a %d-byte access at a misaligned address\n", 4 * N);
+    std::abort();
+  }
+}
+template <int N>
+inline void load_words(const void* p, unsigned* w) {
+  check_words_aligned<N>(p);
+  std::memcpy(w, p, 4 * N);
+}
+template <int N>
+inline void store_words(void* p, const unsigned* w) {
+  check_words_aligned<N>(p);
+  std::memcpy(p, w, 4 * N);
+}
 
 /// IEEE binary16 of `f`, rounded to nearest even (cvt.rn.f16.f32):
 /// overflow to infinity, subnormals kept, NaN a quiet NaN.
@@ -928,6 +947,10 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_ST_B32(p, v) cake_host::store_bits<unsigned>((p), (v))
 #define CAKE_LD_PAIR_F32(p, a, b) ((a) = cake_host::load_bits<float>(p), (b) = cake_host::load_bits<float>((const float*)(p) + 1))
 #define CAKE_ST_PAIR_F32(p, a, b) (cake_host::store_bits<float>((p), (a)), cake_host::store_bits<float>((float*)(p) + 1, (b)))
+#define CAKE_LD_B64(p, w) cake_host::load_words<2>((p), (w))
+#define CAKE_ST_B64(p, w) cake_host::store_words<2>((p), (w))
+#define CAKE_LD_B128(p, w) cake_host::load_words<4>((p), (w))
+#define CAKE_ST_B128(p, w) cake_host::store_words<4>((p), (w))
 // red.global.add: the fibers of a block never run at once.
 #define CAKE_RED_ADD(t, c, p, v) (*(p) += (v))
 #define CAKE_MAX_INTO(v, w) ((v) = CAKE_MAX((v), (w)))
