@@ -314,9 +314,11 @@ struct __align__(128) CakeTensorMap {
 #define CAKE_TMEM_RELINQUISH_G(g) asm volatile("tcgen05.relinquish_alloc_permit.cta_group::" #g ".sync.aligned;" ::: "memory")
 #define CAKE_TMEM_DEALLOC_G(g, taddr, columns) \
   asm volatile("tcgen05.dealloc.cta_group::" #g ".sync.aligned.b32 %0, %1;" :: "r"(taddr), "r"((unsigned)(columns)) : "memory")
-#define CAKE_TCGEN05_MMA_F16_G(g, taddr, da, db, idesc, accumulate)                                    \
+// `kind` is the instruction's .kind (f16, f8f6f4, i8), a string literal;
+// the instruction descriptor `idesc` names the operand and accumulator types.
+#define CAKE_TCGEN05_MMA_G(g, kind, taddr, da, db, idesc, accumulate)                                 \
   asm volatile("{ .reg .pred cake_p; setp.ne.b32 cake_p, %4, 0; "                                    \
-               "tcgen05.mma.cta_group::" #g ".kind::f16 [%0], %1, %2, %3, cake_p; }"                  \
+               "tcgen05.mma.cta_group::" #g ".kind::" kind " [%0], %1, %2, %3, cake_p; }"             \
                :: "r"(taddr), "l"(da), "l"(db), "r"((unsigned)(idesc)), "r"((unsigned)(accumulate)) : "memory")
 // One arrival on `bar` once every tcgen05 op this thread issued before has
 // completed; _MC: on `bar` of each CTA of the cluster that `mask` names.
@@ -328,23 +330,23 @@ struct __align__(128) CakeTensorMap {
                :: "r"(CAKE_SMEM_ADDR(bar)), "h"((unsigned short)(mask)) : "memory")
 // A in tensor memory: `a` its TMEM address (lane 0, the k-step's column);
 // a pair's A rows are split between the CTAs' tensor memories as D's are.
-#define CAKE_TCGEN05_MMA_F16_TS_G(g, taddr, a, db, idesc, accumulate)                                \
+#define CAKE_TCGEN05_MMA_TS_G(g, kind, taddr, a, db, idesc, accumulate)                              \
   asm volatile("{ .reg .pred cake_p; setp.ne.b32 cake_p, %4, 0; "                                    \
-               "tcgen05.mma.cta_group::" #g ".kind::f16 [%0], [%1], %2, %3, cake_p; }"                 \
+               "tcgen05.mma.cta_group::" #g ".kind::" kind " [%0], [%1], %2, %3, cake_p; }"            \
                :: "r"(taddr), "r"(a), "l"(db), "r"((unsigned)(idesc)), "r"((unsigned)(accumulate)) : "memory")
-#define CAKE_TCGEN05_MMA_F16_TS(taddr, a, db, idesc, accumulate) CAKE_TCGEN05_MMA_F16_TS_G(1, taddr, a, db, idesc, accumulate)
-#define CAKE_TCGEN05_MMA_F16_TS_PAIR(taddr, a, db, idesc, accumulate) \
-  CAKE_TCGEN05_MMA_F16_TS_G(2, taddr, a, db, idesc, accumulate)
+#define CAKE_TCGEN05_MMA_TS(kind, taddr, a, db, idesc, accumulate) CAKE_TCGEN05_MMA_TS_G(1, kind, taddr, a, db, idesc, accumulate)
+#define CAKE_TCGEN05_MMA_TS_PAIR(kind, taddr, a, db, idesc, accumulate) \
+  CAKE_TCGEN05_MMA_TS_G(2, kind, taddr, a, db, idesc, accumulate)
 #define CAKE_TMEM_ALLOC(slot, columns) CAKE_TMEM_ALLOC_G(1, slot, columns)
 #define CAKE_TMEM_RELINQUISH() CAKE_TMEM_RELINQUISH_G(1)
 #define CAKE_TMEM_DEALLOC(taddr, columns) CAKE_TMEM_DEALLOC_G(1, taddr, columns)
-#define CAKE_TCGEN05_MMA_F16(taddr, da, db, idesc, accumulate) CAKE_TCGEN05_MMA_F16_G(1, taddr, da, db, idesc, accumulate)
+#define CAKE_TCGEN05_MMA(kind, taddr, da, db, idesc, accumulate) CAKE_TCGEN05_MMA_G(1, kind, taddr, da, db, idesc, accumulate)
 #define CAKE_TCGEN05_COMMIT(bar) CAKE_TCGEN05_COMMIT_G(1, bar)
 #define CAKE_TCGEN05_COMMIT_MC(bar, mask) CAKE_TCGEN05_COMMIT_MC_G(1, bar, mask)
 #define CAKE_TMEM_ALLOC_PAIR(slot, columns) CAKE_TMEM_ALLOC_G(2, slot, columns)
 #define CAKE_TMEM_RELINQUISH_PAIR() CAKE_TMEM_RELINQUISH_G(2)
 #define CAKE_TMEM_DEALLOC_PAIR(taddr, columns) CAKE_TMEM_DEALLOC_G(2, taddr, columns)
-#define CAKE_TCGEN05_MMA_F16_PAIR(taddr, da, db, idesc, accumulate) CAKE_TCGEN05_MMA_F16_G(2, taddr, da, db, idesc, accumulate)
+#define CAKE_TCGEN05_MMA_PAIR(kind, taddr, da, db, idesc, accumulate) CAKE_TCGEN05_MMA_G(2, kind, taddr, da, db, idesc, accumulate)
 #define CAKE_TCGEN05_COMMIT_PAIR(bar) CAKE_TCGEN05_COMMIT_G(2, bar)
 #define CAKE_TCGEN05_COMMIT_PAIR_MC(bar, mask) CAKE_TCGEN05_COMMIT_MC_G(2, bar, mask)
 #define CAKE_TCGEN05_FENCE_BEFORE() asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory")

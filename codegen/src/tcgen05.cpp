@@ -1,8 +1,9 @@
 // Blackwell's tensor memory and its MMA (sm_100a): each `tmem` buffer
 // allocated by warp 0 in the prologue (its address written to the 4 bytes
 // of shared memory KernelFacts' layout gives it) and freed after a final
-// barrier; `tcgen05.mma` as one instruction per k16 step with a
-// shared-memory descriptor per operand and an instruction descriptor;
+// barrier; `tcgen05.mma` as one instruction per 32 bytes of K (k16 of
+// 16-bit operands, k32 of 8-bit ones) with a shared-memory descriptor per
+// operand and an instruction descriptor;
 // `tcgen05.commit` arriving on an mbarrier; `tcgen05.ld`/`st` over a
 // warp's 32 lanes (.32x32b); their waits. The encodings are the PTX ISA's
 // ("Tensor Memory", "Shared Memory Descriptor", "Instruction descriptor");
@@ -13,6 +14,7 @@
 // docs/lowering.md.
 #include "emitter.h"
 
+#include "cake/ops.h"
 #include "cake/roles.h"
 
 namespace cake::codegen {
@@ -30,9 +32,6 @@ int descriptor_layout(Swizzle s) {
   }
   return 0;
 }
-
-/// The instruction descriptor's A/B format (bits 7-9, 10-12) of kind::f16.
-int f16_kind_format(DType t) { return t == DType::BF16 ? 1 : 0; }
 
 }  // namespace
 
@@ -110,7 +109,7 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
     return "CAKE_UMMA_DESC((const unsigned char*)" + x.base + " + 32 * cake_k, " +
            std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_layout(x.swizzle)) + ")";
   };
-  // A: a shared-memory descriptor 32 bytes further each k16 step; or, in
+  // A: a shared-memory descriptor 32 bytes further each k-step; or, in
   // tensor memory (the `.kind::f16 [d], [a], bdesc` form), its row i in
   // TMEM lane i, two 16-bit elements per 32-bit column (the lower half the
   // lower k), so 8 columns further each step.
@@ -134,7 +133,7 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
     a_operand = desc(*a_side);
   }
   const MmaSmemOperand& B = *b_side;
-  // cta_group::1, kind::f16 into f32 with M = 128: D row i is TMEM lane i,
+  // cta_group::1 into f32 or s32 with M = 128: D row i is TMEM lane i,
   // column j its column j (PTX ISA, "Matrix fragments for tcgen05.mma",
   // layout of M = 128). A CTA pair's (cta_group::2) M = 256: each CTA
   // holds 128 rows of A and of D (lane i, as for M = 128) and N / 2 rows
@@ -143,26 +142,38 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   // memory, its rows 128 .. 255 are the peer's TMEM at the same address.
   int64_t rows = tile->size() == 2 ? (*tile)[0] : 0, columns = tile->size() == 2 ? (*tile)[1] : 0;
   int64_t n_cols = pair ? 2 * B.rows : B.rows, m_rows = pair ? 2 * a_rows : a_rows;
-  if (m.symbols[acc].type.dtype != DType::F32 || a_dtype != B.dtype ||
-      (a_dtype != DType::BF16 && a_dtype != DType::F16) || k != B.k || k % 16 != 0 || a_rows != 128 ||
-      rows != 128 || n_cols != columns || n_cols % 16 != 0 || n_cols < 16 || n_cols > 256)
+  // The kinds lowered: f16 (bf16 or f16 alike) and f8f6f4 (e4m3, e5m2,
+  // mixed) into f32, i8 (s8, u8) into s32; 6- and 4-bit floats, tf32 and
+  // 8-bit A in tensor memory not yet.
+  Tcgen05Operand ka = tcgen05_operand(a_dtype), kb = tcgen05_operand(B.dtype);
+  DType acc_dtype = m.symbols[acc].type.dtype;
+  bool eight = dtype_bits(a_dtype) == 8 && dtype_bits(B.dtype) == 8;
+  bool kind_ok = !ka.kind.empty() && ka.kind == kb.kind &&
+                 ((ka.kind == "f16" && a_dtype == B.dtype) || (ka.kind == "f8f6f4" && eight) || ka.kind == "i8") &&
+                 acc_dtype == (ka.kind == "i8" ? DType::I32 : DType::F32) && !(a_tmem && eight);
+  int64_t step = kind_ok ? mma_k_bits(Op::Tcgen05Mma) / dtype_bits(a_dtype) : 0;  // K of one instruction
+  if (!kind_ok || k != B.k || k % step != 0 || a_rows != 128 || rows != 128 || n_cols != columns || n_cols % 16 != 0 ||
+      n_cols < 16 || n_cols > 256)
     return refuse(s.range, a_tmem ? (pair ? "a pair's tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16 tmem [128, K] @ smem [N / 2, K].T per CTA"
                                           : "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16 tmem [128, K] @ smem [N, K].T")
-                           : pair ? "a pair's tcgen05.mma other than f32 [128, N] (+)= bf16/f16 [128, K] @ [N / 2, K].T per CTA, N a multiple of 16 up to 256"
-                                  : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16 [128, K] @ [N, K].T, N a multiple of 16 up to 256");
-  // Instruction descriptor: D f32 (bits 4-5 = 1), A and B formats (7-9,
-  // 10-12), both K-major (15, 16 = 0), N >> 3 (17-22), M >> 4 (24-28).
-  uint32_t idesc = (1u << 4) | (uint32_t(f16_kind_format(a_dtype)) << 7) | (uint32_t(f16_kind_format(B.dtype)) << 10) |
-                   (uint32_t(n_cols >> 3) << 17) | (uint32_t(m_rows >> 4) << 24);
+                           : pair ? "a pair's tcgen05.mma other than f32 [128, N] (+)= bf16/f16/f8 [128, K] @ [N / 2, K].T or s32 of s8/u8 per CTA, N a multiple of 16 up to 256"
+                                  : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16/f8 [128, K] @ [N, K].T or s32 of s8/u8, N a multiple of 16 up to 256");
+  // Instruction descriptor: D f32 (bits 4-5 = 1) or s32 (2), A and B
+  // formats (7-9, 10-12), both K-major (15, 16 = 0), N >> 3 (17-22),
+  // M >> 4 (24-28).
+  uint32_t d_format = acc_dtype == DType::I32 ? 2 : 1;
+  uint32_t idesc = (d_format << 4) | (ka.format << 7) | (kb.format << 10) | (uint32_t(n_cols >> 3) << 17) |
+                   (uint32_t(m_rows >> 4) << 24);
   char hex[16];
   std::snprintf(hex, sizeof hex, "0x%08xu", idesc);
   // The first k-step adds to D only when the statement does (`+=`, and P
   // of `accumulate(P)` holds); later k-steps add their part.
   std::string first = !n.accumulate_into ? "0" : n.accumulate == kNone ? "1" : "(" + condition(n.accumulate) + ")";
-  std::string macro = std::string(a_tmem ? "CAKE_TCGEN05_MMA_F16_TS" : "CAKE_TCGEN05_MMA_F16") + (pair ? "_PAIR" : "");
+  std::string macro = std::string(a_tmem ? "CAKE_TCGEN05_MMA_TS" : "CAKE_TCGEN05_MMA") + (pair ? "_PAIR" : "");
   line("#pragma unroll", s.range);
-  line("for (int cake_k = 0; cake_k < " + std::to_string(k / 16) + "; ++cake_k)", s.range);
-  line("  " + macro + "(" + *d + ", " + a_operand + ", " + desc(B) + ", " + hex + ", cake_k > 0 || " + first + ");",
+  line("for (int cake_k = 0; cake_k < " + std::to_string(k / step) + "; ++cake_k)", s.range);
+  line("  " + macro + "(\"" + std::string(ka.kind) + "\", " + *d + ", " + a_operand + ", " + desc(B) + ", " + hex +
+           ", cake_k > 0 || " + first + ");",
        s.range);
 }
 

@@ -391,6 +391,53 @@ inline const std::vector<OpKernel>& op_kernels() {
     store C[block.x * 128 + q * 32 : 32, c : 32] <- r
   }
 })"},
+    // 8-bit operands: e4m3 A and e5m2 B (kind::f8f6f4, f32 D), `=` then
+    // `+=`; s8 A and B (kind::i8, s32 D). Each k-step is 32 bytes of K.
+    {"tcgen05.mma", R"(kernel op_tcgen05_f8(A: global f8e4m3[128, 64], B: global f8e5m2[64, 64], C: global f32[128, 64]) grid (1) block 128 {
+  smem sA: f8e4m3[128, 64] swizzle(64B)
+  smem sB: f8e5m2[64, 64] swizzle(64B)
+  tmem acc: f32[128, 64]
+  mbarrier done
+  reg r: f32[32, 64] layout(tcgen05_acc)
+  let q = warp.id % 4
+  cp.async sA <- A
+  cp.async sB <- B
+  cp.async.commit
+  cp.async.wait 0
+  fence.proxy.async
+  syncthreads
+  elect {
+    tcgen05.mma acc = sA @ sB.T
+    tcgen05.mma acc += sA @ sB.T
+    tcgen05.commit done
+  }
+  wait done parity(0)
+  tcgen05.ld r <- acc[q * 32 : 32, :]
+  tcgen05.wait.ld
+  store C[q * 32 : 32, :] <- r
+})"},
+    {"tcgen05.mma", R"(kernel op_tcgen05_i8(A: global i8[128, 128], B: global i8[32, 128], C: global i32[128, 32]) grid (1) block 128 {
+  smem sA: i8[128, 128] swizzle(128B)
+  smem sB: i8[32, 128] swizzle(128B)
+  tmem acc: i32[128, 32]
+  mbarrier done
+  reg r: i32[32, 32] layout(tcgen05_acc)
+  let q = warp.id % 4
+  cp.async sA <- A
+  cp.async sB <- B
+  cp.async.commit
+  cp.async.wait 0
+  fence.proxy.async
+  syncthreads
+  elect {
+    tcgen05.mma acc = sA @ sB.T
+    tcgen05.commit done
+  }
+  wait done parity(0)
+  tcgen05.ld r <- acc[q * 32 : 32, :]
+  tcgen05.wait.ld
+  store C[q * 32 : 32, :] <- r
+})"},
     {"tcgen05.st tcgen05.wait.st", R"(kernel op_tcgen05_st(X: global f32[128, 32], C: global f32[128, 32]) grid (1) block 128 {
   tmem t: f32[128, 32]
   reg r: f32[32, 32] layout(tcgen05_acc)

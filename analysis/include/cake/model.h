@@ -38,6 +38,14 @@ std::string_view red_add_type(DType dtype);
 /// The PTX type an MMA instruction names for operands of `dtype` (bf16,
 /// f16, tf32, e4m3, e5m2, s8, ...), empty when it is no MMA operand type.
 std::string_view mma_type(DType dtype);
+/// What a tcgen05.mma instruction says of an operand dtype: its `.kind`
+/// ("f16", "tf32", "f8f6f4", "i8"; empty when the dtype is no tcgen05.mma
+/// operand) and its format code in the instruction descriptor.
+struct Tcgen05Operand {
+  std::string_view kind;
+  unsigned format = 0;
+};
+Tcgen05Operand tcgen05_operand(DType dtype);
 
 enum class Space : uint8_t { Global, Const, Smem, Dsmem, Tmem, Reg, Scalar, None };
 std::string_view space_name(Space space);

@@ -19,15 +19,35 @@ struct DTypeInfo {
   /// wgmma.mma_async, tcgen05.mma: the 8-bit and narrower floats without
   /// their width), empty when it is no MMA operand type.
   std::string_view mma;
+  /// As a tcgen05.mma operand: the instruction's `.kind` and the format
+  /// code of the instruction descriptor's A/B fields (PTX ISA,
+  /// "Instruction descriptor": kind::f16 f16 0, bf16 1; kind::tf32 2;
+  /// kind::f8f6f4 e4m3 0, e5m2 1, e2m3 3, e3m2 4, e2m1 5; kind::i8 u8 0,
+  /// s8 1); empty kind when it is none.
+  Tcgen05Operand tcgen05;
 };
 constexpr std::array<DTypeInfo, 21> kDTypes = {{
-    {"f64", 64, true, "f64", "f64"},  {"f32", 32, true, "f32", ""},      {"tf32", 32, true, "", "tf32"},
-    {"f16", 16, true, "", "f16"},     {"bf16", 16, true, "", "bf16"},    {"f8e4m3", 8, true, "", "e4m3"},
-    {"f8e5m2", 8, true, "", "e5m2"},  {"f6e3m2", 6, true, "", "e3m2"},   {"f6e2m3", 6, true, "", "e2m3"},
-    {"f4e2m1", 4, true, "", "e2m1"},  {"i64", 64, false, "", ""},        {"i32", 32, false, "s32", ""},
-    {"i16", 16, false, "", ""},       {"i8", 8, false, "", "s8"},        {"u64", 64, false, "u64", ""},
-    {"u32", 32, false, "u32", ""},    {"u16", 16, false, "", ""},        {"u8", 8, false, "", "u8"},
-    {"b32", 32, false, "", ""},       {"pred", 1, false, "", ""},        {"?", 0, false, "", ""},
+    {"f64", 64, true, "f64", "f64", {}},
+    {"f32", 32, true, "f32", "", {}},
+    {"tf32", 32, true, "", "tf32", {"tf32", 2}},
+    {"f16", 16, true, "", "f16", {"f16", 0}},
+    {"bf16", 16, true, "", "bf16", {"f16", 1}},
+    {"f8e4m3", 8, true, "", "e4m3", {"f8f6f4", 0}},
+    {"f8e5m2", 8, true, "", "e5m2", {"f8f6f4", 1}},
+    {"f6e3m2", 6, true, "", "e3m2", {"f8f6f4", 4}},
+    {"f6e2m3", 6, true, "", "e2m3", {"f8f6f4", 3}},
+    {"f4e2m1", 4, true, "", "e2m1", {"f8f6f4", 5}},
+    {"i64", 64, false, "", "", {}},
+    {"i32", 32, false, "s32", "", {}},
+    {"i16", 16, false, "", "", {}},
+    {"i8", 8, false, "", "s8", {"i8", 1}},
+    {"u64", 64, false, "u64", "", {}},
+    {"u32", 32, false, "u32", "", {}},
+    {"u16", 16, false, "", "", {}},
+    {"u8", 8, false, "", "u8", {"i8", 0}},
+    {"b32", 32, false, "", "", {}},
+    {"pred", 1, false, "", "", {}},
+    {"?", 0, false, "", "", {}},
 }};
 
 }  // namespace
@@ -38,6 +58,7 @@ bool is_float(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].is_float
 bool is_fp8(DType dtype) { return dtype == DType::F8E4M3 || dtype == DType::F8E5M2; }
 std::string_view red_add_type(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].red_add; }
 std::string_view mma_type(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].mma; }
+Tcgen05Operand tcgen05_operand(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].tcgen05; }
 
 std::optional<DType> parse_dtype(std::string_view name) {
   for (size_t i = 0; i + 1 < kDTypes.size(); ++i)

@@ -171,7 +171,7 @@ blackwell_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, u
 #line 41 "@CAKE_FILE@"
           for (int cake_k = 0; cake_k < 4; ++cake_k)
 #line 41 "@CAKE_FILE@"
-            CAKE_TCGEN05_MMA_F16(acc, CAKE_UMMA_DESC((const unsigned char*)&(*(unsigned short*)((unsigned char*)sA + (s) * 16384 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))) + 32 * cake_k, 1024, 2), CAKE_UMMA_DESC((const unsigned char*)&(*(unsigned short*)((unsigned char*)sB + (s) * 32768 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))) + 32 * cake_k, 1024, 2), 0x08400490u, cake_k > 0 || ((kt > 0LL)));
+            CAKE_TCGEN05_MMA("f16", acc, CAKE_UMMA_DESC((const unsigned char*)&(*(unsigned short*)((unsigned char*)sA + (s) * 16384 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))) + 32 * cake_k, 1024, 2), CAKE_UMMA_DESC((const unsigned char*)&(*(unsigned short*)((unsigned char*)sB + (s) * 32768 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))) + 32 * cake_k, 1024, 2), 0x08400490u, cake_k > 0 || ((kt > 0LL)));
 #line 42 "@CAKE_FILE@"
           // tcgen05.commit empty[s]
 #line 42 "@CAKE_FILE@"

@@ -203,7 +203,7 @@ blackwell_gemm_pair(unsigned short* __restrict__ A, unsigned short* __restrict__
 #line 52 "@CAKE_FILE@"
             for (int cake_k = 0; cake_k < 4; ++cake_k)
 #line 52 "@CAKE_FILE@"
-              CAKE_TCGEN05_MMA_F16_PAIR(acc, CAKE_UMMA_DESC((const unsigned char*)&(*(unsigned short*)((unsigned char*)sA + (s) * 16384 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))) + 32 * cake_k, 1024, 2), CAKE_UMMA_DESC((const unsigned char*)&(*(unsigned short*)((unsigned char*)sB + (s) * 16384 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))) + 32 * cake_k, 1024, 2), 0x10400490u, cake_k > 0 || ((kt > 0LL)));
+              CAKE_TCGEN05_MMA_PAIR("f16", acc, CAKE_UMMA_DESC((const unsigned char*)&(*(unsigned short*)((unsigned char*)sA + (s) * 16384 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))) + 32 * cake_k, 1024, 2), CAKE_UMMA_DESC((const unsigned char*)&(*(unsigned short*)((unsigned char*)sB + (s) * 16384 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))) + 32 * cake_k, 1024, 2), 0x10400490u, cake_k > 0 || ((kt > 0LL)));
 #line 53 "@CAKE_FILE@"
             // tcgen05.commit empty[s] multicast(3 << cluster.rank)
 #line 53 "@CAKE_FILE@"

@@ -319,10 +319,10 @@ inline uint8_t float_to_fp8_bits(float f, bool e5m2) {
   return uint8_t(sign | ((re + bias) << man_bits) | mantissa);
 }
 
-/// An MMA operand's element type, as PTX names it: 16-bit floats or the
+/// An MMA operand's element type, as PTX names it: 16-bit floats, the
 /// 8-bit floats of OCP FP8 (e4m3: bias 7, only S.1111.111 is NaN; e5m2:
-/// bias 15, IEEE specials).
-enum class Elem { F16, BF16, E4M3, E5M2 };
+/// bias 15, IEEE specials), or 8-bit integers.
+enum class Elem { F16, BF16, E4M3, E5M2, S8, U8 };
 
 inline Elem elem_of(const char* type) {
   if (std::strcmp(type, "bf16") == 0) return Elem::BF16;
@@ -331,7 +331,7 @@ inline Elem elem_of(const char* type) {
   return Elem::F16;
 }
 
-inline unsigned elem_bytes(Elem e) { return e == Elem::E4M3 || e == Elem::E5M2 ? 1 : 2; }
+inline unsigned elem_bytes(Elem e) { return e == Elem::F16 || e == Elem::BF16 ? 2 : 1; }
 
 inline float fp8_bits_to_float(uint8_t b, bool e5m2) {
   int man_bits = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7, top = e5m2 ? 31 : 15;
@@ -345,6 +345,8 @@ inline float fp8_bits_to_float(uint8_t b, bool e5m2) {
 
 /// The value of an element of type `e` at `p`.
 inline float elem_value(const unsigned char* p, Elem e) {
+  if (e == Elem::S8) return float(int8_t(*p));
+  if (e == Elem::U8) return float(*p);
   if (elem_bytes(e) == 1) return fp8_bits_to_float(*p, e == Elem::E5M2);
   return half_bits_to_float(load_bits<uint16_t>(p), e == Elem::BF16);
 }
@@ -714,54 +716,83 @@ inline uint32_t umma_span(unsigned long long desc) {
   tmem_fault("a tcgen05 shared-memory descriptor with a layout other than 128B, 64B or 32B swizzling");
 }
 
-/// The f16-kind MMA an instruction descriptor names: dense f32 += f16 or
-/// bf16, both operands K-major, M = `m` (faults otherwise); its N.
-inline unsigned f16_mma_n(unsigned idesc, unsigned m, bool& bf16) {
+/// What a tcgen05.mma instruction descriptor names for `.kind::kind`
+/// (f16, f8f6f4 or i8): dense, A and B K-major, M = `m` (faults
+/// otherwise); N, the operands' element types (kind::f16: f16 0, bf16 1,
+/// both alike; f8f6f4: e4m3 0, e5m2 1; i8: u8 0, s8 1) and whether D is
+/// s32 (i8) rather than f32 (D format 2, else 1).
+struct UmmaShape {
+  unsigned n;
+  Elem a, b;
+  bool integer;
+};
+inline UmmaShape umma_shape(const char* kind, unsigned idesc, unsigned m) {
+  bool f16 = std::strcmp(kind, "f16") == 0, f8 = std::strcmp(kind, "f8f6f4") == 0, i8 = std::strcmp(kind, "i8") == 0;
   unsigned dtype = (idesc >> 4) & 3, atype = (idesc >> 7) & 7, btype = (idesc >> 10) & 7;
-  if (dtype != 1 || atype != btype || atype > 1 || ((idesc >> 13) & 15) != 0 || (idesc & 7) != 0 ||
-      (((idesc >> 24) & 31) << 4) != m)
-    tmem_fault(m == 256 ? "a pair's tcgen05.mma instruction descriptor other than dense f32 += f16/bf16, K-major, M = 256"
-                        : "a tcgen05.mma instruction descriptor other than dense f32 += f16/bf16, K-major, M = 128");
-  bf16 = atype == 1;
-  return ((idesc >> 17) & 63) << 3;
+  const Elem table[3][2] = {{Elem::F16, Elem::BF16}, {Elem::E4M3, Elem::E5M2}, {Elem::U8, Elem::S8}};
+  int row = f16 ? 0 : f8 ? 1 : i8 ? 2 : -1;
+  if (row < 0 || dtype != (i8 ? 2u : 1u) || atype > 1 || btype > 1 || (f16 && atype != btype) ||
+      ((idesc >> 13) & 15) != 0 || (idesc & 15) != 0 || (((idesc >> 24) & 31) << 4) != m)
+    tmem_fault(m == 256 ? "a pair's tcgen05.mma instruction descriptor other than dense f32 += f16/bf16/e4m3/e5m2 or s32 += s8/u8, K-major, M = 256"
+                        : "a tcgen05.mma instruction descriptor other than dense f32 += f16/bf16/e4m3/e5m2 or s32 += s8/u8, K-major, M = 128");
+  return {((idesc >> 17) & 63) << 3, table[row][atype], table[row][btype], i8};
 }
 
-/// One k16 step of an MMA into f32 TMEM cells: cell(i, j) (+)= sum over k
-/// of a(i, k) * b(j, k), for i < m, j < n.
+/// One instruction's k-step of an MMA into 32-bit TMEM cells: cell(i, j)
+/// (+)= sum over k < 32 bytes' worth of a(i, k) * b(j, k), for i < m, j < n;
+/// in f32, or (`integer`) in s32, wrapping as the hardware's does.
 template <typename A, typename B, typename Cell>
-void mma_k16(unsigned m, unsigned n, unsigned accumulate, A a, B b, Cell cell) {
+void mma_step(unsigned m, unsigned n, unsigned k, bool integer, unsigned accumulate, A a, B b, Cell cell) {
   for (unsigned i = 0; i < m; ++i)
     for (unsigned j = 0; j < n; ++j) {
       uint32_t& c = cell(i, j);
+      if (integer) {
+        int64_t sum = accumulate ? int64_t(int32_t(c)) : 0;
+        for (unsigned x = 0; x < k; ++x) sum += int64_t(a(i, x)) * int64_t(b(j, x));
+        c = uint32_t(uint64_t(sum));
+        continue;
+      }
       float sum = 0.0f;
       if (accumulate) std::memcpy(&sum, &c, 4);
-      for (unsigned k = 0; k < 16; ++k) sum += a(i, k) * b(j, k);
+      for (unsigned x = 0; x < k; ++x) sum += a(i, x) * b(j, x);
       std::memcpy(&c, &sum, 4);
     }
 }
+
+/// Elements a k-step covers: 32 bytes of a row.
+inline unsigned umma_k(Elem e) { return 32 / elem_bytes(e); }
 
 /// A K-major shared-memory operand a tcgen05 descriptor names, read at
 /// block `in`'s shared memory (the running block's by default).
 struct UmmaOperand {
   size_t start, sbo;
   uint32_t span;
-  bool bf16;
-  explicit UmmaOperand(unsigned long long desc, bool bf16_)
-      : start(size_t(desc & 0x3fff) << 4), sbo(size_t((desc >> 32) & 0x3fff) << 4), span(umma_span(desc)), bf16(bf16_) {}
+  Elem elem;
+  explicit UmmaOperand(unsigned long long desc, Elem e)
+      : start(size_t(desc & 0x3fff) << 4), sbo(size_t((desc >> 32) & 0x3fff) << 4), span(umma_span(desc)), elem(e) {}
   float at(unsigned r, unsigned k, Block* in = nullptr) const {
-    return mma_operand(start, sbo, span, r, k, bf16 ? Elem::BF16 : Elem::F16, in ? smem_of(*in) : nullptr);
+    return mma_operand(start, sbo, span, r, k, elem, in ? smem_of(*in) : nullptr);
   }
 };
 
-/// tcgen05.mma.cta_group::1.kind::f16 by one thread: D (f32, M = 128: row
-/// i in lane i) = A @ B^T (+ D when `accumulate`), shapes and types from the
-/// instruction descriptor, both operands K-major in shared memory.
-inline void tcgen05_mma(unsigned d, unsigned long long da, unsigned long long db, unsigned idesc, unsigned accumulate) {
-  bool bf16 = false;
-  unsigned n = f16_mma_n(idesc, 128, bf16);
-  UmmaOperand a(da, bf16), b(db, bf16);
-  mma_k16(
-      128, n, accumulate, [&](unsigned i, unsigned k) { return a.at(i, k); },
+/// Element k of a row of A in tensor memory (TMEM lane = row, from
+/// column `a`): packed low bits first, 4 / bytes elements a column.
+inline float tmem_operand(unsigned a, unsigned row, unsigned k, Elem e, Block* in = nullptr) {
+  unsigned per = 4 / elem_bytes(e);
+  uint32_t word = tmem_cell(a, row, k / per, in) >> (8 * elem_bytes(e) * (k % per));
+  unsigned char bytes[2] = {uint8_t(word), uint8_t(word >> 8)};
+  return elem_value(bytes, e);
+}
+
+/// tcgen05.mma.cta_group::1 by one thread: D (M = 128: row i in lane i) =
+/// A @ B^T (+ D when `accumulate`), shapes and types from the instruction
+/// descriptor and `kind`, both operands K-major in shared memory.
+inline void tcgen05_mma(const char* kind, unsigned d, unsigned long long da, unsigned long long db, unsigned idesc,
+                        unsigned accumulate) {
+  UmmaShape u = umma_shape(kind, idesc, 128);
+  UmmaOperand a(da, u.a), b(db, u.b);
+  mma_step(
+      128, u.n, umma_k(u.a), u.integer, accumulate, [&](unsigned i, unsigned k) { return a.at(i, k); },
       [&](unsigned j, unsigned k) { return b.at(j, k); }, [&](unsigned i, unsigned j) -> uint32_t& { return tmem_cell(d, i, j); });
 }
 
@@ -779,59 +810,55 @@ inline void tcgen05_cp_128x256b(unsigned taddr, unsigned long long desc) {
     }
 }
 
-/// tcgen05.mma.cta_group::2.kind::f16 by one thread of the even block of a
-/// pair: M = 256, A's rows 0-127 and D's (lane i) in this block, 128-255 in
-/// its pair's (lane i - 128); B's rows 0 .. N/2 - 1 in this block, the rest
-/// in its pair's; each descriptor (and A's TMEM address) at the same
-/// offsets in both. `a(r, k, holder, bf16)` is A's element (r, k) of the
-/// block `holder`'s 128 rows.
+/// tcgen05.mma.cta_group::2 by one thread of the even block of a pair:
+/// M = 256, A's rows 0-127 and D's (lane i) in this block, 128-255 in its
+/// pair's (lane i - 128); B's rows 0 .. N/2 - 1 in this block, the rest in
+/// its pair's; each descriptor (and A's TMEM address) at the same offsets
+/// in both. `a(r, k, holder, elem)` is A's element (r, k) of the block
+/// `holder`'s 128 rows.
 template <typename AOperand>
-inline void mma_pair(unsigned d, unsigned long long db, unsigned idesc, unsigned accumulate, AOperand a) {
-  bool bf16 = false;
-  unsigned n = f16_mma_n(idesc, 256, bf16);
+inline void mma_pair(const char* kind, unsigned d, unsigned long long db, unsigned idesc, unsigned accumulate, AOperand a) {
+  UmmaShape u = umma_shape(kind, idesc, 256);
   Block* pair = nullptr;
   for (Block& b : block->cluster->blocks)
     if (b.rank == (block->rank ^ 1u)) pair = &b;
   if (block->rank % 2 != 0 || !pair) tmem_fault("a pair's tcgen05.mma outside the even block of a pair");
   Block* self = block;
   auto holder = [&](unsigned r, unsigned half) { return r < half ? self : pair; };
-  UmmaOperand b(db, bf16);
-  mma_k16(
-      256, n, accumulate, [&](unsigned i, unsigned k) { return a(i % 128, k, holder(i, 128), bf16); },
+  UmmaOperand b(db, u.b);
+  unsigned n = u.n;
+  mma_step(
+      256, n, umma_k(u.a), u.integer, accumulate, [&](unsigned i, unsigned k) { return a(i % 128, k, holder(i, 128), u.a); },
       [&](unsigned j, unsigned k) { return b.at(j % (n / 2), k, holder(j, n / 2)); },
       [&](unsigned i, unsigned j) -> uint32_t& { return tmem_cell(d, i % 128, j, holder(i, 128)); });
 }
 
 /// A pair's MMA with A in shared memory (descriptor `da`).
-inline void tcgen05_mma_pair(unsigned d, unsigned long long da, unsigned long long db, unsigned idesc,
+inline void tcgen05_mma_pair(const char* kind, unsigned d, unsigned long long da, unsigned long long db, unsigned idesc,
                              unsigned accumulate) {
-  mma_pair(d, db, idesc, accumulate, [&](unsigned r, unsigned k, Block* holder, bool bf16) {
-    return UmmaOperand(da, bf16).at(r, k, holder);
-  });
+  mma_pair(kind, d, db, idesc, accumulate,
+           [&](unsigned r, unsigned k, Block* holder, Elem e) { return UmmaOperand(da, e).at(r, k, holder); });
 }
 
-/// tcgen05.mma.cta_group::1.kind::f16 with A in tensor memory: A's row i
-/// is TMEM lane i, its element k half k % 2 (the lower first) of column
-/// k / 2 from `a`; B and D as in tcgen05_mma().
-inline void tcgen05_mma_ts(unsigned d, unsigned a, unsigned long long db, unsigned idesc, unsigned accumulate) {
-  bool bf16 = false;
-  unsigned n = f16_mma_n(idesc, 128, bf16);
-  UmmaOperand b(db, bf16);
-  mma_k16(
-      128, n, accumulate,
-      [&](unsigned i, unsigned k) {
-        return half_bits_to_float(static_cast<uint16_t>(tmem_cell(a, i, k / 2) >> (16 * (k % 2))), bf16);
-      },
+/// tcgen05.mma.cta_group::1 with A in tensor memory: A's row i is TMEM
+/// lane i, its element k packed in the columns from `a` (tmem_operand()); B
+/// and D as in tcgen05_mma().
+inline void tcgen05_mma_ts(const char* kind, unsigned d, unsigned a, unsigned long long db, unsigned idesc,
+                           unsigned accumulate) {
+  UmmaShape u = umma_shape(kind, idesc, 128);
+  UmmaOperand b(db, u.b);
+  mma_step(
+      128, u.n, umma_k(u.a), u.integer, accumulate, [&](unsigned i, unsigned k) { return tmem_operand(a, i, k, u.a); },
       [&](unsigned j, unsigned k) { return b.at(j, k); }, [&](unsigned i, unsigned j) -> uint32_t& { return tmem_cell(d, i, j); });
 }
 
 /// A pair's MMA with A in tensor memory: A's rows 0-127 in this block's
 /// TMEM at `a`, 128-255 in its pair's at the same address, laid out as in
 /// tcgen05_mma_ts().
-inline void tcgen05_mma_ts_pair(unsigned d, unsigned a, unsigned long long db, unsigned idesc, unsigned accumulate) {
-  mma_pair(d, db, idesc, accumulate, [&](unsigned r, unsigned k, Block* holder, bool bf16) {
-    return half_bits_to_float(static_cast<uint16_t>(tmem_cell(a, r, k / 2, holder) >> (16 * (k % 2))), bf16);
-  });
+inline void tcgen05_mma_ts_pair(const char* kind, unsigned d, unsigned a, unsigned long long db, unsigned idesc,
+                                unsigned accumulate) {
+  mma_pair(kind, d, db, idesc, accumulate,
+           [&](unsigned r, unsigned k, Block* holder, Elem e) { return tmem_operand(a, r, k, e, holder); });
 }
 
 /// tcgen05.ld / st .32x32b.x`n`: lane l of the warp moves `n` columns of
@@ -1020,25 +1047,25 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_TMEM_DEALLOC(taddr, columns) cake_host::tmem_dealloc((taddr), (columns))
 #define CAKE_TCGEN05_FENCE_BEFORE() ((void)0)
 #define CAKE_TCGEN05_FENCE_AFTER() ((void)0)
-#define CAKE_TCGEN05_MMA_F16(taddr, da, db, idesc, accumulate) \
-  cake_host::tcgen05_mma((taddr), (da), (db), (idesc), (accumulate))
+#define CAKE_TCGEN05_MMA(kind, taddr, da, db, idesc, accumulate) \
+  cake_host::tcgen05_mma((kind), (taddr), (da), (db), (idesc), (accumulate))
 #define CAKE_TCGEN05_COMMIT(bar) cake_host::mbar_arrive((bar), 0)
 #define CAKE_TCGEN05_COMMIT_MC(bar, mask) cake_host::commit_multicast((bar), (mask))
 // A CTA pair's: allocation per block as for one, the pair's MMA by the even block.
 #define CAKE_TMEM_ALLOC_PAIR(slot, columns) cake_host::tmem_alloc((slot), (columns))
 #define CAKE_TMEM_RELINQUISH_PAIR() cake_host::tmem_relinquish()
 #define CAKE_TMEM_DEALLOC_PAIR(taddr, columns) cake_host::tmem_dealloc((taddr), (columns))
-#define CAKE_TCGEN05_MMA_F16_PAIR(taddr, da, db, idesc, accumulate) \
-  cake_host::tcgen05_mma_pair((taddr), (da), (db), (idesc), (accumulate))
+#define CAKE_TCGEN05_MMA_PAIR(kind, taddr, da, db, idesc, accumulate) \
+  cake_host::tcgen05_mma_pair((kind), (taddr), (da), (db), (idesc), (accumulate))
 #define CAKE_TCGEN05_COMMIT_PAIR(bar) cake_host::mbar_arrive((bar), 0)
 #define CAKE_TCGEN05_COMMIT_PAIR_MC(bar, mask) cake_host::commit_multicast((bar), (mask))
 #define CAKE_CLUSTER_SYNC() cake_host::cluster_sync()
 #define CAKE_CLUSTER_RANK(out) ((out) = cake_host::block->rank)
 #define CAKE_TCGEN05_CP_128X256B(taddr, desc) cake_host::tcgen05_cp_128x256b((taddr), (desc))
-#define CAKE_TCGEN05_MMA_F16_TS(taddr, a, db, idesc, accumulate) \
-  cake_host::tcgen05_mma_ts((taddr), (a), (db), (idesc), (accumulate))
-#define CAKE_TCGEN05_MMA_F16_TS_PAIR(taddr, a, db, idesc, accumulate) \
-  cake_host::tcgen05_mma_ts_pair((taddr), (a), (db), (idesc), (accumulate))
+#define CAKE_TCGEN05_MMA_TS(kind, taddr, a, db, idesc, accumulate) \
+  cake_host::tcgen05_mma_ts((kind), (taddr), (a), (db), (idesc), (accumulate))
+#define CAKE_TCGEN05_MMA_TS_PAIR(kind, taddr, a, db, idesc, accumulate) \
+  cake_host::tcgen05_mma_ts_pair((kind), (taddr), (a), (db), (idesc), (accumulate))
 #define CAKE_TCGEN05_WAIT_LD() ((void)0)
 #define CAKE_TCGEN05_WAIT_ST() ((void)0)
 #define CAKE_TCGEN05_HOST
