@@ -171,11 +171,13 @@ void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
 void Emitter::mma_sync_f8(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
                           const std::array<SymbolId, 3>& sym) {
   const FragShape &fc = f[0], &fa = f[1], &fb = f[2];
-  auto f8 = [](const FragShape& f) {
-    return f.layout == FragLayout::MmaAcc && f.dims.size() == 2 && is_fp8(f.dtype);
+  // 8-bit floats into f32, or 8-bit integers (s8, u8) into s32.
+  const bool integers = !is_float(fa.dtype);
+  auto eight = [&](const FragShape& f) {
+    return f.layout == FragLayout::MmaAcc && f.dims.size() == 2 && (integers ? !is_float(f.dtype) && dtype_bits(f.dtype) == 8 : is_fp8(f.dtype));
   };
-  if (fc.layout != FragLayout::MmaAcc || fc.dtype != DType::F32 || !f8(fa) || !f8(fb))
-    return refuse(s.range, "an mma other than f32 mma_acc += 8-bit mma_acc @ (8-bit mma_acc).T");
+  if (fc.layout != FragLayout::MmaAcc || fc.dtype != (integers ? DType::I32 : DType::F32) || !eight(fa) || !eight(fb))
+    return refuse(s.range, "an mma other than f32 mma_acc += 8-bit float mma_acc @ (8-bit float mma_acc).T or i32 of s8/u8");
   int64_t M = fc.dims[0], N = fc.dims[1], K = fa.dims[1];
   if (fa.dims[0] != M || fb.dims[0] != N || fb.dims[1] != K || K % 32 != 0 || N % 16 != 0)
     return refuse(s.range, "an mma whose fragments' shapes do not match (m16n8k32 tiles, B in 16-row tiles)");
@@ -183,7 +185,8 @@ void Emitter::mma_sync_f8(const Stmt& s, const MmaStmt& n, const std::array<Frag
   std::string blocks = std::to_string(K / 8), m16 = std::to_string(M / 16), n16 = std::to_string(N / 16);
   if (!n.accumulate_into) {
     line("#pragma unroll", s.range);
-    line("for (int cake_i = 0; cake_i < " + std::to_string(fc.registers()) + "; ++cake_i) " + c + "[cake_i] = 0.0f;",
+    line("for (int cake_i = 0; cake_i < " + std::to_string(fc.registers()) + "; ++cake_i) " + c + "[cake_i] = " +
+             (integers ? "0;" : "0.0f;"),
          s.range);
   }
   // Per k32 step: each 16-row tile of a and of b as operand registers
@@ -214,7 +217,7 @@ void Emitter::mma_sync_f8(const Stmt& s, const MmaStmt& n, const std::array<Frag
   line("  for (int cake_m = 0; cake_m < " + m16 + "; ++cake_m)", s.range);
   line("#pragma unroll", s.range);
   line("    for (int cake_n = 0; cake_n < " + std::to_string(N / 8) + "; ++cake_n)", s.range);
-  line("      CAKE_MMA_M16N8K32(\"" + std::string(mma_type(fa.dtype)) + "\", \"" + std::string(mma_type(fb.dtype)) + "\", &" + c + "[4 * (cake_m * " +
+  line(std::string("      ") + (integers ? "CAKE_MMA_M16N8K32_S32(\"" : "CAKE_MMA_M16N8K32(\"") + std::string(mma_type(fa.dtype)) + "\", \"" + std::string(mma_type(fb.dtype)) + "\", &" + c + "[4 * (cake_m * " +
            std::to_string(N / 8) + " + cake_n)], cake_fa[cake_m], cake_fb[cake_n / 2][cake_n % 2], " +
            "cake_fb[cake_n / 2][2 + cake_n % 2]);",
        s.range);

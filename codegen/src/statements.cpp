@@ -68,6 +68,8 @@ struct Lowerer {
         if (!f) return;
         line(x.storage(*f) + " " + x.name(d.symbol) + "[" + std::to_string(f->slots()) + "];");
         if (sym.value == kNone) return;
+        if (f->packed() && !is_float(f->dtype))
+          return x.refuse(sym.decl, "an element-wise write to an 8-bit integer fragment in mma_acc");
         if (f->packed()) return each_register_packed(*f, d.symbol, [&](const std::string& i) { return f32_value(*f, sym.value, i); });
         each_register(*f, x.slot_write(*f, d.symbol, "cake_i", rvalue(*f, sym.value)));
         return;
@@ -394,6 +396,7 @@ struct Lowerer {
     if (!f) return;
     std::string op(a.op);
     if (op != "=" && op != "+=" && op != "-=" && op != "*=" && op != "/=") return x.refuse(s.keyword, "`" + op + "`");
+    if (f->packed() && !is_float(f->dtype)) return x.refuse(t.range, "an element-wise write to an 8-bit integer fragment in mma_acc");
     if (f->packed()) {
       // `a op= v` is `a = a op v`, computed as `=` is.
       return each_register_packed(*f, t.symbol, [&](const std::string& i) {

@@ -149,7 +149,8 @@ std::string Emitter::storage(const FragShape& f) const { return f.packed() ? "un
 std::string Emitter::slot_read(const FragShape& f, SymbolId s, const std::string& i) const {
   if (!f.packed()) return name(s) + "[" + i + "]";
   std::string per = std::to_string(f.per_register()), bits = std::to_string(dtype_bits(f.dtype));
-  std::string type = dtype_bits(f.dtype) == 8 ? "unsigned char" : "unsigned short";
+  // Floats as their bits; integers as their type (s8 sign-extends).
+  std::string type = !is_float(f.dtype) ? memory_type(f.dtype) : dtype_bits(f.dtype) == 8 ? "unsigned char" : "unsigned short";
   return "((" + type + ")(" + name(s) + "[(" + i + ") / " + per + "] >> (" + bits + " * ((" + i + ") % " + per + "))))";
 }
 
@@ -158,7 +159,9 @@ std::string Emitter::slot_write(const FragShape& f, SymbolId s, const std::strin
   std::string per = std::to_string(f.per_register()), bits = std::to_string(dtype_bits(f.dtype));
   std::string mask = dtype_bits(f.dtype) == 8 ? "0xffu" : "0xffffu";
   std::string reg = name(s) + "[(" + i + ") / " + per + "]", shift = "(" + bits + " * ((" + i + ") % " + per + "))";
-  return reg + " = (" + reg + " & ~(" + mask + " << " + shift + ")) | ((unsigned)(" + stored + ") << " + shift + ");";
+  // The value masked to its width: a negative s8 must not spill into its neighbours.
+  return reg + " = (" + reg + " & ~(" + mask + " << " + shift + ")) | (((unsigned)(" + stored + ") & " + mask + ") << " +
+         shift + ");";
 }
 
 std::string Emitter::pack_register(const FragShape& f, const std::string& reg, const std::vector<std::string>& v) const {
@@ -328,13 +331,16 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
   bool f8 = is_fp8(f.dtype);
   bool narrow = f.dtype == DType::BF16 || f.dtype == DType::F16 || f8;
   bool wide = f.dtype == DType::F64 && f.layout == FragLayout::None;  // per thread: a double
-  bool small_int = !is_float(f.dtype) && dtype_bits(f.dtype) < 32;    // per thread only: no packed integer layouts
-  if (memory_type(f.dtype).empty() || (dtype_bits(f.dtype) > 32 && !wide) || (small_int && f.layout != FragLayout::None) ||
+  // 8- and 16-bit integers per thread; 8-bit ones in mma_acc too, as
+  // mma.sync operands (packed four to a register, like 8-bit floats).
+  bool small_int = !is_float(f.dtype) && dtype_bits(f.dtype) < 32;
+  bool small_int_ok = f.layout == FragLayout::None || (dtype_bits(f.dtype) == 8 && f.layout == FragLayout::MmaAcc);
+  if (memory_type(f.dtype).empty() || (dtype_bits(f.dtype) > 32 && !wide) || (small_int && !small_int_ok) ||
       (narrow && f.layout != FragLayout::None && f.layout != FragLayout::MmaAcc && f.layout != FragLayout::WgmmaAcc &&
                f.layout != FragLayout::Tcgen05Acc)) {
     refuse(sym.decl, "a " + std::string(dtype_name(f.dtype)) +
                          " fragment in this layout (so far: 32-bit types, f64 and 8- and 16-bit integers per thread, "
-                         "16- and 8-bit floats per thread or in an accumulator layout)");
+                         "8-bit integers in mma_acc, 16- and 8-bit floats per thread or in an accumulator layout)");
     return std::nullopt;
   }
   // Its values are converted to and from f32 by cvt's .e4m3x2/.e5m2x2 forms.

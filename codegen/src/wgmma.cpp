@@ -68,18 +68,21 @@ std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId e, const
 std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers) {
   // The PTX type of A and B (f8e4m3 is .e4m3).
   int64_t k = wgmma_k(dtype);
-  bool f8 = k == 32;
+  bool eight = k == 32;
+  // 8-bit integers accumulate in s32 (registers "+r") and take no scale
+  // immediates (PTX ISA, wgmma.mma_async: imm-scale-a/b are for floats).
+  bool integer = !is_float(dtype);
   std::string type(mma_type(dtype));
   std::string upper = type;
   for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   std::string macro = "CAKE_WGMMA_M64N" + std::to_string(n) + "K" + std::to_string(k) + "_" + upper +
                       (a_in_registers ? "_RS" : "");
   if (!define_once(macro)) return macro;
-  int64_t regs = n / 2;  // f32 accumulators per thread
-  std::string list, outs;
+  int64_t regs = n / 2;  // f32 (s32) accumulators per thread
+  std::string list, outs, constraint = integer ? "\"+r\"" : "\"+f\"";
   for (int64_t i = 0; i < regs; ++i) {
     list += (i ? ", %" : "%") + std::to_string(i);
-    outs += std::string(i ? ", " : "") + "\"+f\"((d)[" + std::to_string(i) + "])";
+    outs += std::string(i ? ", " : "") + constraint + "((d)[" + std::to_string(i) + "])";
     if (i % 8 == 7 && i + 1 < regs) outs += " \\\n      ";
   }
   auto operand = [&](int64_t i) { return "%" + std::to_string(regs + i); };
@@ -95,16 +98,17 @@ std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers) {
   out += "#define " + macro + "(d, a, db, scale_d) " + host + "(" + std::to_string(n) + ", \"" + type +
          "\", (d), (a), (db), (scale_d))\n";
   out += "#else\n";
-  out += "// d (" + std::to_string(regs) + " f32) = A (" +
+  out += "// d (" + std::to_string(regs) + (integer ? " s32" : " f32") + ") = A (" +
          (a_in_registers ? "four .b32 registers at a" : "descriptor a") +
          ") @ B (descriptor db), plus d when scale_d is not 0.\n";
   out += "#define " + macro + "(d, a, db, scale_d) \\\n";
   out += "  asm volatile(\"{ .reg .pred cake_p; setp.ne.b32 cake_p, " + scale + ", 0; \" \\\n";
   // The 16-bit forms take the transpose immediates (0: K-major); the
   // 8-bit forms have none (their operands are K-major only).
-  std::string transpose = f8 ? "" : a_in_registers ? ", 0" : ", 0, 0";
-  out += "      \"wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" + std::to_string(k) + ".f32." + type + "." +
-         type + " {" + list + "}, " + a + ", " + b + ", cake_p, 1, 1" + transpose + "; }\" \\\n";
+  std::string transpose = eight ? "" : a_in_registers ? ", 0" : ", 0, 0";
+  std::string scales = integer ? "" : ", 1, 1";
+  out += "      \"wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" + std::to_string(k) + (integer ? ".s32." : ".f32.") +
+         type + "." + type + " {" + list + "}, " + a + ", " + b + ", cake_p" + scales + transpose + "; }\" \\\n";
   out += "      : " + outs + " \\\n";
   out += a_in_registers ? "      : \"r\"((a)[0]), \"r\"((a)[1]), \"r\"((a)[2]), \"r\"((a)[3]), \"l\"(db), "
                           "\"r\"((unsigned)(scale_d)))\n"
@@ -120,8 +124,8 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
     return refuse(bt.range, "a wgmma whose B operand is not an [N, K] shared-memory tile used as `.T` (K-major only so far)");
   auto fc = fragment(acc.symbol, acc.range);
   if (!fc) return;
-  if (fc->layout != FragLayout::WgmmaAcc || fc->dtype != DType::F32)
-    return refuse(acc.range, "a wgmma accumulator other than an f32 wgmma_acc fragment");
+  if (fc->layout != FragLayout::WgmmaAcc || (fc->dtype != DType::F32 && fc->dtype != DType::I32))
+    return refuse(acc.range, "a wgmma accumulator other than an f32 or i32 wgmma_acc fragment");
   if (n.accumulate != kNone) return refuse(s.range, "`accumulate(...)` on a wgmma");
   auto b_side = mma_smem_operand(bt.lhs, "wgmma");
   if (!b_side) return;
@@ -151,9 +155,14 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
     a_k = a_side->k;
   }
   bool f8 = is_fp8(a_dtype);
-  if (a_dtype != B.dtype || (a_dtype != DType::BF16 && a_dtype != DType::F16 && !f8) || a_k != B.k || a_rows != 64 ||
-      B.rows != fc->dims[1] || a_k % wgmma_k(a_dtype) != 0 || B.rows % 8 != 0 || B.rows > 256)
-    return refuse(s.range, "a wgmma other than f32 [64, N] += bf16/f16/f8e4m3/f8e5m2 [64, K] @ [N, K].T (one type for A and B)");
+  // 8-bit integers (s8, u8) into i32, with A in shared memory; the float
+  // types into f32.
+  bool integers = (a_dtype == DType::I8 || a_dtype == DType::U8) && !a_in_registers;
+  bool floats = a_dtype == DType::BF16 || a_dtype == DType::F16 || f8;
+  if (a_dtype != B.dtype || !(integers || floats) || fc->dtype != (integers ? DType::I32 : DType::F32) || a_k != B.k ||
+      a_rows != 64 || B.rows != fc->dims[1] || a_k % wgmma_k(a_dtype) != 0 || B.rows % 8 != 0 || B.rows > 256)
+    return refuse(s.range, "a wgmma other than f32 [64, N] += bf16/f16/f8e4m3/f8e5m2 [64, K] @ [N, K].T or i32 of "
+                           "s8/u8 from shared memory (one type for A and B)");
   std::string macro = wgmma_macro(B.rows, a_dtype, a_in_registers);
   std::string c = name(acc.symbol);
   // One instruction per K step (k16, or k32 for 8-bit floats); its

@@ -249,6 +249,27 @@ inline const std::vector<OpKernel>& op_kernels() {
     store C <- acc
   }
 })"},
+    // 8-bit integers (m64nNk32 .s32.s8.s8, no scale immediates): `=` then
+    // `+=`, 64-byte rows.
+    {"wgmma", R"(kernel op_wgmma_s8(A: global i8[64, 64], B: global i8[32, 64], C: global i32[64, 32]) grid (1) block 128 {
+  smem a: i8[64, 64] swizzle(64B)
+  smem b: i8[32, 64] swizzle(64B)
+  role mma warpgroup(0) {
+    reg acc: i32[64, 32] layout(wgmma_acc)
+    cp.async a <- A
+    cp.async b <- B
+    cp.async.commit
+    cp.async.wait 0
+    fence.proxy.async
+    syncthreads
+    wgmma.fence
+    wgmma acc = a @ b.T
+    wgmma acc += a @ b.T
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+})"},
     {"wgmma", R"(kernel op_wgmma_rs(A: global bf16[64, 32], B: global bf16[64, 32], C: global f32[64, 64]) grid (1) block 128 {
   smem b: bf16[64, 32] swizzle(64B)
   role mma warpgroup(0) {
@@ -660,6 +681,41 @@ inline const std::vector<FormKernel>& form_kernels() {
   load o <- C[block.y * 16 : 16, block.x * 16 : 16]
   acc = cvt<f32>(o) * 0.5
   store D[block.y * 16 : 16, block.x * 16 : 16] <- acc
+})"},
+    // 8-bit integers as mma.sync operands (m16n8k32 into s32): s8 tiles
+    // loaded into mma_acc (negative values packed four to a register) and
+    // gathered each k-step, `=` then `+=`; a u8 GEMM's k-loop by cp.async
+    // and ldmatrix (no gathering).
+    {"8-bit integers as mma.sync operands", "sm_80", "",
+     R"(kernel i8_mma(A: global i8[M, 64], B: global i8[N, 64], D: global i32[M, N]) where M % 32 == 0, N % 16 == 0 grid (N / 16, M / 32) block 32 {
+  reg acc: i32[32, 16] layout(mma_acc)
+  reg a: i8[32, 64] layout(mma_acc)
+  reg b: i8[16, 64] layout(mma_acc)
+  load a <- A[block.y * 32 : 32, :]
+  load b <- B[block.x * 16 : 16, :]
+  mma acc = a @ b.T
+  mma acc += a @ b.T
+  store D[block.y * 32 : 32, block.x * 16 : 16] <- acc
+})"},
+    {"8-bit integers by ldmatrix as mma.sync operands", "sm_80", "",
+     R"(kernel u8_ldmatrix_mma(A: global u8[M, K], B: global u8[N, K], D: global i32[M, N]) where M % 32 == 0, N % 32 == 0, K % 64 == 0 grid (N / 32, M / 32) block 32 {
+  smem sa: u8[32, 64] swizzle(64B)
+  smem sb: u8[32, 64] swizzle(64B)
+  reg acc: i32[32, 32] layout(mma_acc) = 0
+  reg a: u8[32, 64] layout(mma_acc)
+  reg b: u8[32, 64] layout(mma_acc)
+  for k in 0 .. K / 64 {
+    cp.async sa <- A[block.y * 32 : 32, k * 64 : 64]
+    cp.async sb <- B[block.x * 32 : 32, k * 64 : 64]
+    cp.async.commit
+    cp.async.wait 0
+    syncthreads
+    ldmatrix a <- sa
+    ldmatrix b <- sb
+    mma acc += a @ b.T
+    syncthreads
+  }
+  store D[block.y * 32 : 32, block.x * 32 : 32] <- acc
 })"},
     // 8-bit floats as mma.sync operands (m16n8k32, sm_89+): e4m3 A and e5m2
     // B in mma_acc fragments, each k-step's operands gathered from the

@@ -157,6 +157,12 @@ static __device__ __forceinline__ unsigned char cake_f32_e5m2(float f) {
                "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"      \
                : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3])               \
                : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"(b0), "r"(b1))
+// 8-bit integers (`ta`, `tb`: s8, u8) into s32, wrapping (no .satfinite).
+#define CAKE_MMA_M16N8K32_S32(ta, tb, d, a, b0, b1)                                  \
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.s32." ta "." tb ".s32 "           \
+               "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"      \
+               : "+r"((d)[0]), "+r"((d)[1]), "+r"((d)[2]), "+r"((d)[3])               \
+               : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"(b0), "r"(b1))
 #endif
 // An 8-bit operand of mma.sync m16n8k32 or wgmma k32 from an accumulator
 // layout (PTX ISA, the m16n8k32 and m64nNk32 A fragments): `r` points at

@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <type_traits>
 #include <ucontext.h>
 
 #include "tensor_map.h"
@@ -328,6 +329,8 @@ inline Elem elem_of(const char* type) {
   if (std::strcmp(type, "bf16") == 0) return Elem::BF16;
   if (std::strcmp(type, "e4m3") == 0) return Elem::E4M3;
   if (std::strcmp(type, "e5m2") == 0) return Elem::E5M2;
+  if (std::strcmp(type, "s8") == 0) return Elem::S8;
+  if (std::strcmp(type, "u8") == 0) return Elem::U8;
   return Elem::F16;
 }
 
@@ -358,8 +361,8 @@ inline float elem_value(const unsigned char* p, Elem e) {
 /// B[4 per + per t ..][g]; d0, d1 D[g][2t, 2t + 1], d2, d3 D[g + 8][..].
 /// `value(word, j, side)` decodes the j-th value of a register of A (side
 /// 0) or B (side 1), the low bits first.
-template <typename Value>
-inline void mma_m16n8(unsigned per, float* d, const unsigned* a, unsigned b0, unsigned b1, Value value) {
+template <typename Acc, typename Value>
+inline void mma_m16n8(unsigned per, Acc* d, const unsigned* a, unsigned b0, unsigned b1, Value value) {
   struct Operands {
     unsigned a[4], b[2];
   } mine = {{a[0], a[1], a[2], a[3]}, {b0, b1}}, all[32];
@@ -372,9 +375,15 @@ inline void mma_m16n8(unsigned per, float* d, const unsigned* a, unsigned b0, un
   unsigned lane = current->idx.x % 32, g = lane / 4, t = lane % 4;
   for (unsigned i = 0; i < 4; ++i) {
     unsigned row = g + 8 * (i / 2), col = 2 * t + i % 2;
-    float sum = d[i];
-    for (unsigned k = 0; k < 8 * per; ++k) sum += A(row, k) * B(k, col);
-    d[i] = sum;
+    if constexpr (std::is_same_v<Acc, int>) {
+      int64_t sum = d[i];  // s32: the products and their sum exactly, then wrapped
+      for (unsigned k = 0; k < 8 * per; ++k) sum += int64_t(A(row, k)) * int64_t(B(k, col));
+      d[i] = int(uint32_t(uint64_t(sum)));
+    } else {
+      float sum = d[i];
+      for (unsigned k = 0; k < 8 * per; ++k) sum += A(row, k) * B(k, col);
+      d[i] = sum;
+    }
   }
 }
 
@@ -391,6 +400,16 @@ inline void mma_m16n8k32(const char* ta, const char* tb, float* d, const unsigne
   bool e5m2[2] = {elem_of(ta) == Elem::E5M2, elem_of(tb) == Elem::E5M2};
   mma_m16n8(4, d, a, b0, b1, [&](unsigned word, unsigned j, int side) {
     return fp8_bits_to_float(uint8_t(word >> (8 * j)), e5m2[side]);
+  });
+}
+
+/// m16n8k32 over 8-bit integers into s32, A of type `ta` and B of `tb`
+/// (s8, u8).
+inline void mma_m16n8k32_s32(const char* ta, const char* tb, int* d, const unsigned* a, unsigned b0, unsigned b1) {
+  bool is_signed[2] = {std::strcmp(ta, "s8") == 0, std::strcmp(tb, "s8") == 0};
+  mma_m16n8(4, d, a, b0, b1, [&](unsigned word, unsigned j, int side) {
+    uint8_t b = uint8_t(word >> (8 * j));
+    return is_signed[side] ? int(int8_t(b)) : int(b);
   });
 }
 
@@ -899,6 +918,19 @@ inline void wgmma(unsigned n, const char* type, float* d, unsigned long long da,
   }
 }
 
+/// The same over 8-bit integers (s8, u8) into s32, wrapping.
+inline void wgmma(unsigned n, const char* type, int* d, unsigned long long da, unsigned long long db, unsigned scale_d) {
+  Elem e = elem_of(type);
+  unsigned lane = current->idx.x % 32, w4 = (current->idx.x / 32) % 4, g = lane / 4, t = lane % 4;
+  for (unsigned i = 0; i < n / 2; ++i) {
+    unsigned row = 16 * w4 + g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
+    int64_t sum = scale_d ? d[i] : 0;
+    for (unsigned k = 0; k < 32; ++k)
+      sum += int64_t(wgmma_operand(da, row, k, e)) * int64_t(wgmma_operand(db, col, k, e));
+    d[i] = int(uint32_t(uint64_t(sum)));
+  }
+}
+
 /// The same with A in registers (the register form): the four .b32
 /// registers `a` of each thread are the mma.sync A layout of its warp's 16
 /// rows (PTX ISA, wgmma "Register Fragments": for 16-bit types a0a1 row g,
@@ -1011,6 +1043,7 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_STMATRIX_X4_TRANS(addr, r) cake_host::stmatrix_x4_trans((addr), (r))
 #define CAKE_MMA_M16N8K16(t, d, a, b0, b1) cake_host::mma_m16n8k16((t), (d), (a), (b0), (b1))
 #define CAKE_MMA_M16N8K32(ta, tb, d, a, b0, b1) cake_host::mma_m16n8k32((ta), (tb), (d), (a), (b0), (b1))
+#define CAKE_MMA_M16N8K32_S32(ta, tb, d, a, b0, b1) cake_host::mma_m16n8k32_s32((ta), (tb), (d), (a), (b0), (b1))
 #define CAKE_MBAR_INIT(bar, count) cake_host::mbar_init((bar), (count))
 #define CAKE_MBAR_ARRIVE(bar) cake_host::mbar_arrive((bar), 0)
 #define CAKE_MBAR_ARRIVE_MC(bar, mask) cake_host::arrive_multicast((bar), (unsigned)(mask))
