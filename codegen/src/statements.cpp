@@ -407,9 +407,10 @@ struct Lowerer {
     if (op == "=") return each_register(*f, x.slot_write(*f, t.symbol, "cake_i", rvalue(*f, a.value)));
     // `a op= v` is `a = a op v`, computed as `=` is.
     std::string now = x.value(t.symbol, x.slot_read(*f, t.symbol, "cake_i"));
-    std::string v = "(" + now + " " + op.substr(0, 1) + " " + x.element(a.value, *f, "cake_i") + ")";
-    if (is_float(f->dtype)) v = x.store_value(*f, v);
-    else v = "(" + x.ctype(f->dtype) + ")(" + now + " " + op.substr(0, 1) + " " + x.integer_element(a.value, *f, "cake_i") + ")";
+    std::string v = is_float(f->dtype)
+                        ? x.store_value(*f, "(" + now + " " + op.substr(0, 1) + " " + x.element(a.value, *f, "cake_i") + ")")
+                        : "(" + x.ctype(f->dtype) + ")(" + now + " " + op.substr(0, 1) + " " +
+                              x.integer_element(a.value, *f, "cake_i") + ")";
     each_register(*f, x.slot_write(*f, t.symbol, "cake_i", v));
   }
 

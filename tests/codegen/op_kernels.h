@@ -624,8 +624,8 @@ struct FormKernel {
 
 inline const std::vector<FormKernel>& form_kernels() {
   static const std::vector<FormKernel> kernels = {
-    // 8- and 16-bit integers per thread, their arithmetic wrapping as the
-    // stored type: runs of 16 bytes (global and shared memory), of 8 (rows
+    // 8- and 16-bit integers per thread, their arithmetic (`=`, `*=`)
+    // wrapping as the stored type: runs of 16 bytes (global and shared memory), of 8 (rows
     // of 24 bytes) and of 4 moved as 32-bit words; a run at an odd address
     // moved a byte at a time.
     {"8- and 16-bit integers per thread", "sm_80", "",
@@ -642,7 +642,7 @@ inline const std::vector<FormKernel>& form_kernels() {
   load x <- s[(63 - t) * 32 : 32]
   store C[block.x * 2048 + t * 32 : 32] <- x
   load y <- B[block.x * 192 + t * 3 : 3, :]
-  y = y * 5000
+  y *= 5000
   store D[block.x * 192 + t * 3 : 3, :] <- y
   load z <- E[block.x * 2048 + t * 4 : 4]
   z = z * 20
