@@ -161,6 +161,18 @@ static __device__ __forceinline__ unsigned char cake_f32_e5m2(float f) {
 #define CAKE_LDMATRIX_X4_TRANS(r, addr) CAKE_LDMATRIX_X4_Q(".trans", r, addr)
 #define CAKE_STMATRIX_X4(addr, r) CAKE_STMATRIX_X4_Q("", addr, r)
 #define CAKE_STMATRIX_X4_TRANS(addr, r) CAKE_STMATRIX_X4_Q(".trans", addr, r)
+// Two matrices (.x2: lanes 0-15 give the addresses, the others' are unused),
+// for a fragment's last two registers when its count is 4n + 2.
+#define CAKE_LDMATRIX_X2_Q(q, r, addr)                                        \
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2" q ".shared.b16 {%0, %1}, [%2];"  \
+               : "=r"((r)[0]), "=r"((r)[1]) : "r"((unsigned)__cvta_generic_to_shared(addr)))
+#define CAKE_STMATRIX_X2_Q(q, addr, r)                                        \
+  asm volatile("stmatrix.sync.aligned.m8n8.x2" q ".shared.b16 [%0], {%1, %2};"  \
+               :: "r"((unsigned)__cvta_generic_to_shared(addr)), "r"((r)[0]), "r"((r)[1]) : "memory")
+#define CAKE_LDMATRIX_X2(r, addr) CAKE_LDMATRIX_X2_Q("", r, addr)
+#define CAKE_LDMATRIX_X2_TRANS(r, addr) CAKE_LDMATRIX_X2_Q(".trans", r, addr)
+#define CAKE_STMATRIX_X2(addr, r) CAKE_STMATRIX_X2_Q("", addr, r)
+#define CAKE_STMATRIX_X2_TRANS(addr, r) CAKE_STMATRIX_X2_Q(".trans", addr, r)
 // d += a @ b for one m16n8k16 tile: d f32 (4 registers), a (4) and b (2)
 // packed 16-bit pairs of type `t` (bf16 or f16).
 #define CAKE_MMA_M16N8K16(t, d, a, b0, b1)                                           \

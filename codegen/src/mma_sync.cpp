@@ -68,17 +68,32 @@ void Emitter::ldmatrix(const Stmt& s, const MoveStmt& mv) {
   auto tile = tile_dims(mv.src);
   if (!f || !tile) return;
   if (operand_order(r.symbol)) return ldmatrix_f8(s, mv, *f, *tile);
-  if (f->per_register() != 2 || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0 || f->dims.size() != 2)
-    return refuse(r.range, "an ldmatrix into other than a 16-bit mma_acc fragment of a multiple of 4 registers");
+  if (f->per_register() != 2 || f->layout != FragLayout::MmaAcc || f->registers() % 2 != 0 || f->dims.size() != 2)
+    return refuse(r.range, "an ldmatrix into other than a 16-bit mma_acc fragment");
   if (*tile != f->dims) return refuse(s.range, "an ldmatrix whose tile is not the fragment's shape");
+  // `trans` puts the registers in the order of the fragment's transpose,
+  // which must itself be whole 16 x 8 tiles (so its count is a multiple of 4).
+  if (mv.trans && f->dims[1] % 16 != 0)
+    return refuse(s.range, "an ldmatrix ... trans of a fragment whose columns are not a multiple of 16 (its transpose is not whole 16 x 8 tiles)");
   ElementPlace row = matrix_row(*this, *f, mv.trans);
   auto at = address(mv.src, row.row, row.col, 2);
   if (!at) return;
-  line("#pragma unroll", s.range);
-  line("for (int cake_q = 0; cake_q < " + std::to_string(f->registers() / 4) + "; ++cake_q)", s.range);
-  line(std::string("  CAKE_LDMATRIX_X4") + (mv.trans ? "_TRANS" : "") + "(&" + name(r.symbol) + "[4 * cake_q], &" +
-           *at + ");",
-       s.range);
+  matrix_quads(s, *f, [&](const std::string& count) {
+    return "CAKE_LDMATRIX_X" + count + (mv.trans ? "_TRANS" : "") + "(&" + name(r.symbol) + "[4 * cake_q], &" + *at + ");";
+  });
+}
+
+void Emitter::matrix_quads(const Stmt& s, const FragShape& f, const std::function<std::string(const std::string&)>& with) {
+  // Four registers (.x4) per step q; a last pair (registers 4q, 4q + 1 of a
+  // fragment of 4n + 2: an odd number of 16 x 8 tiles) as .x2, whose lanes
+  // 16-31 give addresses the instruction does not use.
+  int64_t quads = f.registers() / 4;
+  if (quads > 0) {
+    line("#pragma unroll", s.range);
+    line("for (int cake_q = 0; cake_q < " + std::to_string(quads) + "; ++cake_q)", s.range);
+    line("  " + with("4"), s.range);
+  }
+  if (f.registers() % 4 == 2) line("{ const int cake_q = " + std::to_string(quads) + "; " + with("2") + " }", s.range);
 }
 
 void Emitter::ldmatrix_f8(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile) {
@@ -109,18 +124,18 @@ void Emitter::stmatrix(const Stmt& s, const MoveStmt& mv) {
   auto f = fragment(r.symbol, r.range);
   auto tile = tile_dims(mv.dst);
   if (!f || !tile) return;
-  if (f->per_register() != 2 || f->layout != FragLayout::MmaAcc || f->registers() % 4 != 0 || f->dims.size() != 2)
-    return refuse(r.range, "a stmatrix from other than a 16-bit mma_acc fragment of a multiple of 4 registers");
+  if (f->per_register() != 2 || f->layout != FragLayout::MmaAcc || f->registers() % 2 != 0 || f->dims.size() != 2)
+    return refuse(r.range, "a stmatrix from other than a 16-bit mma_acc fragment");
   if (*tile != f->dims) return refuse(s.range, "a stmatrix whose tile is not the fragment's shape");
+  if (mv.trans && f->dims[1] % 16 != 0)
+    return refuse(s.range, "a stmatrix ... trans of a fragment whose columns are not a multiple of 16 (its transpose is not whole 16 x 8 tiles)");
   // ldmatrix's inverse, register for register.
   ElementPlace row = matrix_row(*this, *f, mv.trans);
   auto at = address(mv.dst, row.row, row.col, 2);
   if (!at) return;
-  line("#pragma unroll", s.range);
-  line("for (int cake_q = 0; cake_q < " + std::to_string(f->registers() / 4) + "; ++cake_q)", s.range);
-  line(std::string("  CAKE_STMATRIX_X4") + (mv.trans ? "_TRANS" : "") + "(&" + *at + ", &" + name(r.symbol) +
-           "[4 * cake_q]);",
-       s.range);
+  matrix_quads(s, *f, [&](const std::string& count) {
+    return "CAKE_STMATRIX_X" + count + (mv.trans ? "_TRANS" : "") + "(&" + *at + ", &" + name(r.symbol) + "[4 * cake_q]);";
+  });
 }
 
 void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {

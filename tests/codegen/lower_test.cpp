@@ -354,6 +354,29 @@ kernel f8_ldm(X: global f8e4m3[16, 32], Y: global f8e4m3[16, 32], D: global f32[
   CHECK(a->text.substr(d.range.begin, d.range.end - d.range.begin) == "a");
 }
 
+TEST_CASE("ldmatrix trans of a fragment whose transpose is not whole tiles is refused on its statement") {
+  // A [16, 8] tile's transpose is [8, 16]: no mma_acc order to hand it out in.
+  auto a = analyze(R"(target sm_90
+kernel odd_trans(X: global bf16[16, 8], C: global bf16[16, 8]) grid (1) block 32 {
+  smem s: bf16[16, 8]
+  reg y: bf16[16, 8] layout(mma_acc)
+  cp.async s <- X
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  ldmatrix y <- s trans
+  stmatrix s <- y trans
+}
+)");
+  REQUIRE(count(a->diagnostics).errors == 0);
+  codegen::Lowered low = codegen::lower(*a, 0, "sm_90", kFile);
+  REQUIRE_FALSE(low.ok());
+  REQUIRE(low.diagnostics.size() == 2);
+  for (const Diagnostic& d : low.diagnostics) CHECK(d.id == DiagId::NotLowered);
+  CHECK(a->lines.position(low.diagnostics[0].range.begin).line == 8);  // the ldmatrix (0-based)
+  CHECK(a->lines.position(low.diagnostics[1].range.begin).line == 9);  // the stmatrix
+}
+
 TEST_CASE("neighbouring values move as one access only where the pair is aligned") {
   // An mma_acc tile stored at column `C0` of a row of pitch 64: columns
   // 2t, 2t + 1 of each value pair are one float2 when C0 is even.

@@ -682,6 +682,33 @@ inline const std::vector<FormKernel>& form_kernels() {
   acc = cvt<f32>(o) * 0.5
   store D[block.y * 16 : 16, block.x * 16 : 16] <- acc
 })"},
+    // Fragments of an odd number of 16 x 8 tiles (4n + 2 registers): a
+    // [16, 24] tile by ldmatrix .x4 then .x2 and back by stmatrix, a [16, 8]
+    // one by .x2 alone. stmatrix is sm_90+. (`trans` needs the transpose to
+    // be whole tiles: columns a multiple of 16, so 4n registers.)
+    {"16-bit fragments of 4n + 2 registers by ldmatrix and stmatrix", "sm_90", "stmatrix",
+     R"(kernel x2_matrices(X: global bf16[16, 24], Y: global bf16[16, 8], C: global bf16[16, 24], D: global bf16[16, 8]) grid (1) block 32 {
+  smem sx: bf16[16, 24]
+  smem sy: bf16[16, 8]
+  smem sc: bf16[16, 24]
+  smem sd: bf16[16, 8]
+  reg x: bf16[16, 24] layout(mma_acc)
+  reg y: bf16[16, 8] layout(mma_acc)
+  cp.async sx <- X
+  cp.async sy <- Y
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  ldmatrix x <- sx
+  stmatrix sc <- x
+  ldmatrix y <- sy
+  stmatrix sd <- y
+  syncthreads
+  ldmatrix x <- sc
+  store C <- x
+  ldmatrix y <- sd
+  store D <- y
+})"},
     // 8-bit integers as mma.sync operands (m16n8k32 into s32): s8 tiles
     // loaded into mma_acc (negative values packed four to a register) and
     // gathered each k-step, `=` then `+=`; a u8 GEMM's k-loop by cp.async

@@ -192,23 +192,26 @@ T shfl(T v, unsigned from) {
 
 // Section - Ampere's instructions, as the PTX ISA defines their results.
 
-/// ldmatrix .x4 .b16: lanes 8j .. 8j + 7 address the rows of matrix j; lane
-/// l receives row l / 4, 16-bit elements 2 (l % 4) + {0, 1} of each.
-inline void ldmatrix_x4(unsigned* r, const void* addr) {
+/// ldmatrix .xN .b16 (N = 1, 2, 4): lanes 8j .. 8j + 7 address the rows of
+/// matrix j (the other lanes' addresses are unused); lane l receives row
+/// l / 4, 16-bit elements 2 (l % 4) + {0, 1} of each.
+template <unsigned N>
+inline void ldmatrix_xn(unsigned* r, const void* addr) {
   const void* rows[32];
   gather(&addr, sizeof addr, rows);
   unsigned lane = current->idx.x % 32;
-  for (unsigned j = 0; j < 4; ++j)
+  for (unsigned j = 0; j < N; ++j)
     std::memcpy(&r[j], static_cast<const unsigned char*>(rows[8 * j + lane / 4]) + 4 * (lane % 4), 4);
 }
 
-/// ldmatrix .x4 .trans .b16: the same rows, each matrix handed out
+/// ldmatrix .xN .trans .b16: the same rows, each matrix handed out
 /// transposed: lane l receives column l / 4, rows 2 (l % 4) + {0, 1}.
-inline void ldmatrix_x4_trans(unsigned* r, const void* addr) {
+template <unsigned N>
+inline void ldmatrix_xn_trans(unsigned* r, const void* addr) {
   const void* rows[32];
   gather(&addr, sizeof addr, rows);
   unsigned lane = current->idx.x % 32;
-  for (unsigned j = 0; j < 4; ++j) {
+  for (unsigned j = 0; j < N; ++j) {
     uint16_t h[2];
     for (unsigned i = 0; i < 2; ++i)
       std::memcpy(&h[i], static_cast<const unsigned char*>(rows[8 * j + 2 * (lane % 4) + i]) + 2 * (lane / 4), 2);
@@ -216,25 +219,27 @@ inline void ldmatrix_x4_trans(unsigned* r, const void* addr) {
   }
 }
 
-/// stmatrix .x4 .trans .b16, ldmatrix .trans's inverse.
-inline void stmatrix_x4_trans(void* addr, const unsigned* r) {
+/// stmatrix .xN .trans .b16, ldmatrix .trans's inverse.
+template <unsigned N>
+inline void stmatrix_xn_trans(void* addr, const unsigned* r) {
   void* rows[32];
   gather(&addr, sizeof addr, rows);
   unsigned lane = current->idx.x % 32;
-  for (unsigned j = 0; j < 4; ++j)
+  for (unsigned j = 0; j < N; ++j)
     for (unsigned i = 0; i < 2; ++i) {
       uint16_t h = static_cast<uint16_t>(i ? r[j] >> 16 : r[j] & 0xffff);
       std::memcpy(static_cast<unsigned char*>(rows[8 * j + 2 * (lane % 4) + i]) + 2 * (lane / 4), &h, 2);
     }
 }
 
-/// stmatrix .x4 .b16, ldmatrix's inverse: lanes 8j .. 8j + 7 address the
+/// stmatrix .xN .b16, ldmatrix's inverse: lanes 8j .. 8j + 7 address the
 /// rows of matrix j; lane l's r[j] is row l / 4, elements 2 (l % 4) + {0, 1}.
-inline void stmatrix_x4(void* addr, const unsigned* r) {
+template <unsigned N>
+inline void stmatrix_xn(void* addr, const unsigned* r) {
   void* rows[32];
   gather(&addr, sizeof addr, rows);
   unsigned lane = current->idx.x % 32;
-  for (unsigned j = 0; j < 4; ++j)
+  for (unsigned j = 0; j < N; ++j)
     std::memcpy(static_cast<unsigned char*>(rows[8 * j + lane / 4]) + 4 * (lane % 4), &r[j], 4);
 }
 
@@ -1037,10 +1042,14 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_CP_ASYNC_4(dst, src) std::memcpy((dst), (src), 4)
 #define CAKE_CP_ASYNC_COMMIT() ((void)0)
 #define CAKE_CP_ASYNC_WAIT(n) ((void)0)
-#define CAKE_LDMATRIX_X4(r, addr) cake_host::ldmatrix_x4((r), (addr))
-#define CAKE_STMATRIX_X4(addr, r) cake_host::stmatrix_x4((addr), (r))
-#define CAKE_LDMATRIX_X4_TRANS(r, addr) cake_host::ldmatrix_x4_trans((r), (addr))
-#define CAKE_STMATRIX_X4_TRANS(addr, r) cake_host::stmatrix_x4_trans((addr), (r))
+#define CAKE_LDMATRIX_X4(r, addr) cake_host::ldmatrix_xn<4>((r), (addr))
+#define CAKE_STMATRIX_X4(addr, r) cake_host::stmatrix_xn<4>((addr), (r))
+#define CAKE_LDMATRIX_X4_TRANS(r, addr) cake_host::ldmatrix_xn_trans<4>((r), (addr))
+#define CAKE_STMATRIX_X4_TRANS(addr, r) cake_host::stmatrix_xn_trans<4>((addr), (r))
+#define CAKE_LDMATRIX_X2(r, addr) cake_host::ldmatrix_xn<2>((r), (addr))
+#define CAKE_STMATRIX_X2(addr, r) cake_host::stmatrix_xn<2>((addr), (r))
+#define CAKE_LDMATRIX_X2_TRANS(r, addr) cake_host::ldmatrix_xn_trans<2>((r), (addr))
+#define CAKE_STMATRIX_X2_TRANS(addr, r) cake_host::stmatrix_xn_trans<2>((addr), (r))
 #define CAKE_MMA_M16N8K16(t, d, a, b0, b1) cake_host::mma_m16n8k16((t), (d), (a), (b0), (b1))
 #define CAKE_MMA_M16N8K32(ta, tb, d, a, b0, b1) cake_host::mma_m16n8k32((ta), (tb), (d), (a), (b0), (b1))
 #define CAKE_MMA_M16N8K32_S32(ta, tb, d, a, b0, b1) cake_host::mma_m16n8k32_s32((ta), (tb), (d), (a), (b0), (b1))
