@@ -331,16 +331,17 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
   bool f8 = is_fp8(f.dtype);
   bool narrow = f.dtype == DType::BF16 || f.dtype == DType::F16 || f8;
   bool wide = f.dtype == DType::F64 && f.layout == FragLayout::None;  // per thread: a double
-  // 8- and 16-bit integers per thread; 8-bit ones in mma_acc too, as
-  // mma.sync operands (packed four to a register, like 8-bit floats).
+  // 8- and 16-bit integers per thread; 8-bit ones in mma_acc and wgmma_acc
+  // too, as MMA operands (packed four to a register, like 8-bit floats).
   bool small_int = !is_float(f.dtype) && dtype_bits(f.dtype) < 32;
-  bool small_int_ok = f.layout == FragLayout::None || (dtype_bits(f.dtype) == 8 && f.layout == FragLayout::MmaAcc);
+  bool small_int_ok = f.layout == FragLayout::None ||
+                      (dtype_bits(f.dtype) == 8 && (f.layout == FragLayout::MmaAcc || f.layout == FragLayout::WgmmaAcc));
   if (memory_type(f.dtype).empty() || (dtype_bits(f.dtype) > 32 && !wide) || (small_int && !small_int_ok) ||
       (narrow && f.layout != FragLayout::None && f.layout != FragLayout::MmaAcc && f.layout != FragLayout::WgmmaAcc &&
                f.layout != FragLayout::Tcgen05Acc)) {
     refuse(sym.decl, "a " + std::string(dtype_name(f.dtype)) +
                          " fragment in this layout (so far: 32-bit types, f64 and 8- and 16-bit integers per thread, "
-                         "8-bit integers in mma_acc, 16- and 8-bit floats per thread or in an accumulator layout)");
+                         "8-bit integers in mma_acc or wgmma_acc, 16- and 8-bit floats per thread or in an accumulator layout)");
     return std::nullopt;
   }
   // Its values are converted to and from f32 by cvt's .e4m3x2/.e5m2x2 forms.

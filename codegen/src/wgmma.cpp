@@ -155,14 +155,13 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
     a_k = a_side->k;
   }
   bool f8 = is_fp8(a_dtype);
-  // 8-bit integers (s8, u8) into i32, with A in shared memory; the float
-  // types into f32.
-  bool integers = (a_dtype == DType::I8 || a_dtype == DType::U8) && !a_in_registers;
+  // 8-bit integers (s8, u8) into i32; the float types into f32.
+  bool integers = a_dtype == DType::I8 || a_dtype == DType::U8;
   bool floats = a_dtype == DType::BF16 || a_dtype == DType::F16 || f8;
   if (a_dtype != B.dtype || !(integers || floats) || fc->dtype != (integers ? DType::I32 : DType::F32) || a_k != B.k ||
       a_rows != 64 || B.rows != fc->dims[1] || a_k % wgmma_k(a_dtype) != 0 || B.rows % 8 != 0 || B.rows > 256)
     return refuse(s.range, "a wgmma other than f32 [64, N] += bf16/f16/f8e4m3/f8e5m2 [64, K] @ [N, K].T or i32 of "
-                           "s8/u8 from shared memory (one type for A and B)");
+                           "s8/u8 (one type for A and B)");
   std::string macro = wgmma_macro(B.rows, a_dtype, a_in_registers);
   std::string c = name(acc.symbol);
   // One instruction per K step (k16, or k32 for 8-bit floats); its
@@ -174,12 +173,13 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
            std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_mode(x.swizzle)) + ")";
   };
   std::string a_operand = a_in_registers ? "&" + name(a.symbol) + "[4 * cake_k]" : desc(*a_side);
-  // 8-bit A in registers: the accumulator layout's registers are not the
-  // operand's (four values of a row, two rows a register, against four
-  // columns of one row), so each k32 step's four operand registers are
-  // gathered from the warp's lanes first (CAKE_F8_OPERAND), and a
-  // wgmma.fence orders those register writes before the wgmma reads them.
-  bool gathered = a_in_registers && f8;
+  // 8-bit A in registers (floats or integers: the gathering moves bytes):
+  // the accumulator layout's registers are not the operand's (four values
+  // of a row, two rows a register, against four columns of one row), so
+  // each k32 step's four operand registers are gathered from the warp's
+  // lanes first (CAKE_F8_OPERAND), and a wgmma.fence orders those register
+  // writes before the wgmma reads them.
+  bool gathered = a_in_registers && dtype_bits(a_dtype) == 8;
   if (gathered) {
     std::string steps = std::to_string(a_k / wgmma_k(a_dtype));
     line("{", s.range);

@@ -311,6 +311,27 @@ inline const std::vector<OpKernel>& op_kernels() {
     store C <- acc
   }
 })"},
+    // 8-bit integer A from registers: s8 values loaded into wgmma_acc and
+    // gathered into the k32 operand layout each wgmma; `=` then `+=`.
+    {"wgmma", R"(kernel op_wgmma_rs_s8(A: global i8[64, 64], B: global i8[32, 64], C: global i32[64, 32]) grid (1) block 128 {
+  smem b: i8[32, 64] swizzle(64B)
+  role mma warpgroup(0) {
+    reg acc: i32[64, 32] layout(wgmma_acc)
+    reg p: i8[64, 64] layout(wgmma_acc)
+    load p <- A
+    cp.async b <- B
+    cp.async.commit
+    cp.async.wait 0
+    fence.proxy.async
+    syncthreads
+    wgmma.fence
+    wgmma acc = p @ b.T
+    wgmma acc += p @ b.T
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+})"},
     // 8-bit floats: k32 steps of 32-byte rows, the operands by TMA (e4m3)
     // and cp.async (e5m2).
     {"wgmma tma.load", R"(kernel op_wgmma_e4m3(A: global f8e4m3[64, 64], B: global f8e4m3[64, 64], C: global f32[64, 64]) grid (1) block 128 {

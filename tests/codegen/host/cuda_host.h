@@ -969,6 +969,27 @@ inline void wgmma_rs(unsigned n, const char* type, float* d, const unsigned* a, 
   }
 }
 
+/// The register form over 8-bit integers (s8, u8) into s32, wrapping: A's
+/// registers as for 8-bit floats.
+inline void wgmma_rs(unsigned n, const char* type, int* d, const unsigned* a, unsigned long long db, unsigned scale_d) {
+  Elem e = elem_of(type);
+  unsigned held[4];
+  std::memcpy(held, a, sizeof held);
+  unsigned all[32][4];
+  gather(held, sizeof held, all);
+  unsigned lane = current->idx.x % 32, g = lane / 4, t = lane % 4;
+  auto a_at = [&](unsigned row, unsigned k) {
+    uint8_t b = uint8_t(all[4 * (row % 8) + (k % 16) / 4][(row / 8) + 2 * (k / 16)] >> (8 * (k % 4)));
+    return e == Elem::S8 ? int64_t(int8_t(b)) : int64_t(b);
+  };
+  for (unsigned i = 0; i < n / 2; ++i) {
+    unsigned local = g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
+    int64_t sum = scale_d ? d[i] : 0;
+    for (unsigned k = 0; k < 32; ++k) sum += a_at(local, k) * int64_t(wgmma_operand(db, col, k, e));
+    d[i] = int(uint32_t(uint64_t(sum)));
+  }
+}
+
 inline void trampoline() {
   block->entry(block->args);
   current->done = true;
