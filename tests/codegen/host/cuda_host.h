@@ -359,6 +359,22 @@ inline float elem_value(const unsigned char* p, Elem e) {
   return half_bits_to_float(load_bits<uint16_t>(p), e == Elem::BF16);
 }
 
+/// `start` plus the sum over k < steps of product(k): in f32, or for an s32
+/// accumulator exactly (8-bit integer products are exact in a float) and
+/// then wrapped to 32 bits, as the hardware's integer MMAs (no .satfinite).
+template <typename Acc, typename Product>
+inline Acc accumulate(Acc start, unsigned steps, Product product) {
+  if constexpr (std::is_same_v<Acc, int>) {
+    int64_t sum = start;
+    for (unsigned k = 0; k < steps; ++k) sum += int64_t(product(k));
+    return int(uint32_t(uint64_t(sum)));
+  } else {
+    float sum = start;
+    for (unsigned k = 0; k < steps; ++k) sum += product(k);
+    return sum;
+  }
+}
+
 /// mma.sync m16n8kK .row.col with f32 accumulators, as the PTX ISA lays out
 /// its fragments (g = lane / 4, t = lane % 4), for operands of `per` values
 /// a register (K = 8 per): a0 holds A[g][per t ..], a1 A[g + 8][..], a2
@@ -380,15 +396,7 @@ inline void mma_m16n8(unsigned per, Acc* d, const unsigned* a, unsigned b0, unsi
   unsigned lane = current->idx.x % 32, g = lane / 4, t = lane % 4;
   for (unsigned i = 0; i < 4; ++i) {
     unsigned row = g + 8 * (i / 2), col = 2 * t + i % 2;
-    if constexpr (std::is_same_v<Acc, int>) {
-      int64_t sum = d[i];  // s32: the products and their sum exactly, then wrapped
-      for (unsigned k = 0; k < 8 * per; ++k) sum += int64_t(A(row, k)) * int64_t(B(k, col));
-      d[i] = int(uint32_t(uint64_t(sum)));
-    } else {
-      float sum = d[i];
-      for (unsigned k = 0; k < 8 * per; ++k) sum += A(row, k) * B(k, col);
-      d[i] = sum;
-    }
+    d[i] = accumulate(d[i], 8 * per, [&](unsigned k) { return A(row, k) * B(k, col); });
   }
 }
 
@@ -414,7 +422,7 @@ inline void mma_m16n8k32_s32(const char* ta, const char* tb, int* d, const unsig
   bool is_signed[2] = {std::strcmp(ta, "s8") == 0, std::strcmp(tb, "s8") == 0};
   mma_m16n8(4, d, a, b0, b1, [&](unsigned word, unsigned j, int side) {
     uint8_t b = uint8_t(word >> (8 * j));
-    return is_signed[side] ? int(int8_t(b)) : int(b);
+    return is_signed[side] ? float(int8_t(b)) : float(b);
   });
 }
 
@@ -766,20 +774,19 @@ inline UmmaShape umma_shape(const char* kind, unsigned idesc, unsigned m) {
 /// (+)= sum over k < 32 bytes' worth of a(i, k) * b(j, k), for i < m, j < n;
 /// in f32, or (`integer`) in s32, wrapping as the hardware's does.
 template <typename A, typename B, typename Cell>
-void mma_step(unsigned m, unsigned n, unsigned k, bool integer, unsigned accumulate, A a, B b, Cell cell) {
+void mma_step(unsigned m, unsigned n, unsigned k, bool integer, unsigned add, A a, B b, Cell cell) {
   for (unsigned i = 0; i < m; ++i)
     for (unsigned j = 0; j < n; ++j) {
       uint32_t& c = cell(i, j);
+      auto product = [&](unsigned x) { return a(i, x) * b(j, x); };
       if (integer) {
-        int64_t sum = accumulate ? int64_t(int32_t(c)) : 0;
-        for (unsigned x = 0; x < k; ++x) sum += int64_t(a(i, x)) * int64_t(b(j, x));
-        c = uint32_t(uint64_t(sum));
-        continue;
+        c = uint32_t(accumulate(add ? int(c) : 0, k, product));
+      } else {
+        float start = 0.0f;
+        if (add) std::memcpy(&start, &c, 4);
+        float sum = accumulate(start, k, product);
+        std::memcpy(&c, &sum, 4);
       }
-      float sum = 0.0f;
-      if (accumulate) std::memcpy(&sum, &c, 4);
-      for (unsigned x = 0; x < k; ++x) sum += a(i, x) * b(j, x);
-      std::memcpy(&c, &sum, 4);
     }
 }
 
@@ -908,31 +915,19 @@ inline float wgmma_operand(unsigned long long desc, unsigned r, unsigned k, Elem
 }
 
 /// wgmma.mma_async m64nNk16 (f32 += 16-bit) or m64nNk32 (f32 += 8-bit
-/// floats): 32 bytes of each operand row per instruction; each thread its
+/// floats, or with an int accumulator s32 += s8/u8, wrapping): 32 bytes of
+/// each operand row per instruction; each thread its
 /// own values of the warpgroup's D (warp w % 4 holds rows 16 (w % 4) ..
 /// + 15; value i at row g + 8 ((i / 2) % 2), column 8 (i / 4) + 2t + i % 2).
-inline void wgmma(unsigned n, const char* type, float* d, unsigned long long da, unsigned long long db, unsigned scale_d) {
+template <typename Acc>
+inline void wgmma(unsigned n, const char* type, Acc* d, unsigned long long da, unsigned long long db, unsigned scale_d) {
   Elem e = elem_of(type);
   unsigned steps = 32 / elem_bytes(e);
   unsigned lane = current->idx.x % 32, w4 = (current->idx.x / 32) % 4, g = lane / 4, t = lane % 4;
   for (unsigned i = 0; i < n / 2; ++i) {
     unsigned row = 16 * w4 + g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
-    float sum = scale_d ? d[i] : 0.0f;
-    for (unsigned k = 0; k < steps; ++k) sum += wgmma_operand(da, row, k, e) * wgmma_operand(db, col, k, e);
-    d[i] = sum;
-  }
-}
-
-/// The same over 8-bit integers (s8, u8) into s32, wrapping.
-inline void wgmma(unsigned n, const char* type, int* d, unsigned long long da, unsigned long long db, unsigned scale_d) {
-  Elem e = elem_of(type);
-  unsigned lane = current->idx.x % 32, w4 = (current->idx.x / 32) % 4, g = lane / 4, t = lane % 4;
-  for (unsigned i = 0; i < n / 2; ++i) {
-    unsigned row = 16 * w4 + g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
-    int64_t sum = scale_d ? d[i] : 0;
-    for (unsigned k = 0; k < 32; ++k)
-      sum += int64_t(wgmma_operand(da, row, k, e)) * int64_t(wgmma_operand(db, col, k, e));
-    d[i] = int(uint32_t(uint64_t(sum)));
+    d[i] = accumulate(scale_d ? d[i] : Acc(0), steps,
+                      [&](unsigned k) { return wgmma_operand(da, row, k, e) * wgmma_operand(db, col, k, e); });
   }
 }
 
@@ -940,12 +935,12 @@ inline void wgmma(unsigned n, const char* type, int* d, unsigned long long da, u
 /// registers `a` of each thread are the mma.sync A layout of its warp's 16
 /// rows (PTX ISA, wgmma "Register Fragments": for 16-bit types a0a1 row g,
 /// columns 2t; a2a3 row g + 8; a4a5 row g, columns 2t + 8; a6a7 row g + 8,
-/// columns 2t + 8; for 8-bit floats (k32) a0..a3 row g, columns 4t ..
+/// columns 2t + 8; for 8-bit types (k32) a0..a3 row g, columns 4t ..
 /// 4t + 3; a4..a7 row g + 8; a8..a11 row g, columns 16 + 4t ..; a12..a15
 /// row g + 8, columns 16 + 4t ..), four values to a register, low bits
 /// first.
-inline void wgmma_rs(unsigned n, const char* type, float* d, const unsigned* a, unsigned long long db,
-                     unsigned scale_d) {
+template <typename Acc>
+inline void wgmma_rs(unsigned n, const char* type, Acc* d, const unsigned* a, unsigned long long db, unsigned scale_d) {
   Elem e = elem_of(type);
   unsigned steps = 32 / elem_bytes(e);
   unsigned held[4];
@@ -954,39 +949,14 @@ inline void wgmma_rs(unsigned n, const char* type, float* d, const unsigned* a, 
   gather(held, sizeof held, all);
   unsigned lane = current->idx.x % 32, g = lane / 4, t = lane % 4;
   auto a_at = [&](unsigned row, unsigned k) {  // row of the warp's 16
-    if (elem_bytes(e) == 1) {
-      unsigned bits = all[4 * (row % 8) + (k % 16) / 4][(row / 8) + 2 * (k / 16)];
-      return fp8_bits_to_float(uint8_t(bits >> (8 * (k % 4))), e == Elem::E5M2);
-    }
-    unsigned bits = all[4 * (row % 8) + (k % 8) / 2][(row / 8) + 2 * (k / 8)];
-    return half_bits_to_float(static_cast<uint16_t>(k % 2 ? bits >> 16 : bits & 0xffff), e == Elem::BF16);
+    unsigned per = 4 / elem_bytes(e), span = 4 * per;  // values a register, columns a register column covers
+    unsigned bits = all[4 * (row % 8) + (k % span) / per][(row / 8) + 2 * (k / span)] >> (8 * elem_bytes(e) * (k % per));
+    unsigned char bytes[2] = {uint8_t(bits), uint8_t(bits >> 8)};
+    return elem_value(bytes, e);
   };
   for (unsigned i = 0; i < n / 2; ++i) {
     unsigned local = g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
-    float sum = scale_d ? d[i] : 0.0f;
-    for (unsigned k = 0; k < steps; ++k) sum += a_at(local, k) * wgmma_operand(db, col, k, e);
-    d[i] = sum;
-  }
-}
-
-/// The register form over 8-bit integers (s8, u8) into s32, wrapping: A's
-/// registers as for 8-bit floats.
-inline void wgmma_rs(unsigned n, const char* type, int* d, const unsigned* a, unsigned long long db, unsigned scale_d) {
-  Elem e = elem_of(type);
-  unsigned held[4];
-  std::memcpy(held, a, sizeof held);
-  unsigned all[32][4];
-  gather(held, sizeof held, all);
-  unsigned lane = current->idx.x % 32, g = lane / 4, t = lane % 4;
-  auto a_at = [&](unsigned row, unsigned k) {
-    uint8_t b = uint8_t(all[4 * (row % 8) + (k % 16) / 4][(row / 8) + 2 * (k / 16)] >> (8 * (k % 4)));
-    return e == Elem::S8 ? int64_t(int8_t(b)) : int64_t(b);
-  };
-  for (unsigned i = 0; i < n / 2; ++i) {
-    unsigned local = g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
-    int64_t sum = scale_d ? d[i] : 0;
-    for (unsigned k = 0; k < 32; ++k) sum += a_at(local, k) * int64_t(wgmma_operand(db, col, k, e));
-    d[i] = int(uint32_t(uint64_t(sum)));
+    d[i] = accumulate(scale_d ? d[i] : Acc(0), steps, [&](unsigned k) { return a_at(local, k) * wgmma_operand(db, col, k, e); });
   }
 }
 
