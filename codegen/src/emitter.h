@@ -235,15 +235,16 @@ class Emitter {
   void stmatrix(const Stmt& s, const MoveStmt& mv);
   void mma_sync(const Stmt& s, const MmaStmt& n);
   /// ldmatrix of an 8-bit tile into an operand-order fragment.
-  void ldmatrix_f8(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile);
+  void ldmatrix_8bit(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile);
   /// The ldmatrix/stmatrix call `with(count)` gives (count "4" or "2", its
   /// registers from 4 * cake_q) for each four registers of `f`, then for a
   /// last pair as .x2.
   void matrix_quads(const Stmt& s, const FragShape& f, const std::function<std::string(const std::string&)>& with);
-  /// mma.sync m16n8k32 over 8-bit float fragments (acc, a, b: shapes and
-  /// symbols), their operands gathered per k-step (CAKE_F8_OPERAND) unless
+  /// mma.sync m16n8k32 over 8-bit float fragments into f32 or 8-bit
+  /// integer ones into s32 (acc, a, b: shapes and symbols), their operands
+  /// gathered per k-step (CAKE_F8_OPERAND, which moves bytes) unless
   /// ldmatrix left them in operand order.
-  void mma_sync_f8(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
+  void mma_sync_8bit(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
                    const std::array<SymbolId, 3>& sym);
   /// The kernel's register-order facts (cake/fragment_order.h).
   const FragmentOrder order;

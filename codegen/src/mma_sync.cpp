@@ -67,7 +67,7 @@ void Emitter::ldmatrix(const Stmt& s, const MoveStmt& mv) {
   auto f = fragment(r.symbol, r.range);
   auto tile = tile_dims(mv.src);
   if (!f || !tile) return;
-  if (operand_order(r.symbol)) return ldmatrix_f8(s, mv, *f, *tile);
+  if (operand_order(r.symbol)) return ldmatrix_8bit(s, mv, *f, *tile);
   if (f->per_register() != 2 || f->layout != FragLayout::MmaAcc || f->registers() % 2 != 0 || f->dims.size() != 2)
     return refuse(r.range, "an ldmatrix into other than a 16-bit mma_acc fragment");
   if (*tile != f->dims) return refuse(s.range, "an ldmatrix whose tile is not the fragment's shape");
@@ -96,7 +96,7 @@ void Emitter::matrix_quads(const Stmt& s, const FragShape& f, const std::functio
   if (f.registers() % 4 == 2) line("{ const int cake_q = " + std::to_string(quads) + "; " + with("2") + " }", s.range);
 }
 
-void Emitter::ldmatrix_f8(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile) {
+void Emitter::ldmatrix_8bit(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile) {
   const Expr& r = m.exprs[mv.dst];
   if (mv.trans || f.layout != FragLayout::MmaAcc || f.dims.size() != 2 || f.dims[0] % 16 != 0 || f.dims[1] % 32 != 0)
     return refuse(mv.trans ? s.range : r.range,
@@ -153,7 +153,7 @@ void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
   if (!fc || !fa || !fb) return;
   if (b_transposed && fb->dims.size() == 2) std::swap(fb->dims[0], fb->dims[1]);  // its registers' [N, K] order
   if (n.accumulate != kNone) return refuse(s.range, "`accumulate(...)` on an mma");
-  if (fa->per_register() == 4 || fb->per_register() == 4) return mma_sync_f8(s, n, {*fc, *fa, *fb}, {acc.symbol, a.symbol, b.symbol});
+  if (fa->per_register() == 4 || fb->per_register() == 4) return mma_sync_8bit(s, n, {*fc, *fa, *fb}, {acc.symbol, a.symbol, b.symbol});
   if (fc->layout != FragLayout::MmaAcc || fc->dtype != DType::F32 || fa->per_register() != 2 || fb->per_register() != 2 ||
       fa->layout != FragLayout::MmaAcc || fb->layout != FragLayout::MmaAcc || fa->dtype != fb->dtype)
     return refuse(s.range, "an mma other than f32 mma_acc += 16-bit mma_acc @ (16-bit mma_acc).T");
@@ -183,13 +183,13 @@ void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
        s.range);
 }
 
-void Emitter::mma_sync_f8(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
+void Emitter::mma_sync_8bit(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
                           const std::array<SymbolId, 3>& sym) {
   const FragShape &fc = f[0], &fa = f[1], &fb = f[2];
   // 8-bit floats into f32, or 8-bit integers (s8, u8) into s32.
-  const bool integers = !is_float(fa.dtype);
+  const bool integers = is_int8(fa.dtype);
   auto eight = [&](const FragShape& f) {
-    return f.layout == FragLayout::MmaAcc && f.dims.size() == 2 && (integers ? !is_float(f.dtype) && dtype_bits(f.dtype) == 8 : is_fp8(f.dtype));
+    return f.layout == FragLayout::MmaAcc && f.dims.size() == 2 && (integers ? is_int8(f.dtype) : is_fp8(f.dtype));
   };
   if (fc.layout != FragLayout::MmaAcc || fc.dtype != (integers ? DType::I32 : DType::F32) || !eight(fa) || !eight(fb))
     return refuse(s.range, "an mma other than f32 mma_acc += 8-bit float mma_acc @ (8-bit float mma_acc).T or i32 of s8/u8");

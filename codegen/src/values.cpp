@@ -335,7 +335,7 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
   // too, as MMA operands (packed four to a register, like 8-bit floats).
   bool small_int = !is_float(f.dtype) && dtype_bits(f.dtype) < 32;
   bool small_int_ok = f.layout == FragLayout::None ||
-                      (dtype_bits(f.dtype) == 8 && (f.layout == FragLayout::MmaAcc || f.layout == FragLayout::WgmmaAcc));
+                      (is_int8(f.dtype) && (f.layout == FragLayout::MmaAcc || f.layout == FragLayout::WgmmaAcc));
   if (memory_type(f.dtype).empty() || (dtype_bits(f.dtype) > 32 && !wide) || (small_int && !small_int_ok) ||
       (narrow && f.layout != FragLayout::None && f.layout != FragLayout::MmaAcc && f.layout != FragLayout::WgmmaAcc &&
                f.layout != FragLayout::Tcgen05Acc)) {

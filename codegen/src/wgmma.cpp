@@ -28,7 +28,7 @@ int descriptor_mode(Swizzle s) {
 }
 
 /// The K of one wgmma instruction: 32 bytes of each operand row (k16 for
-/// 16-bit types, k32 for 8-bit floats).
+/// 16-bit types, k32 for 8-bit ones).
 int64_t wgmma_k(DType dtype) { return mma_k_bits(Op::Wgmma) / std::max(1u, dtype_bits(dtype)); }
 
 }  // namespace
@@ -156,7 +156,7 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   }
   bool f8 = is_fp8(a_dtype);
   // 8-bit integers (s8, u8) into i32; the float types into f32.
-  bool integers = a_dtype == DType::I8 || a_dtype == DType::U8;
+  bool integers = is_int8(a_dtype);
   bool floats = a_dtype == DType::BF16 || a_dtype == DType::F16 || f8;
   if (a_dtype != B.dtype || !(integers || floats) || fc->dtype != (integers ? DType::I32 : DType::F32) || a_k != B.k ||
       a_rows != 64 || B.rows != fc->dims[1] || a_k % wgmma_k(a_dtype) != 0 || B.rows % 8 != 0 || B.rows > 256)
@@ -164,7 +164,7 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
                            "s8/u8 (one type for A and B)");
   std::string macro = wgmma_macro(B.rows, a_dtype, a_in_registers);
   std::string c = name(acc.symbol);
-  // One instruction per K step (k16, or k32 for 8-bit floats); its
+  // One instruction per K step (k16, or k32 for 8-bit types); its
   // descriptors start 32 bytes further along the swizzled row. `=` zeroes
   // at the first step.
   auto desc = [&](const MmaSmemOperand& x) {

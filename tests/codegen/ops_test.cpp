@@ -67,6 +67,16 @@ codegen::CompileResult compile_for(const codegen::Lowered& low, std::string_view
   return codegen::compile(r);
 }
 
+/// `low` compiles for `target` with NVRTC into one kernel that spills nothing.
+void compiles_without_spills(const codegen::Lowered& low, std::string_view target) {
+  codegen::CompileResult c = compile_for(low, target);
+  INFO(c.log << c.error);
+  REQUIRE(c.ok);
+  REQUIRE(c.resources.size() == 1);
+  CHECK(c.resources[0].spill_stores == 0);
+  CHECK(c.resources[0].spill_loads == 0);
+}
+
 std::string messages(const std::vector<Diagnostic>& diagnostics) {
   std::string out;
   for (const Diagnostic& d : diagnostics) out += d.message + "\n";
@@ -152,12 +162,7 @@ TEST_CASE("each op's kernel compiles where its target has the op and is refused 
       INFO(messages(low.diagnostics));
       REQUIRE(low.ok());
       if (!codegen::available()) continue;
-      codegen::CompileResult c = compile_for(low, t.name);
-      INFO(c.log << c.error);
-      REQUIRE(c.ok);
-      REQUIRE(c.resources.size() == 1);
-      CHECK(c.resources[0].spill_stores == 0);
-      CHECK(c.resources[0].spill_loads == 0);
+      compiles_without_spills(low, t.name);
       ++compiled;
     }
   }
@@ -168,9 +173,10 @@ TEST_CASE("each op's kernel compiles where its target has the op and is refused 
 }
 
 TEST_CASE("each form kernel compiles without spills on every target that lowers it") {
-  // tests/codegen/op_kernels.h's form kernels (8-bit floats in registers,
-  // as MMA operands, by ldmatrix): codegen.host_run checks what they
-  // compute, this that NVRTC and ptxas take them.
+  // tests/codegen/op_kernels.h's form kernels (8- and 16-bit integers and
+  // 8-bit floats in registers, as MMA operands, by ldmatrix; ldmatrix and
+  // stmatrix .x2): codegen.host_run checks what they compute, this that
+  // NVRTC and ptxas take them.
   if (!codegen::available()) {
     WARN("compiles skipped: this build has no NVRTC (the CUDA Toolkit was not found)");
     return;
@@ -183,15 +189,10 @@ TEST_CASE("each form kernel compiles without spills on every target that lowers 
       codegen::Lowered low = codegen::lower(*a, 0, std::string(t.name), "/forms/form.cake");
       if (!low.ok()) continue;  // before its first target (codegen.host_run checks the refusal)
       INFO(form.what << " on " << t.name);
-      codegen::CompileResult c = compile_for(low, t.name);
-      INFO(c.log << c.error);
-      REQUIRE(c.ok);
-      REQUIRE(c.resources.size() == 1);
-      CHECK(c.resources[0].spill_stores == 0);
-      CHECK(c.resources[0].spill_loads == 0);
+      compiles_without_spills(low, t.name);
       ++compiled;
     }
-  CHECK(compiled >= 4 * 3);  // four forms from sm_89: sm_89, sm_90, sm_90a, sm_100a where they analyze
+  CHECK(compiled >= 4 * 3);  // the four 8-bit float forms alone (from sm_89: sm_89, sm_90, sm_90a, sm_100a where they analyze)
 }
 
 TEST_CASE("with tensor memory, every thread synchronisation sits between tcgen05 fences") {

@@ -32,6 +32,8 @@ unsigned dtype_bits(DType dtype);
 bool is_float(DType dtype);
 /// The 8-bit floats (f8e4m3, f8e5m2).
 bool is_fp8(DType dtype);
+/// The 8-bit integers (i8, u8).
+bool is_int8(DType dtype);
 /// The PTX type `store.add` adds `dtype` as (`red.global.add`: f32, f64,
 /// i32 as s32, u32, u64), empty when it cannot.
 std::string_view red_add_type(DType dtype);

@@ -56,6 +56,7 @@ std::string_view dtype_name(DType dtype) { return kDTypes[static_cast<size_t>(dt
 unsigned dtype_bits(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].bits; }
 bool is_float(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].is_float; }
 bool is_fp8(DType dtype) { return dtype == DType::F8E4M3 || dtype == DType::F8E5M2; }
+bool is_int8(DType dtype) { return dtype == DType::I8 || dtype == DType::U8; }
 std::string_view red_add_type(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].red_add; }
 std::string_view mma_type(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].mma; }
 Tcgen05Operand tcgen05_operand(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].tcgen05; }
