@@ -234,18 +234,20 @@ class Emitter {
   void ldmatrix(const Stmt& s, const MoveStmt& mv);
   void stmatrix(const Stmt& s, const MoveStmt& mv);
   void mma_sync(const Stmt& s, const MmaStmt& n);
-  /// ldmatrix of an 8-bit tile into an operand-order fragment.
-  void ldmatrix_8bit(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile);
+  /// ldmatrix of an 8-bit or tf32 tile into an operand-order fragment.
+  void ldmatrix_operand_order(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile);
   /// The ldmatrix/stmatrix call `with(count)` gives (count "4" or "2", its
   /// registers from 4 * cake_q) for each four registers of `f`, then for a
   /// last pair as .x2.
   void matrix_quads(const Stmt& s, const FragShape& f, const std::function<std::string(const std::string&)>& with);
-  /// mma.sync m16n8k32 over 8-bit float fragments into f32 or 8-bit
-  /// integer ones into s32 (acc, a, b: shapes and symbols), their operands
-  /// gathered per k-step (CAKE_F8_OPERAND, which moves bytes) unless
-  /// ldmatrix left them in operand order.
-  void mma_sync_8bit(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
-                   const std::array<SymbolId, 3>& sym);
+  /// mma.sync whose operands take 32 bits of a row per register and
+  /// k-step: m16n8k32 over 8-bit float fragments into f32 or 8-bit integer
+  /// ones into s32, m16n8k8 over tf32 ones into f32 (acc, a, b: shapes and
+  /// symbols), their operands gathered per k-step (CAKE_F8_OPERAND, which
+  /// moves bytes, or CAKE_TF32_OPERAND) unless ldmatrix left them in
+  /// operand order.
+  void mma_sync_gathered(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
+                         const std::array<SymbolId, 3>& sym);
   /// The kernel's register-order facts (cake/fragment_order.h).
   const FragmentOrder order;
   /// A fragment `ldmatrix ... trans` fills (FragmentOrder::transposed):
@@ -253,10 +255,12 @@ class Emitter {
   /// fragment of its transpose would (the mma.sync B operand of `a @ b`).
   /// The verifier (E0509) leaves no other use of one to lower.
   bool transposed(SymbolId s) const { return order.transposed.count(s) > 0; }
-  /// An 8-bit fragment a plain ldmatrix fills: its registers are ldmatrix's,
-  /// per 16-row tile i and k32 step k the four registers 4 (i K / 32 + k) ..
-  /// of the m16n8k32 operand (CAKE_F8_OPERAND's order), which mma reads as
-  /// they are; nothing else reads it (FragmentOrder::operand_order_elsewhere).
+  /// An 8-bit or tf32 fragment a plain ldmatrix fills: its registers are
+  /// ldmatrix's, per 16-row tile i and 32-byte k-step k (k32 of 8-bit, k8
+  /// of tf32) the four registers 4 (i steps + k) .. of the m16n8k32 or
+  /// m16n8k8 operand (CAKE_F8_OPERAND's and CAKE_TF32_OPERAND's order), which
+  /// mma reads as they are; nothing else reads it
+  /// (FragmentOrder::operand_order_elsewhere).
   bool operand_order(SymbolId s) const { return order.operand_order.count(s) > 0; }
 
   // Section - Hopper's warpgroup MMA (wgmma.cpp)

@@ -27,6 +27,12 @@ constexpr const char* kPrelude = R"(// ---- cake prelude ----
 #define CAKE_BF16_RN(u) ((((u) & 0x7fffffffu) > 0x7f800000u) ? 0x7fc00000u : (u) + 0x7fffu + (((u) >> 16) & 1u))
 #define CAKE_F32_BF16(x) ((unsigned short)(CAKE_BF16_RN(__float_as_uint(x)) >> 16))
 #define CAKE_ROUND_BF16(x) CAKE_BF16_F32(CAKE_F32_BF16(x))
+// tf32 is an f32 whose low 13 mantissa bits are zero. A value stored to one
+// is rounded to nearest even by the same bit arithmetic (cvt.rna.tf32.f32
+// rounds ties away from zero, and cvt.rn.tf32.f32 needs sm_90).
+#define CAKE_TF32_RN(u) \
+  ((((u) & 0x7fffffffu) > 0x7f800000u) ? 0x7fc00000u : ((u) + 0xfffu + (((u) >> 13) & 1u)) & 0xffffe000u)
+#define CAKE_ROUND_TF32(x) __uint_as_float(CAKE_TF32_RN(__float_as_uint(x)))
 static __device__ __forceinline__ float cake_f16_f32(unsigned short h) {
   float f;
   asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
@@ -193,7 +199,36 @@ static __device__ __forceinline__ unsigned char cake_f32_e5m2(float f) {
                "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"      \
                : "+r"((d)[0]), "+r"((d)[1]), "+r"((d)[2]), "+r"((d)[3])               \
                : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"(b0), "r"(b1))
+// d += a @ b for one m16n8k8 tile of tf32 values: a (4) and b (2) registers
+// of one value each, as their f32 bits.
+#define CAKE_MMA_M16N8K8_TF32(d, a, b0, b1)                                          \
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "                \
+               "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"      \
+               : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3])               \
+               : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"(b0), "r"(b1))
 #endif
+// A tf32 operand of mma.sync m16n8k8 or wgmma k8 from an accumulator layout
+// (PTX ISA, the m16n8k8 .tf32 and m64nNk8 A fragments): `r` points at the
+// four values of one 16 x 8 block (row g, columns 2t, 2t + 1, then row
+// g + 8); `out` gets the bits of row g, column t (out[0]), row g + 8
+// (out[1]), and both 4 columns on (out[2], out[3]), g = lane / 4,
+// t = lane % 4. Column t is in lane 4g + t / 2, t + 4 in lane 4g + 2 + t / 2,
+// both in its value t % 2 of the row: each lane sends one of its pair to
+// the lanes that read it first (lanes 4g + 2 (t % 2) + t / 2) and the other
+// to the rest, two shuffles a row.
+#define CAKE_TF32_OPERAND_ROW(o0, o2, v0, v1, lane)                                            \
+  do {                                                                                          \
+    const unsigned cake_odd = (lane) & 1u, cake_pair = ((lane) & ~3u) | (((lane) & 3u) >> 1);  \
+    const float cake_r1 = __shfl_sync(0xffffffffu, ((lane) & 2u) ? (v1) : (v0), cake_pair | (cake_odd << 1));        \
+    const float cake_r2 = __shfl_sync(0xffffffffu, ((lane) & 2u) ? (v0) : (v1), cake_pair | ((cake_odd ^ 1u) << 1)); \
+    (o0) = __float_as_uint(cake_odd ? cake_r2 : cake_r1);                                       \
+    (o2) = __float_as_uint(cake_odd ? cake_r1 : cake_r2);                                       \
+  } while (0)
+#define CAKE_TF32_OPERAND(out, r, lane)                                                      \
+  do {                                                                                       \
+    CAKE_TF32_OPERAND_ROW((out)[0], (out)[2], (r)[0], (r)[1], lane);                         \
+    CAKE_TF32_OPERAND_ROW((out)[1], (out)[3], (r)[2], (r)[3], lane);                         \
+  } while (0)
 // An 8-bit operand of mma.sync m16n8k32 or wgmma k32 from an accumulator
 // layout (PTX ISA, the m16n8k32 and m64nNk32 A fragments): `r` points at
 // the four registers of a 16-row fragment tile that hold one k-step's four

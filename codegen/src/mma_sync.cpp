@@ -48,6 +48,11 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
   line("}", s.range);
 }
 
+/// The K of the mma.sync shape lowered for operands that take 32 bits of
+/// a row per register: 32 bytes of a row (m16n8k32 of 8-bit values,
+/// m16n8k8 of tf32 ones).
+static int64_t operand_step(DType dtype) { return 256 / std::max(1u, dtype_bits(dtype)); }
+
 /// The row each lane addresses in `ldmatrix`/`stmatrix` .x4 step cake_q of
 /// packed fragment `f`, as (row, column) of the tile: lane l gives row l % 8
 /// of the 8 x 8 block that register 4q + l / 8 holds. With `trans` the
@@ -67,7 +72,7 @@ void Emitter::ldmatrix(const Stmt& s, const MoveStmt& mv) {
   auto f = fragment(r.symbol, r.range);
   auto tile = tile_dims(mv.src);
   if (!f || !tile) return;
-  if (operand_order(r.symbol)) return ldmatrix_8bit(s, mv, *f, *tile);
+  if (operand_order(r.symbol)) return ldmatrix_operand_order(s, mv, *f, *tile);
   if (f->per_register() != 2 || f->layout != FragLayout::MmaAcc || f->registers() % 2 != 0 || f->dims.size() != 2)
     return refuse(r.range, "an ldmatrix into other than a 16-bit mma_acc fragment");
   if (*tile != f->dims) return refuse(s.range, "an ldmatrix whose tile is not the fragment's shape");
@@ -96,26 +101,38 @@ void Emitter::matrix_quads(const Stmt& s, const FragShape& f, const std::functio
   if (f.registers() % 4 == 2) line("{ const int cake_q = " + std::to_string(quads) + "; " + with("2") + " }", s.range);
 }
 
-void Emitter::ldmatrix_8bit(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile) {
+void Emitter::ldmatrix_operand_order(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile) {
   const Expr& r = m.exprs[mv.dst];
-  if (mv.trans || f.layout != FragLayout::MmaAcc || f.dims.size() != 2 || f.dims[0] % 16 != 0 || f.dims[1] % 32 != 0)
+  int64_t step = operand_step(f.dtype);
+  if (mv.trans || f.layout != FragLayout::MmaAcc || f.dims.size() != 2 || f.dims[0] % 16 != 0 || f.dims[1] % step != 0)
     return refuse(mv.trans ? s.range : r.range,
-                  "an ldmatrix of 8-bit values other than into an mma_acc fragment of 16-row, 32-column tiles, "
-                  "without `trans`");
+                  "an ldmatrix of 8-bit or tf32 values other than into an mma_acc fragment of 16-row, 32-byte-wide "
+                  "tiles, without `trans`");
   if (tile != f.dims) return refuse(s.range, "an ldmatrix whose tile is not the fragment's shape");
-  // Per 16-row tile and k32 step q (registers 4q .. 4q + 3): matrix j of
-  // the .x4 is rows 8 (j % 2) .., bytes 16 (j / 2) .. of the 16 x 32-byte
-  // block, so lane l addresses row 8 ((l / 8) % 2) + l % 8, column
-  // 16 (l / 16); each lane receives row l / 4, bytes 4 (l % 4) .. + 3 of
-  // each: the m16n8k32 operand's a0 .. a3 (CAKE_F8_OPERAND's order).
-  std::string steps = std::to_string(f.dims[1] / 32);
+  // Per 16-row tile and k-step q (registers 4q .. 4q + 3): matrix j of the
+  // .x4 is rows 8 (j % 2) .., bytes 16 (j / 2) .. of the 16 x 32-byte
+  // block, so lane l addresses row 8 ((l / 8) % 2) + l % 8, byte 16 (l / 16);
+  // each lane receives row l / 4, bytes 4 (l % 4) .. + 3 of each: the
+  // m16n8k32 operand's a0 .. a3 (CAKE_F8_OPERAND's order), or m16n8k8's
+  // (tf32: the value in column l % 4, then 4 on; CAKE_TF32_OPERAND's).
+  std::string steps = std::to_string(f.dims[1] / step);
   std::string row = "(16 * (cake_q / " + steps + ") + 8 * ((int)cake_lane / 8 % 2) + (int)cake_lane % 8)";
-  std::string col = "(32 * (cake_q % " + steps + ") + 16 * ((int)cake_lane / 16))";
+  std::string col = "(" + std::to_string(step) + " * (cake_q % " + steps + ") + " + std::to_string(step / 2) +
+                    " * ((int)cake_lane / 16))";
   auto at = address(mv.src, row, col, 2);
   if (!at) return;
+  std::string into = "&" + name(r.symbol) + "[4 * cake_q]";
   line("#pragma unroll", s.range);
-  line("for (int cake_q = 0; cake_q < " + std::to_string(f.registers() / 4) + "; ++cake_q)", s.range);
-  line("  CAKE_LDMATRIX_X4(&" + name(r.symbol) + "[4 * cake_q], &" + *at + ");", s.range);
+  line("for (int cake_q = 0; cake_q < " + std::to_string(f.registers() / 4) + "; ++cake_q)" +
+           (f.dtype == DType::TF32 ? " {" : ""),
+       s.range);
+  if (f.dtype != DType::TF32) return line("  CAKE_LDMATRIX_X4(" + into + ", &" + *at + ");", s.range);
+  // A tf32 fragment is floats: ldmatrix's .b32 registers are their bits.
+  line("  unsigned cake_m[4];", s.range);
+  line("  CAKE_LDMATRIX_X4(cake_m, &" + *at + ");", s.range);
+  line("  for (int cake_j = 0; cake_j < 4; ++cake_j) " + name(r.symbol) + "[4 * cake_q + cake_j] = __uint_as_float(cake_m[cake_j]);",
+       s.range);
+  line("}", s.range);
 }
 
 void Emitter::stmatrix(const Stmt& s, const MoveStmt& mv) {
@@ -153,7 +170,8 @@ void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
   if (!fc || !fa || !fb) return;
   if (b_transposed && fb->dims.size() == 2) std::swap(fb->dims[0], fb->dims[1]);  // its registers' [N, K] order
   if (n.accumulate != kNone) return refuse(s.range, "`accumulate(...)` on an mma");
-  if (fa->per_register() == 4 || fb->per_register() == 4) return mma_sync_8bit(s, n, {*fc, *fa, *fb}, {acc.symbol, a.symbol, b.symbol});
+  if (fa->per_register() == 4 || fb->per_register() == 4 || fa->dtype == DType::TF32 || fb->dtype == DType::TF32)
+    return mma_sync_gathered(s, n, {*fc, *fa, *fb}, {acc.symbol, a.symbol, b.symbol});
   if (fc->layout != FragLayout::MmaAcc || fc->dtype != DType::F32 || fa->per_register() != 2 || fb->per_register() != 2 ||
       fa->layout != FragLayout::MmaAcc || fb->layout != FragLayout::MmaAcc || fa->dtype != fb->dtype)
     return refuse(s.range, "an mma other than f32 mma_acc += 16-bit mma_acc @ (16-bit mma_acc).T");
@@ -183,58 +201,67 @@ void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
        s.range);
 }
 
-void Emitter::mma_sync_8bit(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
-                          const std::array<SymbolId, 3>& sym) {
+void Emitter::mma_sync_gathered(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
+                                const std::array<SymbolId, 3>& sym) {
   const FragShape &fc = f[0], &fa = f[1], &fb = f[2];
-  // 8-bit floats into f32, or 8-bit integers (s8, u8) into s32.
-  const bool integers = is_int8(fa.dtype);
-  auto eight = [&](const FragShape& f) {
-    return f.layout == FragLayout::MmaAcc && f.dims.size() == 2 && (integers ? is_int8(f.dtype) : is_fp8(f.dtype));
+  // 8-bit floats or tf32 into f32, or 8-bit integers (s8, u8) into s32.
+  const bool integers = is_int8(fa.dtype), tf32 = fa.dtype == DType::TF32;
+  auto operand = [&](const FragShape& f) {
+    return f.layout == FragLayout::MmaAcc && f.dims.size() == 2 &&
+           (integers ? is_int8(f.dtype) : tf32 ? f.dtype == DType::TF32 : is_fp8(f.dtype));
   };
-  if (fc.layout != FragLayout::MmaAcc || fc.dtype != (integers ? DType::I32 : DType::F32) || !eight(fa) || !eight(fb))
-    return refuse(s.range, "an mma other than f32 mma_acc += 8-bit float mma_acc @ (8-bit float mma_acc).T or i32 of s8/u8");
-  int64_t M = fc.dims[0], N = fc.dims[1], K = fa.dims[1];
-  if (fa.dims[0] != M || fb.dims[0] != N || fb.dims[1] != K || K % 32 != 0 || N % 16 != 0)
-    return refuse(s.range, "an mma whose fragments' shapes do not match (m16n8k32 tiles, B in 16-row tiles)");
+  if (fc.layout != FragLayout::MmaAcc || fc.dtype != (integers ? DType::I32 : DType::F32) || !operand(fa) || !operand(fb))
+    return refuse(s.range, "an mma other than f32 mma_acc += 8-bit float or tf32 mma_acc @ (the same).T or i32 of s8/u8");
+  int64_t M = fc.dims[0], N = fc.dims[1], K = fa.dims[1], step = operand_step(fa.dtype);
+  if (fa.dims[0] != M || fb.dims[0] != N || fb.dims[1] != K || K % step != 0 || N % 16 != 0)
+    return refuse(s.range, tf32 ? "an mma whose fragments' shapes do not match (m16n8k8 tiles, B in 16-row tiles)"
+                                : "an mma whose fragments' shapes do not match (m16n8k32 tiles, B in 16-row tiles)");
   std::string c = name(sym[0]), an = name(sym[1]), bn = name(sym[2]);
-  std::string blocks = std::to_string(K / 8), m16 = std::to_string(M / 16), n16 = std::to_string(N / 16);
+  // Registers of one 16-row tile of a or b: K values of 16 rows over 32 lanes.
+  std::string per_tile = std::to_string(K * dtype_bits(fa.dtype) / 64), steps = std::to_string(K / step);
+  std::string m16 = std::to_string(M / 16), n16 = std::to_string(N / 16);
   if (!n.accumulate_into) {
     line("#pragma unroll", s.range);
     line("for (int cake_i = 0; cake_i < " + std::to_string(fc.registers()) + "; ++cake_i) " + c + "[cake_i] = " +
              (integers ? "0;" : "0.0f;"),
          s.range);
   }
-  // Per k32 step: each 16-row tile of a and of b as operand registers
-  // (CAKE_F8_OPERAND: register t * K / 8 + 4k + j holds 8-column block j
-  // of tile t's step k, in the accumulator layout); an n8 tile of b is rows
-  // g (even) or g + 8 (odd) of its 16-row tile: registers 0 and 2, or 1
-  // and 3.
+  // Per k-step: each 16-row tile of a and of b as operand registers
+  // (CAKE_F8_OPERAND, CAKE_TF32_OPERAND: from registers t per_tile + 4k ..
+  // + 3, the step's four 8-column blocks of 8-bit values, one register
+  // each, or its one block of tf32 values in the accumulator layout); an
+  // n8 tile of b is rows g (even) or g + 8 (odd) of its 16-row tile:
+  // registers 0 and 2, or 1 and 3.
   line("#pragma unroll", s.range);
-  line("for (int cake_k = 0; cake_k < " + std::to_string(K / 32) + "; ++cake_k) {", s.range);
+  line("for (int cake_k = 0; cake_k < " + steps + "; ++cake_k) {", s.range);
   line("  unsigned cake_fa[" + m16 + "][4], cake_fb[" + n16 + "][4];", s.range);
   // An operand ldmatrix filled (operand_order()) is read as it is: tile t's
-  // step k is its registers 4 (t K / 32 + k) ...
-  std::string k32 = std::to_string(K / 32);
-  auto operand = [&](const std::string& array, SymbolId sym, const std::string& frag, const std::string& tiles) {
+  // step k is its registers 4 (t steps + k) ...
+  std::string gather = tf32 ? "CAKE_TF32_OPERAND(" : "CAKE_F8_OPERAND(";
+  auto gathered = [&](const std::string& array, SymbolId sym, const std::string& frag, const std::string& tiles) {
     line("#pragma unroll", s.range);
+    std::string held = frag + "[4 * (cake_t * " + steps + " + cake_k) + cake_j]";
     if (operand_order(sym))
       line("  for (int cake_t = 0; cake_t < " + tiles + "; ++cake_t) for (int cake_j = 0; cake_j < 4; ++cake_j) " + array +
-               "[cake_t][cake_j] = " + frag + "[4 * (cake_t * " + k32 + " + cake_k) + cake_j];",
+               "[cake_t][cake_j] = " + (tf32 ? "__float_as_uint(" + held + ")" : held) + ";",
            s.range);
     else
-      line("  for (int cake_t = 0; cake_t < " + tiles + "; ++cake_t) CAKE_F8_OPERAND(" + array + "[cake_t], &" + frag +
-               "[cake_t * " + blocks + " + 4 * cake_k], cake_lane);",
+      line("  for (int cake_t = 0; cake_t < " + tiles + "; ++cake_t) " + gather + array + "[cake_t], &" + frag +
+               "[cake_t * " + per_tile + " + 4 * cake_k], cake_lane);",
            s.range);
   };
-  operand("cake_fa", sym[1], an, m16);
-  operand("cake_fb", sym[2], bn, n16);
+  gathered("cake_fa", sym[1], an, m16);
+  gathered("cake_fb", sym[2], bn, n16);
+  std::string instruction =
+      tf32       ? std::string("CAKE_MMA_M16N8K8_TF32(")
+      : integers ? "CAKE_MMA_M16N8K32_S32(\"" + std::string(mma_type(fa.dtype)) + "\", \"" + std::string(mma_type(fb.dtype)) + "\", "
+                 : "CAKE_MMA_M16N8K32(\"" + std::string(mma_type(fa.dtype)) + "\", \"" + std::string(mma_type(fb.dtype)) + "\", ";
   line("#pragma unroll", s.range);
   line("  for (int cake_m = 0; cake_m < " + m16 + "; ++cake_m)", s.range);
   line("#pragma unroll", s.range);
   line("    for (int cake_n = 0; cake_n < " + std::to_string(N / 8) + "; ++cake_n)", s.range);
-  line(std::string("      ") + (integers ? "CAKE_MMA_M16N8K32_S32(\"" : "CAKE_MMA_M16N8K32(\"") + std::string(mma_type(fa.dtype)) + "\", \"" + std::string(mma_type(fb.dtype)) + "\", &" + c + "[4 * (cake_m * " +
-           std::to_string(N / 8) + " + cake_n)], cake_fa[cake_m], cake_fb[cake_n / 2][cake_n % 2], " +
-           "cake_fb[cake_n / 2][2 + cake_n % 2]);",
+  line("      " + instruction + "&" + c + "[4 * (cake_m * " + std::to_string(N / 8) +
+           " + cake_n)], cake_fa[cake_m], cake_fb[cake_n / 2][cake_n % 2], cake_fb[cake_n / 2][2 + cake_n % 2]);",
        s.range);
   line("}", s.range);
 }

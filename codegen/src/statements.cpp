@@ -157,7 +157,7 @@ struct Lowerer {
     bool adjacent = f.layout == FragLayout::MmaAcc || f.layout == FragLayout::WgmmaAcc || f.layout == FragLayout::Tcgen05Acc;
     const Symbol& buffer = x.m.symbols[root_symbol(x.m, mem)];
     if (!adjacent || rank != 2 || !corner.column_innermost || buffer.type.dtype != f.dtype ||
-        (f.packed() ? f.per_register() != 2 : f.dtype != DType::F32) ||
+        (f.packed() ? f.per_register() != 2 : x.ctype(f.dtype) != "float") ||
         f.values() % 2 != 0 || x.alignment(mem) % 2 != 0)
       return false;
     auto pair = x.corner_address(mem, x.split_place(f, "(2 * cake_j)"), rank);

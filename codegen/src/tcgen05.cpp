@@ -110,9 +110,9 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
            std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_layout(x.swizzle)) + ")";
   };
   // A: a shared-memory descriptor 32 bytes further each k-step; or, in
-  // tensor memory (the `.kind::f16 [d], [a], bdesc` form), its row i in
-  // TMEM lane i, two 16-bit elements per 32-bit column (the lower half the
-  // lower k), so 8 columns further each step.
+  // tensor memory (the `[d], [a], bdesc` form), its row i in TMEM lane i,
+  // two 16-bit elements per 32-bit column (the lower half the lower k) or
+  // one tf32, so 8 columns (32 bytes) further each step.
   int64_t a_rows = 0, k = 0;
   DType a_dtype = DType::Unknown;
   std::string a_operand;
@@ -142,22 +142,23 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   // memory, its rows 128 .. 255 are the peer's TMEM at the same address.
   int64_t rows = tile->size() == 2 ? (*tile)[0] : 0, columns = tile->size() == 2 ? (*tile)[1] : 0;
   int64_t n_cols = pair ? 2 * B.rows : B.rows, m_rows = pair ? 2 * a_rows : a_rows;
-  // The kinds lowered: f16 (bf16 or f16 alike) and f8f6f4 (e4m3, e5m2,
-  // mixed) into f32, i8 (s8, u8) into s32; 6- and 4-bit floats, tf32 and
+  // The kinds lowered: f16 (bf16 or f16 alike), tf32 and f8f6f4 (e4m3,
+  // e5m2, mixed) into f32, i8 (s8, u8) into s32; 6- and 4-bit floats and
   // 8-bit A in tensor memory not yet.
   Tcgen05Operand ka = tcgen05_operand(a_dtype), kb = tcgen05_operand(B.dtype);
   DType acc_dtype = m.symbols[acc].type.dtype;
   bool eight = dtype_bits(a_dtype) == 8 && dtype_bits(B.dtype) == 8;
   bool kind_ok = !ka.kind.empty() && ka.kind == kb.kind &&
-                 ((ka.kind == "f16" && a_dtype == B.dtype) || (ka.kind == "f8f6f4" && eight) || ka.kind == "i8") &&
+                 (((ka.kind == "f16" || ka.kind == "tf32") && a_dtype == B.dtype) || (ka.kind == "f8f6f4" && eight) ||
+                  ka.kind == "i8") &&
                  acc_dtype == (ka.kind == "i8" ? DType::I32 : DType::F32) && !(a_tmem && eight);
   int64_t step = kind_ok ? mma_k_bits(Op::Tcgen05Mma) / dtype_bits(a_dtype) : 0;  // K of one instruction
   if (!kind_ok || k != B.k || k % step != 0 || a_rows != 128 || rows != 128 || n_cols != columns || n_cols % 16 != 0 ||
       n_cols < 16 || n_cols > 256)
-    return refuse(s.range, a_tmem ? (pair ? "a pair's tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16 tmem [128, K] @ smem [N / 2, K].T per CTA"
-                                          : "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16 tmem [128, K] @ smem [N, K].T")
-                           : pair ? "a pair's tcgen05.mma other than f32 [128, N] (+)= bf16/f16/f8 [128, K] @ [N / 2, K].T or s32 of s8/u8 per CTA, N a multiple of 16 up to 256"
-                                  : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16/f8 [128, K] @ [N, K].T or s32 of s8/u8, N a multiple of 16 up to 256");
+    return refuse(s.range, a_tmem ? (pair ? "a pair's tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32 tmem [128, K] @ smem [N / 2, K].T per CTA"
+                                          : "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32 tmem [128, K] @ smem [N, K].T")
+                           : pair ? "a pair's tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N / 2, K].T or s32 of s8/u8 per CTA, N a multiple of 16 up to 256"
+                                  : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N, K].T or s32 of s8/u8, N a multiple of 16 up to 256");
   // Instruction descriptor: D f32 (bits 4-5 = 1) or s32 (2), A and B
   // formats (7-9, 10-12), both K-major (15, 16 = 0), N >> 3 (17-22),
   // M >> 4 (24-28).
@@ -263,7 +264,7 @@ void Emitter::tcgen05_move(const Stmt& s, const MoveStmt& mv, bool load) {
   if (f->layout != FragLayout::Tcgen05Acc || (dtype_bits(f->dtype) != 32 && !packed) || *tile != f->dims || n < 1 ||
       n > 128 || !std::has_single_bit(static_cast<uint64_t>(n)))
     return refuse(s.range, "a tcgen05.ld/st other than a 32-bit or packed 16-bit tcgen05_acc [32, N] fragment (N 32-bit columns a power of two up to 128) and a tile of its shape");
-  std::string macro = tcgen05_move_macro(n, load, f->dtype == DType::F32);
+  std::string macro = tcgen05_move_macro(n, load, ctype(f->dtype) == "float");
   line(macro + "(" + name(r.symbol) + ", " + *taddr + ");", s.range);
 }
 

@@ -56,7 +56,9 @@ namespace {
 
 /// The prelude's macros for a float narrower than f32, kept as its bits:
 /// its f32 value, an f32 rounded to it, and a packed register written from
-/// f32 values (2 of 16 bits, 4 of 8, the low bits first).
+/// f32 values (2 of 16 bits, 4 of 8, the low bits first). tf32 is an f32
+/// whose low 13 mantissa bits are zero: read as it is, rounded when
+/// written, never packed.
 struct NarrowFloat {
   std::string_view to_f32, from_f32, pack;
 };
@@ -66,12 +68,14 @@ const NarrowFloat* narrow_float(DType dtype) {
   static constexpr NarrowFloat kF16{"CAKE_F16_F32", "CAKE_F32_F16", "CAKE_PACK_F16X2"};
   static constexpr NarrowFloat kE4M3{"CAKE_E4M3_F32", "CAKE_F32_E4M3", "CAKE_PACK_E4M3X4"};
   static constexpr NarrowFloat kE5M2{"CAKE_E5M2_F32", "CAKE_F32_E5M2", "CAKE_PACK_E5M2X4"};
+  static constexpr NarrowFloat kTF32{"", "CAKE_ROUND_TF32", ""};
   switch (dtype) {
     case DType::BF16: return &kBF16;
     case DType::F16: return &kF16;
     case DType::F8E4M3: return &kE4M3;
     case DType::F8E5M2: return &kE5M2;
-    case DType::F64: case DType::F32: case DType::TF32: case DType::F6E3M2: case DType::F6E2M3: case DType::F4E2M1:
+    case DType::TF32: return &kTF32;
+    case DType::F64: case DType::F32: case DType::F6E3M2: case DType::F6E2M3: case DType::F4E2M1:
     case DType::I64: case DType::I32: case DType::I16: case DType::I8: case DType::U64: case DType::U32:
     case DType::U16: case DType::U8: case DType::B32: case DType::Pred: case DType::Unknown:
       return nullptr;
@@ -113,7 +117,8 @@ std::string Emitter::phase_name(SymbolId stage) const { return "cake_phase_" + n
 
 std::string Emitter::ctype(DType dtype) const {
   switch (dtype) {
-    case DType::F32: return "float";
+    // tf32 is an f32 whose low 13 mantissa bits are zero.
+    case DType::F32: case DType::TF32: return "float";
     case DType::F64: return "double";
     case DType::I32: return "int";
     case DType::U32: case DType::B32: return "unsigned";
@@ -127,7 +132,7 @@ std::string Emitter::ctype(DType dtype) const {
     case DType::U16: return "unsigned short";
     case DType::I8: return "signed char";
     case DType::U8: return "unsigned char";
-    case DType::TF32: case DType::F8E4M3: case DType::F8E5M2:
+    case DType::F8E4M3: case DType::F8E5M2:
     case DType::F6E3M2: case DType::F6E2M3: case DType::F4E2M1: case DType::Pred: case DType::Unknown:
       return "";
   }
@@ -141,7 +146,7 @@ std::string Emitter::memory_type(DType dtype) const {
 
 std::string Emitter::to_f32(DType dtype, const std::string& bits) const {
   const NarrowFloat* n = narrow_float(dtype);
-  return n ? std::string(n->to_f32) + "(" + bits + ")" : bits;
+  return n && !n->to_f32.empty() ? std::string(n->to_f32) + "(" + bits + ")" : bits;
 }
 
 std::string Emitter::storage(const FragShape& f) const { return f.packed() ? "unsigned" : memory_type(f.dtype); }
@@ -166,7 +171,7 @@ std::string Emitter::slot_write(const FragShape& f, SymbolId s, const std::strin
 
 std::string Emitter::pack_register(const FragShape& f, const std::string& reg, const std::vector<std::string>& v) const {
   const NarrowFloat* n = narrow_float(f.dtype);
-  if (!n) return "";  // not packed (FragShape::packed())
+  if (!n || n->pack.empty()) return "";  // not packed (FragShape::packed())
   std::string out = std::string(n->pack) + "(" + reg;
   for (const std::string& x : v) out += ", " + x;
   return out + ");";
@@ -576,7 +581,7 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
     }
     case Expr::Kind::Cast:
       // Arithmetic is f32: cvt<f32> widens (reading a 16-bit value already
-      // does), cvt<bf16>/cvt<f16> round to nearest even and widen again.
+      // does), cvt<bf16>/cvt<f16>/cvt<tf32> round to nearest even and widen again.
       // cvt<f64> makes the operand a double, and C++ then computes what it
       // meets in f64 (a per-thread f64 sum); cvt<f32> of an f64 value rounds.
       if (e.cast_type == DType::F64) return "(double)(" + element(e.lhs, result, i) + ")";
@@ -585,6 +590,7 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
       if (e.cast_type == DType::F32) return element(e.lhs, result, i);
       if (e.cast_type == DType::BF16) return "CAKE_ROUND_BF16(" + element(e.lhs, result, i) + ")";
       if (e.cast_type == DType::F16) return "CAKE_ROUND_F16(" + element(e.lhs, result, i) + ")";
+      if (e.cast_type == DType::TF32) return "CAKE_ROUND_TF32(" + element(e.lhs, result, i) + ")";
       break;
     case Expr::Kind::Bool: case Expr::Kind::Index: case Expr::Kind::Transpose:
     case Expr::Kind::Error:

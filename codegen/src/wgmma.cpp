@@ -28,7 +28,7 @@ int descriptor_mode(Swizzle s) {
 }
 
 /// The K of one wgmma instruction: 32 bytes of each operand row (k16 for
-/// 16-bit types, k32 for 8-bit ones).
+/// 16-bit types, k32 for 8-bit ones, k8 for tf32).
 int64_t wgmma_k(DType dtype) { return mma_k_bits(Op::Wgmma) / std::max(1u, dtype_bits(dtype)); }
 
 }  // namespace
@@ -68,7 +68,9 @@ std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId e, const
 std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers) {
   // The PTX type of A and B (f8e4m3 is .e4m3).
   int64_t k = wgmma_k(dtype);
-  bool eight = k == 32;
+  // Only the 16-bit forms take transpose immediates (PTX ISA,
+  // wgmma.mma_async: imm-trans-a/b are for .f16 and .bf16).
+  bool transposable = dtype_bits(dtype) == 16;
   // 8-bit integers accumulate in s32 (registers "+r") and take no scale
   // immediates (PTX ISA, wgmma.mma_async: imm-scale-a/b are for floats).
   bool integer = !is_float(dtype);
@@ -104,8 +106,8 @@ std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers) {
   out += "#define " + macro + "(d, a, db, scale_d) \\\n";
   out += "  asm volatile(\"{ .reg .pred cake_p; setp.ne.b32 cake_p, " + scale + ", 0; \" \\\n";
   // The 16-bit forms take the transpose immediates (0: K-major); the
-  // 8-bit forms have none (their operands are K-major only).
-  std::string transpose = eight ? "" : a_in_registers ? ", 0" : ", 0, 0";
+  // 8-bit and tf32 forms have none (their operands are K-major only).
+  std::string transpose = !transposable ? "" : a_in_registers ? ", 0" : ", 0, 0";
   std::string scales = integer ? "" : ", 1, 1";
   out += "      \"wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" + std::to_string(k) + (integer ? ".s32." : ".f32.") +
          type + "." + type + " {" + list + "}, " + a + ", " + b + ", cake_p" + scales + transpose + "; }\" \\\n";
@@ -132,8 +134,9 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   const MmaSmemOperand& B = *b_side;
   // A from registers: a 16-bit wgmma_acc fragment [64, K], whose registers
   // 4k .. 4k + 3 are the A operand of k16 step k (the mma.sync A layout of
-  // each warp's 16 rows: docs/lowering.md), or an 8-bit one, whose
-  // registers 4k .. 4k + 3 hold what k32 step k's operand is gathered from.
+  // each warp's 16 rows: docs/lowering.md), or an 8-bit or tf32 one, whose
+  // registers 4k .. 4k + 3 hold what k32 (k8) step k's operand is gathered
+  // from.
   bool a_in_registers = a.kind == Expr::Kind::Name && a.symbol != kNone && m.symbols[a.symbol].kind == SymbolKind::Reg;
   std::optional<MmaSmemOperand> a_side;
   DType a_dtype = DType::Unknown;
@@ -141,9 +144,9 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   if (a_in_registers) {
     auto fa = fragment(a.symbol, a.range);
     if (!fa) return;
-    if (fa->layout != FragLayout::WgmmaAcc || (fa->per_register() != 2 && fa->per_register() != 4) ||
+    if (fa->layout != FragLayout::WgmmaAcc || (fa->per_register() != 2 && fa->per_register() != 4 && fa->dtype != DType::TF32) ||
         fa->dims.size() != 2)
-      return refuse(a.range, "a wgmma A operand in registers other than a 16- or 8-bit wgmma_acc fragment");
+      return refuse(a.range, "a wgmma A operand in registers other than a 16- or 8-bit or tf32 wgmma_acc fragment");
     a_dtype = fa->dtype;
     a_rows = fa->dims[0];
     a_k = fa->dims[1];
@@ -157,14 +160,14 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   bool f8 = is_fp8(a_dtype);
   // 8-bit integers (s8, u8) into i32; the float types into f32.
   bool integers = is_int8(a_dtype);
-  bool floats = a_dtype == DType::BF16 || a_dtype == DType::F16 || f8;
+  bool floats = a_dtype == DType::BF16 || a_dtype == DType::F16 || a_dtype == DType::TF32 || f8;
   if (a_dtype != B.dtype || !(integers || floats) || fc->dtype != (integers ? DType::I32 : DType::F32) || a_k != B.k ||
       a_rows != 64 || B.rows != fc->dims[1] || a_k % wgmma_k(a_dtype) != 0 || B.rows % 8 != 0 || B.rows > 256)
-    return refuse(s.range, "a wgmma other than f32 [64, N] += bf16/f16/f8e4m3/f8e5m2 [64, K] @ [N, K].T or i32 of "
+    return refuse(s.range, "a wgmma other than f32 [64, N] += bf16/f16/tf32/f8e4m3/f8e5m2 [64, K] @ [N, K].T or i32 of "
                            "s8/u8 (one type for A and B)");
   std::string macro = wgmma_macro(B.rows, a_dtype, a_in_registers);
   std::string c = name(acc.symbol);
-  // One instruction per K step (k16, or k32 for 8-bit types); its
+  // One instruction per K step (k16, k32 for 8-bit types, k8 for tf32); its
   // descriptors start 32 bytes further along the swizzled row. `=` zeroes
   // at the first step.
   auto desc = [&](const MmaSmemOperand& x) {
@@ -173,23 +176,25 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
            std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_mode(x.swizzle)) + ")";
   };
   std::string a_operand = a_in_registers ? "&" + name(a.symbol) + "[4 * cake_k]" : desc(*a_side);
-  // 8-bit A in registers (floats or integers: the gathering moves bytes):
-  // the accumulator layout's registers are not the operand's (four values
-  // of a row, two rows a register, against four columns of one row), so
-  // each k32 step's four operand registers are gathered from the warp's
-  // lanes first (CAKE_F8_OPERAND), and a wgmma.fence orders those register
-  // writes before the wgmma reads them.
-  bool gathered = a_in_registers && dtype_bits(a_dtype) == 8;
+  // 8-bit A in registers (floats or integers: the gathering moves bytes)
+  // and tf32 A: the accumulator layout's registers are not the operand's
+  // (four values of a row, two rows a register, against four columns of
+  // one row; two neighbouring columns against columns t and t + 4), so
+  // each step's four operand registers are gathered from the warp's lanes
+  // first (CAKE_F8_OPERAND, CAKE_TF32_OPERAND), and a wgmma.fence orders
+  // those register writes before the wgmma reads them.
+  bool gathered = a_in_registers && (dtype_bits(a_dtype) == 8 || a_dtype == DType::TF32);
   if (gathered) {
     std::string steps = std::to_string(a_k / wgmma_k(a_dtype));
+    std::string gather = a_dtype == DType::TF32 ? "CAKE_TF32_OPERAND" : "CAKE_F8_OPERAND";
     line("{", s.range);
-    line("unsigned cake_f8a[" + steps + "][4];", s.range);
+    line("unsigned cake_ga[" + steps + "][4];", s.range);
     line("#pragma unroll", s.range);
-    line("for (int cake_k = 0; cake_k < " + steps + "; ++cake_k) CAKE_F8_OPERAND(cake_f8a[cake_k], &" + name(a.symbol) +
+    line("for (int cake_k = 0; cake_k < " + steps + "; ++cake_k) " + gather + "(cake_ga[cake_k], &" + name(a.symbol) +
              "[4 * cake_k], cake_lane);",
          s.range);
     line("CAKE_WGMMA_FENCE();", s.range);
-    a_operand = "cake_f8a[cake_k]";
+    a_operand = "cake_ga[cake_k]";
   }
   line("#pragma unroll", s.range);
   line("for (int cake_k = 0; cake_k < " + std::to_string(a_k / wgmma_k(a_dtype)) + "; ++cake_k)", s.range);

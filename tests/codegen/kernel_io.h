@@ -81,10 +81,11 @@ struct KernelCase {
   std::string error;  // why there is no case
 };
 
-/// Bytes of a 16- or 8-bit float in memory: its code (exec::float_bits).
+/// Bytes of a 16- or 8-bit float or a tf32 (an f32 rounded to 10 mantissa
+/// bits) in memory: its code (exec::float_bits).
 inline size_t narrow_float_bytes(DType dtype) {
   int bits = dtype_bits(dtype);
-  return (bits == 16 || bits == 8) && exec::float_bits(dtype, 0) ? static_cast<size_t>(bits / 8) : 0;
+  return (bits == 16 || bits == 8 || dtype == DType::TF32) && exec::float_bits(dtype, 0) ? static_cast<size_t>(bits / 8) : 0;
 }
 
 /// Bytes of an integer in memory (i8 ... u64, b32), 0 for other dtypes.

@@ -325,14 +325,19 @@ TEST_CASE("what cannot be lowered yet is refused on its line, and so is a file w
   CHECK(none.cuda.empty());
 }
 
-TEST_CASE("an 8-bit fragment ldmatrix fills is refused where it is read other than by an mma") {
-  // ldmatrix leaves it in the m16n8k32 operand layout, which only mma reads.
-  auto a = analyze(R"(target sm_89
-kernel f8_ldm(X: global f8e4m3[16, 32], Y: global f8e4m3[16, 32], D: global f32[16, 16]) grid (1) block 32 {
-  smem s: f8e4m3[16, 32] swizzle(32B)
+TEST_CASE("an 8-bit or tf32 fragment ldmatrix fills is refused where it is read other than by an mma") {
+  // ldmatrix leaves it in the m16n8k32 (m16n8k8) operand layout, which only mma reads.
+  struct Case {
+    const char *target, *dtype, *columns;
+  };
+  for (Case c : {Case{"sm_89", "f8e4m3", "32"}, Case{"sm_80", "tf32", "8"}}) {
+    INFO(c.dtype);
+    std::string text = R"(target @T
+kernel ldm(X: global @D[16, @C], Y: global @D[16, @C], D: global f32[16, 16]) grid (1) block 32 {
+  smem s: @D[16, @C] swizzle(32B)
   reg acc: f32[16, 16] layout(mma_acc)
-  reg a: f8e4m3[16, 32] layout(mma_acc)
-  reg b: f8e4m3[16, 32] layout(mma_acc)
+  reg a: @D[16, @C] layout(mma_acc)
+  reg b: @D[16, @C] layout(mma_acc)
   load b <- X
   cp.async s <- X
   cp.async.commit
@@ -343,15 +348,19 @@ kernel f8_ldm(X: global f8e4m3[16, 32], Y: global f8e4m3[16, 32], D: global f32[
   store Y <- a
   store D <- acc
 }
-)");
-  REQUIRE(count(a->diagnostics).errors == 0);
-  codegen::Lowered low = codegen::lower(*a, 0, "sm_89", kFile);
-  REQUIRE_FALSE(low.ok());
-  REQUIRE(low.diagnostics.size() == 1);
-  const Diagnostic& d = low.diagnostics[0];
-  CHECK(d.id == DiagId::NotLowered);
-  CHECK(a->lines.position(d.range.begin).line == 13);  // `store Y <- a` (0-based), its `a`
-  CHECK(a->text.substr(d.range.begin, d.range.end - d.range.begin) == "a");
+)";
+    for (auto [from, to] : {std::pair{"@T", c.target}, {"@D", c.dtype}, {"@C", c.columns}})
+      for (size_t at; (at = text.find(from)) != std::string::npos;) text.replace(at, 2, to);
+    auto a = analyze(text);
+    REQUIRE(count(a->diagnostics).errors == 0);
+    codegen::Lowered low = codegen::lower(*a, 0, c.target, kFile);
+    REQUIRE_FALSE(low.ok());
+    REQUIRE(low.diagnostics.size() == 1);
+    const Diagnostic& d = low.diagnostics[0];
+    CHECK(d.id == DiagId::NotLowered);
+    CHECK(a->lines.position(d.range.begin).line == 13);  // `store Y <- a` (0-based), its `a`
+    CHECK(a->text.substr(d.range.begin, d.range.end - d.range.begin) == "a");
+  }
 }
 
 TEST_CASE("ldmatrix trans of a fragment whose transpose is not whole tiles is refused on its statement") {

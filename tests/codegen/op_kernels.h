@@ -332,6 +332,31 @@ inline const std::vector<OpKernel>& op_kernels() {
     store C <- acc
   }
 })"},
+    // tf32: k8 steps of 32-byte rows (no transpose immediates), A from
+    // shared memory, then from registers (each k8 step's operand gathered
+    // from the wgmma_acc layout).
+    {"wgmma", R"(kernel op_wgmma_tf32(A: global tf32[64, 32], B: global tf32[32, 32], C: global f32[64, 32]) grid (1) block 128 {
+  smem a: tf32[64, 32] swizzle(128B)
+  smem b: tf32[32, 32] swizzle(128B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 32] layout(wgmma_acc)
+    reg p: tf32[64, 32] layout(wgmma_acc)
+    load p <- A
+    p = p * 0.75
+    cp.async a <- A
+    cp.async b <- B
+    cp.async.commit
+    cp.async.wait 0
+    fence.proxy.async
+    syncthreads
+    wgmma.fence
+    wgmma acc = a @ b.T
+    wgmma acc += p @ b.T
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+})"},
     // 8-bit floats: k32 steps of 32-byte rows, the operands by TMA (e4m3)
     // and cp.async (e5m2).
     {"wgmma tma.load", R"(kernel op_wgmma_e4m3(A: global f8e4m3[64, 64], B: global f8e4m3[64, 64], C: global f32[64, 64]) grid (1) block 128 {
@@ -473,6 +498,37 @@ inline const std::vector<OpKernel>& op_kernels() {
   syncthreads
   elect {
     tcgen05.mma acc = sA @ sB.T
+    tcgen05.commit done
+  }
+  wait done parity(0)
+  tcgen05.ld r <- acc[q * 32 : 32, :]
+  tcgen05.wait.ld
+  store C[q * 32 : 32, :] <- r
+})"},
+    // kind::tf32: k8 steps, A from shared memory, then from tensor memory
+    // (one tf32 value a column, by tcgen05.st).
+    {"tcgen05.mma tcgen05.st", R"(kernel op_tcgen05_tf32(A: global tf32[128, 32], B: global tf32[32, 32], C: global f32[128, 32]) grid (1) block 128 {
+  smem sA: tf32[128, 32] swizzle(128B)
+  smem sB: tf32[32, 32] swizzle(128B)
+  tmem ta: tf32[128, 32]
+  tmem acc: f32[128, 32]
+  mbarrier done
+  reg a: tf32[32, 32] layout(tcgen05_acc)
+  reg r: f32[32, 32] layout(tcgen05_acc)
+  let q = warp.id % 4
+  load a <- A[q * 32 : 32, :]
+  a = a * -1.5
+  tcgen05.st ta[q * 32 : 32, :] <- a
+  tcgen05.wait.st
+  cp.async sA <- A
+  cp.async sB <- B
+  cp.async.commit
+  cp.async.wait 0
+  fence.proxy.async
+  syncthreads
+  elect {
+    tcgen05.mma acc = sA @ sB.T
+    tcgen05.mma acc += ta @ sB.T
     tcgen05.commit done
   }
   wait done parity(0)
@@ -632,6 +688,35 @@ inline const std::vector<OpKernel>& op_kernels() {
   return kernels;
 }
 
+/// A GEMM's k-loop on one warp: [32, k] tiles of A and B by cp.async,
+/// ldmatrix into mma_acc fragments, mma into a [32, 32] accumulator of
+/// `acc` (a `dtype` row of k values is one swizzle span).
+inline std::string ldmatrix_gemm(const std::string& name, const std::string& dtype, const std::string& acc, int k,
+                                 const std::string& swizzle) {
+  std::string K = std::to_string(k);
+  std::string tile = dtype + "[32, " + K + "]";
+  return "kernel " + name + "(A: global " + dtype + "[M, K], B: global " + dtype + "[N, K], D: global " + acc +
+         "[M, N]) where M % 32 == 0, N % 32 == 0, K % " + K + " == 0 grid (N / 32, M / 32) block 32 {\n"
+         "  smem sa: " + tile + " swizzle(" + swizzle + ")\n"
+         "  smem sb: " + tile + " swizzle(" + swizzle + ")\n"
+         "  reg acc: " + acc + "[32, 32] layout(mma_acc) = 0\n"
+         "  reg a: " + tile + " layout(mma_acc)\n"
+         "  reg b: " + tile + " layout(mma_acc)\n"
+         "  for k in 0 .. K / " + K + " {\n"
+         "    cp.async sa <- A[block.y * 32 : 32, k * " + K + " : " + K + "]\n"
+         "    cp.async sb <- B[block.x * 32 : 32, k * " + K + " : " + K + "]\n"
+         "    cp.async.commit\n"
+         "    cp.async.wait 0\n"
+         "    syncthreads\n"
+         "    ldmatrix a <- sa\n"
+         "    ldmatrix b <- sb\n"
+         "    mma acc += a @ b.T\n"
+         "    syncthreads\n"
+         "  }\n"
+         "  store D[block.y * 32 : 32, block.x * 32 : 32] <- acc\n"
+         "}";
+}
+
 /// A kernel of a fragment form beyond the ops (conversions), lowered on
 /// `first_target` and the targets listed after it in all_targets(); on the
 /// ones before, lowering refuses the declaration `refused_at`. Shared by
@@ -746,25 +831,34 @@ inline const std::vector<FormKernel>& form_kernels() {
   store D[block.y * 32 : 32, block.x * 16 : 16] <- acc
 })"},
     {"8-bit integers by ldmatrix as mma.sync operands", "sm_80", "",
-     R"(kernel u8_ldmatrix_mma(A: global u8[M, K], B: global u8[N, K], D: global i32[M, N]) where M % 32 == 0, N % 32 == 0, K % 64 == 0 grid (N / 32, M / 32) block 32 {
-  smem sa: u8[32, 64] swizzle(64B)
-  smem sb: u8[32, 64] swizzle(64B)
-  reg acc: i32[32, 32] layout(mma_acc) = 0
-  reg a: u8[32, 64] layout(mma_acc)
-  reg b: u8[32, 64] layout(mma_acc)
-  for k in 0 .. K / 64 {
-    cp.async sa <- A[block.y * 32 : 32, k * 64 : 64]
-    cp.async sb <- B[block.x * 32 : 32, k * 64 : 64]
-    cp.async.commit
-    cp.async.wait 0
-    syncthreads
-    ldmatrix a <- sa
-    ldmatrix b <- sb
-    mma acc += a @ b.T
-    syncthreads
-  }
-  store D[block.y * 32 : 32, block.x * 32 : 32] <- acc
+     ldmatrix_gemm("u8_ldmatrix_mma", "u8", "i32", 64, "64B")},
+    // tf32 (an f32 rounded to 10 mantissa bits) as mma.sync operands
+    // (m16n8k8): loaded into mma_acc and gathered each k-step, `=` then
+    // `+=`; a tf32 fragment written element-wise (cvt<tf32> and a plain
+    // product both round to nearest even), per thread too, and stored.
+    {"tf32 as mma.sync operands", "sm_80", "",
+     R"(kernel tf32_mma(A: global tf32[M, 16], B: global tf32[N, 16], X: global f32[M, 16], D: global f32[M, N], E: global tf32[M, 16], F: global tf32[M, 16]) where M % 32 == 0, N % 16 == 0 grid (N / 16, M / 32) block 32 {
+  reg acc: f32[32, 16] layout(mma_acc)
+  reg a: tf32[32, 16] layout(mma_acc)
+  reg b: tf32[16, 16] layout(mma_acc)
+  reg x: f32[32, 16] layout(mma_acc)
+  reg y: tf32[16]
+  load a <- A[block.y * 32 : 32, :]
+  load b <- B[block.x * 16 : 16, :]
+  load x <- X[block.y * 32 : 32, :]
+  mma acc = a @ b.T
+  a = cvt<tf32>(x * 3.0) + a
+  mma acc += a @ b.T
+  store D[block.y * 32 : 32, block.x * 16 : 16] <- acc
+  store E[block.y * 32 : 32, :] <- a
+  load y <- A[block.y * 32 + lane, :]
+  y = y * 1.7
+  store F[block.y * 32 + lane, :] <- y
 })"},
+    // A tf32 GEMM's k-loop: cp.async tiles, ldmatrix into the m16n8k8
+    // operand layout (no gathering).
+    {"tf32 by ldmatrix as mma.sync operands", "sm_80", "",
+     ldmatrix_gemm("tf32_ldmatrix_mma", "tf32", "f32", 32, "128B")},
     // 8-bit floats as mma.sync operands (m16n8k32, sm_89+): e4m3 A and e5m2
     // B in mma_acc fragments, each k-step's operands gathered from the
     // accumulator layout; `=` then `+=`.
@@ -782,25 +876,7 @@ inline const std::vector<FormKernel>& form_kernels() {
     // An FP8 GEMM's k-loop on sm_89: 8-bit tiles by cp.async, ldmatrix into
     // the m16n8k32 operand layout (no gathering), e4m3 x e4m3.
     {"8-bit floats by ldmatrix as mma.sync operands", "sm_89", "a",
-     R"(kernel f8_ldmatrix_mma(A: global f8e4m3[M, K], B: global f8e4m3[N, K], D: global f32[M, N]) where M % 32 == 0, N % 32 == 0, K % 64 == 0 grid (N / 32, M / 32) block 32 {
-  smem sa: f8e4m3[32, 64] swizzle(64B)
-  smem sb: f8e4m3[32, 64] swizzle(64B)
-  reg acc: f32[32, 32] layout(mma_acc) = 0
-  reg a: f8e4m3[32, 64] layout(mma_acc)
-  reg b: f8e4m3[32, 64] layout(mma_acc)
-  for k in 0 .. K / 64 {
-    cp.async sa <- A[block.y * 32 : 32, k * 64 : 64]
-    cp.async sb <- B[block.x * 32 : 32, k * 64 : 64]
-    cp.async.commit
-    cp.async.wait 0
-    syncthreads
-    ldmatrix a <- sa
-    ldmatrix b <- sb
-    mma acc += a @ b.T
-    syncthreads
-  }
-  store D[block.y * 32 : 32, block.x * 32 : 32] <- acc
-})"},
+     ldmatrix_gemm("f8_ldmatrix_mma", "f8e4m3", "f32", 64, "64B")},
   };
   return kernels;
 }

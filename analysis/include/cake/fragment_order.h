@@ -30,10 +30,11 @@ struct FragmentOrder {
     StmtId stmt = kNone;    // Mixed, StrayTrans: the statement at `at`
   };
   std::vector<Misuse> misuses;
-  /// 8-bit fragments some plain `ldmatrix` fills. ldmatrix hands a byte tile
-  /// out in the mma.sync m16n8k32 operand layout (four columns of a row to a
-  /// register), not the accumulator layout other 8-bit fragments keep, and
-  /// the lowering keeps them in that order: an mma reads them as they are.
+  /// 8-bit and tf32 fragments some plain `ldmatrix` fills. ldmatrix hands a
+  /// tile out in the mma.sync operand layout of m16n8k32 (four 8-bit columns
+  /// of a row to a register) or m16n8k8.tf32 (one column), not the
+  /// accumulator layout other such fragments keep, and the lowering keeps
+  /// them in that order: an mma reads them as they are.
   std::set<SymbolId> operand_order;
   /// Where an operand-order fragment stands other than as an ldmatrix
   /// destination or an mma's `a` or `b` (of `b.T`): what the lowering

@@ -18,7 +18,9 @@ bool is_trans_load(const Stmt& s) {
   return mv && mv->op == Op::Ldmatrix && mv->trans;
 }
 
-bool is_8bit(DType d) { return dtype_bits(d) == 8; }
+/// The dtypes a plain ldmatrix fills in the mma.sync operand layout: 8-bit
+/// (m16n8k32) and tf32 (m16n8k8), whose operands take 32 bits of a row.
+bool operand_ordered(DType d) { return dtype_bits(d) == 8 || d == DType::TF32; }
 
 /// FragmentOrder::operand_order and where such a fragment stands elsewhere.
 void operand_order(const Module& m, const Kernel& k, const std::vector<StmtId>& statements, FragmentOrder& out) {
@@ -27,7 +29,7 @@ void operand_order(const Module& m, const Kernel& k, const std::vector<StmtId>& 
     const Stmt& s = m.stmts[id];
     if (const auto* mv = std::get_if<MoveStmt>(&s.node); mv && mv->op == Op::Ldmatrix && !mv->trans) {
       SymbolId r = name_of(m, mv->dst);
-      if (r != kNone && m.symbols[r].kind == SymbolKind::Reg && is_8bit(m.symbols[r].type.dtype)) {
+      if (r != kNone && m.symbols[r].kind == SymbolKind::Reg && operand_ordered(m.symbols[r].type.dtype)) {
         out.operand_order.insert(r);
         allowed.insert(mv->dst);
       }

@@ -328,7 +328,7 @@ inline uint8_t float_to_fp8_bits(float f, bool e5m2) {
 /// An MMA operand's element type, as PTX names it: 16-bit floats, the
 /// 8-bit floats of OCP FP8 (e4m3: bias 7, only S.1111.111 is NaN; e5m2:
 /// bias 15, IEEE specials), or 8-bit integers.
-enum class Elem { F16, BF16, E4M3, E5M2, S8, U8 };
+enum class Elem { F16, BF16, E4M3, E5M2, S8, U8, TF32 };
 
 inline Elem elem_of(const char* type) {
   if (std::strcmp(type, "bf16") == 0) return Elem::BF16;
@@ -336,10 +336,20 @@ inline Elem elem_of(const char* type) {
   if (std::strcmp(type, "e5m2") == 0) return Elem::E5M2;
   if (std::strcmp(type, "s8") == 0) return Elem::S8;
   if (std::strcmp(type, "u8") == 0) return Elem::U8;
+  if (std::strcmp(type, "tf32") == 0) return Elem::TF32;
   return Elem::F16;
 }
 
-inline unsigned elem_bytes(Elem e) { return e == Elem::F16 || e == Elem::BF16 ? 2 : 1; }
+inline unsigned elem_bytes(Elem e) { return e == Elem::TF32 ? 4 : e == Elem::F16 || e == Elem::BF16 ? 2 : 1; }
+
+/// A tf32 operand as the tensor cores read it: an f32 whose low 13
+/// mantissa bits are ignored.
+inline float tf32_bits_to_float(uint32_t bits) {
+  bits &= 0xffffe000u;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
 
 inline float fp8_bits_to_float(uint8_t b, bool e5m2) {
   int man_bits = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7, top = e5m2 ? 31 : 15;
@@ -355,6 +365,7 @@ inline float fp8_bits_to_float(uint8_t b, bool e5m2) {
 inline float elem_value(const unsigned char* p, Elem e) {
   if (e == Elem::S8) return float(int8_t(*p));
   if (e == Elem::U8) return float(*p);
+  if (e == Elem::TF32) return tf32_bits_to_float(load_bits<uint32_t>(p));
   if (elem_bytes(e) == 1) return fp8_bits_to_float(*p, e == Elem::E5M2);
   return half_bits_to_float(load_bits<uint16_t>(p), e == Elem::BF16);
 }
@@ -414,6 +425,11 @@ inline void mma_m16n8k32(const char* ta, const char* tb, float* d, const unsigne
   mma_m16n8(4, d, a, b0, b1, [&](unsigned word, unsigned j, int side) {
     return fp8_bits_to_float(uint8_t(word >> (8 * j)), e5m2[side]);
   });
+}
+
+/// m16n8k8 over tf32 operands (one value a register).
+inline void mma_m16n8k8_tf32(float* d, const unsigned* a, unsigned b0, unsigned b1) {
+  mma_m16n8(1, d, a, b0, b1, [&](unsigned word, unsigned, int) { return tf32_bits_to_float(word); });
 }
 
 /// m16n8k32 over 8-bit integers into s32, A of type `ta` and B of `tb`
@@ -749,25 +765,29 @@ inline uint32_t umma_span(unsigned long long desc) {
 }
 
 /// What a tcgen05.mma instruction descriptor names for `.kind::kind`
-/// (f16, f8f6f4 or i8): dense, A and B K-major, M = `m` (faults
+/// (f16, tf32, f8f6f4 or i8): dense, A and B K-major, M = `m` (faults
 /// otherwise); N, the operands' element types (kind::f16: f16 0, bf16 1,
-/// both alike; f8f6f4: e4m3 0, e5m2 1; i8: u8 0, s8 1) and whether D is
-/// s32 (i8) rather than f32 (D format 2, else 1).
+/// both alike; tf32: 2; f8f6f4: e4m3 0, e5m2 1; i8: u8 0, s8 1) and
+/// whether D is s32 (i8) rather than f32 (D format 2, else 1).
 struct UmmaShape {
   unsigned n;
   Elem a, b;
   bool integer;
 };
 inline UmmaShape umma_shape(const char* kind, unsigned idesc, unsigned m) {
-  bool f16 = std::strcmp(kind, "f16") == 0, f8 = std::strcmp(kind, "f8f6f4") == 0, i8 = std::strcmp(kind, "i8") == 0;
+  bool f16 = std::strcmp(kind, "f16") == 0, f8 = std::strcmp(kind, "f8f6f4") == 0, i8 = std::strcmp(kind, "i8") == 0,
+       tf32 = std::strcmp(kind, "tf32") == 0;
   unsigned dtype = (idesc >> 4) & 3, atype = (idesc >> 7) & 7, btype = (idesc >> 10) & 7;
   const Elem table[3][2] = {{Elem::F16, Elem::BF16}, {Elem::E4M3, Elem::E5M2}, {Elem::U8, Elem::S8}};
-  int row = f16 ? 0 : f8 ? 1 : i8 ? 2 : -1;
-  if (row < 0 || dtype != (i8 ? 2u : 1u) || atype > 1 || btype > 1 || (f16 && atype != btype) ||
-      ((idesc >> 13) & 15) != 0 || (idesc & 15) != 0 || (((idesc >> 24) & 31) << 4) != m)
-    tmem_fault(m == 256 ? "a pair's tcgen05.mma instruction descriptor other than dense f32 += f16/bf16/e4m3/e5m2 or s32 += s8/u8, K-major, M = 256"
-                        : "a tcgen05.mma instruction descriptor other than dense f32 += f16/bf16/e4m3/e5m2 or s32 += s8/u8, K-major, M = 128");
-  return {((idesc >> 17) & 63) << 3, table[row][atype], table[row][btype], i8};
+  int row = f16 ? 0 : f8 ? 1 : i8 ? 2 : tf32 ? 3 : -1;
+  // kind::tf32 names its operands 2 (tf32), the others 0 or 1.
+  unsigned low = tf32 ? 2 : 0, high = tf32 ? 2 : 1;
+  if (row < 0 || dtype != (i8 ? 2u : 1u) || atype < low || atype > high || btype < low || btype > high ||
+      (f16 && atype != btype) || ((idesc >> 13) & 15) != 0 || (idesc & 15) != 0 || (((idesc >> 24) & 31) << 4) != m)
+    tmem_fault(m == 256 ? "a pair's tcgen05.mma instruction descriptor other than dense f32 += f16/bf16/tf32/e4m3/e5m2 or s32 += s8/u8, K-major, M = 256"
+                        : "a tcgen05.mma instruction descriptor other than dense f32 += f16/bf16/tf32/e4m3/e5m2 or s32 += s8/u8, K-major, M = 128");
+  auto elem = [&](unsigned code) { return tf32 ? Elem::TF32 : table[row][code]; };
+  return {((idesc >> 17) & 63) << 3, elem(atype), elem(btype), i8};
 }
 
 /// One instruction's k-step of an MMA into 32-bit TMEM cells: cell(i, j)
@@ -810,8 +830,8 @@ struct UmmaOperand {
 /// column `a`): packed low bits first, 4 / bytes elements a column.
 inline float tmem_operand(unsigned a, unsigned row, unsigned k, Elem e, Block* in = nullptr) {
   unsigned per = 4 / elem_bytes(e);
-  uint32_t word = tmem_cell(a, row, k / per, in) >> (8 * elem_bytes(e) * (k % per));
-  unsigned char bytes[2] = {uint8_t(word), uint8_t(word >> 8)};
+  uint32_t word = tmem_cell(a, row, k / per, in) >> (8 * elem_bytes(e) * (k % per) % 32);
+  unsigned char bytes[4] = {uint8_t(word), uint8_t(word >> 8), uint8_t(word >> 16), uint8_t(word >> 24)};
   return elem_value(bytes, e);
 }
 
@@ -950,8 +970,8 @@ inline void wgmma_rs(unsigned n, const char* type, Acc* d, const unsigned* a, un
   unsigned lane = current->idx.x % 32, g = lane / 4, t = lane % 4;
   auto a_at = [&](unsigned row, unsigned k) {  // row of the warp's 16
     unsigned per = 4 / elem_bytes(e), span = 4 * per;  // values a register, columns a register column covers
-    unsigned bits = all[4 * (row % 8) + (k % span) / per][(row / 8) + 2 * (k / span)] >> (8 * elem_bytes(e) * (k % per));
-    unsigned char bytes[2] = {uint8_t(bits), uint8_t(bits >> 8)};
+    unsigned bits = all[4 * (row % 8) + (k % span) / per][(row / 8) + 2 * (k / span)] >> (8 * elem_bytes(e) * (k % per) % 32);
+    unsigned char bytes[4] = {uint8_t(bits), uint8_t(bits >> 8), uint8_t(bits >> 16), uint8_t(bits >> 24)};
     return elem_value(bytes, e);
   };
   for (unsigned i = 0; i < n / 2; ++i) {
@@ -1044,6 +1064,7 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_MMA_M16N8K16(t, d, a, b0, b1) cake_host::mma_m16n8k16((t), (d), (a), (b0), (b1))
 #define CAKE_MMA_M16N8K32(ta, tb, d, a, b0, b1) cake_host::mma_m16n8k32((ta), (tb), (d), (a), (b0), (b1))
 #define CAKE_MMA_M16N8K32_S32(ta, tb, d, a, b0, b1) cake_host::mma_m16n8k32_s32((ta), (tb), (d), (a), (b0), (b1))
+#define CAKE_MMA_M16N8K8_TF32(d, a, b0, b1) cake_host::mma_m16n8k8_tf32((d), (a), (b0), (b1))
 #define CAKE_MBAR_INIT(bar, count) cake_host::mbar_init((bar), (count))
 #define CAKE_MBAR_ARRIVE(bar) cake_host::mbar_arrive((bar), 0)
 #define CAKE_MBAR_ARRIVE_MC(bar, mask) cake_host::arrive_multicast((bar), (unsigned)(mask))
