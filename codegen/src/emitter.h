@@ -236,10 +236,12 @@ class Emitter {
   void mma_sync(const Stmt& s, const MmaStmt& n);
   /// ldmatrix of an 8-bit or tf32 tile into an operand-order fragment.
   void ldmatrix_operand_order(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile);
-  /// The ldmatrix/stmatrix call `with(count)` gives (count "4" or "2", its
-  /// registers from 4 * cake_q) for each four registers of `f`, then for a
-  /// last pair as .x2.
-  void matrix_quads(const Stmt& s, const FragShape& f, const std::function<std::string(const std::string&)>& with);
+  /// The ldmatrix/stmatrix call `with(count, first)` gives (count "4", "2"
+  /// or "1"; its registers from the C++ expression `first`) for each four
+  /// registers of `f`, then for a pair as .x2 and a last one as .x1;
+  /// nothing once a call is nullopt (refused).
+  void matrix_quads(const Stmt& s, const FragShape& f,
+                    const std::function<std::optional<std::string>(const std::string&, const std::string&)>& with);
   /// mma.sync whose operands take 32 bits of a row per register and
   /// k-step: m16n8k32 over 8-bit float fragments into f32 or 8-bit integer
   /// ones into s32, m16n8k8 over tf32 ones into f32 (acc, a, b: shapes and

@@ -53,15 +53,16 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
 /// m16n8k8 of tf32 ones).
 static int64_t operand_step(DType dtype) { return 256 / std::max(1u, dtype_bits(dtype)); }
 
-/// The row each lane addresses in `ldmatrix`/`stmatrix` .x4 step cake_q of
-/// packed fragment `f`, as (row, column) of the tile: lane l gives row l % 8
-/// of the 8 x 8 block that register 4q + l / 8 holds. With `trans` the
-/// fragment [K, N] keeps its registers in the order of an [N, K] one: its
-/// register's block (n, k) is the tile's block (k, n), whose rows the
-/// `.trans` form reads and hands out transposed.
-static ElementPlace matrix_row(const Emitter& x, FragShape f, bool trans) {
+/// The row each lane addresses in an `ldmatrix`/`stmatrix` of packed
+/// fragment `f`'s registers from `first` (a C++ expression), as (row,
+/// column) of the tile: lane l gives row l % 8 of the 8 x 8 block that
+/// register first + l / 8 holds. With `trans` the fragment [K, N] keeps its
+/// registers in the order of an [N, K] one: its register's block (n, k) is
+/// the tile's block (k, n), whose rows the `.trans` form reads and hands
+/// out transposed.
+static ElementPlace matrix_row(const Emitter& x, FragShape f, bool trans, const std::string& first) {
   if (trans) std::swap(f.dims[0], f.dims[1]);
-  ElementPlace block = x.packed_block(f, "(4 * cake_q + (int)cake_lane / 8)");
+  ElementPlace block = x.packed_block(f, "(" + first + " + (int)cake_lane / 8)");
   if (trans) std::swap(block.row, block.col);
   return {"(8 * " + block.row + " + (int)cake_lane % 8)", "(8 * " + block.col + ")"};
 }
@@ -73,32 +74,44 @@ void Emitter::ldmatrix(const Stmt& s, const MoveStmt& mv) {
   auto tile = tile_dims(mv.src);
   if (!f || !tile) return;
   if (operand_order(r.symbol)) return ldmatrix_operand_order(s, mv, *f, *tile);
-  if (f->per_register() != 2 || f->layout != FragLayout::MmaAcc || f->registers() % 2 != 0 || f->dims.size() != 2)
+  if (f->per_register() != 2 || f->layout != FragLayout::MmaAcc || f->dims.size() != 2)
     return refuse(r.range, "an ldmatrix into other than a 16-bit mma_acc fragment");
   if (*tile != f->dims) return refuse(s.range, "an ldmatrix whose tile is not the fragment's shape");
   // `trans` puts the registers in the order of the fragment's transpose,
   // which must itself be whole 16 x 8 tiles (so its count is a multiple of 4).
   if (mv.trans && f->dims[1] % 16 != 0)
     return refuse(s.range, "an ldmatrix ... trans of a fragment whose columns are not a multiple of 16 (its transpose is not whole 16 x 8 tiles)");
-  ElementPlace row = matrix_row(*this, *f, mv.trans);
-  auto at = address(mv.src, row.row, row.col, 2);
-  if (!at) return;
-  matrix_quads(s, *f, [&](const std::string& count) {
-    return "CAKE_LDMATRIX_X" + count + (mv.trans ? "_TRANS" : "") + "(&" + name(r.symbol) + "[4 * cake_q], &" + *at + ");";
+  matrix_quads(s, *f, [&](const std::string& count, const std::string& first) -> std::optional<std::string> {
+    ElementPlace row = matrix_row(*this, *f, mv.trans, first);
+    auto at = address(mv.src, row.row, row.col, 2);
+    if (!at) return std::nullopt;
+    return "CAKE_LDMATRIX_X" + count + (mv.trans ? "_TRANS" : "") + "(&" + name(r.symbol) + "[" + first + "], &" + *at + ");";
   });
 }
 
-void Emitter::matrix_quads(const Stmt& s, const FragShape& f, const std::function<std::string(const std::string&)>& with) {
-  // Four registers (.x4) per step q; a last pair (registers 4q, 4q + 1 of a
-  // fragment of 4n + 2: an odd number of 16 x 8 tiles) as .x2, whose lanes
-  // 16-31 give addresses the instruction does not use.
-  int64_t quads = f.registers() / 4;
+void Emitter::matrix_quads(const Stmt& s, const FragShape& f,
+                           const std::function<std::optional<std::string>(const std::string&, const std::string&)>& with) {
+  // Four registers (.x4) per step q; then a pair (an odd number of 16 x 8
+  // tiles) as .x2, whose lanes 16-31 give addresses the instruction does
+  // not use, and a last register (a half tile's, an odd multiple of 8
+  // rows) as .x1, which reads lanes 0-7's.
+  int64_t quads = f.registers() / 4, rest = f.registers() % 4;
   if (quads > 0) {
+    auto call = with("4", "4 * cake_q");
+    if (!call) return;
     line("#pragma unroll", s.range);
     line("for (int cake_q = 0; cake_q < " + std::to_string(quads) + "; ++cake_q)", s.range);
-    line("  " + with("4"), s.range);
+    line("  " + *call, s.range);
   }
-  if (f.registers() % 4 == 2) line("{ const int cake_q = " + std::to_string(quads) + "; " + with("2") + " }", s.range);
+  int64_t next = 4 * quads;
+  for (int64_t count : {2, 1})
+    if (rest >= count) {
+      auto call = with(std::to_string(count), std::to_string(next));
+      if (!call) return;
+      line(*call, s.range);
+      rest -= count;
+      next += count;
+    }
 }
 
 void Emitter::ldmatrix_operand_order(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile) {
@@ -141,17 +154,17 @@ void Emitter::stmatrix(const Stmt& s, const MoveStmt& mv) {
   auto f = fragment(r.symbol, r.range);
   auto tile = tile_dims(mv.dst);
   if (!f || !tile) return;
-  if (f->per_register() != 2 || f->layout != FragLayout::MmaAcc || f->registers() % 2 != 0 || f->dims.size() != 2)
+  if (f->per_register() != 2 || f->layout != FragLayout::MmaAcc || f->dims.size() != 2)
     return refuse(r.range, "a stmatrix from other than a 16-bit mma_acc fragment");
   if (*tile != f->dims) return refuse(s.range, "a stmatrix whose tile is not the fragment's shape");
   if (mv.trans && f->dims[1] % 16 != 0)
     return refuse(s.range, "a stmatrix ... trans of a fragment whose columns are not a multiple of 16 (its transpose is not whole 16 x 8 tiles)");
   // ldmatrix's inverse, register for register.
-  ElementPlace row = matrix_row(*this, *f, mv.trans);
-  auto at = address(mv.dst, row.row, row.col, 2);
-  if (!at) return;
-  matrix_quads(s, *f, [&](const std::string& count) {
-    return "CAKE_STMATRIX_X" + count + (mv.trans ? "_TRANS" : "") + "(&" + *at + ", &" + name(r.symbol) + "[4 * cake_q]);";
+  matrix_quads(s, *f, [&](const std::string& count, const std::string& first) -> std::optional<std::string> {
+    ElementPlace row = matrix_row(*this, *f, mv.trans, first);
+    auto at = address(mv.dst, row.row, row.col, 2);
+    if (!at) return std::nullopt;
+    return "CAKE_STMATRIX_X" + count + (mv.trans ? "_TRANS" : "") + "(&" + *at + ", &" + name(r.symbol) + "[" + first + "]);";
   });
 }
 
@@ -176,7 +189,7 @@ void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
       fa->layout != FragLayout::MmaAcc || fb->layout != FragLayout::MmaAcc || fa->dtype != fb->dtype)
     return refuse(s.range, "an mma other than f32 mma_acc += 16-bit mma_acc @ (16-bit mma_acc).T");
   int64_t M = fc->dims[0], N = fc->dims[1], K = fa->dims[1];
-  if (fa->dims[0] != M || fb->dims[0] != N || fb->dims[1] != K || K % 16 != 0 || N % 16 != 0)
+  if (fa->dims[0] != M || fb->dims[0] != N || fb->dims[1] != K || K % 16 != 0 || N % 8 != 0 || M % 16 != 0)
     return refuse(s.range, "an mma whose fragments' shapes do not match (m16n8k16 tiles)");
   std::string type = "\"" + std::string(mma_type(fa->dtype)) + "\"";
   std::string c = name(acc.symbol), an = name(a.symbol), bn = name(b.symbol);
@@ -213,7 +226,7 @@ void Emitter::mma_sync_gathered(const Stmt& s, const MmaStmt& n, const std::arra
   if (fc.layout != FragLayout::MmaAcc || fc.dtype != (integers ? DType::I32 : DType::F32) || !operand(fa) || !operand(fb))
     return refuse(s.range, "an mma other than f32 mma_acc += 8-bit float or tf32 mma_acc @ (the same).T or i32 of s8/u8");
   int64_t M = fc.dims[0], N = fc.dims[1], K = fa.dims[1], step = operand_step(fa.dtype);
-  if (fa.dims[0] != M || fb.dims[0] != N || fb.dims[1] != K || K % step != 0 || N % 16 != 0)
+  if (fa.dims[0] != M || fb.dims[0] != N || fb.dims[1] != K || K % step != 0 || N % 16 != 0 || M % 16 != 0)
     return refuse(s.range, tf32 ? "an mma whose fragments' shapes do not match (m16n8k8 tiles, B in 16-row tiles)"
                                 : "an mma whose fragments' shapes do not match (m16n8k32 tiles, B in 16-row tiles)");
   std::string c = name(sym[0]), an = name(sym[1]), bn = name(sym[2]);

@@ -357,11 +357,13 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
   }
   switch (f.layout) {
     case FragLayout::None: return f;
+    // Rows in 16-row tiles and, for an odd multiple of 8, a last half tile
+    // (split_place()).
     case FragLayout::MmaAcc:
-      if (f.dims.size() == 2 && f.dims[0] % 16 == 0 && f.dims[1] % 8 == 0) return f;
+      if (f.dims.size() == 2 && f.dims[0] % 8 == 0 && f.dims[1] % 8 == 0) return f;
       break;
     case FragLayout::MmaAccRow:
-      if (f.dims.size() == 1 && f.dims[0] % 16 == 0) return f;
+      if (f.dims.size() == 1 && f.dims[0] % 8 == 0) return f;
       break;
     case FragLayout::WgmmaAcc:
       if (f.dims.size() == 2 && f.dims[0] == 64 && f.dims[1] % 8 == 0) return f;
@@ -377,16 +379,46 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
   return std::nullopt;
 }
 
+namespace {
+
+/// An mma_acc fragment [R, C] holds 16 x 8 tiles in row-major order, 4
+/// values each; when R is an odd multiple of 8, a last row of half tiles
+/// (rows g only, 2 values each: the m16n8 B operand's rows) after them.
+/// `at(i, full, half)`: the C++ expression `full` for value (register,
+/// block) index `i` of the whole tiles, `half` for one of the half tiles;
+/// `full` alone where there are none.
+struct MmaTiles {
+  int64_t rows, tiles_per_row;
+  bool half() const { return rows % 16 == 8; }
+  /// Values in whole tiles (the first of the half tiles).
+  int64_t whole_values() const { return rows / 16 * tiles_per_row * 4; }
+  /// The half tiles' 8 x 8 block row.
+  int64_t half_block_row() const { return rows / 16 * 2; }
+  std::string pick(const std::string& whole_if, const std::string& full, const std::string& half_expr) const {
+    if (!half()) return full;
+    return "((" + whole_if + ") ? " + full + " : " + half_expr + ")";
+  }
+};
+
+MmaTiles mma_tiles(const FragShape& f) { return {f.dims[0], f.dims[1] / 8}; }
+
+}  // namespace
+
 SplitPlace Emitter::split_place(const FragShape& f, const std::string& i) {
   switch (f.layout) {
     case FragLayout::MmaAcc: {
       // Tiles of 16 x 8 in row-major order, 4 values each: v0, v1 at row
       // g, columns 2t, 2t+1; v2, v3 at row g + 8 (g = lane / 4, t = lane % 4).
-      std::string tiles_per_row = std::to_string(f.dims[1] / 8);
-      std::string tile = "((" + i + ") / 4)";
+      // Half tiles (MmaTiles) after them: v0, v1 at row g.
+      MmaTiles t = mma_tiles(f);
+      std::string tiles_per_row = std::to_string(t.tiles_per_row), whole = std::to_string(t.whole_values());
+      std::string tile = "((" + i + ") / 4)", in_half = "((" + i + ") - " + whole + ")";
+      std::string whole_if = "(" + i + ") < " + whole;
       return {{"cake_lane / 4", "2 * (cake_lane % 4)"},
-              {"(16 * (" + tile + " / " + tiles_per_row + ") + 8 * (((" + i + ") % 4) / 2))",
-               "(8 * (" + tile + " % " + tiles_per_row + ") + ((" + i + ") % 2))"}};
+              {t.pick(whole_if, "(16 * (" + tile + " / " + tiles_per_row + ") + 8 * (((" + i + ") % 4) / 2))",
+                      std::to_string(8 * t.half_block_row())),
+               t.pick(whole_if, "(8 * (" + tile + " % " + tiles_per_row + ") + ((" + i + ") % 2))",
+                      "(8 * (" + in_half + " / 2) + ((" + i + ") % 2))")}};
     }
     case FragLayout::MmaAccRow:
       // The rows of the mma_acc layout: g and g + 8 of each 16-row tile.
@@ -428,34 +460,48 @@ ElementPlace Emitter::place(const FragShape& f, const std::string& i) {
 
 namespace {
 
-/// The row slot of a `.row` vector that register `i` of an mma_acc
-/// fragment with `columns` columns reads: tile row (i / 4) / (columns / 8),
-/// half (i % 4) / 2.
-std::string mma_row_slot(int64_t columns, const std::string& i) {
-  return "(2 * (((" + i + ") / 4) / " + std::to_string(columns / 8) + ") + ((" + i + ") % 4) / 2)";
+/// The row slot of a `.row` vector that register `i` of mma_acc fragment
+/// `f` reads: tile row (i / 4) / (columns / 8), half (i % 4) / 2; the last
+/// slot for a half tile's.
+std::string mma_row_slot(const FragShape& f, const std::string& i) {
+  MmaTiles t = mma_tiles(f);
+  return t.pick("(" + i + ") < " + std::to_string(t.whole_values()),
+                "(2 * (((" + i + ") / 4) / " + std::to_string(t.tiles_per_row) + ") + ((" + i + ") % 4) / 2)",
+                std::to_string(t.half_block_row()));
 }
 
 }  // namespace
 
 std::string Emitter::packed_register(const FragShape& f, const std::string& block_row, const std::string& block_col) const {
   // Block (r, c) is half r % 2 of 16 x 8 tile (r / 2, c); a tile is two
-  // registers, v0v1 (rows g) then v2v3 (rows g + 8).
-  std::string tiles_per_row = std::to_string(f.dims[1] / 8);
-  return "(2 * ((" + block_row + ") / 2 * " + tiles_per_row + " + (" + block_col + ")) + (" + block_row + ") % 2)";
+  // registers, v0v1 (rows g) then v2v3 (rows g + 8); a half tile's one
+  // register follows the whole tiles'.
+  MmaTiles t = mma_tiles(f);
+  std::string tiles_per_row = std::to_string(t.tiles_per_row);
+  return t.pick("(" + block_row + ") < " + std::to_string(t.half_block_row()),
+                "(2 * ((" + block_row + ") / 2 * " + tiles_per_row + " + (" + block_col + ")) + (" + block_row + ") % 2)",
+                "(" + std::to_string(t.whole_values() / 2) + " + (" + block_col + "))");
 }
 
 ElementPlace Emitter::packed_block(const FragShape& f, const std::string& r) const {
   // The inverse of packed_register(): register r is half r % 2 of tile r / 2.
-  std::string tiles_per_row = std::to_string(f.dims[1] / 8);
-  return {"(2 * ((" + r + ") / 2 / " + tiles_per_row + ") + (" + r + ") % 2)", "((" + r + ") / 2 % " + tiles_per_row + ")"};
+  MmaTiles t = mma_tiles(f);
+  std::string tiles_per_row = std::to_string(t.tiles_per_row), whole = std::to_string(t.whole_values() / 2);
+  std::string whole_if = "(" + r + ") < " + whole;
+  return {t.pick(whole_if, "(2 * ((" + r + ") / 2 / " + tiles_per_row + ") + (" + r + ") % 2)", std::to_string(t.half_block_row())),
+          t.pick(whole_if, "((" + r + ") / 2 % " + tiles_per_row + ")", "((" + r + ") - " + whole + ")")};
 }
 
 std::string Emitter::mma_acc_register(const FragShape& f, const std::string& slot, const std::string& k) const {
   // The inverse of mma_row_slot(): row slot j is tile row j / 2, half j % 2;
-  // its k-th value is in tile (j / 2, k / 2), register 2 * half + k % 2.
-  std::string tiles_per_row = std::to_string(f.dims[1] / 8);
-  return "((((" + slot + ") / 2) * " + tiles_per_row + " + (" + k + ") / 2) * 4 + ((" + slot + ") % 2) * 2 + (" + k +
-         ") % 2)";
+  // its k-th value is in tile (j / 2, k / 2), register 2 * half + k % 2; in
+  // the half tiles' slot, value k follows the whole tiles'.
+  MmaTiles t = mma_tiles(f);
+  std::string tiles_per_row = std::to_string(t.tiles_per_row);
+  return t.pick("(" + slot + ") < " + std::to_string(t.half_block_row()),
+                "((((" + slot + ") / 2) * " + tiles_per_row + " + (" + k + ") / 2) * 4 + ((" + slot + ") % 2) * 2 + (" + k +
+                    ") % 2)",
+                "(" + std::to_string(t.whole_values()) + " + (" + k + "))");
 }
 
 std::string Emitter::acc_row_register(const FragShape& f, const std::string& slot, const std::string& k) const {
@@ -476,7 +522,7 @@ std::optional<std::string> Emitter::operand_slot(SymbolId s, ByteRange at, const
   if (f->layout == FragLayout::WgmmaAccRow && result.layout == FragLayout::WgmmaAcc)
     return name(s) + "[((" + i + ") / 2) % 2]";
   if (f->layout == FragLayout::MmaAccRow && result.layout == FragLayout::MmaAcc && f->dims[0] == result.dims[0])
-    return name(s) + "[" + mma_row_slot(result.dims[1], i) + "]";
+    return name(s) + "[" + mma_row_slot(result, i) + "]";
   // A per-thread operand over a per-thread result (cake/broadcast.h):
   // element i of an [R, C] result is at row i / C, column i % C.
   if (f->layout == FragLayout::None && result.layout == FragLayout::None) {

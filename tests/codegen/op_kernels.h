@@ -788,20 +788,60 @@ inline const std::vector<FormKernel>& form_kernels() {
   acc = cvt<f32>(o) * 0.5
   store D[block.y * 16 : 16, block.x * 16 : 16] <- acc
 })"},
+    // mma_acc fragments of an odd multiple of 8 rows (16-row tiles, then a
+    // row of half tiles, rows g only): an [N, K] B of 24 rows (three n8
+    // tiles: m16n8k16's B of the half tile's one register) by ldmatrix .x4
+    // and .x2, an [8, 16] f32 tile written element-wise with row() and
+    // col() and reduced into its mma_acc.row, an [8, 8] bf16 one by
+    // ldmatrix .x1.
+    {"mma_acc fragments of an odd multiple of 8 rows", "sm_80", "",
+     R"(kernel n8_tiles(A: global bf16[M, 16], B: global bf16[N, 16], C: global f32[M, N], X: global f32[M, 16], Y: global f32[M, 16], Z: global f32[M], H: global bf16[M, 8], G: global bf16[M, 8]) where M % 16 == 0, N % 24 == 0 grid (N / 24, M / 16) block 32 {
+  smem sb: bf16[24, 16] swizzle(32B)
+  smem sh: bf16[8, 8]
+  reg acc: f32[16, 24] layout(mma_acc)
+  reg a: bf16[16, 16] layout(mma_acc)
+  reg b: bf16[24, 16] layout(mma_acc)
+  reg x: f32[8, 16] layout(mma_acc)
+  reg m: f32[8] layout(mma_acc.row)
+  reg h: bf16[8, 8] layout(mma_acc)
+  load a <- A[block.y * 16 : 16, :]
+  cp.async sb <- B[block.x * 24 : 24, :]
+  cp.async sh <- H[block.y * 16 + 8 : 8, :]
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  ldmatrix b <- sb
+  mma acc = a @ b.T
+  store C[block.y * 16 : 16, block.x * 24 : 24] <- acc
+  load x <- X[block.y * 16 + 8 : 8, :]
+  x = x * 2.0 + cvt<f32>(col(x)) - cvt<f32>(row(x))
+  reduce.row max m <- x
+  x = x - m
+  store Y[block.y * 16 + 8 : 8, :] <- x
+  store Z[block.y * 16 + 8 : 8] <- m
+  ldmatrix h <- sh
+  h = h * 3.0
+  store G[block.y * 16 + 8 : 8, :] <- h
+})"},
     // Fragments of an odd number of 16 x 8 tiles (4n + 2 registers): a
     // [16, 24] tile by ldmatrix .x4 then .x2 and back by stmatrix, a [16, 8]
-    // one by .x2 alone. stmatrix is sm_90+. (`trans` needs the transpose to
-    // be whole tiles: columns a multiple of 16, so 4n registers.)
+    // one by .x2 alone; a [24, 8] one (a whole tile and a half one) by .x2
+    // then .x1. stmatrix is sm_90+. (`trans` needs the transpose to be whole
+    // tiles: columns a multiple of 16, so 4n registers.)
     {"16-bit fragments of 4n + 2 registers by ldmatrix and stmatrix", "sm_90", "stmatrix",
-     R"(kernel x2_matrices(X: global bf16[16, 24], Y: global bf16[16, 8], C: global bf16[16, 24], D: global bf16[16, 8]) grid (1) block 32 {
+     R"(kernel x2_matrices(X: global bf16[16, 24], Y: global bf16[16, 8], C: global bf16[16, 24], D: global bf16[16, 8], Z: global bf16[24, 8], W: global bf16[24, 8]) grid (1) block 32 {
   smem sx: bf16[16, 24]
   smem sy: bf16[16, 8]
   smem sc: bf16[16, 24]
   smem sd: bf16[16, 8]
+  smem sz: bf16[24, 8]
+  smem sw: bf16[24, 8]
   reg x: bf16[16, 24] layout(mma_acc)
   reg y: bf16[16, 8] layout(mma_acc)
+  reg z: bf16[24, 8] layout(mma_acc)
   cp.async sx <- X
   cp.async sy <- Y
+  cp.async sz <- Z
   cp.async.commit
   cp.async.wait 0
   syncthreads
@@ -809,11 +849,15 @@ inline const std::vector<FormKernel>& form_kernels() {
   stmatrix sc <- x
   ldmatrix y <- sy
   stmatrix sd <- y
+  ldmatrix z <- sz
+  stmatrix sw <- z
   syncthreads
   ldmatrix x <- sc
   store C <- x
   ldmatrix y <- sd
   store D <- y
+  ldmatrix z <- sw
+  store W <- z
 })"},
     // 8-bit integers as mma.sync operands (m16n8k32 into s32): s8 tiles
     // loaded into mma_acc (negative values packed four to a register) and

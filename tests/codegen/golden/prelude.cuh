@@ -161,6 +161,18 @@ static __device__ __forceinline__ unsigned char cake_f32_e5m2(float f) {
 #define CAKE_LDMATRIX_X2_TRANS(r, addr) CAKE_LDMATRIX_X2_Q(".trans", r, addr)
 #define CAKE_STMATRIX_X2(addr, r) CAKE_STMATRIX_X2_Q("", addr, r)
 #define CAKE_STMATRIX_X2_TRANS(addr, r) CAKE_STMATRIX_X2_Q(".trans", addr, r)
+// One matrix (.x1: lanes 0-7 give the addresses), for the one register of
+// a fragment's last half tile (an odd multiple of 8 rows).
+#define CAKE_LDMATRIX_X1_Q(q, r, addr)                                  \
+  asm volatile("ldmatrix.sync.aligned.m8n8.x1" q ".shared.b16 {%0}, [%1];" \
+               : "=r"((r)[0]) : "r"((unsigned)__cvta_generic_to_shared(addr)))
+#define CAKE_STMATRIX_X1_Q(q, addr, r)                                  \
+  asm volatile("stmatrix.sync.aligned.m8n8.x1" q ".shared.b16 [%0], {%1};" \
+               :: "r"((unsigned)__cvta_generic_to_shared(addr)), "r"((r)[0]) : "memory")
+#define CAKE_LDMATRIX_X1(r, addr) CAKE_LDMATRIX_X1_Q("", r, addr)
+#define CAKE_LDMATRIX_X1_TRANS(r, addr) CAKE_LDMATRIX_X1_Q(".trans", r, addr)
+#define CAKE_STMATRIX_X1(addr, r) CAKE_STMATRIX_X1_Q("", addr, r)
+#define CAKE_STMATRIX_X1_TRANS(addr, r) CAKE_STMATRIX_X1_Q(".trans", addr, r)
 // d += a @ b for one m16n8k16 tile: d f32 (4 registers), a (4) and b (2)
 // packed 16-bit pairs of type `t` (bf16 or f16).
 #define CAKE_MMA_M16N8K16(t, d, a, b0, b1)                                           \
