@@ -191,13 +191,18 @@ void Emitter::tcgen05_cp(const Stmt& s, const MoveStmt& mv) {
   // from each of 128 rows of the descriptor's matrix, which are laid out
   // as a K-major MMA operand's (PTX ISA, "tcgen05.cp", "Shared Memory
   // Descriptor"): a copy per 32 bytes of the row, the descriptor's start
-  // 32 bytes further each time, as the MMA's k-steps go.
-  if (tile->size() != 2 || (*tile)[0] != 128 || dtype_bits(m.symbols[t].type.dtype) != 32 || src->rows != 128 ||
-      dtype_bits(src->dtype) != 32 || src->k != (*tile)[1] || src->k % 8 != 0)
-    return refuse(s.range, "a tcgen05.cp other than a 32-bit [128, C] shared-memory tile (rows one swizzle span) into a [128, C] tensor-memory tile");
+  // 32 bytes further each time, as the MMA's k-steps go. It moves bits: a
+  // 16- or 8-bit tile lands two or four to a column, the lower k in the
+  // lower bits, as a tensor-memory tile of that type holds them (an MMA's
+  // A in tensor memory).
+  DType dtype = m.symbols[t].type.dtype;
+  int64_t row_bytes = src->k * dtype_bits(src->dtype) / 8;
+  if (tile->size() != 2 || (*tile)[0] != 128 || dtype != src->dtype ||
+      src->rows != 128 || src->k != (*tile)[1] || row_bytes % 32 != 0)
+    return refuse(s.range, "a tcgen05.cp other than a [128, C] shared-memory tile (rows one swizzle span) into a [128, C] tensor-memory tile of its type");
   const SwizzleRule* rule = target.swizzle(src->swizzle);
   line("#pragma unroll", s.range);
-  line("for (int cake_c = 0; cake_c < " + std::to_string(src->k / 8) + "; ++cake_c)", s.range);
+  line("for (int cake_c = 0; cake_c < " + std::to_string(row_bytes / 32) + "; ++cake_c)", s.range);
   line("  CAKE_TCGEN05_CP_128X256B(" + *taddr + " + 8 * cake_c, CAKE_UMMA_DESC((const unsigned char*)" + src->base +
            " + 32 * cake_c, " + std::to_string(8 * rule->span.value) + ", " +
            std::to_string(descriptor_layout(src->swizzle)) + "));",

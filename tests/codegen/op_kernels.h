@@ -624,6 +624,32 @@ inline const std::vector<OpKernel>& op_kernels() {
   tcgen05.wait.ld
   store C[q * 32 : 32, :] <- r
 })"},
+    // A 16-bit tile copied from shared into tensor memory (two values a
+    // column, as tcgen05.cp moves bits), then the MMA's A from there.
+    {"tcgen05.cp tcgen05.mma", R"(kernel op_tcgen05_cp_a(A: global bf16[128, 64], B: global bf16[64, 64], C: global f32[128, 64]) grid (1) block 128 {
+  smem sA: bf16[128, 64] swizzle(128B)
+  smem sB: bf16[64, 64] swizzle(128B)
+  tmem ta: bf16[128, 64]
+  tmem acc: f32[128, 64]
+  mbarrier done
+  reg r: f32[32, 64] layout(tcgen05_acc)
+  let q = warp.id % 4
+  cp.async sA <- A
+  cp.async sB <- B
+  cp.async.commit
+  cp.async.wait 0
+  fence.proxy.async
+  syncthreads
+  elect {
+    tcgen05.cp ta <- sA
+    tcgen05.mma acc = ta @ sB.T
+    tcgen05.commit done
+  }
+  wait done parity(0)
+  tcgen05.ld r <- acc[q * 32 : 32, :]
+  tcgen05.wait.ld
+  store C[q * 32 : 32, :] <- r
+})"},
     {"argmin.row argmax.row", R"(kernel op_argmin(X: global f32[M, 32], I: global i32[M], J: global i32[M]) where M % 16 == 0 grid (M / 16) block 32 {
   reg x: f32[16, 32] layout(mma_acc)
   reg best: f32[16] layout(mma_acc.row) = +inf
