@@ -903,23 +903,23 @@ inline const std::vector<FormKernel>& form_kernels() {
     {"8-bit integers by ldmatrix as mma.sync operands", "sm_80", "",
      ldmatrix_gemm("u8_ldmatrix_mma", "u8", "i32", 64, "64B")},
     // tf32 (an f32 rounded to 10 mantissa bits) as mma.sync operands
-    // (m16n8k8): loaded into mma_acc and gathered each k-step, `=` then
-    // `+=`; a tf32 fragment written element-wise (cvt<tf32> and a plain
+    // (m16n8k8): loaded into mma_acc and gathered each k-step (B of 24 rows:
+    // a whole tile and a half one), `=` then `+=`; a tf32 fragment written element-wise (cvt<tf32> and a plain
     // product both round to nearest even), per thread too, and stored.
     {"tf32 as mma.sync operands", "sm_80", "",
-     R"(kernel tf32_mma(A: global tf32[M, 16], B: global tf32[N, 16], X: global f32[M, 16], D: global f32[M, N], E: global tf32[M, 16], F: global tf32[M, 16]) where M % 32 == 0, N % 16 == 0 grid (N / 16, M / 32) block 32 {
-  reg acc: f32[32, 16] layout(mma_acc)
+     R"(kernel tf32_mma(A: global tf32[M, 16], B: global tf32[N, 16], X: global f32[M, 16], D: global f32[M, N], E: global tf32[M, 16], F: global tf32[M, 16]) where M % 32 == 0, N % 24 == 0 grid (N / 24, M / 32) block 32 {
+  reg acc: f32[32, 24] layout(mma_acc)
   reg a: tf32[32, 16] layout(mma_acc)
-  reg b: tf32[16, 16] layout(mma_acc)
+  reg b: tf32[24, 16] layout(mma_acc)
   reg x: f32[32, 16] layout(mma_acc)
   reg y: tf32[16]
   load a <- A[block.y * 32 : 32, :]
-  load b <- B[block.x * 16 : 16, :]
+  load b <- B[block.x * 24 : 24, :]
   load x <- X[block.y * 32 : 32, :]
   mma acc = a @ b.T
   a = cvt<tf32>(x * 3.0) + a
   mma acc += a @ b.T
-  store D[block.y * 32 : 32, block.x * 16 : 16] <- acc
+  store D[block.y * 32 : 32, block.x * 24 : 24] <- acc
   store E[block.y * 32 : 32, :] <- a
   load y <- A[block.y * 32 + lane, :]
   y = y * 1.7
