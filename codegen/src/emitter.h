@@ -234,6 +234,20 @@ class Emitter {
   void ldmatrix(const Stmt& s, const MoveStmt& mv);
   void stmatrix(const Stmt& s, const MoveStmt& mv);
   void mma_sync(const Stmt& s, const MmaStmt& n);
+  /// What an ldmatrix/stmatrix (`op`) of packed fragment `reg` and tile
+  /// `smem` moves per warp: an mma_acc fragment's registers, or a
+  /// wgmma_acc [64, N]'s as the mma_acc [16, N] of the warp's rows, placed
+  /// `row_offset` (C++, ending in " + ") down the tile; nullopt (refused)
+  /// for another fragment, a tile not its shape, or a `trans` the
+  /// fragment's order cannot take.
+  struct MatrixView {
+    FragShape warp;
+    SymbolId symbol = kNone;
+    std::string row_offset;
+    /// Row `r` of the warp's view as a row of the tile.
+    std::string tile_row(const std::string& r) const { return row_offset.empty() ? r : "(" + row_offset + r + ")"; }
+  };
+  std::optional<MatrixView> matrix_view(const Stmt& s, const MoveStmt& mv, ExprId reg, ExprId smem, const std::string& op);
   /// ldmatrix of an 8-bit or tf32 tile into an operand-order fragment.
   void ldmatrix_operand_order(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile);
   /// The ldmatrix/stmatrix call `with(count, first)` gives (count "4", "2"

@@ -67,25 +67,62 @@ static ElementPlace matrix_row(const Emitter& x, FragShape f, bool trans, const 
   return {"(8 * " + block.row + " + (int)cake_lane % 8)", "(8 * " + block.col + ")"};
 }
 
+std::optional<Emitter::MatrixView> Emitter::matrix_view(const Stmt& s, const MoveStmt& mv, ExprId reg, ExprId smem,
+                                                        const std::string& op) {
+  const Expr& r = m.exprs[reg];
+  const std::string what = op == "ldmatrix" ? "an ldmatrix into" : "a stmatrix from";
+  if (r.kind != Expr::Kind::Name || r.symbol == kNone) {
+    refuse(r.range, what + " something other than a fragment");
+    return std::nullopt;
+  }
+  auto f = fragment(r.symbol, r.range);
+  auto tile = tile_dims(smem);
+  if (!f || !tile) return std::nullopt;
+  bool wgmma = f->layout == FragLayout::WgmmaAcc;
+  if (f->per_register() != 2 || (f->layout != FragLayout::MmaAcc && !wgmma) || f->dims.size() != 2) {
+    refuse(r.range, what + " other than a 16-bit mma_acc or wgmma_acc fragment");
+    return std::nullopt;
+  }
+  if (*tile != f->dims) {
+    refuse(s.range, "a" + std::string(op == "ldmatrix" ? "n " : " ") + op + " whose tile is not the fragment's shape");
+    return std::nullopt;
+  }
+  // `trans` puts the registers in the order of the fragment's transpose,
+  // which must itself be whole 16 x 8 tiles (so its count is a multiple of
+  // 4); only mma reads that order, and mma's fragments are mma_acc.
+  if (mv.trans && (wgmma || f->dims[1] % 16 != 0)) {
+    refuse(s.range, wgmma ? "`" + op + " ... trans` of a wgmma_acc fragment"
+                          : "a" + std::string(op == "ldmatrix" ? "n " : " ") + op +
+                                " ... trans of a fragment whose columns are not a multiple of 16 (its transpose is not "
+                                "whole 16 x 8 tiles)");
+    return std::nullopt;
+  }
+  // A wgmma_acc [64, N] is, in each warp w, the mma_acc [16, N] layout of
+  // the warpgroup's rows 16 (w % 4) .. + 15 (values.cpp's split_place()).
+  MatrixView view{*f, r.symbol, ""};
+  if (wgmma) {
+    view.warp.layout = FragLayout::MmaAcc;
+    view.warp.dims = {16, f->dims[1]};
+    view.row_offset = "16 * (int)(cake_warp % 4) + ";
+  }
+  return view;
+}
+
 void Emitter::ldmatrix(const Stmt& s, const MoveStmt& mv) {
   const Expr& r = m.exprs[mv.dst];
-  if (r.kind != Expr::Kind::Name || r.symbol == kNone) return refuse(r.range, "an ldmatrix into something other than a fragment");
-  auto f = fragment(r.symbol, r.range);
-  auto tile = tile_dims(mv.src);
-  if (!f || !tile) return;
-  if (operand_order(r.symbol)) return ldmatrix_operand_order(s, mv, *f, *tile);
-  if (f->per_register() != 2 || f->layout != FragLayout::MmaAcc || f->dims.size() != 2)
-    return refuse(r.range, "an ldmatrix into other than a 16-bit mma_acc fragment");
-  if (*tile != f->dims) return refuse(s.range, "an ldmatrix whose tile is not the fragment's shape");
-  // `trans` puts the registers in the order of the fragment's transpose,
-  // which must itself be whole 16 x 8 tiles (so its count is a multiple of 4).
-  if (mv.trans && f->dims[1] % 16 != 0)
-    return refuse(s.range, "an ldmatrix ... trans of a fragment whose columns are not a multiple of 16 (its transpose is not whole 16 x 8 tiles)");
-  matrix_quads(s, *f, [&](const std::string& count, const std::string& first) -> std::optional<std::string> {
-    ElementPlace row = matrix_row(*this, *f, mv.trans, first);
-    auto at = address(mv.src, row.row, row.col, 2);
+  if (r.kind == Expr::Kind::Name && r.symbol != kNone && operand_order(r.symbol)) {
+    auto f = fragment(r.symbol, r.range);
+    auto tile = tile_dims(mv.src);
+    if (f && tile) ldmatrix_operand_order(s, mv, *f, *tile);
+    return;
+  }
+  auto view = matrix_view(s, mv, mv.dst, mv.src, "ldmatrix");
+  if (!view) return;
+  matrix_quads(s, view->warp, [&](const std::string& count, const std::string& first) -> std::optional<std::string> {
+    ElementPlace row = matrix_row(*this, view->warp, mv.trans, first);
+    auto at = address(mv.src, view->tile_row(row.row), row.col, 2);
     if (!at) return std::nullopt;
-    return "CAKE_LDMATRIX_X" + count + (mv.trans ? "_TRANS" : "") + "(&" + name(r.symbol) + "[" + first + "], &" + *at + ");";
+    return "CAKE_LDMATRIX_X" + count + (mv.trans ? "_TRANS" : "") + "(&" + name(view->symbol) + "[" + first + "], &" + *at + ");";
   });
 }
 
@@ -149,22 +186,14 @@ void Emitter::ldmatrix_operand_order(const Stmt& s, const MoveStmt& mv, const Fr
 }
 
 void Emitter::stmatrix(const Stmt& s, const MoveStmt& mv) {
-  const Expr& r = m.exprs[mv.src];
-  if (r.kind != Expr::Kind::Name || r.symbol == kNone) return refuse(r.range, "a stmatrix from something other than a fragment");
-  auto f = fragment(r.symbol, r.range);
-  auto tile = tile_dims(mv.dst);
-  if (!f || !tile) return;
-  if (f->per_register() != 2 || f->layout != FragLayout::MmaAcc || f->dims.size() != 2)
-    return refuse(r.range, "a stmatrix from other than a 16-bit mma_acc fragment");
-  if (*tile != f->dims) return refuse(s.range, "a stmatrix whose tile is not the fragment's shape");
-  if (mv.trans && f->dims[1] % 16 != 0)
-    return refuse(s.range, "a stmatrix ... trans of a fragment whose columns are not a multiple of 16 (its transpose is not whole 16 x 8 tiles)");
+  auto view = matrix_view(s, mv, mv.src, mv.dst, "stmatrix");
+  if (!view) return;
   // ldmatrix's inverse, register for register.
-  matrix_quads(s, *f, [&](const std::string& count, const std::string& first) -> std::optional<std::string> {
-    ElementPlace row = matrix_row(*this, *f, mv.trans, first);
-    auto at = address(mv.dst, row.row, row.col, 2);
+  matrix_quads(s, view->warp, [&](const std::string& count, const std::string& first) -> std::optional<std::string> {
+    ElementPlace row = matrix_row(*this, view->warp, mv.trans, first);
+    auto at = address(mv.dst, view->tile_row(row.row), row.col, 2);
     if (!at) return std::nullopt;
-    return "CAKE_STMATRIX_X" + count + (mv.trans ? "_TRANS" : "") + "(&" + *at + ", &" + name(r.symbol) + "[" + first + "]);";
+    return "CAKE_STMATRIX_X" + count + (mv.trans ? "_TRANS" : "") + "(&" + *at + ", &" + name(view->symbol) + "[" + first + "]);";
   });
 }
 

@@ -288,6 +288,39 @@ inline const std::vector<OpKernel>& op_kernels() {
     store C <- acc
   }
 })"},
+    // wgmma_acc fragments by stmatrix and ldmatrix (Hopper's epilogue into
+    // shared memory): each warp moves its 16 rows of the warpgroup's 64;
+    // the stored tile read back per thread, the loaded one stored as it is.
+    {"wgmma stmatrix ldmatrix", R"(kernel op_wgmma_matrices(A: global bf16[128, 64], B: global bf16[64, 64], C: global bf16[128, 64], D: global bf16[128, 64]) grid (1) block 256 {
+  smem sa: bf16[128, 64] swizzle(128B)
+  smem sb: bf16[64, 64] swizzle(128B)
+  smem sc: bf16[128, 64]
+  role mma warpgroup(0, 1) {
+    let wg = role.rank
+    let t = warp.id * 32 + lane
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    reg o: bf16[64, 64] layout(wgmma_acc)
+    reg p: bf16[64, 64] layout(wgmma_acc)
+    reg y: bf16[32]
+    cp.async sa <- A
+    cp.async sb <- B
+    cp.async.commit
+    cp.async.wait 0
+    fence.proxy.async
+    syncthreads
+    wgmma.fence
+    wgmma acc += sa[wg * 64 : 64, :] @ sb.T
+    wgmma.commit
+    wgmma.wait 0
+    o = cvt<bf16>(acc)
+    stmatrix sc[wg * 64 : 64, :] <- o
+    ldmatrix p <- sa[wg * 64 : 64, :]
+    store D[wg * 64 : 64, :] <- p
+    syncthreads
+    load y <- sc[t / 2, (t % 2) * 32 : 32]
+    store C[t / 2, (t % 2) * 32 : 32] <- y
+  }
+})"},
     // 8-bit floats in registers as wgmma's A (FlashAttention-3's FP8 P):
     // an f32 tile rounded to e4m3 in wgmma_acc, each k32 step's operand
     // gathered from that layout.
