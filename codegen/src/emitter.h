@@ -296,6 +296,10 @@ class Emitter {
     Swizzle swizzle = Swizzle::None;
     DType dtype = DType::Unknown;
   };
+  /// The columns (first, count) that `e`, an index of register fragment
+  /// `f`, takes: `x[:, c : w]` (every row, constant c and w, or `x[:, :]`)
+  /// in whole k-steps of `step` columns; nullopt (refused) otherwise.
+  std::optional<std::pair<int64_t, int64_t>> register_columns(ExprId e, const FragShape& f, int64_t step);
   std::optional<MmaSmemOperand> mma_smem_operand(ExprId e, const std::string& op);
 
   // Section - Blackwell's tensor memory and MMA (tcgen05.cpp)

@@ -65,6 +65,33 @@ std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId e, const
   return out;
 }
 
+std::optional<std::pair<int64_t, int64_t>> Emitter::register_columns(ExprId e, const FragShape& f, int64_t step) {
+  const Expr& x = m.exprs[e];
+  auto constant = [&](ExprId v) { return v == kNone ? std::nullopt : eval.fold(v); };
+  bool ok = x.kind == Expr::Kind::Index && m.exprs[x.lhs].kind == Expr::Kind::Name && x.items.size() == 2 &&
+            f.dims.size() == 2;
+  int64_t first = 0, extent = ok ? f.dims[1] : 0;
+  if (ok) {
+    const IndexItem &rows = x.items[0], &columns = x.items[1];
+    auto row_start = constant(rows.start), row_extent = constant(rows.extent);
+    ok = rows.kind == IndexItem::Kind::Full ||
+         (rows.kind == IndexItem::Kind::Slice && row_start == 0 && row_extent == f.dims[0]);
+    if (columns.kind == IndexItem::Kind::Slice) {
+      auto start = constant(columns.start), width = constant(columns.extent);
+      ok = ok && start && width && *start >= 0 && *width > 0 && *start + *width <= f.dims[1];
+      if (ok) first = *start, extent = *width;
+    } else {
+      ok = ok && columns.kind == IndexItem::Kind::Full;
+    }
+  }
+  if (!ok || first % step != 0 || extent % step != 0) {
+    refuse(x.range, "a register operand other than a whole fragment or all its rows and a constant slice of columns "
+                    "in whole k-steps (" + std::to_string(step) + " columns)");
+    return std::nullopt;
+  }
+  return std::pair{first, extent};
+}
+
 std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers) {
   // The PTX type of A and B (f8e4m3 is .e4m3).
   int64_t k = wgmma_k(dtype);
@@ -137,12 +164,15 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   // each warp's 16 rows: docs/lowering.md), or an 8-bit or tf32 one, whose
   // registers 4k .. 4k + 3 hold what k32 (k8) step k's operand is gathered
   // from.
-  bool a_in_registers = a.kind == Expr::Kind::Name && a.symbol != kNone && m.symbols[a.symbol].kind == SymbolKind::Reg;
+  // Or a column slice of one (`p[:, 64 : 64]`: FlashAttention's P split
+  // along K over two B tiles), whose k-steps start `a_first` registers in.
+  SymbolId a_reg = root_symbol(m, n.a);
+  bool a_in_registers = a_reg != kNone && m.symbols[a_reg].kind == SymbolKind::Reg;
   std::optional<MmaSmemOperand> a_side;
   DType a_dtype = DType::Unknown;
-  int64_t a_rows = 0, a_k = 0;
+  int64_t a_rows = 0, a_k = 0, a_first = 0;
   if (a_in_registers) {
-    auto fa = fragment(a.symbol, a.range);
+    auto fa = fragment(a_reg, a.range);
     if (!fa) return;
     if (fa->layout != FragLayout::WgmmaAcc || (fa->per_register() != 2 && fa->per_register() != 4 && fa->dtype != DType::TF32) ||
         fa->dims.size() != 2)
@@ -150,6 +180,12 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
     a_dtype = fa->dtype;
     a_rows = fa->dims[0];
     a_k = fa->dims[1];
+    if (a.kind != Expr::Kind::Name) {
+      auto columns = register_columns(n.a, *fa, wgmma_k(a_dtype));
+      if (!columns) return;
+      a_first = 4 * (columns->first / wgmma_k(a_dtype));  // four registers a k-step
+      a_k = columns->second;
+    }
   } else {
     a_side = mma_smem_operand(n.a, "wgmma");
     if (!a_side) return;
@@ -175,7 +211,8 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
     return "CAKE_WGMMA_DESC((const unsigned char*)" + x.base + " + 32 * cake_k, " +
            std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_mode(x.swizzle)) + ")";
   };
-  std::string a_operand = a_in_registers ? "&" + name(a.symbol) + "[4 * cake_k]" : desc(*a_side);
+  std::string first_register = a_first ? std::to_string(a_first) + " + " : "";
+  std::string a_operand = a_in_registers ? "&" + name(a_reg) + "[" + first_register + "4 * cake_k]" : desc(*a_side);
   // 8-bit A in registers (floats or integers: the gathering moves bytes)
   // and tf32 A: the accumulator layout's registers are not the operand's
   // (four values of a row, two rows a register, against four columns of
@@ -190,8 +227,8 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
     line("{", s.range);
     line("unsigned cake_ga[" + steps + "][4];", s.range);
     line("#pragma unroll", s.range);
-    line("for (int cake_k = 0; cake_k < " + steps + "; ++cake_k) " + gather + "(cake_ga[cake_k], &" + name(a.symbol) +
-             "[4 * cake_k], cake_lane);",
+    line("for (int cake_k = 0; cake_k < " + steps + "; ++cake_k) " + gather + "(cake_ga[cake_k], &" + name(a_reg) + "[" +
+             first_register + "4 * cake_k], cake_lane);",
          s.range);
     line("CAKE_WGMMA_FENCE();", s.range);
     a_operand = "cake_ga[cake_k]";

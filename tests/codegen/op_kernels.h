@@ -288,6 +288,41 @@ inline const std::vector<OpKernel>& op_kernels() {
     store C <- acc
   }
 })"},
+    // A from registers as column slices (`p[:, 32 : 32]`: FlashAttention's
+    // P split along K over two B tiles), 16-bit and 8-bit (gathered).
+    {"wgmma", R"(kernel op_wgmma_rs_slices(A: global f32[64, 64], B: global bf16[64, 64], E: global f8e4m3[64, 64], C: global f32[64, 64], D: global f32[64, 64]) grid (1) block 128 {
+  smem b0: bf16[64, 32] swizzle(64B)
+  smem b1: bf16[64, 32] swizzle(64B)
+  smem e0: f8e4m3[64, 32] swizzle(32B)
+  smem e1: f8e4m3[64, 32] swizzle(32B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    reg acc8: f32[64, 64] layout(wgmma_acc) = 0
+    reg x: f32[64, 64] layout(wgmma_acc)
+    reg p: bf16[64, 64] layout(wgmma_acc)
+    reg q: f8e4m3[64, 64] layout(wgmma_acc)
+    load x <- A
+    p = cvt<bf16>(x)
+    q = cvt<f8e4m3>(x * 8.0)
+    cp.async b0 <- B[:, 0 : 32]
+    cp.async b1 <- B[:, 32 : 32]
+    cp.async e0 <- E[:, 0 : 32]
+    cp.async e1 <- E[:, 32 : 32]
+    cp.async.commit
+    cp.async.wait 0
+    fence.proxy.async
+    syncthreads
+    wgmma.fence
+    wgmma acc += p[:, 0 : 32] @ b0.T
+    wgmma acc += p[:, 32 : 32] @ b1.T
+    wgmma acc8 += q[:, 0 : 32] @ e0.T
+    wgmma acc8 += q[:, 32 : 32] @ e1.T
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+    store D <- acc8
+  }
+})"},
     // wgmma_acc fragments by stmatrix and ldmatrix (Hopper's epilogue into
     // shared memory): each warp moves its 16 rows of the warpgroup's 64;
     // the stored tile read back per thread, the loaded one stored as it is.
