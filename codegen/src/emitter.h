@@ -264,6 +264,9 @@ class Emitter {
   /// operand order.
   void mma_sync_gathered(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
                          const std::array<SymbolId, 3>& sym);
+  /// Zeroes mma accumulator `acc` (named `c`) where the statement starts
+  /// from zero: `=`, or `+=` whose `accumulate(P)` fails.
+  void zero_accumulator(const Stmt& s, const MmaStmt& n, const FragShape& acc, const std::string& c);
   /// The kernel's register-order facts (cake/fragment_order.h).
   const FragmentOrder order;
   /// A fragment `ldmatrix ... trans` fills (FragmentOrder::transposed):

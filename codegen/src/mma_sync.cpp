@@ -197,6 +197,16 @@ void Emitter::stmatrix(const Stmt& s, const MoveStmt& mv) {
   });
 }
 
+void Emitter::zero_accumulator(const Stmt& s, const MmaStmt& n, const FragShape& acc, const std::string& c) {
+  // `=` starts from zero; `+=` with `accumulate(P)` does where P fails
+  // (D = A·B), as the CPU executor has it.
+  if (n.accumulate_into && n.accumulate == kNone) return;
+  std::string zero = "for (int cake_i = 0; cake_i < " + std::to_string(acc.registers()) + "; ++cake_i) " + c +
+                     "[cake_i] = " + (is_float(acc.dtype) ? "0.0f;" : "0;");
+  line("#pragma unroll", s.range);
+  line(n.accumulate_into ? "if (!(" + condition(n.accumulate) + ")) " + zero : zero, s.range);
+}
+
 void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
   const Expr &acc = m.exprs[n.acc], &a = m.exprs[n.a], &bt = m.exprs[n.b];
   // B: an [N, K] fragment used as `.T`, or a [K, N] one `ldmatrix ... trans`
@@ -211,7 +221,6 @@ void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
   auto fc = fragment(acc.symbol, acc.range), fa = fragment(a.symbol, a.range), fb = fragment(b.symbol, b.range);
   if (!fc || !fa || !fb) return;
   if (b_transposed && fb->dims.size() == 2) std::swap(fb->dims[0], fb->dims[1]);  // its registers' [N, K] order
-  if (n.accumulate != kNone) return refuse(s.range, "`accumulate(...)` on an mma");
   if (fa->per_register() == 4 || fb->per_register() == 4 || fa->dtype == DType::TF32 || fb->dtype == DType::TF32)
     return mma_sync_gathered(s, n, {*fc, *fa, *fb}, {acc.symbol, a.symbol, b.symbol});
   if (fc->layout != FragLayout::MmaAcc || fc->dtype != DType::F32 || fa->per_register() != 2 || fb->per_register() != 2 ||
@@ -222,11 +231,7 @@ void Emitter::mma_sync(const Stmt& s, const MmaStmt& n) {
     return refuse(s.range, "an mma whose fragments' shapes do not match (m16n8k16 tiles)");
   std::string type = "\"" + std::string(mma_type(fa->dtype)) + "\"";
   std::string c = name(acc.symbol), an = name(a.symbol), bn = name(b.symbol);
-  if (!n.accumulate_into) {
-    line("#pragma unroll", s.range);
-    line("for (int cake_i = 0; cake_i < " + std::to_string(fc->registers()) + "; ++cake_i) " + c + "[cake_i] = 0.0f;",
-         s.range);
-  }
+  zero_accumulator(s, n, *fc, c);
   // m16n8k16 tile (i, j, k): D is acc tile (i, j), four registers; A the
   // blocks (2i .. 2i + 1, 2k .. 2k + 1) of a, in register order; B the
   // blocks (j, 2k) and (j, 2k + 1) of b (an n8 tile is one block row).
@@ -266,12 +271,7 @@ void Emitter::mma_sync_gathered(const Stmt& s, const MmaStmt& n, const std::arra
   // Registers of one 16-row tile of a or b: K values of 16 rows over 32 lanes.
   std::string per_tile = std::to_string(K * dtype_bits(fa.dtype) / 64), steps = std::to_string(K / step);
   std::string m16 = std::to_string(M / 16), n16 = std::to_string(N / 16), b_tiles = std::to_string((N + 8) / 16);
-  if (!n.accumulate_into) {
-    line("#pragma unroll", s.range);
-    line("for (int cake_i = 0; cake_i < " + std::to_string(fc.registers()) + "; ++cake_i) " + c + "[cake_i] = " +
-             (integers ? "0;" : "0.0f;"),
-         s.range);
-  }
+  zero_accumulator(s, n, fc, c);
   // Per k-step: each 16-row tile of a and of b as operand registers
   // (CAKE_F8_OPERAND, CAKE_TF32_OPERAND: from registers t per_tile + 4k ..
   // + 3, the step's four 8-column blocks of 8-bit values, one register

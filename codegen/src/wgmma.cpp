@@ -155,7 +155,6 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   if (!fc) return;
   if (fc->layout != FragLayout::WgmmaAcc || (fc->dtype != DType::F32 && fc->dtype != DType::I32))
     return refuse(acc.range, "a wgmma accumulator other than an f32 or i32 wgmma_acc fragment");
-  if (n.accumulate != kNone) return refuse(s.range, "`accumulate(...)` on a wgmma");
   auto b_side = mma_smem_operand(bt.lhs, "wgmma");
   if (!b_side) return;
   const MmaSmemOperand& B = *b_side;
@@ -233,10 +232,15 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
     line("CAKE_WGMMA_FENCE();", s.range);
     a_operand = "cake_ga[cake_k]";
   }
+  // The first step adds to D for `+=` (where `accumulate(P)`'s P holds,
+  // as the CPU executor has it), later steps always.
+  std::string scale_d = !n.accumulate_into       ? "cake_k > 0"
+                        : n.accumulate == kNone ? "1"
+                                                : "cake_k > 0 || (" + condition(n.accumulate) + ")";
   line("#pragma unroll", s.range);
   line("for (int cake_k = 0; cake_k < " + std::to_string(a_k / wgmma_k(a_dtype)) + "; ++cake_k)", s.range);
   line("  " + macro + "(" + c + ", " + a_operand + ", " + desc(B) + ", " +
-           (n.accumulate_into ? std::string("1") : std::string("cake_k > 0")) + ");",
+           scale_d + ");",
        s.range);
   if (gathered) line("}", s.range);
 }

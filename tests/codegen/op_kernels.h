@@ -289,7 +289,8 @@ inline const std::vector<OpKernel>& op_kernels() {
   }
 })"},
     // A from registers as column slices (`p[:, 32 : 32]`: FlashAttention's
-    // P split along K over two B tiles), 16-bit and 8-bit (gathered).
+    // P split along K over two B tiles), 16-bit and 8-bit (gathered);
+    // `accumulate(P)` false (overwrite) and true (add).
     {"wgmma", R"(kernel op_wgmma_rs_slices(A: global f32[64, 64], B: global bf16[64, 64], E: global f8e4m3[64, 64], C: global f32[64, 64], D: global f32[64, 64]) grid (1) block 128 {
   smem b0: bf16[64, 32] swizzle(64B)
   smem b1: bf16[64, 32] swizzle(64B)
@@ -314,8 +315,8 @@ inline const std::vector<OpKernel>& op_kernels() {
     syncthreads
     wgmma.fence
     wgmma acc += p[:, 0 : 32] @ b0.T
-    wgmma acc += p[:, 32 : 32] @ b1.T
-    wgmma acc8 += q[:, 0 : 32] @ e0.T
+    wgmma acc += p[:, 32 : 32] @ b1.T, accumulate(role.rank > 0)
+    wgmma acc8 += q[:, 0 : 32] @ e0.T, accumulate(role.rank == 0)
     wgmma acc8 += q[:, 32 : 32] @ e1.T
     wgmma.commit
     wgmma.wait 0
@@ -965,7 +966,7 @@ inline const std::vector<FormKernel>& form_kernels() {
   load a <- A[block.y * 32 : 32, :]
   load b <- B[block.x * 16 : 16, :]
   mma acc = a @ b.T
-  mma acc += a @ b.T
+  mma acc += a @ b.T, accumulate(block.y == 0)
   store D[block.y * 32 : 32, block.x * 16 : 16] <- acc
 })"},
     {"8-bit integers by ldmatrix as mma.sync operands", "sm_80", "",
@@ -986,7 +987,7 @@ inline const std::vector<FormKernel>& form_kernels() {
   load x <- X[block.y * 32 : 32, :]
   mma acc = a @ b.T
   a = cvt<tf32>(x * 3.0) + a
-  mma acc += a @ b.T
+  mma acc += a @ b.T, accumulate(block.x > 0)
   store D[block.y * 32 : 32, block.x * 24 : 24] <- acc
   store E[block.y * 32 : 32, :] <- a
   load y <- A[block.y * 32 + lane, :]
