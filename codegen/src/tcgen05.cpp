@@ -261,16 +261,24 @@ void Emitter::tcgen05_move(const Stmt& s, const MoveStmt& mv, bool load) {
   auto taddr = tmem_address(mem);
   if (!f || !tile || !taddr) return;
   // .32x32b: lane l of the warp moves TMEM lane (taddr >> 16) + l, one
-  // 32-bit column per register; .xN moves N columns.
-  // A 16-bit fragment moves its packed registers: two elements per 32-bit
-  // column, as a 16-bit tmem buffer holds them (the lower half first).
-  bool packed = f->per_register() == 2;
-  int64_t n = f->dims.size() == 2 ? f->dims[1] / (packed ? 2 : 1) : 0;
-  if (f->layout != FragLayout::Tcgen05Acc || (dtype_bits(f->dtype) != 32 && !packed) || *tile != f->dims || n < 1 ||
-      n > 128 || !std::has_single_bit(static_cast<uint64_t>(n)))
-    return refuse(s.range, "a tcgen05.ld/st other than a 32-bit or packed 16-bit tcgen05_acc [32, N] fragment (N 32-bit columns a power of two up to 128) and a tile of its shape");
-  std::string macro = tcgen05_move_macro(n, load, ctype(f->dtype) == "float");
-  line(macro + "(" + name(r.symbol) + ", " + *taddr + ");", s.range);
+  // 32-bit column per register; .xN moves N columns (N a power of two up
+  // to 128). A 16- or 8-bit fragment moves its packed registers: two or
+  // four elements per 32-bit column, as a tmem buffer of that type holds
+  // them (the lower k in the lower bits).
+  int64_t per = f->per_register();
+  int64_t n = f->dims.size() == 2 && f->dims[1] % per == 0 ? f->dims[1] / per : 0;
+  if (f->layout != FragLayout::Tcgen05Acc || (dtype_bits(f->dtype) != 32 && !f->packed()) || *tile != f->dims || n < 1)
+    return refuse(s.range, "a tcgen05.ld/st other than a 32-bit or packed tcgen05_acc [32, N] fragment and a tile of its shape");
+  // Columns in pieces of the widest .xN that fit, each from its column on
+  // (96 columns: .x64 then .x32).
+  std::string regs = name(r.symbol);
+  for (int64_t done = 0; done < n;) {
+    int64_t piece = std::min<int64_t>(128, std::bit_floor(static_cast<uint64_t>(n - done)));
+    std::string macro = tcgen05_move_macro(piece, load, ctype(f->dtype) == "float");
+    std::string at = done == 0 ? *taddr : "(" + *taddr + ") + " + std::to_string(done) + "u";
+    line(macro + "(" + (done == 0 ? regs : "(" + regs + " + " + std::to_string(done) + ")") + ", " + at + ");", s.range);
+    done += piece;
+  }
 }
 
 }  // namespace cake::codegen

@@ -605,6 +605,33 @@ inline const std::vector<OpKernel>& op_kernels() {
   tcgen05.wait.ld
   store C[q * 32 : 32, :] <- r
 })"},
+    // A row of 96 f32 columns moved as .x64 then .x32, and e4m3 values four
+    // to a column (packed registers), each read back by other pieces.
+    {"tcgen05.st tcgen05.ld", R"(kernel op_tcgen05_wide(X: global f32[128, 96], Y: global f8e4m3[128, 64], C: global f32[128, 96], D: global f8e4m3[128, 64]) grid (1) block 128 {
+  tmem t: f32[128, 128]
+  tmem u: f8e4m3[128, 128]
+  reg x: f32[32, 96] layout(tcgen05_acc)
+  reg o1: f32[32, 64] layout(tcgen05_acc)
+  reg o2: f32[32, 32] layout(tcgen05_acc)
+  reg y: f8e4m3[32, 64] layout(tcgen05_acc)
+  reg z1: f8e4m3[32, 32] layout(tcgen05_acc)
+  reg z2: f8e4m3[32, 32] layout(tcgen05_acc)
+  let q = warp.id % 4
+  load x <- X[q * 32 : 32, :]
+  tcgen05.st t[q * 32 : 32, 0 : 96] <- x
+  load y <- Y[q * 32 : 32, :]
+  tcgen05.st u[q * 32 : 32, 0 : 64] <- y
+  tcgen05.wait.st
+  tcgen05.ld o1 <- t[q * 32 : 32, 0 : 64]
+  tcgen05.ld o2 <- t[q * 32 : 32, 64 : 32]
+  tcgen05.ld z1 <- u[q * 32 : 32, 0 : 32]
+  tcgen05.ld z2 <- u[q * 32 : 32, 32 : 32]
+  tcgen05.wait.ld
+  store C[q * 32 : 32, 0 : 64] <- o1
+  store C[q * 32 : 32, 64 : 32] <- o2
+  store D[q * 32 : 32, 0 : 32] <- z1
+  store D[q * 32 : 32, 32 : 32] <- z2
+})"},
     {"tcgen05.st tcgen05.wait.st", R"(kernel op_tcgen05_st(X: global f32[128, 32], C: global f32[128, 32]) grid (1) block 128 {
   tmem t: f32[128, 32]
   reg r: f32[32, 32] layout(tcgen05_acc)
