@@ -139,18 +139,39 @@ void Emitter::bulk_load(const Stmt& s, const MoveStmt& mv) {
   auto bar = barrier_address(mv.barrier);
   if (!dst || !src || !bar) return;
   const Symbol& to = m.symbols[root_symbol(m, mv.dst)];
-  int64_t element = dtype_bits(to.type.dtype) / 8, elements = 1;
-  for (int64_t d : *dst) elements *= d;
-  int64_t bytes = elements * element;
-  if (*dst != *src || dst->size() != 1 || element <= 0)
-    return refuse(s.range, "a bulk copy other than between 1-D tiles of one shape");
+  int64_t element = dtype_bits(to.type.dtype) / 8;
+  if (*dst != *src || dst->empty() || dst->size() > 2 || element <= 0)
+    return refuse(s.range, "a bulk copy other than between 1-D or 2-D tiles of one shape");
+  if (to.type.swizzle != Swizzle::None)
+    return refuse(m.exprs[mv.dst].range, "a bulk copy into swizzled shared memory (it writes bytes in order)");
+  // A 2-D tile is a row at a time, unless both ends take whole rows of
+  // their buffers (their last dim `:`), which are then one run of bytes.
+  int64_t rows = dst->size() == 2 ? (*dst)[0] : 1, row_bytes = dst->back() * element;
+  auto whole_rows = [&](ExprId e) {
+    // The items written, outermost first (a ring's stage, then the tile's);
+    // the dims after them are whole.
+    std::vector<const IndexItem*> items;
+    const Expr* x = &m.exprs[e];
+    for (; x->kind == Expr::Kind::Index; x = &m.exprs[x->lhs])
+      for (auto it = x->items.rbegin(); it != x->items.rend(); ++it) items.insert(items.begin(), &*it);
+    if (x->kind != Expr::Kind::Name || x->symbol == kNone) return false;
+    const Symbol& b = m.symbols[x->symbol];
+    return items.size() < b.type.stage_dims.size() + b.type.dims.size() || items.back()->kind == IndexItem::Kind::Full;
+  };
+  bool one_run = rows == 1 || (whole_rows(mv.dst) && whole_rows(mv.src));
+  int64_t bytes = one_run ? rows * row_bytes : row_bytes;
   // Both ends 16-byte aligned and a multiple of 16 bytes (PTX ISA,
-  // cp.async.bulk), as the slice starts prove.
+  // cp.async.bulk), as the slice starts and the rows' pitches prove.
   if (bytes % 16 != 0 || (alignment(mv.src) * element) % 16 != 0 || (alignment(mv.dst) * element) % 16 != 0)
     return refuse(s.range, "a bulk copy whose bytes or starts are not provably 16-byte aligned");
-  auto d = address(mv.dst, "0", "", 1), g = address(mv.src, "0", "", 1);
+  int rank = static_cast<int>(dst->size());
+  std::string row = one_run ? "0" : "cake_r", col = rank == 2 ? "0" : "";
+  auto d = address(mv.dst, row, col, rank), g = address(mv.src, row, col, rank);
   if (!d || !g) return;
-  line("CAKE_BULK_LOAD(&" + *d + ", &" + *g + ", " + std::to_string(bytes) + ", " + *bar + ");", s.range);
+  std::string copy = "CAKE_BULK_LOAD(&" + *d + ", &" + *g + ", " + std::to_string(bytes) + ", " + *bar + ");";
+  if (one_run) return line(copy, s.range);
+  line("#pragma unroll 1", s.range);
+  line("for (int cake_r = 0; cake_r < " + std::to_string(rows) + "; ++cake_r) " + copy, s.range);
 }
 
 }  // namespace cake::codegen

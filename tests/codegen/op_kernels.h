@@ -700,6 +700,26 @@ inline const std::vector<OpKernel>& op_kernels() {
   tcgen05.wait.ld
   store C[half * 128 + q * 32 : 32, :] <- r
 })"},
+    // 2-D bulk copies: whole rows (one run of bytes) and a column slice (a
+    // copy per row).
+    {"bulk.load", R"(kernel op_bulk_2d(X: global f32[M, 64], Y: global f32[M, 64], Z: global f32[M, 32]) where M % 8 == 0 grid (M / 8) block 64 {
+  smem s: f32[8, 64]
+  smem t: f32[8, 32]
+  mbarrier full
+  elect {
+    arrive.expect_tx full, bytes(s) + bytes(t)
+    bulk.load s <- X[block.x * 8 : 8, :], full
+    bulk.load t <- X[block.x * 8 : 8, 16 : 32], full
+  }
+  wait full parity(0)
+  reg x: f32[8]
+  reg z: f32[4]
+  let i = warp.id * 32 + lane
+  load x <- s[i / 8, (i % 8) * 8 : 8]
+  store Y[block.x * 8 + i / 8, (i % 8) * 8 : 8] <- x
+  load z <- t[i / 8, (i % 8) * 4 : 4]
+  store Z[block.x * 8 + i / 8, (i % 8) * 4 : 4] <- z
+})"},
     {"tcgen05.cp", R"(kernel op_tcgen05_cp(X: global f32[128, 32], C: global f32[128, 32]) grid (1) block 128 {
   smem s: f32[128, 32] swizzle(128B)
   tmem u: f32[128, 32]
