@@ -43,7 +43,8 @@ struct FragShape {
   bool packed() const;
   /// Values per 32-bit register: 2 (16-bit) or 4 (8-bit) packed, else 1.
   int64_t per_register() const;
-  /// The values one thread holds: registers, or two per packed register.
+  /// The values one thread holds: its registers, or the values packed in
+  /// them (two or four a register; a .row vector's last one may be part full).
   int64_t values() const;
 };
 

@@ -289,7 +289,7 @@ struct Lowerer {
     auto fd = x.fragment(d.symbol, d.range);
     auto fs = x.fragment(src.symbol, src.range);
     if (!fd || !fs) return;
-    if (fs->packed()) return x.refuse(src.range, "a row reduction of a packed 16- or 8-bit fragment");
+    if (fd->packed() && !is_float(fd->dtype)) return x.refuse(d.range, "a row reduction into a packed 8-bit integer vector");
     std::string combine = r.kind == ReduceStmt::Kind::Max   ? "CAKE_MAX_INTO(cake_v, cake_w);"
                           : r.kind == ReduceStmt::Kind::Min ? "CAKE_MIN_INTO(cake_v, cake_w);"
                                                             : "cake_v = cake_v + cake_w;";
@@ -317,19 +317,19 @@ struct Lowerer {
       return x.refuse(s.range, "a row reduction other than an accumulator into its .row vector, or per-thread [R, C] into [R]");
     int64_t tiles_per_row = fs->dims[1] / 8;
     line("#pragma unroll");
-    line("for (int cake_j = 0; cake_j < " + std::to_string(fd->registers()) + "; ++cake_j) {");
+    line("for (int cake_j = 0; cake_j < " + std::to_string(fd->values()) + "; ++cake_j) {");
     ++x.indent;
     line("float cake_v = " + init + ";");
     line("#pragma unroll");
     line("for (int cake_c = 0; cake_c < " + std::to_string(2 * tiles_per_row) + "; ++cake_c) {");
-    line("  const float cake_w = " + sn + "[" + x.acc_row_register(*fs, "cake_j", "cake_c") + "];");
+    line("  const float cake_w = " + x.value(src.symbol, x.slot_read(*fs, src.symbol, x.acc_row_register(*fs, "cake_j", "cake_c"))) + ";");
     line("  " + combine);
     line("}");
     line("for (int cake_o = 1; cake_o < 4; cake_o *= 2) {");
     line("  const float cake_w = __shfl_xor_sync(0xffffffffu, cake_v, cake_o);");
     line("  " + combine);
     line("}");
-    line(dn + "[cake_j] = cake_v;");
+    line(x.slot_write(*fd, d.symbol, "cake_j", x.store_value(*fd, "cake_v")));
     --x.indent;
     line("}");
   }
@@ -348,12 +348,15 @@ struct Lowerer {
     bool min = r.op == Op::ArgminRow;
     std::string better = min ? "<" : ">", init = min ? "CAKE_INF" : "-CAKE_INF";
     std::string base = r.base == kNone ? "0LL" : x.index(r.base);
-    std::string vn = x.name(v.symbol), in = x.name(ix.symbol), sn = x.name(src.symbol);
+    std::string in = x.name(ix.symbol), sn = x.name(src.symbol);
     std::string itype = x.ctype(fi->dtype);
-    if (!is_float(fv->dtype) || is_float(fi->dtype) || fs->packed() || fv->dims != fi->dims || fv->layout != fi->layout)
+    if (!is_float(fv->dtype) || is_float(fi->dtype) || fi->packed() || fv->dims != fi->dims || fv->layout != fi->layout)
       return x.refuse(s.range, "an arg-reduction other than into a float value and an integer index of one shape");
-    std::string take = "if (cake_w " + better + " " + x.value(v.symbol, vn + "[cake_j]") + ") { " + vn + "[cake_j] = " +
-                       x.store_value(*fv, "cake_w") + "; " + in + "[cake_j] = (" + itype + ")(cake_col + " + base + "); }";
+    // Value j of the .row vectors (a packed 16- or 8-bit value vector holds
+    // two or four to a register; the index vector one).
+    std::string take = "if (cake_w " + better + " " + x.value(v.symbol, x.slot_read(*fv, v.symbol, "cake_j")) + ") { " +
+                       x.slot_write(*fv, v.symbol, "cake_j", x.store_value(*fv, "cake_w")) + " " + in + "[cake_j] = (" +
+                       itype + ")(cake_col + " + base + "); }";
     if (fs->layout == FragLayout::None && fv->layout == FragLayout::None && fs->dims.size() == 2 &&
         fv->dims.size() == 1 && fv->dims[0] == fs->dims[0]) {
       std::string columns = std::to_string(fs->dims[1]);
@@ -370,13 +373,13 @@ struct Lowerer {
       return x.refuse(s.range, "an arg-reduction other than an accumulator into its .row vectors, or per-thread [R, C] into [R]");
     int64_t tiles_per_row = fs->dims[1] / 8;
     line("#pragma unroll");
-    line("for (int cake_j = 0; cake_j < " + std::to_string(fv->registers()) + "; ++cake_j) {");
+    line("for (int cake_j = 0; cake_j < " + std::to_string(fv->values()) + "; ++cake_j) {");
     ++x.indent;
     line("float cake_w = " + init + ";");
     line("int cake_col = -1;");
     line("#pragma unroll");
     line("for (int cake_c = 0; cake_c < " + std::to_string(2 * tiles_per_row) + "; ++cake_c) {");
-    line("  const float cake_u = " + sn + "[" + x.acc_row_register(*fs, "cake_j", "cake_c") + "];");
+    line("  const float cake_u = " + x.value(src.symbol, x.slot_read(*fs, src.symbol, x.acc_row_register(*fs, "cake_j", "cake_c"))) + ";");
     line("  if (cake_u " + better + " cake_w) { cake_w = cake_u; cake_col = " + x.acc_row_column("cake_c") + "; }");
     line("}");
     line("for (int cake_o = 1; cake_o < 4; cake_o *= 2) {");

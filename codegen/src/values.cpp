@@ -98,7 +98,16 @@ bool FragShape::packed() const {
 
 int64_t FragShape::per_register() const { return packed() ? 32 / dtype_bits(dtype) : 1; }
 
-int64_t FragShape::values() const { return packed() ? per_register() * registers() : slots(); }
+int64_t FragShape::values() const {
+  if (!packed()) return slots();
+  // Its elements spread over the owner's threads (a `.row` vector's over a
+  // quad each): fewer than its registers hold where a .row vector of 8-bit
+  // values leaves part of its one register empty.
+  int64_t elements = 1;
+  for (int64_t d : dims) elements *= d;
+  bool row = layout == FragLayout::MmaAccRow || layout == FragLayout::WgmmaAccRow;
+  return elements * (row ? kThreadsPerAccRow : 1) / fragment_owner_threads(layout, 32);
+}
 
 int64_t FragShape::slots() const {
   if (layout != FragLayout::None) return registers();
@@ -334,19 +343,17 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
     f.dims.push_back(*v);
   }
   bool f8 = is_fp8(f.dtype);
-  bool narrow = f.dtype == DType::BF16 || f.dtype == DType::F16 || f8;
   bool wide = f.dtype == DType::F64 && f.layout == FragLayout::None;  // per thread: a double
   // 8- and 16-bit integers per thread; 8-bit ones in mma_acc and wgmma_acc
   // too, as MMA operands (packed four to a register, like 8-bit floats).
   bool small_int = !is_float(f.dtype) && dtype_bits(f.dtype) < 32;
   bool small_int_ok = f.layout == FragLayout::None ||
                       (is_int8(f.dtype) && (f.layout == FragLayout::MmaAcc || f.layout == FragLayout::WgmmaAcc));
-  if (memory_type(f.dtype).empty() || (dtype_bits(f.dtype) > 32 && !wide) || (small_int && !small_int_ok) ||
-      (narrow && f.layout != FragLayout::None && f.layout != FragLayout::MmaAcc && f.layout != FragLayout::WgmmaAcc &&
-               f.layout != FragLayout::Tcgen05Acc)) {
+  // 16- and 8-bit floats in any layout (packed in the register layouts).
+  if (memory_type(f.dtype).empty() || (dtype_bits(f.dtype) > 32 && !wide) || (small_int && !small_int_ok)) {
     refuse(sym.decl, "a " + std::string(dtype_name(f.dtype)) +
-                         " fragment in this layout (so far: 32-bit types, f64 and 8- and 16-bit integers per thread, "
-                         "8-bit integers in mma_acc or wgmma_acc, 16- and 8-bit floats per thread or in an accumulator layout)");
+                         " fragment in this layout (so far: 32-bit and 16- and 8-bit float types, f64 and 8- and 16-bit "
+                         "integers per thread, 8-bit integers in mma_acc or wgmma_acc)");
     return std::nullopt;
   }
   // Its values are converted to and from f32 by cvt's .e4m3x2/.e5m2x2 forms.
@@ -520,9 +527,9 @@ std::optional<std::string> Emitter::operand_slot(SymbolId s, ByteRange at, const
   if (f->dims.empty()) return name(s) + "[0]";
   if (f->layout == result.layout && f->dims == result.dims) return slot_read(*f, s, i);
   if (f->layout == FragLayout::WgmmaAccRow && result.layout == FragLayout::WgmmaAcc)
-    return name(s) + "[((" + i + ") / 2) % 2]";
+    return slot_read(*f, s, "((" + i + ") / 2) % 2");
   if (f->layout == FragLayout::MmaAccRow && result.layout == FragLayout::MmaAcc && f->dims[0] == result.dims[0])
-    return name(s) + "[" + mma_row_slot(result, i) + "]";
+    return slot_read(*f, s, mma_row_slot(result, i));
   // A per-thread operand over a per-thread result (cake/broadcast.h):
   // element i of an [R, C] result is at row i / C, column i % C.
   if (f->layout == FragLayout::None && result.layout == FragLayout::None) {

@@ -965,6 +965,33 @@ inline const std::vector<FormKernel>& form_kernels() {
   h = h * 3.0
   store G[block.y * 16 + 8 : 8, :] <- h
 })"},
+    // Row reductions of packed fragments into .row vectors of their type:
+    // bf16 (two to a register), e4m3 (four, an argmax too) and tf32.
+    {"row reductions of packed fragments", "sm_89", "reg e: f8e4m3[16, 32] layout(mma_acc)",
+     R"(kernel packed_rows(X: global f32[M, 32], Y: global bf16[M], Z: global f8e4m3[M], A: global f8e4m3[M], I: global i32[M], T: global tf32[M]) where M % 16 == 0 grid (M / 16) block 32 {
+  reg x: f32[16, 32] layout(mma_acc)
+  reg h: bf16[16, 32] layout(mma_acc)
+  reg e: f8e4m3[16, 32] layout(mma_acc)
+  reg f: tf32[16, 32] layout(mma_acc)
+  reg mx: bf16[16] layout(mma_acc.row)
+  reg sm: f8e4m3[16] layout(mma_acc.row)
+  reg best: f8e4m3[16] layout(mma_acc.row) = -inf
+  reg arg: i32[16] layout(mma_acc.row) = 0
+  reg t: tf32[16] layout(mma_acc.row)
+  load x <- X[block.x * 16 : 16, :]
+  h = cvt<bf16>(x * 3.0)
+  e = cvt<f8e4m3>(x * 10.0)
+  f = cvt<tf32>(x * 1.3)
+  reduce.row max mx <- h
+  reduce.row sum sm <- e
+  argmax.row best, arg <- e
+  reduce.row sum t <- f
+  store Y[block.x * 16 : 16] <- mx
+  store Z[block.x * 16 : 16] <- sm
+  store A[block.x * 16 : 16] <- best
+  store I[block.x * 16 : 16] <- arg
+  store T[block.x * 16 : 16] <- t
+})"},
     // Fragments of an odd number of 16 x 8 tiles (4n + 2 registers): a
     // [16, 24] tile by ldmatrix .x4 then .x2 and back by stmatrix, a [16, 8]
     // one by .x2 alone; a [24, 8] one (a whole tile and a half one) by .x2
