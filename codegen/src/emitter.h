@@ -249,6 +249,9 @@ class Emitter {
     std::string tile_row(const std::string& r) const { return row_offset.empty() ? r : "(" + row_offset + r + ")"; }
   };
   std::optional<MatrixView> matrix_view(const Stmt& s, const MoveStmt& mv, ExprId reg, ExprId smem, const std::string& op);
+  /// stmatrix of an 8-bit fragment (matrix_view()'s): its registers in
+  /// ldmatrix's operand order, gathered unless already so.
+  void stmatrix_8bit(const Stmt& s, const MoveStmt& mv, const MatrixView& view);
   /// ldmatrix of an 8-bit or tf32 tile into an operand-order fragment.
   void ldmatrix_operand_order(const Stmt& s, const MoveStmt& mv, const FragShape& f, const std::vector<int64_t>& tile);
   /// The ldmatrix/stmatrix call `with(count, first)` gives (count "4", "2"

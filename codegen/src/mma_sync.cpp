@@ -79,8 +79,14 @@ std::optional<Emitter::MatrixView> Emitter::matrix_view(const Stmt& s, const Mov
   auto tile = tile_dims(smem);
   if (!f || !tile) return std::nullopt;
   bool wgmma = f->layout == FragLayout::WgmmaAcc;
-  if (f->per_register() != 2 || (f->layout != FragLayout::MmaAcc && !wgmma) || f->dims.size() != 2) {
-    refuse(r.range, what + " other than a 16-bit mma_acc or wgmma_acc fragment");
+  // 8-bit fragments: stmatrix only (ldmatrix fills them in operand order).
+  bool eight = f->per_register() == 4 && op == "stmatrix";
+  if ((f->per_register() != 2 && !eight) || (f->layout != FragLayout::MmaAcc && !wgmma) || f->dims.size() != 2) {
+    refuse(r.range, what + " other than a 16-bit (or, stored, 8-bit) mma_acc or wgmma_acc fragment");
+    return std::nullopt;
+  }
+  if (eight && (mv.trans || f->dims[0] % 16 != 0 || f->dims[1] % 32 != 0)) {
+    refuse(mv.trans ? s.range : r.range, "a stmatrix of 8-bit values other than from 16-row, 32-column tiles, without `trans`");
     return std::nullopt;
   }
   if (*tile != f->dims) {
@@ -188,6 +194,7 @@ void Emitter::ldmatrix_operand_order(const Stmt& s, const MoveStmt& mv, const Fr
 void Emitter::stmatrix(const Stmt& s, const MoveStmt& mv) {
   auto view = matrix_view(s, mv, mv.src, mv.dst, "stmatrix");
   if (!view) return;
+  if (view->warp.per_register() == 4) return stmatrix_8bit(s, mv, *view);
   // ldmatrix's inverse, register for register.
   matrix_quads(s, view->warp, [&](const std::string& count, const std::string& first) -> std::optional<std::string> {
     ElementPlace row = matrix_row(*this, view->warp, mv.trans, first);
@@ -195,6 +202,32 @@ void Emitter::stmatrix(const Stmt& s, const MoveStmt& mv) {
     if (!at) return std::nullopt;
     return "CAKE_STMATRIX_X" + count + (mv.trans ? "_TRANS" : "") + "(&" + *at + ", &" + name(view->symbol) + "[" + first + "]);";
   });
+}
+
+void Emitter::stmatrix_8bit(const Stmt& s, const MoveStmt& mv, const MatrixView& view) {
+  // Per 16-row tile t and 32-byte step q, the four registers ldmatrix would
+  // have filled (ldmatrix_operand_order()): as they are for a fragment in
+  // that order, else gathered from the accumulator layout (CAKE_F8_OPERAND),
+  // each lane addressing the row and 16 bytes ldmatrix's would.
+  const FragShape& f = view.warp;
+  std::string steps = std::to_string(f.dims[1] / 32), per_tile = std::to_string(f.dims[1] / 8);
+  std::string row = view.tile_row("(16 * (cake_q / " + steps + ") + 8 * ((int)cake_lane / 8 % 2) + (int)cake_lane % 8)");
+  std::string col = "(32 * (cake_q % " + steps + ") + 16 * ((int)cake_lane / 16))";
+  auto at = address(mv.dst, row, col, 2);
+  if (!at) return;
+  std::string frag = name(view.symbol);
+  line("#pragma unroll", s.range);
+  line("for (int cake_q = 0; cake_q < " + std::to_string(f.registers() / 4) + "; ++cake_q) {", s.range);
+  if (operand_order(view.symbol)) {
+    line("  CAKE_STMATRIX_X4(&" + *at + ", &" + frag + "[4 * cake_q]);", s.range);
+  } else {
+    line("  unsigned cake_m[4];", s.range);
+    line("  CAKE_F8_OPERAND(cake_m, &" + frag + "[cake_q / " + steps + " * " + per_tile + " + 4 * (cake_q % " + steps +
+             ")], cake_lane);",
+         s.range);
+    line("  CAKE_STMATRIX_X4(&" + *at + ", cake_m);", s.range);
+  }
+  line("}", s.range);
 }
 
 void Emitter::zero_accumulator(const Stmt& s, const MmaStmt& n, const FragShape& acc, const std::string& c) {

@@ -325,12 +325,13 @@ inline const std::vector<OpKernel>& op_kernels() {
   }
 })"},
     // wgmma_acc fragments by stmatrix and ldmatrix (Hopper's epilogue into
-    // shared memory): each warp moves its 16 rows of the warpgroup's 64;
+    // shared memory, bf16 and e4m3): each warp moves its 16 rows of the warpgroup's 64;
     // the stored tile read back per thread, the loaded one stored as it is.
-    {"wgmma stmatrix ldmatrix", R"(kernel op_wgmma_matrices(A: global bf16[128, 64], B: global bf16[64, 64], C: global bf16[128, 64], D: global bf16[128, 64]) grid (1) block 256 {
+    {"wgmma stmatrix ldmatrix", R"(kernel op_wgmma_matrices(A: global bf16[128, 64], B: global bf16[64, 64], C: global bf16[128, 64], D: global bf16[128, 64], E: global f8e4m3[128, 64]) grid (1) block 256 {
   smem sa: bf16[128, 64] swizzle(128B)
   smem sb: bf16[64, 64] swizzle(128B)
   smem sc: bf16[128, 64]
+  smem s8: f8e4m3[128, 64]
   role mma warpgroup(0, 1) {
     let wg = role.rank
     let t = warp.id * 32 + lane
@@ -338,6 +339,8 @@ inline const std::vector<OpKernel>& op_kernels() {
     reg o: bf16[64, 64] layout(wgmma_acc)
     reg p: bf16[64, 64] layout(wgmma_acc)
     reg y: bf16[32]
+    reg q8: f8e4m3[64, 64] layout(wgmma_acc)
+    reg y8: f8e4m3[32]
     cp.async sa <- A
     cp.async sb <- B
     cp.async.commit
@@ -350,11 +353,15 @@ inline const std::vector<OpKernel>& op_kernels() {
     wgmma.wait 0
     o = cvt<bf16>(acc)
     stmatrix sc[wg * 64 : 64, :] <- o
+    q8 = cvt<f8e4m3>(acc * 4.0)
+    stmatrix s8[wg * 64 : 64, :] <- q8
     ldmatrix p <- sa[wg * 64 : 64, :]
     store D[wg * 64 : 64, :] <- p
     syncthreads
     load y <- sc[t / 2, (t % 2) * 32 : 32]
     store C[t / 2, (t % 2) * 32 : 32] <- y
+    load y8 <- s8[t / 2, (t % 2) * 32 : 32]
+    store E[t / 2, (t % 2) * 32 : 32] <- y8
   }
 })"},
     // 8-bit floats in registers as wgmma's A (FlashAttention-3's FP8 P):
@@ -964,6 +971,31 @@ inline const std::vector<FormKernel>& form_kernels() {
   ldmatrix h <- sh
   h = h * 3.0
   store G[block.y * 16 + 8 : 8, :] <- h
+})"},
+    // 8-bit floats by stmatrix (sm_90+): from the accumulator layout
+    // (gathered into ldmatrix's order, plain and 64B-swizzled), and as a
+    // plain ldmatrix left them; each read back per thread.
+    {"8-bit floats by stmatrix", "sm_90", "stmatrix",
+     R"(kernel f8_stmatrix(X: global f32[32, 64], Y: global f8e4m3[32, 64], Z: global f8e4m3[32, 64]) grid (1) block 32 {
+  smem sy: f8e4m3[32, 64]
+  smem sz: f8e4m3[32, 64] swizzle(64B)
+  smem sw: f8e4m3[32, 64] swizzle(64B)
+  reg x: f32[32, 64] layout(mma_acc)
+  reg e: f8e4m3[32, 64] layout(mma_acc)
+  reg o: f8e4m3[32, 64] layout(mma_acc)
+  reg y: f8e4m3[64]
+  load x <- X
+  e = cvt<f8e4m3>(x * 10.0 + cvt<f32>(col(x)))
+  stmatrix sy <- e
+  stmatrix sz <- e
+  syncthreads
+  load y <- sy[lane, :]
+  store Y[lane, :] <- y
+  ldmatrix o <- sz
+  stmatrix sw <- o
+  syncthreads
+  load y <- sw[lane, :]
+  store Z[lane, :] <- y
 })"},
     // Row reductions of packed fragments into .row vectors of their type:
     // bf16 (two to a register), e4m3 (four, an argmax too) and tf32.

@@ -37,8 +37,8 @@ struct FragmentOrder {
   /// them in that order: an mma reads them as they are.
   std::set<SymbolId> operand_order;
   /// Where an operand-order fragment stands other than as an ldmatrix
-  /// destination or an mma's `a` or `b` (of `b.T`): what the lowering
-  /// cannot place yet (E0801).
+  /// destination, an mma's `a` or `b` (of `b.T`) or (8-bit) a plain
+  /// stmatrix's source: what the lowering cannot place yet (E0801).
   std::vector<ByteRange> operand_order_elsewhere;
 };
 

@@ -34,6 +34,12 @@ void operand_order(const Module& m, const Kernel& k, const std::vector<StmtId>& 
         allowed.insert(mv->dst);
       }
     }
+    // stmatrix stores an 8-bit one as ldmatrix left it (its inverse).
+    if (const auto* mv = std::get_if<MoveStmt>(&s.node); mv && mv->op == Op::Stmatrix && !mv->trans) {
+      SymbolId r = name_of(m, mv->src);
+      if (r != kNone && m.symbols[r].kind == SymbolKind::Reg && dtype_bits(m.symbols[r].type.dtype) == 8)
+        allowed.insert(mv->src);
+    }
     if (const auto* mma = std::get_if<MmaStmt>(&s.node); mma && mma->op == Op::Mma) {
       allowed.insert(mma->a);
       if (mma->b != kNone && m.exprs[mma->b].kind == Expr::Kind::Transpose) allowed.insert(m.exprs[mma->b].lhs);
