@@ -391,9 +391,9 @@ namespace {
 /// An mma_acc fragment [R, C] holds 16 x 8 tiles in row-major order, 4
 /// values each; when R is an odd multiple of 8, a last row of half tiles
 /// (rows g only, 2 values each: the m16n8 B operand's rows) after them.
-/// `at(i, full, half)`: the C++ expression `full` for value (register,
-/// block) index `i` of the whole tiles, `half` for one of the half tiles;
-/// `full` alone where there are none.
+/// `pick(whole_if, full, half)`: the C++ expression `full` where the C++
+/// condition `whole_if` (an index falls in the whole tiles) holds, `half`
+/// where not; `full` alone for a fragment without half tiles.
 struct MmaTiles {
   int64_t rows, tiles_per_row;
   bool half() const { return rows % 16 == 8; }
