@@ -593,8 +593,6 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
     while (plan.cluster.size() < 3) plan.cluster.push_back(1);
   }
   for (ExprId g : kernel.grid) plan.grid.push_back(x.index(g));
-  for (ByteRange at : x.order.operand_order_elsewhere)
-    x.refuse(at, "an 8-bit fragment that `ldmatrix` fills (in the mma operand layout) used other than as an mma operand");
 
   // Section - shared memory: the verifier's layout (KernelFacts).
   const SmemLayout& smem = x.facts.on(*target).smem;

@@ -226,13 +226,23 @@ struct Lowerer {
     return true;
   }
 
+  bool kept_in_accumulator_order(const MoveStmt& mv) const {
+    const Expr& r = x.m.exprs[mv.dst];
+    if (mv.trans || r.kind != Expr::Kind::Name || r.symbol == kNone || x.m.symbols[r.symbol].kind != SymbolKind::Reg)
+      return false;
+    return ldmatrix_fills_operand_order(x.m.symbols[r.symbol].type.dtype) && !x.operand_order(r.symbol);
+  }
+
   void move(const MoveStmt& mv) {
     switch (mv.op) {
       case Op::Load: return load_store(mv, true);
       case Op::Store: return load_store(mv, false);
       case Op::StoreAdd: return load_store(mv, false, true);
       case Op::CpAsync: return x.cp_async(s, mv);
-      case Op::Ldmatrix: return x.ldmatrix(s, mv);
+      // An 8-bit or tf32 fragment that ldmatrix would leave in operand
+      // order but that is read otherwise keeps the accumulator layout: it is
+      // loaded as `load` loads it (cake/fragment_order.h).
+      case Op::Ldmatrix: return kept_in_accumulator_order(mv) ? load_store(mv, true) : x.ldmatrix(s, mv);
       case Op::TmaLoad: return x.tma_load(s, mv);
       case Op::TmaStore: return x.tma_store(s, mv);
       case Op::BulkLoad: return x.bulk_load(s, mv);

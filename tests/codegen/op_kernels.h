@@ -1118,6 +1118,38 @@ inline const std::vector<FormKernel>& form_kernels() {
   mma acc += a @ b.T
   store D[block.y * 32 : 32, block.x * 16 : 16] <- acc
 })"},
+    // 8-bit and tf32 tiles by ldmatrix that are also read element-wise (a
+    // W8A16 GEMM's dequantised B): kept in the accumulator layout, loaded
+    // value by value; the mma gathers its operand from there.
+    {"8-bit and tf32 tiles by ldmatrix read element-wise", "sm_80", "",
+     R"(kernel ldmatrix_read(A: global bf16[M, 32], A8: global i8[M, 32], B: global i8[N, 32], T: global tf32[M, 8], D: global f32[M, N], E: global i32[M, N], F: global f32[M, 8]) where M % 16 == 0, N % 16 == 0 grid (N / 16, M / 16) block 32 {
+  smem sb: i8[16, 32] swizzle(32B)
+  smem st: tf32[16, 8] swizzle(32B)
+  reg a: bf16[16, 32] layout(mma_acc)
+  reg a8: i8[16, 32] layout(mma_acc)
+  reg b8: i8[16, 32] layout(mma_acc)
+  reg b: bf16[16, 32] layout(mma_acc)
+  reg t: tf32[16, 8] layout(mma_acc)
+  reg f: f32[16, 8] layout(mma_acc)
+  reg acc: f32[16, 16] layout(mma_acc) = 0
+  reg iacc: i32[16, 16] layout(mma_acc) = 0
+  load a <- A[block.y * 16 : 16, :]
+  load a8 <- A8[block.y * 16 : 16, :]
+  cp.async sb <- B[block.x * 16 : 16, :]
+  cp.async st <- T[block.y * 16 : 16, :]
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  ldmatrix b8 <- sb
+  b = cvt<bf16>(b8) * 0.25
+  mma acc += a @ b.T
+  mma iacc += a8 @ b8.T
+  ldmatrix t <- st
+  f = cvt<f32>(t) * 2.0
+  store D[block.y * 16 : 16, block.x * 16 : 16] <- acc
+  store E[block.y * 16 : 16, block.x * 16 : 16] <- iacc
+  store F[block.y * 16 : 16, :] <- f
+})"},
     // An FP8 GEMM's k-loop on sm_89: 8-bit tiles by cp.async, ldmatrix into
     // the m16n8k32 operand layout (no gathering), e4m3 x e4m3.
     {"8-bit floats by ldmatrix as mma.sync operands", "sm_89", "a",

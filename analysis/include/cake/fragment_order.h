@@ -14,6 +14,10 @@
 
 namespace cake {
 
+/// The dtypes a plain ldmatrix fills in the mma.sync operand layout: 8-bit
+/// (m16n8k32) and tf32 (m16n8k8), whose operands take 32 bits of a row.
+bool ldmatrix_fills_operand_order(DType d);
+
 struct FragmentOrder {
   /// Fragments some `ldmatrix ... trans` fills.
   std::set<SymbolId> transposed;
@@ -30,16 +34,15 @@ struct FragmentOrder {
     StmtId stmt = kNone;    // Mixed, StrayTrans: the statement at `at`
   };
   std::vector<Misuse> misuses;
-  /// 8-bit and tf32 fragments some plain `ldmatrix` fills. ldmatrix hands a
-  /// tile out in the mma.sync operand layout of m16n8k32 (four 8-bit columns
-  /// of a row to a register) or m16n8k8.tf32 (one column), not the
-  /// accumulator layout other such fragments keep, and the lowering keeps
-  /// them in that order: an mma reads them as they are.
+  /// 8-bit and tf32 fragments some plain `ldmatrix` fills and nothing
+  /// reads but an mma (as `a`, or `b` of `b.T`) or, 8-bit, a plain
+  /// stmatrix. ldmatrix hands a tile out in the mma.sync operand layout of
+  /// m16n8k32 (four 8-bit columns of a row to a register) or m16n8k8.tf32
+  /// (one column), not the accumulator layout other such fragments keep,
+  /// and the lowering keeps these in that order: an mma reads them as they
+  /// are. One read otherwise keeps the accumulator layout, which the
+  /// lowering then fills value by value instead.
   std::set<SymbolId> operand_order;
-  /// Where an operand-order fragment stands other than as an ldmatrix
-  /// destination, an mma's `a` or `b` (of `b.T`) or (8-bit) a plain
-  /// stmatrix's source: what the lowering cannot place yet (E0801).
-  std::vector<ByteRange> operand_order_elsewhere;
 };
 
 /// The order facts of kernel `k`.

@@ -18,18 +18,15 @@ bool is_trans_load(const Stmt& s) {
   return mv && mv->op == Op::Ldmatrix && mv->trans;
 }
 
-/// The dtypes a plain ldmatrix fills in the mma.sync operand layout: 8-bit
-/// (m16n8k32) and tf32 (m16n8k8), whose operands take 32 bits of a row.
-bool operand_ordered(DType d) { return dtype_bits(d) == 8 || d == DType::TF32; }
 
-/// FragmentOrder::operand_order and where such a fragment stands elsewhere.
+/// FragmentOrder::operand_order: the candidates less those read elsewhere.
 void operand_order(const Module& m, const Kernel& k, const std::vector<StmtId>& statements, FragmentOrder& out) {
   std::set<ExprId> allowed;
   for (StmtId id : statements) {
     const Stmt& s = m.stmts[id];
     if (const auto* mv = std::get_if<MoveStmt>(&s.node); mv && mv->op == Op::Ldmatrix && !mv->trans) {
       SymbolId r = name_of(m, mv->dst);
-      if (r != kNone && m.symbols[r].kind == SymbolKind::Reg && operand_ordered(m.symbols[r].type.dtype)) {
+      if (r != kNone && m.symbols[r].kind == SymbolKind::Reg && ldmatrix_fills_operand_order(m.symbols[r].type.dtype)) {
         out.operand_order.insert(r);
         allowed.insert(mv->dst);
       }
@@ -50,11 +47,13 @@ void operand_order(const Module& m, const Kernel& k, const std::vector<StmtId>& 
     const Expr& x = m.exprs[e];
     if (x.kind != Expr::Kind::Name || !out.operand_order.count(x.symbol) || allowed.count(e)) continue;
     if (x.range.begin < k.range.begin || x.range.end > k.range.end) continue;
-    out.operand_order_elsewhere.push_back(x.range);
+    out.operand_order.erase(x.symbol);
   }
 }
 
 }  // namespace
+
+bool ldmatrix_fills_operand_order(DType d) { return dtype_bits(d) == 8 || d == DType::TF32; }
 
 FragmentOrder fragment_order(const Module& m, const Kernel& k) {
   FragmentOrder out;
