@@ -64,6 +64,14 @@ struct SplitPlace {
   ElementPlace thread, reg;
 };
 
+/// The buffer an operand names and its index items, outermost first (a
+/// ring's stage items, then the tile's; none for a bare name).
+struct Operand {
+  SymbolId base = kNone;
+  std::vector<IndexItem> items;
+};
+Operand operand_of(const Module& m, ExprId id);
+
 /// A memory operand's layout for a tile element at (row, col): its symbol
 /// (`base`; `storage` is the buffer a dsmem view names), every dim (stage
 /// dims first) with the index in it, which dims the tile's row and column
@@ -268,6 +276,11 @@ class Emitter {
   /// operand order.
   void mma_sync_gathered(const Stmt& s, const MmaStmt& n, const std::array<FragShape, 3>& f,
                          const std::array<SymbolId, 3>& sym);
+  /// The prelude macro that gathers one k-step's four operand registers
+  /// from an accumulator-layout fragment whose operand takes 32 bits of a
+  /// row per register: CAKE_F8_OPERAND (8-bit values), CAKE_TF32_OPERAND
+  /// (tf32); "" where the accumulator layout is the operand layout (16-bit).
+  static std::string operand_gather(DType dtype);
   /// Zeroes mma accumulator `acc` (named `c`) where the statement starts
   /// from zero: `=`, or `+=` whose `accumulate(P)` fails.
   void zero_accumulator(const Stmt& s, const MmaStmt& n, const FragShape& acc, const std::string& c);
@@ -282,8 +295,8 @@ class Emitter {
   /// ldmatrix's, per 16-row tile i and 32-byte k-step k (k32 of 8-bit, k8
   /// of tf32) the four registers 4 (i steps + k) .. of the m16n8k32 or
   /// m16n8k8 operand (CAKE_F8_OPERAND's and CAKE_TF32_OPERAND's order), which
-  /// mma reads as they are; nothing else reads it
-  /// (FragmentOrder::operand_order_elsewhere).
+  /// mma (and, 8-bit, stmatrix) reads as they are; nothing else reads it
+  /// (cake/fragment_order.h).
   bool operand_order(SymbolId s) const { return order.operand_order.count(s) > 0; }
 
   // Section - Hopper's warpgroup MMA (wgmma.cpp)

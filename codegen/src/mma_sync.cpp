@@ -230,6 +230,11 @@ void Emitter::stmatrix_8bit(const Stmt& s, const MoveStmt& mv, const MatrixView&
   line("}", s.range);
 }
 
+std::string Emitter::operand_gather(DType dtype) {
+  if (dtype == DType::TF32) return "CAKE_TF32_OPERAND";
+  return dtype_bits(dtype) == 8 ? "CAKE_F8_OPERAND" : "";
+}
+
 void Emitter::zero_accumulator(const Stmt& s, const MmaStmt& n, const FragShape& acc, const std::string& c) {
   // `=` starts from zero; `+=` with `accumulate(P)` does where P fails
   // (D = A·B), as the CPU executor has it.
@@ -316,7 +321,7 @@ void Emitter::mma_sync_gathered(const Stmt& s, const MmaStmt& n, const std::arra
   line("  unsigned cake_fa[" + m16 + "][4], cake_fb[" + b_tiles + "][4];", s.range);
   // An operand ldmatrix filled (operand_order()) is read as it is: tile t's
   // step k is its registers 4 (t steps + k) ...
-  std::string gather = tf32 ? "CAKE_TF32_OPERAND(" : "CAKE_F8_OPERAND(";
+  std::string gather = operand_gather(fa.dtype) + "(";
   auto gathered = [&](const std::string& array, SymbolId sym, const std::string& frag, const std::string& tiles) {
     line("#pragma unroll", s.range);
     std::string held = frag + "[4 * (cake_t * " + steps + " + cake_k) + cake_j]";

@@ -148,15 +148,11 @@ void Emitter::bulk_load(const Stmt& s, const MoveStmt& mv) {
   // their buffers (their last dim `:`), which are then one run of bytes.
   int64_t rows = dst->size() == 2 ? (*dst)[0] : 1, row_bytes = dst->back() * element;
   auto whole_rows = [&](ExprId e) {
-    // The items written, outermost first (a ring's stage, then the tile's);
-    // the dims after them are whole.
-    std::vector<const IndexItem*> items;
-    const Expr* x = &m.exprs[e];
-    for (; x->kind == Expr::Kind::Index; x = &m.exprs[x->lhs])
-      for (auto it = x->items.rbegin(); it != x->items.rend(); ++it) items.insert(items.begin(), &*it);
-    if (x->kind != Expr::Kind::Name || x->symbol == kNone) return false;
-    const Symbol& b = m.symbols[x->symbol];
-    return items.size() < b.type.stage_dims.size() + b.type.dims.size() || items.back()->kind == IndexItem::Kind::Full;
+    // The dims after the items written are whole.
+    auto [base, items] = operand_of(m, e);
+    if (base == kNone) return false;
+    const Symbol& b = m.symbols[base];
+    return items.size() < b.type.stage_dims.size() + b.type.dims.size() || items.back().kind == IndexItem::Kind::Full;
   };
   bool one_run = rows == 1 || (whole_rows(mv.dst) && whole_rows(mv.src));
   int64_t bytes = one_run ? rows * row_bytes : row_bytes;

@@ -660,14 +660,6 @@ std::string Emitter::store_value(const FragShape& f, const std::string& v) const
   return n ? std::string(n->from_f32) + "(" + v + ")" : v;
 }
 
-namespace {
-
-/// The buffer an operand names and its index items (none for a bare name).
-struct Operand {
-  SymbolId base = kNone;
-  std::vector<IndexItem> items;
-};
-
 Operand operand_of(const Module& m, ExprId id) {
   // `sA[s][0 : 64, :]`: the stage's items, then the tile's.
   std::vector<IndexItem> items;
@@ -679,8 +671,6 @@ Operand operand_of(const Module& m, ExprId id) {
   if (e->kind == Expr::Kind::Name) return {e->symbol, std::move(items)};
   return {};
 }
-
-}  // namespace
 
 std::optional<OperandLayout> Emitter::operand_layout(ExprId id, const std::string& row, const std::string& col,
                                                     int tile_rank) {

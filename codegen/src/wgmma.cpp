@@ -219,10 +219,10 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   // each step's four operand registers are gathered from the warp's lanes
   // first (CAKE_F8_OPERAND, CAKE_TF32_OPERAND), and a wgmma.fence orders
   // those register writes before the wgmma reads them.
-  bool gathered = a_in_registers && (dtype_bits(a_dtype) == 8 || a_dtype == DType::TF32);
+  std::string gather = a_in_registers ? operand_gather(a_dtype) : "";
+  bool gathered = !gather.empty();
   if (gathered) {
     std::string steps = std::to_string(a_k / wgmma_k(a_dtype));
-    std::string gather = a_dtype == DType::TF32 ? "CAKE_TF32_OPERAND" : "CAKE_F8_OPERAND";
     line("{", s.range);
     line("unsigned cake_ga[" + steps + "][4];", s.range);
     line("#pragma unroll", s.range);
