@@ -72,7 +72,10 @@ double Machine::tensor_rate(Op op, DType dtype, DType acc, bool achieved_rate) c
     case DType::F4E2M1: peak = &d.tc_tflops_f4; break;
     case DType::I8:
     case DType::U8: peak = &d.tc_tops_i8; break;
-    default: return 0;
+    // No tensor-core rate: the verifier refuses such MMA operands.
+    case DType::F64: case DType::I64: case DType::I32: case DType::I16: case DType::U64: case DType::U32:
+    case DType::U16: case DType::B32: case DType::Pred: case DType::Unknown:
+      return 0;
   }
   const DeviceParam* eff = tensor_efficiency(d, op, dtype);
   if (!eff || !peak->known() || !eff->known()) return 0;
