@@ -303,24 +303,32 @@ class Emitter {
 
   void wgmma(const Stmt& s, const MmaStmt& n);
   /// The instruction macro of m64`n`k16 for 16-bit `dtype` (A from four
-  /// registers when `a_in_registers`, else a descriptor), its definition
-  /// added to definitions_ once per translation unit.
-  std::string wgmma_macro(int64_t n, DType dtype, bool a_in_registers);
+  /// registers when `a_in_registers`, else a descriptor; A or B MN-major
+  /// where `trans_a` or `trans_b`), its definition added to definitions_
+  /// once per translation unit.
+  std::string wgmma_macro(int64_t n, DType dtype, bool a_in_registers, bool trans_a, bool trans_b);
 
-  /// A K-major, swizzled shared-memory operand of wgmma or tcgen05.mma: its
-  /// tile's rows and K, a pointer to its first element, its swizzle and
-  /// dtype; refused (naming `op`) otherwise.
+  /// A swizzled shared-memory operand of wgmma, tcgen05.mma or tcgen05.cp
+  /// whose tile rows are one swizzle span: K-major (an [MN, K] tile) or,
+  /// where `mn_major` is asked for, MN-major (a [K, MN] tile, which the
+  /// MMA reads transposed). Its rows (M or N) and K, a pointer to its first
+  /// element, its swizzle and dtype, and how far one instruction's k-step
+  /// moves the descriptor's start: 32 bytes along a K-major row, or the 32
+  /// bytes' worth of K rows of an MN-major tile. Refused (naming `op`)
+  /// otherwise.
   struct MmaSmemOperand {
     int64_t rows = 0, k = 0;
     std::string base;
     Swizzle swizzle = Swizzle::None;
     DType dtype = DType::Unknown;
+    bool mn_major = false;
+    int64_t step_bytes = 32;
   };
   /// The columns (first, count) that `e`, an index of register fragment
   /// `f`, takes: `x[:, c : w]` (every row, constant c and w, or `x[:, :]`)
   /// in whole k-steps of `step` columns; nullopt (refused) otherwise.
   std::optional<std::pair<int64_t, int64_t>> register_columns(ExprId e, const FragShape& f, int64_t step);
-  std::optional<MmaSmemOperand> mma_smem_operand(ExprId e, const std::string& op);
+  std::optional<MmaSmemOperand> mma_smem_operand(ExprId e, Op op, bool mn_major = false);
 
   // Section - Blackwell's tensor memory and MMA (tcgen05.cpp)
 

@@ -99,14 +99,18 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   SymbolId a_root = root_symbol(m, n.a);
   const bool a_tmem = a_root != kNone && m.symbols[a_root].kind == SymbolKind::Tmem;
   const bool pair = kernel.cta_group == 2;
-  if (bt.kind != Expr::Kind::Transpose)
-    return refuse(bt.range, "a tcgen05.mma whose B operand is not an [N, K] shared-memory tile used as `.T` (K-major only so far)");
   auto d = tmem_address(n.acc);
   auto tile = tile_dims(n.acc);
-  auto b_side = mma_smem_operand(bt.lhs, "tcgen05.mma");
+  // B: an [N, K] tile used as `.T` (K-major) or a [K, N] one (N-major:
+  // the instruction descriptor's transpose-B bit); A in shared memory an
+  // [M, K] tile or a [K, M] one used as `.T` (transpose-A).
+  auto b_side = bt.kind == Expr::Kind::Transpose ? mma_smem_operand(bt.lhs, Op::Tcgen05Mma)
+                                                 : mma_smem_operand(n.b, Op::Tcgen05Mma, true);
+  // Each k-step's descriptor starts 32 bytes further along a K-major row,
+  // or that many K rows further down an MN-major tile.
   auto desc = [&](const MmaSmemOperand& x) {
     const SwizzleRule* rule = target.swizzle(x.swizzle);
-    return "CAKE_UMMA_DESC((const unsigned char*)" + x.base + " + 32 * cake_k, " +
+    return "CAKE_UMMA_DESC((const unsigned char*)" + x.base + " + " + std::to_string(x.step_bytes) + " * cake_k, " +
            std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_layout(x.swizzle)) + ")";
   };
   // A: a shared-memory descriptor 32 bytes further each k-step; or, in
@@ -114,6 +118,7 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   // two 16-bit elements per 32-bit column (the lower half the lower k) or
   // one tf32, so 8 columns (32 bytes) further each step.
   int64_t a_rows = 0, k = 0;
+  bool a_mn = false;
   DType a_dtype = DType::Unknown;
   std::string a_operand;
   if (a_tmem) {
@@ -125,8 +130,11 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
     a_dtype = m.symbols[a_root].type.dtype;
     a_operand = *a + " + 8 * cake_k";
   } else {
-    auto a_side = mma_smem_operand(n.a, "tcgen05.mma");
+    const Expr& ax = m.exprs[n.a];
+    auto a_side = ax.kind == Expr::Kind::Transpose ? mma_smem_operand(ax.lhs, Op::Tcgen05Mma, true)
+                                                   : mma_smem_operand(n.a, Op::Tcgen05Mma);
     if (!a_side || !d || !tile || !b_side) return;
+    a_mn = a_side->mn_major;
     a_rows = a_side->rows;
     k = a_side->k;
     a_dtype = a_side->dtype;
@@ -155,16 +163,16 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   int64_t step = kind_ok ? mma_k_bits(Op::Tcgen05Mma) / dtype_bits(a_dtype) : 0;  // K of one instruction
   if (!kind_ok || k != B.k || k % step != 0 || a_rows != 128 || rows != 128 || n_cols != columns || n_cols % 16 != 0 ||
       n_cols < 16 || n_cols > 256)
-    return refuse(s.range, a_tmem ? (pair ? "a pair's tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32 tmem [128, K] @ smem [N / 2, K].T per CTA"
-                                          : "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32 tmem [128, K] @ smem [N, K].T")
-                           : pair ? "a pair's tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N / 2, K].T or s32 of s8/u8 per CTA, N a multiple of 16 up to 256"
-                                  : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N, K].T or s32 of s8/u8, N a multiple of 16 up to 256");
+    return refuse(s.range, a_tmem ? (pair ? "a pair's tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32 tmem [128, K] @ smem [N / 2, K].T (or [K, N / 2]) per CTA"
+                                          : "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32 tmem [128, K] @ smem [N, K].T (or [K, N])")
+                           : pair ? "a pair's tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N / 2, K].T (or [K, N / 2]) or s32 of s8/u8 per CTA, N a multiple of 16 up to 256"
+                                  : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N, K].T (or [K, N]) or s32 of s8/u8, N a multiple of 16 up to 256");
   // Instruction descriptor: D f32 (bits 4-5 = 1) or s32 (2), A and B
-  // formats (7-9, 10-12), both K-major (15, 16 = 0), N >> 3 (17-22),
-  // M >> 4 (24-28).
+  // formats (7-9, 10-12), transpose A and B (15, 16: 1 for an MN-major
+  // operand), N >> 3 (17-22), M >> 4 (24-28).
   uint32_t d_format = acc_dtype == DType::I32 ? 2 : 1;
-  uint32_t idesc = (d_format << 4) | (ka.format << 7) | (kb.format << 10) | (uint32_t(n_cols >> 3) << 17) |
-                   (uint32_t(m_rows >> 4) << 24);
+  uint32_t idesc = (d_format << 4) | (ka.format << 7) | (kb.format << 10) | (uint32_t(a_mn) << 15) |
+                   (uint32_t(B.mn_major) << 16) | (uint32_t(n_cols >> 3) << 17) | (uint32_t(m_rows >> 4) << 24);
   char hex[16];
   std::snprintf(hex, sizeof hex, "0x%08xu", idesc);
   // The first k-step adds to D only when the statement does (`+=`, and P
@@ -185,7 +193,7 @@ void Emitter::tcgen05_cp(const Stmt& s, const MoveStmt& mv) {
     return refuse(m.exprs[mv.dst].range, "a tcgen05.cp destination outside tensor memory");
   auto taddr = tmem_address(mv.dst);
   auto tile = tile_dims(mv.dst);
-  auto src = mma_smem_operand(mv.src, "tcgen05.cp");
+  auto src = mma_smem_operand(mv.src, Op::Tcgen05Cp);
   if (!taddr || !tile || !src) return;
   // .128x256b: TMEM lanes 0-127 (the taddr's lane 0), 8 32-bit columns
   // from each of 128 rows of the descriptor's matrix, which are laid out

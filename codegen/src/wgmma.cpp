@@ -33,32 +33,41 @@ int64_t wgmma_k(DType dtype) { return mma_k_bits(Op::Wgmma) / std::max(1u, dtype
 
 }  // namespace
 
-std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId e, const std::string& op) {
-  // A K-major smem tile whose rows are one swizzle span, in 8-row groups.
+std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId e, Op op, bool mn_major) {
+  // A tile whose rows are one swizzle span, in 8-row groups: K-major
+  // ([MN, K]) or, asked for, MN-major ([K, MN]).
   const Expr& x = m.exprs[e];
+  const std::string name(op_spelling(op));
   SymbolId buffer = root_symbol(m, e);
   if (buffer == kNone || m.symbols[buffer].kind != SymbolKind::Smem) {
-    refuse(x.range, "a " + op + " operand outside shared memory");
+    refuse(x.range, "a " + name + " operand outside shared memory");
     return std::nullopt;
   }
   const Symbol& b = m.symbols[buffer];
   auto dims = tile_dims(e);
   if (!dims) return std::nullopt;
   if (dims->size() != 2) {
-    refuse(x.range, "a " + op + " operand that is not a 2-D tile");
+    refuse(x.range, "a " + name + " operand that is not a 2-D tile");
     return std::nullopt;
   }
   MmaSmemOperand out;
-  out.rows = (*dims)[0];
-  out.k = (*dims)[1];
+  out.mn_major = mn_major;
+  out.rows = (*dims)[mn_major ? 1 : 0];
+  out.k = (*dims)[mn_major ? 0 : 1];
   out.swizzle = b.type.swizzle;
   out.dtype = b.type.dtype;
   const SwizzleRule* rule = target.swizzle(out.swizzle);
-  int64_t row_bytes = out.k * dtype_bits(out.dtype) / 8;
-  if (out.swizzle == Swizzle::None || !rule || row_bytes != rule->span.value || out.rows % 8 != 0) {
-    refuse(x.range, "a " + op + " operand whose rows are not one swizzle span (K-major, swizzled, 8-row groups)");
+  int64_t row_bytes = (*dims)[1] * dtype_bits(out.dtype) / 8;
+  if (out.swizzle == Swizzle::None || !rule || row_bytes != rule->span.value || (*dims)[0] % 8 != 0) {
+    refuse(x.range, mn_major ? "a " + name + " operand whose rows are not one swizzle span (MN-major [K, MN], swizzled, 8-row groups)"
+                             : "a " + name + " operand whose rows are not one swizzle span (K-major, swizzled, 8-row groups)");
     return std::nullopt;
   }
+  // An instruction's k-step takes 32 bytes of each row of A and B: along a
+  // K-major row, or that many K rows of an MN-major tile (PTX ISA, the
+  // MN-major canonical layouts: K rows a span apart, 8-row groups SBO
+  // apart, the same SBO as K-major rows).
+  if (mn_major) out.step_bytes = int64_t(mma_k_bits(op) / dtype_bits(out.dtype)) * rule->span.value;
   auto at = address(e, "0", "0", 2);
   if (!at) return std::nullopt;
   out.base = "&" + *at;
@@ -92,7 +101,7 @@ std::optional<std::pair<int64_t, int64_t>> Emitter::register_columns(ExprId e, c
   return std::pair{first, extent};
 }
 
-std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers) {
+std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers, bool trans_a, bool trans_b) {
   // The PTX type of A and B (f8e4m3 is .e4m3).
   int64_t k = wgmma_k(dtype);
   // Only the 16-bit forms take transpose immediates (PTX ISA,
@@ -105,7 +114,7 @@ std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers) {
   std::string upper = type;
   for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   std::string macro = "CAKE_WGMMA_M64N" + std::to_string(n) + "K" + std::to_string(k) + "_" + upper +
-                      (a_in_registers ? "_RS" : "");
+                      (a_in_registers ? "_RS" : "") + (trans_a ? "_TA" : "") + (trans_b ? "_TB" : "");
   if (!define_once(macro)) return macro;
   int64_t regs = n / 2;  // f32 (s32) accumulators per thread
   std::string list, outs, constraint = integer ? "\"+r\"" : "\"+f\"";
@@ -125,16 +134,18 @@ std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers) {
   std::string& out = definitions_;
   out += "#ifdef " + host + "\n";
   out += "#define " + macro + "(d, a, db, scale_d) " + host + "(" + std::to_string(n) + ", \"" + type +
-         "\", (d), (a), (db), (scale_d))\n";
+         "\", (d), (a), (db), (scale_d), " + (a_in_registers ? "" : trans_a ? "1, " : "0, ") + (trans_b ? "1" : "0") + ")\n";
   out += "#else\n";
   out += "// d (" + std::to_string(regs) + (integer ? " s32" : " f32") + ") = A (" +
          (a_in_registers ? "four .b32 registers at a" : "descriptor a") +
          ") @ B (descriptor db), plus d when scale_d is not 0.\n";
   out += "#define " + macro + "(d, a, db, scale_d) \\\n";
   out += "  asm volatile(\"{ .reg .pred cake_p; setp.ne.b32 cake_p, " + scale + ", 0; \" \\\n";
-  // The 16-bit forms take the transpose immediates (0: K-major); the
-  // 8-bit and tf32 forms have none (their operands are K-major only).
-  std::string transpose = !transposable ? "" : a_in_registers ? ", 0" : ", 0, 0";
+  // The 16-bit forms take the transpose immediates (0: K-major, 1:
+  // MN-major); the 8-bit and tf32 forms have none (their operands are
+  // K-major only).
+  std::string ta = trans_a ? "1" : "0", tb = trans_b ? "1" : "0";
+  std::string transpose = !transposable ? "" : a_in_registers ? ", " + tb : ", " + ta + ", " + tb;
   std::string scales = integer ? "" : ", 1, 1";
   out += "      \"wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" + std::to_string(k) + (integer ? ".s32." : ".f32.") +
          type + "." + type + " {" + list + "}, " + a + ", " + b + ", cake_p" + scales + transpose + "; }\" \\\n";
@@ -149,13 +160,14 @@ std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers) {
 void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   const Expr &acc = m.exprs[n.acc], &a = m.exprs[n.a], &bt = m.exprs[n.b];
   if (acc.kind != Expr::Kind::Name || acc.symbol == kNone) return refuse(acc.range, "a wgmma accumulator that is not a fragment");
-  if (bt.kind != Expr::Kind::Transpose)
-    return refuse(bt.range, "a wgmma whose B operand is not an [N, K] shared-memory tile used as `.T` (K-major only so far)");
   auto fc = fragment(acc.symbol, acc.range);
   if (!fc) return;
   if (fc->layout != FragLayout::WgmmaAcc || (fc->dtype != DType::F32 && fc->dtype != DType::I32))
     return refuse(acc.range, "a wgmma accumulator other than an f32 or i32 wgmma_acc fragment");
-  auto b_side = mma_smem_operand(bt.lhs, "wgmma");
+  // B is an [N, K] tile used as `.T` (K-major) or a [K, N] one (N-major,
+  // which only the 16-bit forms' imm-trans-b reads); A in shared memory
+  // likewise an [M, K] tile or a [K, M] one used as `.T` (imm-trans-a).
+  auto b_side = bt.kind == Expr::Kind::Transpose ? mma_smem_operand(bt.lhs, Op::Wgmma) : mma_smem_operand(n.b, Op::Wgmma, true);
   if (!b_side) return;
   const MmaSmemOperand& B = *b_side;
   // A from registers: a 16-bit wgmma_acc fragment [64, K], whose registers
@@ -186,7 +198,7 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
       a_k = columns->second;
     }
   } else {
-    a_side = mma_smem_operand(n.a, "wgmma");
+    a_side = a.kind == Expr::Kind::Transpose ? mma_smem_operand(a.lhs, Op::Wgmma, true) : mma_smem_operand(n.a, Op::Wgmma);
     if (!a_side) return;
     a_dtype = a_side->dtype;
     a_rows = a_side->rows;
@@ -196,18 +208,21 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   // 8-bit integers (s8, u8) into i32; the float types into f32.
   bool integers = is_int8(a_dtype);
   bool floats = a_dtype == DType::BF16 || a_dtype == DType::F16 || a_dtype == DType::TF32 || f8;
+  bool trans_a = a_side && a_side->mn_major, trans_b = B.mn_major;
   if (a_dtype != B.dtype || !(integers || floats) || fc->dtype != (integers ? DType::I32 : DType::F32) || a_k != B.k ||
-      a_rows != 64 || B.rows != fc->dims[1] || a_k % wgmma_k(a_dtype) != 0 || B.rows % 8 != 0 || B.rows > 256)
+      a_rows != 64 || B.rows != fc->dims[1] || a_k % wgmma_k(a_dtype) != 0 || B.rows % 8 != 0 || B.rows > 256 ||
+      ((trans_a || trans_b) && dtype_bits(a_dtype) != 16))
     return refuse(s.range, "a wgmma other than f32 [64, N] += bf16/f16/tf32/f8e4m3/f8e5m2 [64, K] @ [N, K].T or i32 of "
-                           "s8/u8 (one type for A and B)");
-  std::string macro = wgmma_macro(B.rows, a_dtype, a_in_registers);
+                           "s8/u8 (one type for A and B; MN-major tiles, [K, N] B or [K, M] A as `.T`, bf16/f16 only)");
+  std::string macro = wgmma_macro(B.rows, a_dtype, a_in_registers, trans_a, trans_b);
   std::string c = name(acc.symbol);
   // One instruction per K step (k16, k32 for 8-bit types, k8 for tf32); its
-  // descriptors start 32 bytes further along the swizzled row. `=` zeroes
-  // at the first step.
+  // descriptors start 32 bytes further along the swizzled row (K-major),
+  // or 16 rows of spans further down the tile (MN-major). `=` zeroes at the
+  // first step.
   auto desc = [&](const MmaSmemOperand& x) {
     const SwizzleRule* rule = target.swizzle(x.swizzle);
-    return "CAKE_WGMMA_DESC((const unsigned char*)" + x.base + " + 32 * cake_k, " +
+    return "CAKE_WGMMA_DESC((const unsigned char*)" + x.base + " + " + std::to_string(x.step_bytes) + " * cake_k, " +
            std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_mode(x.swizzle)) + ")";
   };
   std::string first_register = a_first ? std::to_string(a_first) + " + " : "";

@@ -5,13 +5,13 @@ target sm_90a
 // through a 2-stage ring; two consumer warpgroups own 64 query rows each of the CTA's 128, compute
 // S = Q K^T with wgmma, mask the keys after each query (row(s), col(s), select), keep the online
 // softmax's row max and sum, and feed P from registers (bf16) into O += P V. A CTA reads the key
-// tiles up to its diagonal only. V is passed transposed (Vt[d, key]) so that both wgmma B operands
-// are K-major tiles.
+// tiles up to its diagonal only. V is stored as it comes (keys x dims), so P V's B operand is an
+// N-major tile, which the 16-bit wgmma reads through its transpose immediate.
 
 kernel flash_fwd_causal(
     Q: global bf16[S, 64] row_major,
     K: global bf16[S, 64] row_major,
-    Vt: global bf16[64, S] row_major,       // V^T: the P V operand, K-major
+    V: global bf16[S, 64] row_major,
     O: global f32[S, 64] row_major)
   where S % 128 == 0
   grid (S / 128)                             // 128 query rows per CTA
@@ -19,13 +19,13 @@ kernel flash_fwd_causal(
 {
   smem sQ: bf16[128, 64] swizzle(128B)      // this CTA's queries, loaded once
   smem sK: bf16[2][64, 64] swizzle(128B)    // key tiles: 64 keys x 64 dims
-  smem sV: bf16[2][64, 64] swizzle(128B)    // value tiles, transposed: 64 dims x 64 keys
+  smem sV: bf16[2][64, 64] swizzle(128B)    // value tiles: 64 keys x 64 dims
   mbarrier qfull
   mbarrier full[2]
   mbarrier empty[2] count(2)                // one arrival per consumer warpgroup
   tensormap tQ = Q box [128, 64] swizzle(128B)
   tensormap tK = K box [64, 64] swizzle(128B)
-  tensormap tV = Vt box [64, 64] swizzle(128B)
+  tensormap tV = V box [64, 64] swizzle(128B)
 
   role producer warpgroup(0) maxnreg(40) {
     elect {
@@ -35,7 +35,7 @@ kernel flash_fwd_causal(
         wait empty[st] parity(st.phase ^ 1)
         arrive.expect_tx full[st], bytes(sK[st]) + bytes(sV[st])
         tma.load sK[st] <- tK[kt * 64, 0], full[st]
-        tma.load sV[st] <- tV[0, kt * 64], full[st]
+        tma.load sV[st] <- tV[kt * 64, 0], full[st]
       }
     }
   }
@@ -70,7 +70,7 @@ kernel flash_fwd_causal(
       m = mt
       p = cvt<bf16>(s)
       wgmma.fence                                 // p was written by the threads
-      wgmma o += p @ sV[st].T
+      wgmma o += p @ sV[st]                       // B [keys, dims]: N-major
       wgmma.commit
       wgmma.wait 0
       elect.warpgroup { arrive empty[st] }        // both wgmmas have read stage st
@@ -88,7 +88,7 @@ kernel flash_fwd_causal(
 kernel flash_ref(
     Q: global bf16[S, 64] row_major,
     K: global bf16[S, 64] row_major,
-    Vt: global bf16[64, S] row_major,
+    V: global bf16[S, 64] row_major,
     O: global f32[S, 64] row_major)
   grid (S)
   block 64
@@ -130,7 +130,7 @@ kernel flash_ref(
       }
       x = exp2(cvt<f32>(dot) * 0.18033688011112042 - mt)
       rs = rs + x
-      load v <- Vt[d, j]
+      load v <- V[j, d]
       pv += cvt<f64>(cvt<bf16>(x)) * cvt<f64>(v)
     }
     l = l * c + rs

@@ -417,6 +417,92 @@ kernel odd_trans(X: global bf16[16, 8], C: global bf16[16, 8]) grid (1) block 32
   CHECK(a->lines.position(low.diagnostics[1].range.begin).line == 9);  // the stmatrix
 }
 
+TEST_CASE("an MN-major shared-memory operand sets the MMA's transpose immediate or bit, and rows wider than a span are refused") {
+  auto lowered = [](const std::string& text, const std::string& target) {
+    auto a = analyze(text);
+    for (const Diagnostic& d : a->diagnostics) INFO(d.message);
+    REQUIRE(count(a->diagnostics).errors == 0);
+    return codegen::lower(*a, 0, target, kFile);
+  };
+  // wgmma: A a [K, M] tile used as `.T`, B a [K, N] tile; imm-trans-a and
+  // imm-trans-b 1, each k16 step 16 rows of 128 bytes down the tiles.
+  codegen::Lowered w = lowered(R"(target sm_90a
+kernel mn(X: global bf16[32, 64], C: global f32[64, 64]) grid (1) block 128 {
+  smem at: bf16[32, 64] swizzle(128B)
+  smem b: bf16[32, 64] swizzle(128B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc)
+    cp.async at <- X
+    cp.async b <- X
+    cp.async.commit
+    cp.async.wait 0
+    fence.proxy.async
+    syncthreads
+    wgmma.fence
+    wgmma acc = at.T @ b
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+}
+)", "sm_90a");
+  for (const Diagnostic& d : w.diagnostics) INFO(d.message);
+  REQUIRE(w.ok());
+  CHECK(w.cuda.find("cake_p, 1, 1, 1, 1; }") != std::string::npos);
+  CHECK(w.cuda.find("CAKE_WGMMA_M64N64K16_BF16_TA_TB(") != std::string::npos);
+  CHECK(w.cuda.find(" + 2048 * cake_k, 1024, 1)") != std::string::npos);
+  // tcgen05.mma: B a [K, N] tile; bit 16 of the instruction descriptor
+  // (f32 D, bf16 A and B, N = 64, M = 128).
+  codegen::Lowered t = lowered(R"(target sm_100a
+kernel mn(X: global bf16[128, 32], Y: global bf16[32, 64], C: global f32[128, 64]) grid (1) block 128 {
+  smem sA: bf16[128, 32] swizzle(64B)
+  smem sB: bf16[32, 64] swizzle(128B)
+  tmem acc: f32[128, 64]
+  mbarrier done
+  reg r: f32[32, 64] layout(tcgen05_acc)
+  cp.async sA <- X
+  cp.async sB <- Y
+  cp.async.commit
+  cp.async.wait 0
+  fence.proxy.async
+  syncthreads
+  elect {
+    tcgen05.mma acc = sA @ sB
+    tcgen05.commit done
+  }
+  wait done parity(0)
+  tcgen05.ld r <- acc[warp.id * 32 : 32, :]
+  tcgen05.wait.ld
+  store C[warp.id * 32 : 32, :] <- r
+}
+)", "sm_100a");
+  for (const Diagnostic& d : t.diagnostics) INFO(d.message);
+  REQUIRE(t.ok());
+  CHECK(t.cuda.find("0x08110490u") != std::string::npos);
+  // A [K, N] B whose rows are two spans: refused on the operand.
+  auto a = analyze(R"(target sm_90a
+kernel wide(X: global bf16[16, 128], C: global f32[64, 128]) grid (1) block 128 {
+  smem a: bf16[64, 16] swizzle(32B)
+  smem b: bf16[16, 128] swizzle(128B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 128] layout(wgmma_acc)
+    wgmma.fence
+    wgmma acc = a @ b
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+}
+)");
+  REQUIRE(count(a->diagnostics).errors == 0);
+  codegen::Lowered low = codegen::lower(*a, 0, "sm_90a", kFile);
+  REQUIRE_FALSE(low.ok());
+  REQUIRE(low.diagnostics.size() == 1);
+  CHECK(low.diagnostics[0].id == DiagId::NotLowered);
+  CHECK(a->text.substr(low.diagnostics[0].range.begin, 1) == "b");
+  CHECK(low.diagnostics[0].message.find("MN-major [K, MN]") != std::string::npos);
+}
+
 TEST_CASE("neighbouring values move as one access only where the pair is aligned") {
   // An mma_acc tile stored at column `C0` of a row of pitch 64: columns
   // 2t, 2t + 1 of each value pair are one float2 when C0 is even.

@@ -433,6 +433,37 @@ inline const std::vector<OpKernel>& op_kernels() {
     store C <- acc
   }
 })"},
+    // MN-major operands (the 16-bit forms' transpose immediates): B a
+    // [K, N] tile (128B and 64B spans), A a [K, M] one used as `.T`, and A
+    // from registers with an N-major B.
+    {"wgmma", R"(kernel op_wgmma_mn(A: global bf16[32, 64], B: global bf16[32, 64], P: global bf16[64, 32], H: global f16[64, 16], G: global f16[16, 32], C: global f32[64, 64], D: global f32[64, 32]) grid (1) block 128 {
+  smem at: bf16[32, 64] swizzle(128B)
+  smem b: bf16[32, 64] swizzle(128B)
+  smem h: f16[64, 16] swizzle(32B)
+  smem g: f16[16, 32] swizzle(64B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc)
+    reg acc2: f32[64, 32] layout(wgmma_acc)
+    reg p: bf16[64, 32] layout(wgmma_acc)
+    load p <- P
+    cp.async at <- A
+    cp.async b <- B
+    cp.async h <- H
+    cp.async g <- G
+    cp.async.commit
+    cp.async.wait 0
+    fence.proxy.async
+    syncthreads
+    wgmma.fence
+    wgmma acc = at.T @ b
+    wgmma acc += p @ b
+    wgmma acc2 = h @ g
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+    store D <- acc2
+  }
+})"},
     // 8-bit floats: k32 steps of 32-byte rows, the operands by TMA (e4m3)
     // and cp.async (e5m2).
     {"wgmma tma.load", R"(kernel op_wgmma_e4m3(A: global f8e4m3[64, 64], B: global f8e4m3[64, 64], C: global f32[64, 64]) grid (1) block 128 {
@@ -611,6 +642,53 @@ inline const std::vector<OpKernel>& op_kernels() {
   tcgen05.ld r <- acc[q * 32 : 32, :]
   tcgen05.wait.ld
   store C[q * 32 : 32, :] <- r
+})"},
+    // MN-major operands (the instruction descriptor's transpose bits): a
+    // bf16 and a tf32 B as [K, N] tiles, and an e4m3 A as a [K, M] tile used
+    // as `.T` (128 one-byte values a 128-byte span) with an N-major B.
+    {"tcgen05.mma", R"(kernel op_tcgen05_mn(A: global bf16[128, 32], B: global bf16[32, 64], S: global tf32[128, 32], T: global tf32[32, 32], E: global f8e4m3[64, 128], F: global f8e4m3[64, 128], C: global f32[128, 64], D: global f32[128, 32], G: global f32[128, 128]) grid (1) block 128 {
+  smem sA: bf16[128, 32] swizzle(64B)
+  smem sB: bf16[32, 64] swizzle(128B)
+  smem sS: tf32[128, 32] swizzle(128B)
+  smem sT: tf32[32, 32] swizzle(128B)
+  smem sE: f8e4m3[64, 128] swizzle(128B)
+  smem sF: f8e4m3[64, 128] swizzle(128B)
+  tmem acc: f32[128, 64]
+  tmem acct: f32[128, 32]
+  tmem acc8: f32[128, 128]
+  mbarrier done
+  reg r: f32[32, 32] layout(tcgen05_acc)
+  let q = warp.id % 4
+  cp.async sA <- A
+  cp.async sB <- B
+  cp.async sS <- S
+  cp.async sT <- T
+  cp.async sE <- E
+  cp.async sF <- F
+  cp.async.commit
+  cp.async.wait 0
+  fence.proxy.async
+  syncthreads
+  elect {
+    tcgen05.mma acc = sA @ sB
+    tcgen05.mma acct = sS @ sT
+    tcgen05.mma acc8 = sE.T @ sF
+    tcgen05.commit done
+  }
+  wait done parity(0)
+  for c in 0 .. 64 step 32 {
+    tcgen05.ld r <- acc[q * 32 : 32, c : 32]
+    tcgen05.wait.ld
+    store C[q * 32 : 32, c : 32] <- r
+  }
+  tcgen05.ld r <- acct[q * 32 : 32, :]
+  tcgen05.wait.ld
+  store D[q * 32 : 32, :] <- r
+  for c in 0 .. 128 step 32 {
+    tcgen05.ld r <- acc8[q * 32 : 32, c : 32]
+    tcgen05.wait.ld
+    store G[q * 32 : 32, c : 32] <- r
+  }
 })"},
     // A row of 96 f32 columns moved as .x64 then .x32, and e4m3 values four
     // to a column (packed registers), each read back by other pieces.

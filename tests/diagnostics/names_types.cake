@@ -335,6 +335,28 @@ kernel mma_k_steps(A: global bf16[64, 64]) grid (1) block 128 {
 
 // -----
 
+// MN-major tiles (B stored [K, N], A stored [K, M] and used as `.T`): wgmma
+// reads them for 16-bit operands only (its transpose immediates);
+// tcgen05.mma for every kind (the instruction descriptor's transpose bits).
+target sm_90a
+kernel mma_major() grid (1) block 128 {
+  smem a: bf16[32, 64] swizzle(128B)
+  smem b: bf16[32, 64] swizzle(128B)
+  smem e: f8e4m3[64, 64] swizzle(64B)
+  smem f: f8e4m3[64, 64] swizzle(64B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    wgmma.fence
+    wgmma acc += a.T @ b
+    // expected-error@+1 [CAKE-E0106] {{`wgmma` reads f8e4m3 operands K-major only: `f` is an MN-major tile ([K, N]); store it as [N, K] and use it as `.T`}}
+    wgmma acc += e @ f
+    // expected-error@+1 [CAKE-E0106] {{`e.T` is an MN-major tile ([K, M] used as `.T`); store it as [M, K] and use it as it is}}
+    wgmma acc += e.T @ f.T
+  }
+}
+
+// -----
+
 target sm_90a
 kernel rank(A: global f32[N]) where N >= 16 grid (1) block 128 {
   reg r: f32[16]

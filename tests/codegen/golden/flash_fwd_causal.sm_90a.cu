@@ -7,7 +7,7 @@
                :: "r"(CAKE_SMEM_ADDR(dst)), "l"((unsigned long long)(map)), "r"((int)(c0)), "r"((int)(c1)), "r"(CAKE_SMEM_ADDR(bar)) : "memory")
 #endif
 #ifdef CAKE_WGMMA_HOST
-#define CAKE_WGMMA_M64N64K16_BF16(d, a, db, scale_d) CAKE_WGMMA_HOST(64, "bf16", (d), (a), (db), (scale_d))
+#define CAKE_WGMMA_M64N64K16_BF16(d, a, db, scale_d) CAKE_WGMMA_HOST(64, "bf16", (d), (a), (db), (scale_d), 0, 0)
 #else
 // d (32 f32) = A (descriptor a) @ B (descriptor db), plus d when scale_d is not 0.
 #define CAKE_WGMMA_M64N64K16_BF16(d, a, db, scale_d) \
@@ -20,12 +20,12 @@
       : "l"(a), "l"(db), "r"((unsigned)(scale_d)))
 #endif
 #ifdef CAKE_WGMMA_HOST_RS
-#define CAKE_WGMMA_M64N64K16_BF16_RS(d, a, db, scale_d) CAKE_WGMMA_HOST_RS(64, "bf16", (d), (a), (db), (scale_d))
+#define CAKE_WGMMA_M64N64K16_BF16_RS_TB(d, a, db, scale_d) CAKE_WGMMA_HOST_RS(64, "bf16", (d), (a), (db), (scale_d), 1)
 #else
 // d (32 f32) = A (four .b32 registers at a) @ B (descriptor db), plus d when scale_d is not 0.
-#define CAKE_WGMMA_M64N64K16_BF16_RS(d, a, db, scale_d) \
+#define CAKE_WGMMA_M64N64K16_BF16_RS_TB(d, a, db, scale_d) \
   asm volatile("{ .reg .pred cake_p; setp.ne.b32 cake_p, %37, 0; " \
-      "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, %36, cake_p, 1, 1, 0; }" \
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, %36, cake_p, 1, 1, 1; }" \
       : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3]), "+f"((d)[4]), "+f"((d)[5]), "+f"((d)[6]), "+f"((d)[7]) \
       , "+f"((d)[8]), "+f"((d)[9]), "+f"((d)[10]), "+f"((d)[11]), "+f"((d)[12]), "+f"((d)[13]), "+f"((d)[14]), "+f"((d)[15]) \
       , "+f"((d)[16]), "+f"((d)[17]), "+f"((d)[18]), "+f"((d)[19]), "+f"((d)[20]), "+f"((d)[21]), "+f"((d)[22]), "+f"((d)[23]) \
@@ -35,7 +35,7 @@
 #line 11 "@CAKE_FILE@"
 extern "C" __global__ void __launch_bounds__(384, 1)
 #line 11 "@CAKE_FILE@"
-flash_fwd_causal(unsigned short* __restrict__ Q, unsigned short* __restrict__ K, unsigned short* __restrict__ Vt, float* __restrict__ O, const __grid_constant__ CakeTensorMap tQ, const __grid_constant__ CakeTensorMap tK, const __grid_constant__ CakeTensorMap tV, long long S) {
+flash_fwd_causal(unsigned short* __restrict__ Q, unsigned short* __restrict__ K, unsigned short* __restrict__ V, float* __restrict__ O, const __grid_constant__ CakeTensorMap tQ, const __grid_constant__ CakeTensorMap tK, const __grid_constant__ CakeTensorMap tV, long long S) {
 #line 11 "@CAKE_FILE@"
   extern __shared__ __align__(1024) unsigned char cake_smem[];
 #line 11 "@CAKE_FILE@"
@@ -121,9 +121,9 @@ flash_fwd_causal(unsigned short* __restrict__ Q, unsigned short* __restrict__ K,
 #line 37 "@CAKE_FILE@"
           CAKE_TMA_LOAD_2D(&(*(unsigned short*)((unsigned char*)sK + (st) * 8192 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))), &tK, 0LL, (kt * 64LL), (full + (st) * 8));
 #line 38 "@CAKE_FILE@"
-          // tma.load sV[st] <- tV[0, kt * 64], full[st]
+          // tma.load sV[st] <- tV[kt * 64, 0], full[st]
 #line 38 "@CAKE_FILE@"
-          CAKE_TMA_LOAD_2D(&(*(unsigned short*)((unsigned char*)sV + (st) * 8192 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))), &tV, (kt * 64LL), 0LL, (full + (st) * 8));
+          CAKE_TMA_LOAD_2D(&(*(unsigned short*)((unsigned char*)sV + (st) * 8192 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))), &tV, 0LL, (kt * 64LL), (full + (st) * 8));
 #line 34 "@CAKE_FILE@"
         }
 #line 31 "@CAKE_FILE@"
@@ -347,13 +347,13 @@ flash_fwd_causal(unsigned short* __restrict__ Q, unsigned short* __restrict__ K,
 #line 72 "@CAKE_FILE@"
       CAKE_WGMMA_FENCE();
 #line 73 "@CAKE_FILE@"
-      // wgmma o += p @ sV[st].T
+      // wgmma o += p @ sV[st]
 #line 73 "@CAKE_FILE@"
       #pragma unroll
 #line 73 "@CAKE_FILE@"
       for (int cake_k = 0; cake_k < 4; ++cake_k)
 #line 73 "@CAKE_FILE@"
-        CAKE_WGMMA_M64N64K16_BF16_RS(o, &p[4 * cake_k], CAKE_WGMMA_DESC((const unsigned char*)&(*(unsigned short*)((unsigned char*)sV + (st) * 8192 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))) + 32 * cake_k, 1024, 1), 1);
+        CAKE_WGMMA_M64N64K16_BF16_RS_TB(o, &p[4 * cake_k], CAKE_WGMMA_DESC((const unsigned char*)&(*(unsigned short*)((unsigned char*)sV + (st) * 8192 + CAKE_SWIZZLE((((0) * 64LL + 0) * 2), 7, 7, 4))) + 2048 * cake_k, 1024, 1), 1);
 #line 74 "@CAKE_FILE@"
       // wgmma.commit
 #line 74 "@CAKE_FILE@"

@@ -1,7 +1,7 @@
 #line 88 "@CAKE_FILE@"
 extern "C" __global__ void __launch_bounds__(64, 1)
 #line 88 "@CAKE_FILE@"
-flash_ref(unsigned short* __restrict__ Q, unsigned short* __restrict__ K, unsigned short* __restrict__ Vt, float* __restrict__ O, long long S) {
+flash_ref(unsigned short* __restrict__ Q, unsigned short* __restrict__ K, unsigned short* __restrict__ V, float* __restrict__ O, long long S) {
 #line 88 "@CAKE_FILE@"
   const unsigned cake_warp = __shfl_sync(0xffffffffu, threadIdx.x / 32, 0);  // warp-uniform
 #line 88 "@CAKE_FILE@"
@@ -165,9 +165,9 @@ flash_ref(unsigned short* __restrict__ Q, unsigned short* __restrict__ K, unsign
 #line 132 "@CAKE_FILE@"
       { const int cake_i = 0; rs[cake_i] = (rs[0] + x[0]); }
 #line 133 "@CAKE_FILE@"
-      // load v <- Vt[d, j]
+      // load v <- V[j, d]
 #line 133 "@CAKE_FILE@"
-      { const int cake_i = 0; v[cake_i] = Vt[(d) * S + j]; }
+      { const int cake_i = 0; v[cake_i] = V[(j) * 64LL + d]; }
 #line 134 "@CAKE_FILE@"
       // pv += cvt<f64>(cvt<bf16>(x)) * cvt<f64>(v)
 #line 134 "@CAKE_FILE@"

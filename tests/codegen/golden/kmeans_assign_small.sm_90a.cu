@@ -7,7 +7,7 @@
                :: "r"(CAKE_SMEM_ADDR(dst)), "l"((unsigned long long)(map)), "r"((int)(c0)), "r"((int)(c1)), "r"(CAKE_SMEM_ADDR(bar)) : "memory")
 #endif
 #ifdef CAKE_WGMMA_HOST
-#define CAKE_WGMMA_M64N128K16_BF16(d, a, db, scale_d) CAKE_WGMMA_HOST(128, "bf16", (d), (a), (db), (scale_d))
+#define CAKE_WGMMA_M64N128K16_BF16(d, a, db, scale_d) CAKE_WGMMA_HOST(128, "bf16", (d), (a), (db), (scale_d), 0, 0)
 #else
 // d (64 f32) = A (descriptor a) @ B (descriptor db), plus d when scale_d is not 0.
 #define CAKE_WGMMA_M64N128K16_BF16(d, a, db, scale_d) \

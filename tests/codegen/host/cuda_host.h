@@ -752,6 +752,17 @@ inline float mma_operand(size_t start, size_t sbo, uint32_t span, unsigned r, un
   return elem_value((base ? base : cake_smem_base()) + o, e);
 }
 
+/// Element (r, k) of an MN-major swizzled operand (PTX ISA, the canonical
+/// MN-major layouts): K row k at k x span bytes (8-row groups `sbo` apart),
+/// along it `span` bytes of M or N, then the next span of M or N `lbo`
+/// further; swizzled as mma_operand()'s.
+inline float mma_operand_mn(size_t start, size_t sbo, size_t lbo, uint32_t span, unsigned r, unsigned k, Elem e,
+                            const unsigned char* base = nullptr) {
+  size_t along = size_t(elem_bytes(e)) * r;
+  size_t o = swizzle_offset(start + (k / 8) * sbo + (k % 8) * span + (along / span) * lbo + along % span, span);
+  return elem_value((base ? base : cake_smem_base()) + o, e);
+}
+
 /// The span a tcgen05 shared-memory descriptor's layout (bits 61-63) names;
 /// the descriptor's fixed version (bits 46-48) must be 1.
 inline uint32_t umma_span(unsigned long long desc) {
@@ -773,6 +784,7 @@ struct UmmaShape {
   unsigned n;
   Elem a, b;
   bool integer;
+  bool a_mn, b_mn;  // transpose A / B (bits 15, 16): MN-major in shared memory
 };
 inline UmmaShape umma_shape(const char* kind, unsigned idesc, unsigned m) {
   bool f16 = std::strcmp(kind, "f16") == 0, f8 = std::strcmp(kind, "f8f6f4") == 0, i8 = std::strcmp(kind, "i8") == 0,
@@ -783,11 +795,12 @@ inline UmmaShape umma_shape(const char* kind, unsigned idesc, unsigned m) {
   // kind::tf32 names its operands 2 (tf32), the others 0 or 1.
   unsigned low = tf32 ? 2 : 0, high = tf32 ? 2 : 1;
   if (row < 0 || dtype != (i8 ? 2u : 1u) || atype < low || atype > high || btype < low || btype > high ||
-      (f16 && atype != btype) || ((idesc >> 13) & 15) != 0 || (idesc & 15) != 0 || (((idesc >> 24) & 31) << 4) != m)
-    tmem_fault(m == 256 ? "a pair's tcgen05.mma instruction descriptor other than dense f32 += f16/bf16/tf32/e4m3/e5m2 or s32 += s8/u8, K-major, M = 256"
-                        : "a tcgen05.mma instruction descriptor other than dense f32 += f16/bf16/tf32/e4m3/e5m2 or s32 += s8/u8, K-major, M = 128");
+      (f16 && atype != btype) || ((idesc >> 13) & 3) != 0 || (idesc & 15) != 0 || (((idesc >> 24) & 31) << 4) != m ||
+      ((idesc >> 23) & 1) != 0 || (idesc >> 29) != 0)
+    tmem_fault(m == 256 ? "a pair's tcgen05.mma instruction descriptor other than dense f32 += f16/bf16/tf32/e4m3/e5m2 or s32 += s8/u8, no negation, M = 256"
+                        : "a tcgen05.mma instruction descriptor other than dense f32 += f16/bf16/tf32/e4m3/e5m2 or s32 += s8/u8, no negation, M = 128");
   auto elem = [&](unsigned code) { return tf32 ? Elem::TF32 : table[row][code]; };
-  return {((idesc >> 17) & 63) << 3, elem(atype), elem(btype), i8};
+  return {((idesc >> 17) & 63) << 3, elem(atype), elem(btype), i8, ((idesc >> 15) & 1) != 0, ((idesc >> 16) & 1) != 0};
 }
 
 /// One instruction's k-step of an MMA into 32-bit TMEM cells: cell(i, j)
@@ -813,16 +826,20 @@ void mma_step(unsigned m, unsigned n, unsigned k, bool integer, unsigned add, A 
 /// Elements a k-step covers: 32 bytes of a row.
 inline unsigned umma_k(Elem e) { return 32 / elem_bytes(e); }
 
-/// A K-major shared-memory operand a tcgen05 descriptor names, read at
-/// block `in`'s shared memory (the running block's by default).
+/// A shared-memory operand a tcgen05 descriptor names, K-major or (`mn`,
+/// the instruction descriptor's transpose bit) MN-major, read at block
+/// `in`'s shared memory (the running block's by default).
 struct UmmaOperand {
-  size_t start, sbo;
+  size_t start, sbo, lbo;
   uint32_t span;
   Elem elem;
-  explicit UmmaOperand(unsigned long long desc, Elem e)
-      : start(size_t(desc & 0x3fff) << 4), sbo(size_t((desc >> 32) & 0x3fff) << 4), span(umma_span(desc)), elem(e) {}
+  bool mn;
+  explicit UmmaOperand(unsigned long long desc, Elem e, bool mn_major = false)
+      : start(size_t(desc & 0x3fff) << 4), sbo(size_t((desc >> 32) & 0x3fff) << 4),
+        lbo(size_t((desc >> 16) & 0x3fff) << 4), span(umma_span(desc)), elem(e), mn(mn_major) {}
   float at(unsigned r, unsigned k, Block* in = nullptr) const {
-    return mma_operand(start, sbo, span, r, k, elem, in ? smem_of(*in) : nullptr);
+    const unsigned char* base = in ? smem_of(*in) : nullptr;
+    return mn ? mma_operand_mn(start, sbo, lbo, span, r, k, elem, base) : mma_operand(start, sbo, span, r, k, elem, base);
   }
 };
 
@@ -841,7 +858,7 @@ inline float tmem_operand(unsigned a, unsigned row, unsigned k, Elem e, Block* i
 inline void tcgen05_mma(const char* kind, unsigned d, unsigned long long da, unsigned long long db, unsigned idesc,
                         unsigned accumulate) {
   UmmaShape u = umma_shape(kind, idesc, 128);
-  UmmaOperand a(da, u.a), b(db, u.b);
+  UmmaOperand a(da, u.a, u.a_mn), b(db, u.b, u.b_mn);
   mma_step(
       128, u.n, umma_k(u.a), u.integer, accumulate, [&](unsigned i, unsigned k) { return a.at(i, k); },
       [&](unsigned j, unsigned k) { return b.at(j, k); }, [&](unsigned i, unsigned j) -> uint32_t& { return tmem_cell(d, i, j); });
@@ -876,7 +893,7 @@ inline void mma_pair(const char* kind, unsigned d, unsigned long long db, unsign
   if (block->rank % 2 != 0 || !pair) tmem_fault("a pair's tcgen05.mma outside the even block of a pair");
   Block* self = block;
   auto holder = [&](unsigned r, unsigned half) { return r < half ? self : pair; };
-  UmmaOperand b(db, u.b);
+  UmmaOperand b(db, u.b, u.b_mn);
   unsigned n = u.n;
   mma_step(
       256, n, umma_k(u.a), u.integer, accumulate, [&](unsigned i, unsigned k) { return a(i % 128, k, holder(i, 128), u.a); },
@@ -888,7 +905,7 @@ inline void mma_pair(const char* kind, unsigned d, unsigned long long db, unsign
 inline void tcgen05_mma_pair(const char* kind, unsigned d, unsigned long long da, unsigned long long db, unsigned idesc,
                              unsigned accumulate) {
   mma_pair(kind, d, db, idesc, accumulate,
-           [&](unsigned r, unsigned k, Block* holder, Elem e) { return UmmaOperand(da, e).at(r, k, holder); });
+           [&](unsigned r, unsigned k, Block* holder, Elem e) { return UmmaOperand(da, e, (idesc >> 15) & 1).at(r, k, holder); });
 }
 
 /// tcgen05.mma.cta_group::1 with A in tensor memory: A's row i is TMEM
@@ -897,7 +914,8 @@ inline void tcgen05_mma_pair(const char* kind, unsigned d, unsigned long long da
 inline void tcgen05_mma_ts(const char* kind, unsigned d, unsigned a, unsigned long long db, unsigned idesc,
                            unsigned accumulate) {
   UmmaShape u = umma_shape(kind, idesc, 128);
-  UmmaOperand b(db, u.b);
+  if (u.a_mn) tmem_fault("a tcgen05.mma with A in tensor memory and the transpose-A bit set");
+  UmmaOperand b(db, u.b, u.b_mn);
   mma_step(
       128, u.n, umma_k(u.a), u.integer, accumulate, [&](unsigned i, unsigned k) { return tmem_operand(a, i, k, u.a); },
       [&](unsigned j, unsigned k) { return b.at(j, k); }, [&](unsigned i, unsigned j) -> uint32_t& { return tmem_cell(d, i, j); });
@@ -908,6 +926,7 @@ inline void tcgen05_mma_ts(const char* kind, unsigned d, unsigned a, unsigned lo
 /// tcgen05_mma_ts().
 inline void tcgen05_mma_ts_pair(const char* kind, unsigned d, unsigned a, unsigned long long db, unsigned idesc,
                                 unsigned accumulate) {
+  if ((idesc >> 15) & 1) tmem_fault("a tcgen05.mma with A in tensor memory and the transpose-A bit set");
   mma_pair(kind, d, db, idesc, accumulate,
            [&](unsigned r, unsigned k, Block* holder, Elem e) { return tmem_operand(a, r, k, e, holder); });
 }
@@ -928,10 +947,13 @@ inline void tmem_move(unsigned n, void* r, unsigned taddr, bool load) {
 
 /// Element (r, k) of a wgmma operand as its descriptor places it (bits
 /// 62-63: 1 = 128B, 2 = 64B, 3 = 32B swizzling).
-inline float wgmma_operand(unsigned long long desc, unsigned r, unsigned k, Elem e) {
-  size_t start = size_t(desc & 0x3fff) << 4, sbo = size_t((desc >> 32) & 0x3fff) << 4;
+inline float wgmma_operand(unsigned long long desc, unsigned r, unsigned k, Elem e, unsigned trans) {
+  size_t start = size_t(desc & 0x3fff) << 4, sbo = size_t((desc >> 32) & 0x3fff) << 4,
+         lbo = size_t((desc >> 16) & 0x3fff) << 4;
   unsigned mode = unsigned(desc >> 62);
-  return mma_operand(start, sbo, mode == 1 ? 128 : mode == 2 ? 64 : 32, r, k, e);
+  uint32_t span = mode == 1 ? 128 : mode == 2 ? 64 : 32;
+  if (trans && elem_bytes(e) != 2) tmem_fault("a wgmma transpose immediate on an operand other than 16-bit");
+  return trans ? mma_operand_mn(start, sbo, lbo, span, r, k, e) : mma_operand(start, sbo, span, r, k, e);
 }
 
 /// wgmma.mma_async m64nNk16 (f32 += 16-bit) or m64nNk32 (f32 += 8-bit
@@ -940,14 +962,15 @@ inline float wgmma_operand(unsigned long long desc, unsigned r, unsigned k, Elem
 /// own values of the warpgroup's D (warp w % 4 holds rows 16 (w % 4) ..
 /// + 15; value i at row g + 8 ((i / 2) % 2), column 8 (i / 4) + 2t + i % 2).
 template <typename Acc>
-inline void wgmma(unsigned n, const char* type, Acc* d, unsigned long long da, unsigned long long db, unsigned scale_d) {
+inline void wgmma(unsigned n, const char* type, Acc* d, unsigned long long da, unsigned long long db, unsigned scale_d,
+                  unsigned trans_a, unsigned trans_b) {
   Elem e = elem_of(type);
   unsigned steps = 32 / elem_bytes(e);
   unsigned lane = current->idx.x % 32, w4 = (current->idx.x / 32) % 4, g = lane / 4, t = lane % 4;
   for (unsigned i = 0; i < n / 2; ++i) {
     unsigned row = 16 * w4 + g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
     d[i] = accumulate(scale_d ? d[i] : Acc(0), steps,
-                      [&](unsigned k) { return wgmma_operand(da, row, k, e) * wgmma_operand(db, col, k, e); });
+                      [&](unsigned k) { return wgmma_operand(da, row, k, e, trans_a) * wgmma_operand(db, col, k, e, trans_b); });
   }
 }
 
@@ -960,7 +983,8 @@ inline void wgmma(unsigned n, const char* type, Acc* d, unsigned long long da, u
 /// row g + 8, columns 16 + 4t ..), four values to a register, low bits
 /// first.
 template <typename Acc>
-inline void wgmma_rs(unsigned n, const char* type, Acc* d, const unsigned* a, unsigned long long db, unsigned scale_d) {
+inline void wgmma_rs(unsigned n, const char* type, Acc* d, const unsigned* a, unsigned long long db, unsigned scale_d,
+                     unsigned trans_b) {
   Elem e = elem_of(type);
   unsigned steps = 32 / elem_bytes(e);
   unsigned held[4];
@@ -976,7 +1000,7 @@ inline void wgmma_rs(unsigned n, const char* type, Acc* d, const unsigned* a, un
   };
   for (unsigned i = 0; i < n / 2; ++i) {
     unsigned local = g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
-    d[i] = accumulate(scale_d ? d[i] : Acc(0), steps, [&](unsigned k) { return a_at(local, k) * wgmma_operand(db, col, k, e); });
+    d[i] = accumulate(scale_d ? d[i] : Acc(0), steps, [&](unsigned k) { return a_at(local, k) * wgmma_operand(db, col, k, e, trans_b); });
   }
 }
 
@@ -1094,8 +1118,8 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_WGMMA_DESC(p, sbo, mode)                                                                      \
   ((unsigned long long)((((const unsigned char*)(p) - cake_host::cake_smem_base()) >> 4) & 0x3fff) |       \
    (1ull << 16) | ((unsigned long long)(((sbo) >> 4) & 0x3fff) << 32) | ((unsigned long long)(mode) << 62))
-#define CAKE_WGMMA_HOST(n, t, d, da, db, scale_d) cake_host::wgmma((n), (t), (d), (da), (db), (scale_d))
-#define CAKE_WGMMA_HOST_RS(n, t, d, a, db, scale_d) cake_host::wgmma_rs((n), (t), (d), (a), (db), (scale_d))
+#define CAKE_WGMMA_HOST(n, t, d, da, db, scale_d, ta, tb) cake_host::wgmma((n), (t), (d), (da), (db), (scale_d), (ta), (tb))
+#define CAKE_WGMMA_HOST_RS(n, t, d, a, db, scale_d, tb) cake_host::wgmma_rs((n), (t), (d), (a), (db), (scale_d), (tb))
 #define CAKE_WGMMA_FENCE() ((void)0)
 #define CAKE_WGMMA_COMMIT() ((void)0)
 #define CAKE_WGMMA_WAIT(n) ((void)0)

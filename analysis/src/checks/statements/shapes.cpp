@@ -143,6 +143,24 @@ void StatementChecker::check(const Stmt&, const MmaStmt& mm) {
     diags_.push_back(!k_ok   ? make_diagnostic(DiagId::MmaShapeMismatch, at, op, as, bs, cs)
                      : !m_ok ? make_diagnostic(DiagForm::MmaShapeRows, at, op, as, bs, cs)
                              : make_diagnostic(DiagForm::MmaShapeColumns, at, op, as, bs, cs));
+    return;
+  }
+  // wgmma reads an MN-major shared-memory tile (B stored [K, N] and used as
+  // it is, A stored [K, M] and used as `.T`) only for 16-bit operands: the
+  // 8-bit and tf32 forms have no transpose immediates (PTX ISA,
+  // wgmma.mma_async). tcgen05.mma's instruction descriptor has transpose
+  // bits for every kind.
+  if (mm.op == Op::Wgmma && a.dtype != DType::Unknown && dtype_bits(a.dtype) != 16) {
+    const Expr& eb = m_.exprs[mm.b];
+    bool b_mn = eb.kind != Expr::Kind::Transpose && b.space == Space::Smem;
+    bool a_mn = ea.kind == Expr::Kind::Transpose && a.space == Space::Smem;
+    if (b_mn || a_mn) {
+      const Expr& x = b_mn ? eb : ea;
+      diags_.push_back(make_diagnostic(DiagForm::MmaOperandMajor, x.range, op, dtype_name(a.dtype),
+                                       std::string(m_.written(x.range)),
+                                       b_mn ? "[K, N]" : "[K, M] used as `.T`", b_mn ? "N" : "M",
+                                       b_mn ? "`.T`" : "it is"));
+    }
   }
 }
 
