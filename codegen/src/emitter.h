@@ -209,12 +209,16 @@ class Emitter {
   /// (row, col) of the tile that the index expression `e` selects; refused
   /// forms give nullopt.
   std::optional<std::string> address(ExprId e, const std::string& row, const std::string& col, int tile_rank);
+  /// The same for a tile of any rank: `coords` (outermost first) for each
+  /// of its dims.
+  std::optional<std::string> address(ExprId e, const std::vector<std::string>& coords);
   /// address() of the place `p` as a pointer at the thread's corner and an
   /// offset from it, for an operand in plain row-major memory (a tensor, or
   /// shared memory neither swizzled nor placed apart by stage); nullopt for
   /// the others, which address() serves.
   std::optional<CornerAddress> corner_address(ExprId e, const SplitPlace& p, int tile_rank);
   std::optional<OperandLayout> operand_layout(ExprId e, const std::string& row, const std::string& col, int tile_rank);
+  std::optional<OperandLayout> operand_layout(ExprId e, const std::vector<std::string>& coords);
   /// The dims of the tile memory operand `e` selects (slices' extents and
   /// whole dims, folded), or nullopt (refused).
   std::optional<std::vector<int64_t>> tile_dims(ExprId e);

@@ -14,11 +14,12 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
   if (!dst || !src) return;
   const Symbol& to = m.symbols[root_symbol(m, mv.dst)];
   const Symbol& from = m.symbols[root_symbol(m, mv.src)];
-  if (*dst != *src || dst->empty() || dst->size() > 2 || to.type.dtype != from.type.dtype)
-    return refuse(s.range, "a cp.async between tiles of different shapes or types, or of rank above 2");
+  if (*dst != *src || dst->empty() || to.type.dtype != from.type.dtype)
+    return refuse(s.range, "a cp.async between tiles of different shapes or types");
   int64_t element = dtype_bits(to.type.dtype) / 8;
   if (element <= 0 || memory_type(to.type.dtype).empty()) return refuse(s.range, "a cp.async of this element type");
-  int64_t rows = dst->size() == 2 ? (*dst)[0] : 1, columns = dst->back();
+  int64_t rows = 1, columns = dst->back();
+  for (size_t d = 0; d + 1 < dst->size(); ++d) rows *= (*dst)[d];
   // The widest piece (16, 8 or 4 bytes) that divides a row and whose
   // start is aligned in both tiles (tensor bases are taken to be 16-byte
   // aligned: docs/lowering.md).
@@ -33,11 +34,19 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
   int64_t per_piece = piece / element, pieces_per_row = columns / per_piece, pieces = rows * pieces_per_row;
   int64_t threads = group_threads, rounds = (pieces + threads - 1) / threads;
   if (threads <= 0) return refuse(s.range, "a cp.async in a group of threads of unknown size");
-  std::string row = dst->size() == 2 ? "(cake_p / " + std::to_string(pieces_per_row) + ")" : "";
-  std::string col = "(cake_p % " + std::to_string(pieces_per_row) + " * " + std::to_string(per_piece) + ")";
-  if (dst->size() == 1) std::swap(row, col);
-  auto d = address(mv.dst, row, col, static_cast<int>(dst->size()));
-  auto g = address(mv.src, row, col, static_cast<int>(dst->size()));
+  // Piece p is in row p / pieces_per_row of the tile's rows (its outer
+  // dims, row-major), at column (p % pieces_per_row) * per_piece.
+  std::vector<std::string> coords(dst->size());
+  coords.back() = "(cake_p % " + std::to_string(pieces_per_row) + " * " + std::to_string(per_piece) + ")";
+  std::string row = "(cake_p / " + std::to_string(pieces_per_row) + ")";
+  int64_t below = 1;  // rows per step of outer dim d
+  for (size_t d = dst->size() - 1; d-- > 0;) {
+    std::string c = below == 1 ? row : "(" + row + " / " + std::to_string(below) + ")";
+    coords[d] = d == 0 ? c : "(" + c + " % " + std::to_string((*dst)[d]) + ")";
+    below *= (*dst)[d];
+  }
+  auto d = address(mv.dst, coords);
+  auto g = address(mv.src, coords);
   if (!d || !g) return;
   // Piece p of the tile (row-major) is copied by thread p % threads.
   line("#pragma unroll", s.range);

@@ -107,8 +107,10 @@ void Emitter::tma_load(const Stmt& s, const MoveStmt& mv) {
   auto tile = tile_dims(mv.dst);
   auto bar = barrier_address(mv.barrier);
   if (!tile || !bar) return;
-  auto dst = address(mv.dst, "0", tile->size() >= 2 ? "0" : "", static_cast<int>(std::min<size_t>(tile->size(), 2)));
-  if (!dst || tile->size() > 2) return refuse(m.exprs[mv.dst].range, "a TMA destination of rank above 2");
+  // The box lands at the tile's first element, row after row of its
+  // innermost dim in the tile's order, whatever the tile's rank.
+  auto dst = address(mv.dst, std::vector<std::string>(tile->size(), "0"));
+  if (!dst) return;
   bool multicast = mv.multicast != kNone;
   // A barrier through a view (a CTA pair's copy) is another macro.
   SymbolId b = root_symbol(m, mv.barrier);
@@ -125,8 +127,8 @@ void Emitter::tma_store(const Stmt& s, const MoveStmt& mv) {
     return refuse(m.exprs[mv.dst].range, "this tensor-map operand (1 to 5 scalar coordinates)");
   auto tile = tile_dims(mv.src);
   if (!tile) return;
-  auto src = address(mv.src, "0", tile->size() >= 2 ? "0" : "", static_cast<int>(std::min<size_t>(tile->size(), 2)));
-  if (!src || tile->size() > 2) return refuse(m.exprs[mv.src].range, "a TMA source of rank above 2");
+  auto src = address(mv.src, std::vector<std::string>(tile->size(), "0"));
+  if (!src) return;
   std::string call = tma_macro(static_cast<int64_t>(map->coordinates.size()), false) + "(&" + name(map->map);
   for (auto c = map->coordinates.rbegin(); c != map->coordinates.rend(); ++c) call += ", " + index(*c);
   line(call + ", &" + *src + ");", s.range);

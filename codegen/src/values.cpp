@@ -674,6 +674,13 @@ Operand operand_of(const Module& m, ExprId id) {
 
 std::optional<OperandLayout> Emitter::operand_layout(ExprId id, const std::string& row, const std::string& col,
                                                     int tile_rank) {
+  std::vector<std::string> coords;
+  if (tile_rank >= 1) coords.push_back(row);
+  if (tile_rank >= 2) coords.push_back(col);
+  return operand_layout(id, coords);
+}
+
+std::optional<OperandLayout> Emitter::operand_layout(ExprId id, const std::vector<std::string>& tile_coords) {
   const Expr& e = m.exprs[id];
   auto [base, items] = operand_of(m, id);
   if (base == kNone) {
@@ -703,9 +710,6 @@ std::optional<OperandLayout> Emitter::operand_layout(ExprId id, const std::strin
   // Each dim's index: an item's scalar, or a slice's start plus the tile's
   // row (then column), or for a dim left whole the tile's row (column).
   out.coordinate.assign(out.dims.size(), "0");
-  std::vector<const std::string*> tile_coords;
-  if (tile_rank >= 1) tile_coords.push_back(&row);
-  if (tile_rank >= 2) tile_coords.push_back(&col);
   for (size_t d = 0; d < out.dims.size(); ++d) {
     IndexItem::Kind kind = d < items.size() ? items[d].kind : IndexItem::Kind::Full;
     if (kind == IndexItem::Kind::Scalar) {
@@ -720,7 +724,7 @@ std::optional<OperandLayout> Emitter::operand_layout(ExprId id, const std::strin
       refuse(e.range, "an operand with more tile dims than its fragment");
       return std::nullopt;
     }
-    const std::string& t = *tile_coords[out.tile_dims.size()];
+    const std::string& t = tile_coords[out.tile_dims.size()];
     out.tile_dims.push_back(d);
     out.coordinate[d] = kind == IndexItem::Kind::Slice ? "(" + index(items[d].start) + " + " + t + ")" : t;
   }
@@ -745,7 +749,14 @@ std::string OperandLayout::row_major(size_t from, size_t to) const {
 }
 
 std::optional<std::string> Emitter::address(ExprId id, const std::string& row, const std::string& col, int tile_rank) {
-  auto l = operand_layout(id, row, col, tile_rank);
+  std::vector<std::string> coords;
+  if (tile_rank >= 1) coords.push_back(row);
+  if (tile_rank >= 2) coords.push_back(col);
+  return address(id, coords);
+}
+
+std::optional<std::string> Emitter::address(ExprId id, const std::vector<std::string>& coords) {
+  auto l = operand_layout(id, coords);
   if (!l) return std::nullopt;
   if (l->plain) return name(l->base) + "[" + l->row_major(0, l->dims.size()) + "]";
   const Symbol& s = m.symbols[l->storage];

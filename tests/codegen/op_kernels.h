@@ -112,6 +112,39 @@ inline const std::vector<OpKernel>& op_kernels() {
     }
   }
 })"},
+    // Tiles of rank 3 in shared memory: a TMA box of three dims (two
+    // 64-row slabs of 128-byte rows) in and out, written in between by the
+    // threads, and a cp.async of a [2, 16, 24] bf16 tile (48-byte rows).
+    {"tma.load tma.store cp.async", R"(kernel op_rank3(X: global f32[4, 64, 32], Y: global f32[4, 64, 32], Z: global bf16[4, 16, 24], W: global bf16[4, 16, 24]) grid (2) block 128 {
+  smem s: f32[2, 64, 32] swizzle(128B)
+  smem z: bf16[2, 16, 24]
+  mbarrier full
+  tensormap tX = X box [2, 64, 32] swizzle(128B)
+  tensormap tY = Y box [2, 64, 32] swizzle(128B)
+  reg v: f32[32]
+  reg w: bf16[6]
+  let t = warp.id * 32 + lane
+  cp.async z <- Z[block.x * 2 : 2, :, :]
+  cp.async.commit
+  elect {
+    arrive.expect_tx full, bytes(s)
+    tma.load s <- tX[block.x * 2, 0, 0], full
+  }
+  wait full parity(0)
+  load v <- s[t / 64, t % 64, :]
+  v = v * 2.0 + 1.0
+  store s[t / 64, t % 64, :] <- v
+  cp.async.wait 0
+  fence.proxy.async
+  syncthreads
+  elect {
+    tma.store tY[block.x * 2, 0, 0] <- s
+    tma.store.commit
+    tma.store.wait 0
+  }
+  load w <- z[t / 64, t % 64 / 4, t % 4 * 6 : 6]
+  store W[block.x * 2 + t / 64, t % 64 / 4, t % 4 * 6 : 6] <- w
+})"},
     {"bulk.load", R"(kernel op_bulk(V: global f32[N], W: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
   smem vs: f32[128]
   mbarrier full
