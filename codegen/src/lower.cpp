@@ -266,6 +266,22 @@ static __device__ __forceinline__ unsigned char cake_f32_e5m2(float f) {
     CAKE_F8_OPERAND_PAIR((out)[0], (out)[1], (r)[0], (r)[1], lane);                         \
     CAKE_F8_OPERAND_PAIR((out)[2], (out)[3], (r)[2], (r)[3], lane);                         \
   } while (0)
+// The same for a half tile's row g (an odd multiple of 8 rows: the n8 B
+// operand's rows): `r0` holds one k-step's blocks 0 and 1 (row g, columns
+// 2t, 2t + 1 of each, a 16-bit half apiece), `r1` blocks 2 and 3; `o0`
+// gets columns 4t .. 4t + 3 (from block t / 2 of lanes 4g + 2 (t % 2)
+// and + 1), `o1` the same 16 columns on.
+#define CAKE_F8_OPERAND_HALF(o0, o1, r0, r1, lane)                                          \
+  do {                                                                                      \
+    const unsigned cake_from = ((lane) & ~3u) | (((lane) & 1u) << 1);                       \
+    const unsigned cake_sel = ((lane) & 2u) ? 0x7632u : 0x5410u;                            \
+    const unsigned cake_a0 = __shfl_sync(0xffffffffu, (r0), cake_from);                     \
+    const unsigned cake_b0 = __shfl_sync(0xffffffffu, (r0), cake_from + 1);                 \
+    const unsigned cake_a1 = __shfl_sync(0xffffffffu, (r1), cake_from);                     \
+    const unsigned cake_b1 = __shfl_sync(0xffffffffu, (r1), cake_from + 1);                 \
+    (o0) = __byte_perm(cake_a0, cake_b0, cake_sel);                                         \
+    (o1) = __byte_perm(cake_a1, cake_b1, cake_sel);                                         \
+  } while (0)
 // mbarriers, named barriers, elect, proxy fences and register budgets (PTX
 // ISA: mbarrier.init, mbarrier.arrive, mbarrier.expect_tx, mbarrier.test_wait
 // and try_wait (.parity), fence.mbarrier_init, bar.sync, elect.sync,

@@ -307,13 +307,12 @@ void Emitter::mma_sync_gathered(const Stmt& s, const MmaStmt& n, const std::arra
   if (fc.layout != FragLayout::MmaAcc || fc.dtype != (integers ? DType::I32 : DType::F32) || !operand(fa) || !operand(fb))
     return refuse(s.range, "an mma other than f32 mma_acc += 8-bit float or tf32 mma_acc @ (the same).T or i32 of s8/u8");
   int64_t M = fc.dims[0], N = fc.dims[1], K = fa.dims[1], step = operand_step(fa.dtype);
-  // B's rows: whole 16-row tiles, and for tf32 a last half tile (N an odd
-  // multiple of 8: one n8 tile, rows g only).
-  bool half = tf32 && N % 16 == 8 && !operand_order(sym[2]);
+  // B's rows: whole 16-row tiles, and a last half tile (N an odd multiple
+  // of 8: one n8 tile, rows g only) where B is in the accumulator layout.
+  bool half = N % 16 == 8 && !operand_order(sym[2]);
   if (fa.dims[0] != M || fb.dims[0] != N || fb.dims[1] != K || K % step != 0 || (N % 16 != 0 && !half) || M % 16 != 0)
-    return refuse(s.range, tf32 ? "an mma whose fragments' shapes do not match (m16n8k8 tiles, B in 16-row tiles or a "
-                                  "loaded B with a half tile)"
-                                : "an mma whose fragments' shapes do not match (m16n8k32 tiles, B in 16-row tiles)");
+    return refuse(s.range, std::string("an mma whose fragments' shapes do not match (") +
+                               (tf32 ? "m16n8k8" : "m16n8k32") + " tiles, B in 16-row tiles or a loaded B with a half tile)");
   std::string c = name(sym[0]), an = name(sym[1]), bn = name(sym[2]);
   // Registers of one 16-row tile of a or b: K values of 16 rows over 32 lanes.
   std::string per_tile = std::to_string(K * dtype_bits(fa.dtype) / 64), steps = std::to_string(K / step);
@@ -345,14 +344,17 @@ void Emitter::mma_sync_gathered(const Stmt& s, const MmaStmt& n, const std::arra
   };
   gathered("cake_fa", sym[1], an, m16);
   gathered("cake_fb", sym[2], bn, n16);
-  // A half tile's k-step block is its values 2k, 2k + 1 after the whole
-  // tiles' (values.cpp's MmaTiles): one row's gathering into registers 0
-  // and 2, which its (even) n8 tile reads.
-  if (half)
-    line("  CAKE_TF32_OPERAND_ROW(cake_fb[" + n16 + "][0], cake_fb[" + n16 + "][2], " + bn + "[" +
-             std::to_string(N / 16 * K / 2) + " + 2 * cake_k], " + bn + "[" + std::to_string(N / 16 * K / 2) +
+  // A half tile's k-step (values.cpp's MmaTiles: after the whole tiles'
+  // values, two to a block): tf32 its values 2k, 2k + 1, 8-bit its
+  // registers 2k, 2k + 1 (two blocks each); one row's gathering into
+  // registers 0 and 2, which its (even) n8 tile reads.
+  if (half) {
+    std::string first = std::to_string(N / 16 * K / 2 / fa.per_register());
+    line(std::string("  ") + (tf32 ? "CAKE_TF32_OPERAND_ROW" : "CAKE_F8_OPERAND_HALF") + "(cake_fb[" + n16 +
+             "][0], cake_fb[" + n16 + "][2], " + bn + "[" + first + " + 2 * cake_k], " + bn + "[" + first +
              " + 2 * cake_k + 1], cake_lane);",
          s.range);
+  }
   std::string instruction =
       tf32       ? std::string("CAKE_MMA_M16N8K8_TF32(")
       : integers ? "CAKE_MMA_M16N8K32_S32(\"" + std::string(mma_type(fa.dtype)) + "\", \"" + std::string(mma_type(fb.dtype)) + "\", "

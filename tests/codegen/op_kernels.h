@@ -1229,6 +1229,27 @@ inline const std::vector<FormKernel>& form_kernels() {
   mma acc += a @ b.T
   store D[block.y * 32 : 32, block.x * 16 : 16] <- acc
 })"},
+    // 8-bit B operands with a half tile (N an odd multiple of 8: rows g
+    // only): e4m3 A by an e5m2 B of 24 rows (a whole 16-row tile and a
+    // half), and s8 by an s8 B of 8 rows (the half tile alone), each k-step's
+    // half row gathered by CAKE_F8_OPERAND_HALF.
+    {"8-bit mma.sync B operands of an odd multiple of 8 rows", "sm_89", "a",
+     R"(kernel f8_half_b(A: global f8e4m3[M, 64], B: global f8e5m2[N, 64], A8: global i8[M, 32], B8: global i8[N, 32], D: global f32[M, N], E: global i32[M, 8]) where M % 16 == 0, N % 24 == 0 grid (N / 24, M / 16) block 32 {
+  reg acc: f32[16, 24] layout(mma_acc)
+  reg a: f8e4m3[16, 64] layout(mma_acc)
+  reg b: f8e5m2[24, 64] layout(mma_acc)
+  reg iacc: i32[16, 8] layout(mma_acc)
+  reg a8: i8[16, 32] layout(mma_acc)
+  reg b8: i8[8, 32] layout(mma_acc)
+  load a <- A[block.y * 16 : 16, :]
+  load b <- B[block.x * 24 : 24, :]
+  mma acc = a @ b.T
+  store D[block.y * 16 : 16, block.x * 24 : 24] <- acc
+  load a8 <- A8[block.y * 16 : 16, :]
+  load b8 <- B8[block.x * 24 + 8 : 8, :]
+  mma iacc = a8 @ b8.T
+  store E[block.y * 16 : 16, :] <- iacc
+})"},
     // 8-bit and tf32 tiles by ldmatrix that are also read element-wise (a
     // W8A16 GEMM's dequantised B): kept in the accumulator layout, loaded
     // value by value; the mma gathers its operand from there.
