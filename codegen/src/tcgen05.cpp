@@ -115,8 +115,10 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   };
   // A: a shared-memory descriptor 32 bytes further each k-step; or, in
   // tensor memory (the `[d], [a], bdesc` form), its row i in TMEM lane i,
-  // two 16-bit elements per 32-bit column (the lower half the lower k) or
-  // one tf32, so 8 columns (32 bytes) further each step.
+  // its elements packed along the 32-bit columns, the lower k in the lower
+  // bits (four 8-bit, two 16-bit or one tf32 a column: CUTLASS's
+  // non-interleaved A fragments of the TS forms), so 8 columns (32 bytes)
+  // further each step.
   int64_t a_rows = 0, k = 0;
   bool a_mn = false;
   DType a_dtype = DType::Unknown;
@@ -151,20 +153,20 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   int64_t rows = tile->size() == 2 ? (*tile)[0] : 0, columns = tile->size() == 2 ? (*tile)[1] : 0;
   int64_t n_cols = pair ? 2 * B.rows : B.rows, m_rows = pair ? 2 * a_rows : a_rows;
   // The kinds lowered: f16 (bf16 or f16 alike), tf32 and f8f6f4 (e4m3,
-  // e5m2, mixed) into f32, i8 (s8, u8) into s32; 6- and 4-bit floats and
-  // 8-bit A in tensor memory not yet.
+  // e5m2, mixed) into f32, i8 (s8, u8) into s32, each with A in shared or
+  // tensor memory; 6- and 4-bit floats not yet.
   Tcgen05Operand ka = tcgen05_operand(a_dtype), kb = tcgen05_operand(B.dtype);
   DType acc_dtype = m.symbols[acc].type.dtype;
   bool eight = dtype_bits(a_dtype) == 8 && dtype_bits(B.dtype) == 8;
   bool kind_ok = !ka.kind.empty() && ka.kind == kb.kind &&
                  (((ka.kind == "f16" || ka.kind == "tf32") && a_dtype == B.dtype) || (ka.kind == "f8f6f4" && eight) ||
                   ka.kind == "i8") &&
-                 acc_dtype == (ka.kind == "i8" ? DType::I32 : DType::F32) && !(a_tmem && eight);
+                 acc_dtype == (ka.kind == "i8" ? DType::I32 : DType::F32);
   int64_t step = kind_ok ? mma_k_bits(Op::Tcgen05Mma) / dtype_bits(a_dtype) : 0;  // K of one instruction
   if (!kind_ok || k != B.k || k % step != 0 || a_rows != 128 || rows != 128 || n_cols != columns || n_cols % 16 != 0 ||
       n_cols < 16 || n_cols > 256)
-    return refuse(s.range, a_tmem ? (pair ? "a pair's tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32 tmem [128, K] @ smem [N / 2, K].T (or [K, N / 2]) per CTA"
-                                          : "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32 tmem [128, K] @ smem [N, K].T (or [K, N])")
+    return refuse(s.range, a_tmem ? (pair ? "a pair's tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32/f8 tmem [128, K] @ smem [N / 2, K].T (or [K, N / 2]) or s32 of s8/u8 per CTA"
+                                          : "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32/f8 tmem [128, K] @ smem [N, K].T (or [K, N]) or s32 of s8/u8")
                            : pair ? "a pair's tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N / 2, K].T (or [K, N / 2]) or s32 of s8/u8 per CTA, N a multiple of 16 up to 256"
                                   : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N, K].T (or [K, N]) or s32 of s8/u8, N a multiple of 16 up to 256");
   // Instruction descriptor: D f32 (bits 4-5 = 1) or s32 (2), A and B

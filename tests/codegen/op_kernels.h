@@ -787,6 +787,45 @@ inline const std::vector<OpKernel>& op_kernels() {
   tcgen05.wait.ld
   store C[q * 32 : 32, :] <- r
 })"},
+    // 8-bit A in tensor memory, four to a column: kind::f8f6f4 (e4m3 by
+    // e5m2, A by tcgen05.st of packed fragments) and kind::i8 (s8 by s8, A
+    // by tcgen05.cp of a 64B-swizzled tile).
+    {"tcgen05.mma tcgen05.st tcgen05.cp", R"(kernel op_tcgen05_tmem_a8(A: global f8e4m3[128, 64], B: global f8e5m2[64, 64], A8: global i8[128, 64], B8: global i8[32, 64], C: global f32[128, 64], D: global i32[128, 32]) grid (1) block 128 {
+  smem sB: f8e5m2[64, 64] swizzle(64B)
+  smem sA8: i8[128, 64] swizzle(64B)
+  smem sB8: i8[32, 64] swizzle(64B)
+  tmem ta: f8e4m3[128, 128]
+  tmem t8: i8[128, 128]
+  tmem acc: f32[128, 64]
+  tmem iacc: i32[128, 32]
+  mbarrier done
+  reg a: f8e4m3[32, 64] layout(tcgen05_acc)
+  reg r: f32[32, 64] layout(tcgen05_acc)
+  reg ri: i32[32, 32] layout(tcgen05_acc)
+  let q = warp.id % 4
+  load a <- A[q * 32 : 32, :]
+  tcgen05.st ta[q * 32 : 32, 0 : 64] <- a
+  tcgen05.wait.st
+  cp.async sB <- B
+  cp.async sA8 <- A8
+  cp.async sB8 <- B8
+  cp.async.commit
+  cp.async.wait 0
+  fence.proxy.async
+  syncthreads
+  elect {
+    tcgen05.cp t8[:, 0 : 64] <- sA8
+    tcgen05.mma acc = ta[:, 0 : 64] @ sB.T
+    tcgen05.mma iacc = t8[:, 0 : 64] @ sB8.T
+    tcgen05.commit done
+  }
+  wait done parity(0)
+  tcgen05.ld r <- acc[q * 32 : 32, :]
+  tcgen05.ld ri <- iacc[q * 32 : 32, :]
+  tcgen05.wait.ld
+  store C[q * 32 : 32, :] <- r
+  store D[q * 32 : 32, :] <- ri
+})"},
     // A CTA pair's MMA with A in tensor memory: each CTA's 128 rows of A in
     // its own TMEM (tcgen05.st), its half of B's rows in shared memory; the
     // even CTA issues the m256n64k16 steps, its commit reaches both.
