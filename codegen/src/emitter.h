@@ -333,6 +333,10 @@ class Emitter {
   /// in whole k-steps of `step` columns; nullopt (refused) otherwise.
   std::optional<std::pair<int64_t, int64_t>> register_columns(ExprId e, const FragShape& f, int64_t step);
   std::optional<MmaSmemOperand> mma_smem_operand(ExprId e, Op op, bool mn_major = false);
+  /// Whether the tile `e` selects of smem `buffer` is the buffer's whole
+  /// rows from a multiple of 8 rows in: what an MMA or tcgen05.cp
+  /// descriptor (8-row groups from a swizzle pattern's start) can name.
+  bool whole_row_groups(ExprId e, const Symbol& buffer);
 
   // Section - Blackwell's tensor memory and MMA (tcgen05.cpp)
 

@@ -33,6 +33,33 @@ int64_t wgmma_k(DType dtype) { return mma_k_bits(Op::Wgmma) / std::max(1u, dtype
 
 }  // namespace
 
+bool Emitter::whole_row_groups(ExprId e, const Symbol& buffer) {
+  // The descriptor walks the tile 8 rows (one swizzle pattern) at a time,
+  // rows a span apart, from a pattern's start (base offset 0): the tile's
+  // rows must be the buffer's whole rows (its last dim not sliced) and
+  // its first row a multiple of 8 rows into the buffer's tile (stages are
+  // placed a whole pattern apart).
+  auto [base, items] = operand_of(m, e);
+  const std::vector<ExprId>& dims = buffer.type.dims;
+  size_t stages = buffer.type.stage_dims.size(), last = stages + dims.size() - 1;
+  if (last < items.size() && items[last].kind != IndexItem::Kind::Full) {
+    auto extent = eval.fold(dims.back());
+    bool whole = items[last].kind == IndexItem::Kind::Slice && extent && eval.fold(items[last].start) == int64_t(0) &&
+                 eval.fold(items[last].extent) == extent;
+    if (!whole) return false;
+  }
+  int64_t below = 1;  // rows of the buffer's tile per step of dim d
+  for (size_t d = last; d-- > stages;) {
+    if (d < items.size() && items[d].kind != IndexItem::Kind::Full) {
+      if (std::min<int64_t>(multiple_of(items[d].start), 8) * below % 8 != 0) return false;
+    }
+    auto extent = eval.fold(dims[d - stages]);
+    if (!extent) return false;
+    below *= *extent;
+  }
+  return true;
+}
+
 std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId e, Op op, bool mn_major) {
   // A tile whose rows are one swizzle span, in 8-row groups: K-major
   // ([MN, K]) or, asked for, MN-major ([K, MN]).
@@ -58,7 +85,8 @@ std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId e, Op op
   out.dtype = b.type.dtype;
   const SwizzleRule* rule = target.swizzle(out.swizzle);
   int64_t row_bytes = (*dims)[1] * dtype_bits(out.dtype) / 8;
-  if (out.swizzle == Swizzle::None || !rule || row_bytes != rule->span.value || (*dims)[0] % 8 != 0) {
+  if (out.swizzle == Swizzle::None || !rule || row_bytes != rule->span.value || (*dims)[0] % 8 != 0 ||
+      !whole_row_groups(e, b)) {
     refuse(x.range, mn_major ? "a " + name + " operand whose rows are not one swizzle span (MN-major [K, MN], swizzled, 8-row groups)"
                              : "a " + name + " operand whose rows are not one swizzle span (K-major, swizzled, 8-row groups)");
     return std::nullopt;
