@@ -142,29 +142,42 @@ void Emitter::bulk_load(const Stmt& s, const MoveStmt& mv) {
   if (!dst || !src || !bar) return;
   const Symbol& to = m.symbols[root_symbol(m, mv.dst)];
   int64_t element = dtype_bits(to.type.dtype) / 8;
-  if (*dst != *src || dst->empty() || dst->size() > 2 || element <= 0)
-    return refuse(s.range, "a bulk copy other than between 1-D or 2-D tiles of one shape");
+  if (*dst != *src || dst->empty() || element <= 0)
+    return refuse(s.range, "a bulk copy other than between tiles of one shape");
   if (to.type.swizzle != Swizzle::None)
     return refuse(m.exprs[mv.dst].range, "a bulk copy into swizzled shared memory (it writes bytes in order)");
-  // A 2-D tile is a row at a time, unless both ends take whole rows of
-  // their buffers (their last dim `:`), which are then one run of bytes.
-  int64_t rows = dst->size() == 2 ? (*dst)[0] : 1, row_bytes = dst->back() * element;
-  auto whole_rows = [&](ExprId e) {
-    // The dims after the items written are whole.
+  // A tile is copied a row (its innermost dim) at a time, unless at both
+  // ends its rows follow one another in memory: every dim after its first
+  // is a whole dim of its buffer. Then it is one run of bytes.
+  int64_t rows = 1, row_bytes = dst->back() * element;
+  for (size_t d = 0; d + 1 < dst->size(); ++d) rows *= (*dst)[d];
+  auto contiguous = [&](ExprId e) {
     auto [base, items] = operand_of(m, e);
     if (base == kNone) return false;
-    const Symbol& b = m.symbols[base];
-    return items.size() < b.type.stage_dims.size() + b.type.dims.size() || items.back().kind == IndexItem::Kind::Full;
+    bool in_tile = false;
+    for (const IndexItem& item : items) {
+      if (in_tile && item.kind != IndexItem::Kind::Full) return false;
+      in_tile = in_tile || item.kind != IndexItem::Kind::Scalar;
+    }
+    return true;  // the dims after the items written are whole
   };
-  bool one_run = rows == 1 || (whole_rows(mv.dst) && whole_rows(mv.src));
+  bool one_run = rows == 1 || (contiguous(mv.dst) && contiguous(mv.src));
   int64_t bytes = one_run ? rows * row_bytes : row_bytes;
   // Both ends 16-byte aligned and a multiple of 16 bytes (PTX ISA,
   // cp.async.bulk), as the slice starts and the rows' pitches prove.
   if (bytes % 16 != 0 || (alignment(mv.src) * element) % 16 != 0 || (alignment(mv.dst) * element) % 16 != 0)
     return refuse(s.range, "a bulk copy whose bytes or starts are not provably 16-byte aligned");
-  int rank = static_cast<int>(dst->size());
-  std::string row = one_run ? "0" : "cake_r", col = rank == 2 ? "0" : "";
-  auto d = address(mv.dst, row, col, rank), g = address(mv.src, row, col, rank);
+  // Row r of the tile: its outer dims' coordinates, row-major.
+  std::vector<std::string> coords(dst->size(), "0");
+  if (!one_run) {
+    int64_t below = 1;
+    for (size_t d = dst->size() - 1; d-- > 0;) {
+      std::string c = below == 1 ? std::string("cake_r") : "(cake_r / " + std::to_string(below) + ")";
+      coords[d] = d == 0 ? c : "(" + c + " % " + std::to_string((*dst)[d]) + ")";
+      below *= (*dst)[d];
+    }
+  }
+  auto d = address(mv.dst, coords), g = address(mv.src, coords);
   if (!d || !g) return;
   std::string copy = "CAKE_BULK_LOAD(&" + *d + ", &" + *g + ", " + std::to_string(bytes) + ", " + *bar + ");";
   if (one_run) return line(copy, s.range);

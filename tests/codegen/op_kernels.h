@@ -877,6 +877,33 @@ inline const std::vector<OpKernel>& op_kernels() {
   load z <- t[i / 8, (i % 8) * 4 : 4]
   store Z[block.x * 8 + i / 8, (i % 8) * 4 : 4] <- z
 })"},
+    // Bulk copies of rank 3: a whole [2, 4, 16] tile (one run), a column
+    // slice of it (a copy per row, its row index split over the outer
+    // dims), and a [2, 16] tile with a dim fixed between its two (rows 256
+    // bytes apart: a copy per row).
+    {"bulk.load", R"(kernel op_bulk_3d(W: global f32[M, 4, 16], A3: global f32[M, 4, 16], B3: global f32[M, 4, 8], C2: global f32[M, 16]) where M % 2 == 0 grid (M / 2) block 64 {
+  smem a: f32[2, 4, 16]
+  smem b: f32[2, 4, 8]
+  smem c: f32[2, 16]
+  mbarrier full
+  elect {
+    arrive.expect_tx full, bytes(a) + bytes(b) + bytes(c)
+    bulk.load a <- W[block.x * 2 : 2, :, :], full
+    bulk.load b <- W[block.x * 2 : 2, :, 4 : 8], full
+    bulk.load c <- W[block.x * 2 : 2, 1, :], full
+  }
+  wait full parity(0)
+  reg xa: f32[2]
+  reg xb: f32
+  reg xc: f32
+  let i = warp.id * 32 + lane
+  load xa <- a[i / 32, i / 8 % 4, i % 8 * 2 : 2]
+  store A3[block.x * 2 + i / 32, i / 8 % 4, i % 8 * 2 : 2] <- xa
+  load xb <- b[i / 32, i / 8 % 4, i % 8]
+  store B3[block.x * 2 + i / 32, i / 8 % 4, i % 8] <- xb
+  load xc <- c[i / 32, i % 16]
+  store C2[block.x * 2 + i / 32, i % 16] <- xc
+})"},
     {"tcgen05.cp", R"(kernel op_tcgen05_cp(X: global f32[128, 32], C: global f32[128, 32]) grid (1) block 128 {
   smem s: f32[128, 32] swizzle(128B)
   tmem u: f32[128, 32]
