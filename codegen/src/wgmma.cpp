@@ -42,6 +42,12 @@ bool Emitter::whole_row_groups(ExprId e, const Symbol& buffer) {
   auto [base, items] = operand_of(m, e);
   const std::vector<ExprId>& dims = buffer.type.dims;
   size_t stages = buffer.type.stage_dims.size(), last = stages + dims.size() - 1;
+  // Its rows are neighbours: no dim fixed between the tile's two.
+  bool in_tile = false;
+  for (size_t d = 0; d < items.size() && d < last; ++d) {
+    if (in_tile && items[d].kind == IndexItem::Kind::Scalar) return false;
+    in_tile = in_tile || items[d].kind != IndexItem::Kind::Scalar;
+  }
   if (last < items.size() && items[last].kind != IndexItem::Kind::Full) {
     auto extent = eval.fold(dims.back());
     bool whole = items[last].kind == IndexItem::Kind::Slice && extent && eval.fold(items[last].start) == int64_t(0) &&

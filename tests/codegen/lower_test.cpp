@@ -501,10 +501,12 @@ kernel wide(X: global bf16[16, 128], C: global f32[64, 128]) grid (1) block 128 
   CHECK(low.diagnostics[0].id == DiagId::NotLowered);
   CHECK(a->text.substr(low.diagnostics[0].range.begin, 1) == "b");
   CHECK(low.diagnostics[0].message.find("MN-major [K, MN]") != std::string::npos);
-  // A slice of a buffer's rows (its rows are two spans) and a tile from
-  // row 4 (mid-pattern): a descriptor names neither.
+  // A slice of a buffer's rows (its rows are two spans), a tile from row 4
+  // (mid-pattern) and one whose rows are 16 rows apart (a dim fixed
+  // between its two): a descriptor names none of them.
   for (const std::string& decl_use : {std::string("bf16[64, 128] swizzle(128B)|b[:, 64 : 64]"),
-                                      std::string("bf16[72, 64] swizzle(128B)|b[4 : 64, :]")}) {
+                                      std::string("bf16[72, 64] swizzle(128B)|b[4 : 64, :]"),
+                                      std::string("bf16[64, 16, 64] swizzle(128B)|b[:, 8, :]")}) {
     std::string decl = decl_use.substr(0, decl_use.find('|')), use = decl_use.substr(decl_use.find('|') + 1);
     auto s = analyze("target sm_90a\nkernel sl(C: global f32[64, 64]) grid (1) block 128 {\n  smem a: bf16[64, 64] swizzle(128B)\n"
                      "  smem b: " + decl + "\n  role mma warpgroup(0) {\n    reg acc: f32[64, 64] layout(wgmma_acc)\n"
