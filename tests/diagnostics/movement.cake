@@ -387,3 +387,29 @@ kernel tma_column_half(A: global bf16[M, 64], C: global bf16[M, 64]) where M % 1
     tma.store.wait 0
   }
 }
+
+// -----
+
+// E0510's second form: an index between a tile's first and inner dims
+// that fixes or narrows a dim leaves its rows apart; the outer dims
+// indexed and the rest whole is dense.
+target sm_90a
+kernel tma_rows_apart(X: global f32[64, 32], Y: global f32[2, 4, 32]) grid (1) block 128 {
+  smem s: f32[2, 4, 32]
+  mbarrier full
+  tensormap tX = X box [2, 32]
+  tensormap tY = Y box [2, 4, 32]
+  elect {
+    arrive.expect_tx full, bytes(s[:, 1, :]) + bytes(s[1, 0 : 2, :])
+    // expected-error@+1 [CAKE-E0510] {{the destination `s[:, 1, :]` is not dense: `1` fixes or narrows a dim between its rows}}
+    tma.load s[:, 1, :] <- tX[0, 0], full
+    tma.load s[1, 0 : 2, :] <- tX[2, 0], full
+  }
+  wait full parity(0)
+  fence.proxy.async
+  elect {
+    tma.store tY[0, 0, 0] <- s
+    tma.store.commit
+    tma.store.wait 0
+  }
+}

@@ -42,6 +42,9 @@ struct View {
   ExprId start = kNone;      // first element along it (kNone: 0)
   ByteRange inner;           // the inner index item, or the whole operand
   bool multi_row = false;    // more than one element in an outer tile dim
+  /// An index item after the tile's first dim and before its inner one
+  /// that fixes or narrows its dim: the tile's rows are not neighbours.
+  std::optional<ByteRange> gap;
   bool ok = false;
 };
 
@@ -111,12 +114,18 @@ class MovementChecker {
       size_t at = stages + d;
       return at < items ? &all[at] : nullptr;
     };
+    bool in_tile = false;
     for (size_t d = 0; d < rank; ++d) {
       const IndexItem* item = tile_item(d);
       ExprId extent = item ? (item->kind == IndexItem::Kind::Slice ? item->extent
                               : item->kind == IndexItem::Kind::Full ? s.type.dims[d]
                                                                     : kNone)
                            : s.type.dims[d];
+      if (in_tile && d != *inner && item && item->kind != IndexItem::Kind::Full && !v.gap) {
+        auto whole = eval_.fold(s.type.dims[d]), taken = extent == kNone ? std::nullopt : eval_.fold(extent);
+        if (item->kind == IndexItem::Kind::Scalar || !whole || !taken || *taken != *whole) v.gap = item->range;
+      }
+      in_tile = in_tile || !item || item->kind != IndexItem::Kind::Scalar;
       if (d == *inner) {
         v.extent = extent;
         if (item && item->kind != IndexItem::Kind::Full) v.start = item->start;
@@ -308,6 +317,14 @@ class MovementChecker {
     View v = view(smem);
     if (!v.ok || !v.multi_row || v.extent == kNone) return;
     const Symbol& root = m_.symbols[v.root];
+    if (v.gap) {
+      Diagnostic d = make_diagnostic(DiagForm::TmaTileRowsApart, *v.gap, role, text(m_.exprs[smem].range),
+                                     text(*v.gap), root.name);
+      d.related.push_back({m_.exprs[smem].range, "the tile"});
+      d.related.push_back({root.decl, "`" + std::string(root.name) + "` declared here"});
+      push(std::move(d), tma);
+      return;
+    }
     auto inner = inner_dim(root.type);
     if (!inner) return;
     auto width = eval_.fold(v.extent), row = eval_.fold(root.type.dims[*inner]);
