@@ -59,6 +59,28 @@ Ran run(std::string text, std::string_view kernel, std::vector<std::pair<std::st
   return r;
 }
 
+TEST_CASE("a col_major tensor is refused with a reason, not run in row-major order") {
+  auto a = analyze(R"(target sm_80
+kernel cm(A: global f32[16, 8] col_major, B: global f32[16, 8]) grid (1) block 32 {
+  reg x: f32[8]
+  load x <- A[lane % 16, :]
+  store B[lane % 16, :] <- x
+}
+)");
+  const Module& m = a->module;
+  REQUIRE(count(a->diagnostics).errors == 0);
+  uint32_t k = kernel_of(m, "cm");
+  ShapeChoice s = choose_shape(m, k, -1, {});
+  std::vector<TensorData> inputs;
+  std::string error;
+  REQUIRE(make_inputs(m, k, s.values, 7, inputs, error));
+  RunResult r = run_kernel(m, k, s.values, inputs, RunOptions{});
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].kind == RunProblem::Kind::Unsupported);
+  CHECK(r.problems[0].message.find("`A` is col_major") != std::string::npos);
+  CHECK(a->text.substr(r.problems[0].at.begin, 1) == "A");
+}
+
 const TensorData& tensor(const Ran& r, std::string_view name) {
   for (const TensorData& t : r.result.tensors)
     if (t.name == name) return t;
