@@ -212,6 +212,11 @@ class Emitter {
   /// The same for a tile of any rank: `coords` (outermost first) for each
   /// of its dims.
   std::optional<std::string> address(ExprId e, const std::vector<std::string>& coords);
+  /// Coordinates (outermost first) of row `row` (a C++ expression) of a
+  /// tile of dims `tile`, its rows those of its outer dims in row-major
+  /// order; the innermost coordinate is `column`.
+  static std::vector<std::string> row_coordinates(const std::vector<int64_t>& tile, const std::string& row,
+                                                  const std::string& column);
   /// address() of the place `p` as a pointer at the thread's corner and an
   /// offset from it, for an operand in plain row-major memory (a tensor, or
   /// shared memory neither swizzled nor placed apart by stage); nullopt for
@@ -332,7 +337,12 @@ class Emitter {
   /// `f`, takes: `x[:, c : w]` (every row, constant c and w, or `x[:, :]`)
   /// in whole k-steps of `step` columns; nullopt (refused) otherwise.
   std::optional<std::pair<int64_t, int64_t>> register_columns(ExprId e, const FragShape& f, int64_t step);
-  std::optional<MmaSmemOperand> mma_smem_operand(ExprId e, Op op, bool mn_major = false);
+  /// Which operand `mma_smem_operand()` reads: an MMA's A (an [M, K] tile,
+  /// or a [K, M] one used as `.T`: MN-major), its B (an [N, K] tile used
+  /// as `.T`, or a [K, N] one: MN-major), or a copy's source (as written,
+  /// K-major).
+  enum class MmaSide { A, B, Copy };
+  std::optional<MmaSmemOperand> mma_smem_operand(ExprId written, Op op, MmaSide side);
   /// Whether the tile `e` selects of smem `buffer` is the buffer's whole
   /// rows from a multiple of 8 rows in: what an MMA or tcgen05.cp
   /// descriptor (8-row groups from a swizzle pattern's start) can name.

@@ -36,15 +36,8 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
   if (threads <= 0) return refuse(s.range, "a cp.async in a group of threads of unknown size");
   // Piece p is in row p / pieces_per_row of the tile's rows (its outer
   // dims, row-major), at column (p % pieces_per_row) * per_piece.
-  std::vector<std::string> coords(dst->size());
-  coords.back() = "(cake_p % " + std::to_string(pieces_per_row) + " * " + std::to_string(per_piece) + ")";
-  std::string row = "(cake_p / " + std::to_string(pieces_per_row) + ")";
-  int64_t below = 1;  // rows per step of outer dim d
-  for (size_t d = dst->size() - 1; d-- > 0;) {
-    std::string c = below == 1 ? row : "(" + row + " / " + std::to_string(below) + ")";
-    coords[d] = d == 0 ? c : "(" + c + " % " + std::to_string((*dst)[d]) + ")";
-    below *= (*dst)[d];
-  }
+  auto coords = row_coordinates(*dst, "(cake_p / " + std::to_string(pieces_per_row) + ")",
+                                "(cake_p % " + std::to_string(pieces_per_row) + " * " + std::to_string(per_piece) + ")");
   auto d = address(mv.dst, coords);
   auto g = address(mv.src, coords);
   if (!d || !g) return;

@@ -92,7 +92,6 @@ void Emitter::tmem_epilogue() {
 }
 
 void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
-  const Expr& bt = m.exprs[n.b];
   SymbolId acc = root_symbol(m, n.acc);
   if (acc == kNone || m.symbols[acc].kind != SymbolKind::Tmem)
     return refuse(m.exprs[n.acc].range, "a tcgen05.mma accumulator outside tensor memory");
@@ -104,8 +103,7 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   // B: an [N, K] tile used as `.T` (K-major) or a [K, N] one (N-major:
   // the instruction descriptor's transpose-B bit); A in shared memory an
   // [M, K] tile or a [K, M] one used as `.T` (transpose-A).
-  auto b_side = bt.kind == Expr::Kind::Transpose ? mma_smem_operand(bt.lhs, Op::Tcgen05Mma)
-                                                 : mma_smem_operand(n.b, Op::Tcgen05Mma, true);
+  auto b_side = mma_smem_operand(n.b, Op::Tcgen05Mma, MmaSide::B);
   // Each k-step's descriptor starts 32 bytes further along a K-major row,
   // or that many K rows further down an MN-major tile.
   auto desc = [&](const MmaSmemOperand& x) {
@@ -113,8 +111,7 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
     return "CAKE_UMMA_DESC((const unsigned char*)" + x.base + " + " + std::to_string(x.step_bytes) + " * cake_k, " +
            std::to_string(8 * rule->span.value) + ", " + std::to_string(descriptor_layout(x.swizzle)) + ")";
   };
-  // A: a shared-memory descriptor 32 bytes further each k-step; or, in
-  // tensor memory (the `[d], [a], bdesc` form), its row i in TMEM lane i,
+  // A: a shared-memory descriptor (desc()); or, in tensor memory (the `[d], [a], bdesc` form), its row i in TMEM lane i,
   // its elements packed along the 32-bit columns, the lower k in the lower
   // bits (four 8-bit, two 16-bit or one tf32 a column: CUTLASS's
   // non-interleaved A fragments of the TS forms), so 8 columns (32 bytes)
@@ -132,9 +129,7 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
     a_dtype = m.symbols[a_root].type.dtype;
     a_operand = *a + " + 8 * cake_k";
   } else {
-    const Expr& ax = m.exprs[n.a];
-    auto a_side = ax.kind == Expr::Kind::Transpose ? mma_smem_operand(ax.lhs, Op::Tcgen05Mma, true)
-                                                   : mma_smem_operand(n.a, Op::Tcgen05Mma);
+    auto a_side = mma_smem_operand(n.a, Op::Tcgen05Mma, MmaSide::A);
     if (!a_side || !d || !tile || !b_side) return;
     a_mn = a_side->mn_major;
     a_rows = a_side->rows;
@@ -195,7 +190,7 @@ void Emitter::tcgen05_cp(const Stmt& s, const MoveStmt& mv) {
     return refuse(m.exprs[mv.dst].range, "a tcgen05.cp destination outside tensor memory");
   auto taddr = tmem_address(mv.dst);
   auto tile = tile_dims(mv.dst);
-  auto src = mma_smem_operand(mv.src, Op::Tcgen05Cp);
+  auto src = mma_smem_operand(mv.src, Op::Tcgen05Cp, MmaSide::Copy);
   if (!taddr || !tile || !src) return;
   // .128x256b: TMEM lanes 0-127 (the taddr's lane 0), 8 32-bit columns
   // from each of 128 rows of the descriptor's matrix, which are laid out

@@ -167,16 +167,8 @@ void Emitter::bulk_load(const Stmt& s, const MoveStmt& mv) {
   // cp.async.bulk), as the slice starts and the rows' pitches prove.
   if (bytes % 16 != 0 || (alignment(mv.src) * element) % 16 != 0 || (alignment(mv.dst) * element) % 16 != 0)
     return refuse(s.range, "a bulk copy whose bytes or starts are not provably 16-byte aligned");
-  // Row r of the tile: its outer dims' coordinates, row-major.
-  std::vector<std::string> coords(dst->size(), "0");
-  if (!one_run) {
-    int64_t below = 1;
-    for (size_t d = dst->size() - 1; d-- > 0;) {
-      std::string c = below == 1 ? std::string("cake_r") : "(cake_r / " + std::to_string(below) + ")";
-      coords[d] = d == 0 ? c : "(" + c + " % " + std::to_string((*dst)[d]) + ")";
-      below *= (*dst)[d];
-    }
-  }
+  // Row r of the tile (or, in one run, its first).
+  auto coords = one_run ? std::vector<std::string>(dst->size(), "0") : row_coordinates(*dst, "cake_r", "0");
   auto d = address(mv.dst, coords), g = address(mv.src, coords);
   if (!d || !g) return;
   std::string copy = "CAKE_BULK_LOAD(&" + *d + ", &" + *g + ", " + std::to_string(bytes) + ", " + *bar + ");";

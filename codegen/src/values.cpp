@@ -672,12 +672,34 @@ Operand operand_of(const Module& m, ExprId id) {
   return {};
 }
 
-std::optional<OperandLayout> Emitter::operand_layout(ExprId id, const std::string& row, const std::string& col,
-                                                    int tile_rank) {
+namespace {
+
+/// The coordinates of a tile of rank `tile_rank` (at most 2) at (row, col).
+std::vector<std::string> coordinates(const std::string& row, const std::string& col, int tile_rank) {
   std::vector<std::string> coords;
   if (tile_rank >= 1) coords.push_back(row);
   if (tile_rank >= 2) coords.push_back(col);
-  return operand_layout(id, coords);
+  return coords;
+}
+
+}  // namespace
+
+std::vector<std::string> Emitter::row_coordinates(const std::vector<int64_t>& tile, const std::string& row,
+                                                  const std::string& column) {
+  std::vector<std::string> coords(tile.size());
+  coords.back() = column;
+  int64_t below = 1;  // rows per step of outer dim d
+  for (size_t d = tile.size() - 1; d-- > 0;) {
+    std::string c = below == 1 ? row : "(" + row + " / " + std::to_string(below) + ")";
+    coords[d] = d == 0 ? c : "(" + c + " % " + std::to_string(tile[d]) + ")";
+    below *= tile[d];
+  }
+  return coords;
+}
+
+std::optional<OperandLayout> Emitter::operand_layout(ExprId id, const std::string& row, const std::string& col,
+                                                    int tile_rank) {
+  return operand_layout(id, coordinates(row, col, tile_rank));
 }
 
 std::optional<OperandLayout> Emitter::operand_layout(ExprId id, const std::vector<std::string>& tile_coords) {
@@ -749,10 +771,7 @@ std::string OperandLayout::row_major(size_t from, size_t to) const {
 }
 
 std::optional<std::string> Emitter::address(ExprId id, const std::string& row, const std::string& col, int tile_rank) {
-  std::vector<std::string> coords;
-  if (tile_rank >= 1) coords.push_back(row);
-  if (tile_rank >= 2) coords.push_back(col);
-  return address(id, coords);
+  return address(id, coordinates(row, col, tile_rank));
 }
 
 std::optional<std::string> Emitter::address(ExprId id, const std::vector<std::string>& coords) {

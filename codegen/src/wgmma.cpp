@@ -66,9 +66,13 @@ bool Emitter::whole_row_groups(ExprId e, const Symbol& buffer) {
   return true;
 }
 
-std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId e, Op op, bool mn_major) {
+std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId written, Op op, MmaSide side) {
   // A tile whose rows are one swizzle span, in 8-row groups: K-major
-  // ([MN, K]) or, asked for, MN-major ([K, MN]).
+  // ([MN, K]) or MN-major ([K, MN]), which the operand's `.T` tells apart.
+  const Expr& w = m.exprs[written];
+  bool transposed = w.kind == Expr::Kind::Transpose && side != MmaSide::Copy;
+  ExprId e = transposed ? w.lhs : written;
+  bool mn_major = side == MmaSide::A ? transposed : side == MmaSide::B && !transposed;
   const Expr& x = m.exprs[e];
   const std::string name(op_spelling(op));
   SymbolId buffer = root_symbol(m, e);
@@ -192,7 +196,7 @@ std::string Emitter::wgmma_macro(int64_t n, DType dtype, bool a_in_registers, bo
 }
 
 void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
-  const Expr &acc = m.exprs[n.acc], &a = m.exprs[n.a], &bt = m.exprs[n.b];
+  const Expr &acc = m.exprs[n.acc], &a = m.exprs[n.a];
   if (acc.kind != Expr::Kind::Name || acc.symbol == kNone) return refuse(acc.range, "a wgmma accumulator that is not a fragment");
   auto fc = fragment(acc.symbol, acc.range);
   if (!fc) return;
@@ -201,7 +205,7 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
   // B is an [N, K] tile used as `.T` (K-major) or a [K, N] one (N-major,
   // which only the 16-bit forms' imm-trans-b reads); A in shared memory
   // likewise an [M, K] tile or a [K, M] one used as `.T` (imm-trans-a).
-  auto b_side = bt.kind == Expr::Kind::Transpose ? mma_smem_operand(bt.lhs, Op::Wgmma) : mma_smem_operand(n.b, Op::Wgmma, true);
+  auto b_side = mma_smem_operand(n.b, Op::Wgmma, MmaSide::B);
   if (!b_side) return;
   const MmaSmemOperand& B = *b_side;
   // A from registers: a 16-bit wgmma_acc fragment [64, K], whose registers
@@ -232,7 +236,7 @@ void Emitter::wgmma(const Stmt& s, const MmaStmt& n) {
       a_k = columns->second;
     }
   } else {
-    a_side = a.kind == Expr::Kind::Transpose ? mma_smem_operand(a.lhs, Op::Wgmma, true) : mma_smem_operand(n.a, Op::Wgmma);
+    a_side = mma_smem_operand(n.a, Op::Wgmma, MmaSide::A);
     if (!a_side) return;
     a_dtype = a_side->dtype;
     a_rows = a_side->rows;
