@@ -81,17 +81,22 @@ struct OperandLayout {
   std::vector<std::string> dims, coordinate;
   std::vector<size_t> tile_dims;
   size_t stages = 0;
+  /// Every dim, outermost in memory first: the stage dims, then the tile's
+  /// in its element order (docs/language.md, "Element order").
+  std::vector<size_t> order;
   const SmemSlot* slot = nullptr;
   bool plain = true;
-  /// The linear index of dims [from, to) in row-major order.
-  std::string row_major(size_t from, size_t to) const;
+  /// The linear index of dims [from, to) in memory order.
+  std::string linear(size_t from, size_t to) const;
+  /// Elements between neighbours along dim `d` (a C++ expression).
+  std::string stride(size_t d) const;
 };
 
 /// A plain operand's address at a thread's corner and its registers' offsets
 /// from it, in elements (Emitter::corner_address()).
 struct CornerAddress {
   std::string pointer, offset;
-  bool column_innermost = false;  // the tile's last dim (its columns, or its only dim) runs along the buffer's last dim
+  bool column_innermost = false;  // the tile's last dim (its columns, or its only dim) runs along the buffer's contiguous dim
 };
 
 class Emitter {
@@ -212,10 +217,23 @@ class Emitter {
   /// The same for a tile of any rank: `coords` (outermost first) for each
   /// of its dims.
   std::optional<std::string> address(ExprId e, const std::vector<std::string>& coords);
-  /// Coordinates (outermost first) of row `row` (a C++ expression) of a
-  /// tile of dims `tile`, its rows those of its outer dims in row-major
-  /// order; the innermost coordinate is `column`.
-  static std::vector<std::string> row_coordinates(const std::vector<int64_t>& tile, const std::string& row,
+  /// The dims of the tile `e` selects (indices into tile_dims(e)) in its
+  /// buffer's memory order, outermost first, when its last is the buffer's
+  /// contiguous dim (the tile is made of runs along it); else nullopt.
+  std::optional<std::vector<size_t>> tile_runs(ExprId e);
+  /// A tensor's dims as TMA lists them (dims, box and coordinates),
+  /// innermost first: the reverse of its memory order.
+  static std::vector<size_t> tma_dims(const ValueType& tensor) {
+    std::vector<size_t> out = memory_order(tensor);
+    std::reverse(out.begin(), out.end());
+    return out;
+  }
+  /// Coordinates (per tile dim) of row `row` (a C++ expression) of a tile
+  /// of dims `tile` whose dims in memory order are `runs` (tile_runs()):
+  /// its rows are those of the dims before the last, outermost first; the
+  /// last dim's coordinate is `column`.
+  static std::vector<std::string> row_coordinates(const std::vector<int64_t>& tile, const std::vector<size_t>& runs,
+                                                  const std::string& row,
                                                   const std::string& column);
   /// address() of the place `p` as a pointer at the thread's corner and an
   /// offset from it, for an operand in plain row-major memory (a tensor, or

@@ -585,15 +585,16 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
     p.map.dtype = std::string(dtype_name(tensor.type.dtype));
     p.map.element_bytes = dtype_bits(tensor.type.dtype) / 8;
     p.map.swizzle = swizzle_bytes(t.type.swizzle);
-    for (auto d = tensor.type.dims.rbegin(); d != tensor.type.dims.rend(); ++d) p.map.dims.push_back(x.index(*d));
-    for (auto b = t.box.rbegin(); b != t.box.rend(); ++b) {
-      auto v = x.eval.fold(*b);
+    if (t.box.size() != tensor.type.dims.size() || t.box.empty() || t.box.size() > 5 || p.map.element_bytes <= 0) {
+      x.refuse(t.decl, "this tensor map (a tensor of rank 1 to 5, a box of the tensor's rank)");
+      continue;
+    }
+    for (size_t d : Emitter::tma_dims(tensor.type)) {
+      p.map.dims.push_back(x.index(tensor.type.dims[d]));
+      auto v = x.eval.fold(t.box[d]);
       if (!v) x.refuse(t.decl, "a tensor map whose box is not constant");
       p.map.box.push_back(v.value_or(0));
     }
-    if (tensor.type.order != Order::RowMajor || p.map.box.size() != p.map.dims.size() || p.map.dims.empty() ||
-        p.map.dims.size() > 5 || p.map.element_bytes <= 0)
-      x.refuse(t.decl, "this tensor map (row-major tensors of rank 1 to 5, a box of the tensor's rank)");
     plan.params.push_back(std::move(p));
   }
   for (SymbolId s : kernel.shape_symbols) plan.params.push_back({x.name(s), LaunchParam::Kind::ShapeSymbol, "long long", {}});

@@ -18,8 +18,12 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
     return refuse(s.range, "a cp.async between tiles of different shapes or types");
   int64_t element = dtype_bits(to.type.dtype) / 8;
   if (element <= 0 || memory_type(to.type.dtype).empty()) return refuse(s.range, "a cp.async of this element type");
-  int64_t rows = 1, columns = dst->back();
-  for (size_t d = 0; d + 1 < dst->size(); ++d) rows *= (*dst)[d];
+  // The pieces run along the contiguous dim of both buffers.
+  auto runs = tile_runs(mv.dst);
+  if (!runs || runs != tile_runs(mv.src))
+    return refuse(s.range, "a cp.async whose tiles do not run along both buffers' contiguous dim");
+  int64_t rows = 1, columns = (*dst)[runs->back()];
+  for (size_t i = 0; i + 1 < runs->size(); ++i) rows *= (*dst)[(*runs)[i]];
   // The widest piece (16, 8 or 4 bytes) that divides a row and whose
   // start is aligned in both tiles (tensor bases are taken to be 16-byte
   // aligned: docs/lowering.md).
@@ -35,13 +39,13 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
   int64_t threads = group_threads, rounds = (pieces + threads - 1) / threads;
   if (threads <= 0) return refuse(s.range, "a cp.async in a group of threads of unknown size");
   // Piece p is in row p / pieces_per_row of the tile's rows (its outer
-  // dims, row-major), at column (p % pieces_per_row) * per_piece.
-  auto coords = row_coordinates(*dst, "(cake_p / " + std::to_string(pieces_per_row) + ")",
+  // dims, in memory order), at column (p % pieces_per_row) * per_piece.
+  auto coords = row_coordinates(*dst, *runs, "(cake_p / " + std::to_string(pieces_per_row) + ")",
                                 "(cake_p % " + std::to_string(pieces_per_row) + " * " + std::to_string(per_piece) + ")");
   auto d = address(mv.dst, coords);
   auto g = address(mv.src, coords);
   if (!d || !g) return;
-  // Piece p of the tile (row-major) is copied by thread p % threads.
+  // Piece p of the tile (in memory order) is copied by thread p % threads.
   line("#pragma unroll", s.range);
   line("for (int cake_j = 0; cake_j < " + std::to_string(rounds) + "; ++cake_j) {", s.range);
   line("  const int cake_p = " + group_rank + " + cake_j * " + std::to_string(threads) + ";", s.range);
@@ -61,12 +65,22 @@ static int64_t operand_step(DType dtype) { return 256 / std::max(1u, dtype_bits(
 /// register first + l / 8 holds. With `trans` the fragment [K, N] keeps its
 /// registers in the order of an [N, K] one: its register's block (n, k) is
 /// the tile's block (k, n), whose rows the `.trans` form reads and hands
-/// out transposed.
-static ElementPlace matrix_row(const Emitter& x, FragShape f, bool trans, const std::string& first) {
+/// out transposed. In a `col_major` tile (`down`) a block's 16-byte runs
+/// are its columns: lane l gives column l % 8, and the instruction's
+/// transpose is the other way round (`trans != down`), so the registers
+/// get the same values.
+static ElementPlace matrix_row(const Emitter& x, FragShape f, bool trans, bool down, const std::string& first) {
   if (trans) std::swap(f.dims[0], f.dims[1]);
   ElementPlace block = x.packed_block(f, "(" + first + " + (int)cake_lane / 8)");
   if (trans) std::swap(block.row, block.col);
+  if (down) return {"(8 * " + block.row + ")", "(8 * " + block.col + " + (int)cake_lane % 8)"};
   return {"(8 * " + block.row + " + (int)cake_lane % 8)", "(8 * " + block.col + ")"};
+}
+
+/// Whether the smem operand of an ldmatrix/stmatrix is a `col_major` tile.
+static bool down_columns(const Module& m, ExprId smem) {
+  SymbolId b = root_symbol(m, smem);
+  return b != kNone && m.symbols[b].type.order == Order::ColMajor && m.symbols[b].type.dims.size() >= 2;
 }
 
 std::optional<Emitter::MatrixView> Emitter::matrix_view(const Stmt& s, const MoveStmt& mv, ExprId reg, ExprId smem,
@@ -121,16 +135,18 @@ void Emitter::ldmatrix(const Stmt& s, const MoveStmt& mv) {
   if (r.kind == Expr::Kind::Name && r.symbol != kNone && operand_order(r.symbol)) {
     auto f = fragment(r.symbol, r.range);
     auto tile = tile_dims(mv.src);
+    if (down_columns(m, mv.src)) return refuse(s.range, "an ldmatrix of 8-bit or tf32 values from a col_major tile (no such transpose)");
     if (f && tile) ldmatrix_operand_order(s, mv, *f, *tile);
     return;
   }
   auto view = matrix_view(s, mv, mv.dst, mv.src, "ldmatrix");
   if (!view) return;
+  bool down = down_columns(m, mv.src);
   matrix_quads(s, view->warp, [&](const std::string& count, const std::string& first) -> std::optional<std::string> {
-    ElementPlace row = matrix_row(*this, view->warp, mv.trans, first);
+    ElementPlace row = matrix_row(*this, view->warp, mv.trans, down, first);
     auto at = address(mv.src, view->tile_row(row.row), row.col, 2);
     if (!at) return std::nullopt;
-    return "CAKE_LDMATRIX_X" + count + (mv.trans ? "_TRANS" : "") + "(&" + name(view->symbol) + "[" + first + "], &" + *at + ");";
+    return "CAKE_LDMATRIX_X" + count + (mv.trans != down ? "_TRANS" : "") + "(&" + name(view->symbol) + "[" + first + "], &" + *at + ");";
   });
 }
 
@@ -196,13 +212,17 @@ void Emitter::ldmatrix_operand_order(const Stmt& s, const MoveStmt& mv, const Fr
 void Emitter::stmatrix(const Stmt& s, const MoveStmt& mv) {
   auto view = matrix_view(s, mv, mv.src, mv.dst, "stmatrix");
   if (!view) return;
-  if (view->warp.per_register() == 4) return stmatrix_8bit(s, mv, *view);
+  bool down = down_columns(m, mv.dst);
+  if (view->warp.per_register() == 4) {
+    if (down) return refuse(s.range, "a stmatrix of 8-bit values into a col_major tile (no 8-bit transpose)");
+    return stmatrix_8bit(s, mv, *view);
+  }
   // ldmatrix's inverse, register for register.
   matrix_quads(s, view->warp, [&](const std::string& count, const std::string& first) -> std::optional<std::string> {
-    ElementPlace row = matrix_row(*this, view->warp, mv.trans, first);
+    ElementPlace row = matrix_row(*this, view->warp, mv.trans, down, first);
     auto at = address(mv.dst, view->tile_row(row.row), row.col, 2);
     if (!at) return std::nullopt;
-    return "CAKE_STMATRIX_X" + count + (mv.trans ? "_TRANS" : "") + "(&" + *at + ", &" + name(view->symbol) + "[" + first + "]);";
+    return "CAKE_STMATRIX_X" + count + (mv.trans != down ? "_TRANS" : "") + "(&" + *at + ", &" + name(view->symbol) + "[" + first + "]);";
   });
 }
 

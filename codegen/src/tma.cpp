@@ -82,7 +82,7 @@ namespace {
 /// The tensormap an operand `t[c0, c1, ...]` names and its coordinates.
 struct MapOperand {
   SymbolId map = kNone;
-  std::vector<ExprId> coordinates;  // outermost first, as written
+  std::vector<ExprId> coordinates;  // as written, one per dim of the map's tensor
 };
 
 std::optional<MapOperand> map_operand(const Module& m, ExprId e) {
@@ -95,6 +95,9 @@ std::optional<MapOperand> map_operand(const Module& m, ExprId e) {
     if (item.kind != IndexItem::Kind::Scalar) return std::nullopt;
     out.coordinates.push_back(item.start);
   }
+  // One coordinate per dim of the tensor.
+  SymbolId tensor = m.symbols[out.map].tensor;
+  if (tensor == kNone || m.symbols[tensor].type.dims.size() != out.coordinates.size()) return std::nullopt;
   return out;
 }
 
@@ -103,7 +106,7 @@ std::optional<MapOperand> map_operand(const Module& m, ExprId e) {
 void Emitter::tma_load(const Stmt& s, const MoveStmt& mv) {
   auto map = map_operand(m, mv.src);
   if (!map || map->coordinates.empty() || map->coordinates.size() > 5)
-    return refuse(m.exprs[mv.src].range, "this tensor-map operand (1 to 5 scalar coordinates)");
+    return refuse(m.exprs[mv.src].range, "this tensor-map operand (1 to 5 scalar coordinates, one per dim of its tensor)");
   auto tile = tile_dims(mv.dst);
   auto bar = barrier_address(mv.barrier);
   if (!tile || !bar) return;
@@ -117,20 +120,20 @@ void Emitter::tma_load(const Stmt& s, const MoveStmt& mv) {
   bool pair = b != kNone && m.symbols[b].kind == SymbolKind::Dsmem;
   std::string call = tma_macro(static_cast<int64_t>(map->coordinates.size()), true, multicast, pair) + "(&" + *dst +
                      ", &" + name(map->map);
-  for (auto c = map->coordinates.rbegin(); c != map->coordinates.rend(); ++c) call += ", " + index(*c);
+  for (size_t d : tma_dims(m.symbols[m.symbols[map->map].tensor].type)) call += ", " + index(map->coordinates[d]);
   line(call + ", " + *bar + (multicast ? ", " + index(mv.multicast) : std::string()) + ");", s.range);
 }
 
 void Emitter::tma_store(const Stmt& s, const MoveStmt& mv) {
   auto map = map_operand(m, mv.dst);
   if (!map || map->coordinates.empty() || map->coordinates.size() > 5)
-    return refuse(m.exprs[mv.dst].range, "this tensor-map operand (1 to 5 scalar coordinates)");
+    return refuse(m.exprs[mv.dst].range, "this tensor-map operand (1 to 5 scalar coordinates, one per dim of its tensor)");
   auto tile = tile_dims(mv.src);
   if (!tile) return;
   auto src = address(mv.src, std::vector<std::string>(tile->size(), "0"));
   if (!src) return;
   std::string call = tma_macro(static_cast<int64_t>(map->coordinates.size()), false) + "(&" + name(map->map);
-  for (auto c = map->coordinates.rbegin(); c != map->coordinates.rend(); ++c) call += ", " + index(*c);
+  for (size_t d : tma_dims(m.symbols[m.symbols[map->map].tensor].type)) call += ", " + index(map->coordinates[d]);
   line(call + ", &" + *src + ");", s.range);
 }
 
@@ -146,20 +149,30 @@ void Emitter::bulk_load(const Stmt& s, const MoveStmt& mv) {
     return refuse(s.range, "a bulk copy other than between tiles of one shape");
   if (to.type.swizzle != Swizzle::None)
     return refuse(m.exprs[mv.dst].range, "a bulk copy into swizzled shared memory (it writes bytes in order)");
-  // A tile is copied a row (its innermost dim) at a time, unless at both
-  // ends its rows follow one another in memory: every dim after its first
-  // is a whole dim of its buffer. Then it is one run of bytes.
-  int64_t rows = 1, row_bytes = dst->back() * element;
-  for (size_t d = 0; d + 1 < dst->size(); ++d) rows *= (*dst)[d];
+  // A tile is copied a row (a run along its buffers' contiguous dim) at a
+  // time, unless at both ends its rows follow one another in memory: every
+  // dim after its first in memory order is a whole dim of its buffer. Then
+  // it is one run of bytes.
+  auto runs = tile_runs(mv.dst);
+  if (!runs || runs != tile_runs(mv.src))
+    return refuse(s.range, "a bulk copy whose tiles do not run along both buffers' contiguous dim");
+  int64_t rows = 1, row_bytes = (*dst)[runs->back()] * element;
+  for (size_t i = 0; i + 1 < runs->size(); ++i) rows *= (*dst)[(*runs)[i]];
   auto contiguous = [&](ExprId e) {
     auto [base, items] = operand_of(m, e);
     if (base == kNone) return false;
+    const ValueType& t = m.symbols[base].type;
+    size_t stages = t.stage_dims.size();
+    std::vector<size_t> dims;  // item positions, outermost in memory first
+    for (size_t d = 0; d < stages; ++d) dims.push_back(d);
+    for (size_t d : memory_order(t)) dims.push_back(stages + d);
     bool in_tile = false;
-    for (const IndexItem& item : items) {
-      if (in_tile && item.kind != IndexItem::Kind::Full) return false;
-      in_tile = in_tile || item.kind != IndexItem::Kind::Scalar;
+    for (size_t d : dims) {
+      IndexItem::Kind kind = d < items.size() ? items[d].kind : IndexItem::Kind::Full;
+      if (in_tile && kind != IndexItem::Kind::Full) return false;
+      in_tile = in_tile || kind != IndexItem::Kind::Scalar;
     }
-    return true;  // the dims after the items written are whole
+    return true;
   };
   bool one_run = rows == 1 || (contiguous(mv.dst) && contiguous(mv.src));
   int64_t bytes = one_run ? rows * row_bytes : row_bytes;
@@ -168,7 +181,7 @@ void Emitter::bulk_load(const Stmt& s, const MoveStmt& mv) {
   if (bytes % 16 != 0 || (alignment(mv.src) * element) % 16 != 0 || (alignment(mv.dst) * element) % 16 != 0)
     return refuse(s.range, "a bulk copy whose bytes or starts are not provably 16-byte aligned");
   // Row r of the tile (or, in one run, its first).
-  auto coords = one_run ? std::vector<std::string>(dst->size(), "0") : row_coordinates(*dst, "cake_r", "0");
+  auto coords = one_run ? std::vector<std::string>(dst->size(), "0") : row_coordinates(*dst, *runs, "cake_r", "0");
   auto d = address(mv.dst, coords), g = address(mv.src, coords);
   if (!d || !g) return;
   std::string copy = "CAKE_BULK_LOAD(&" + *d + ", &" + *g + ", " + std::to_string(bytes) + ", " + *bar + ");";

@@ -684,17 +684,39 @@ std::vector<std::string> coordinates(const std::string& row, const std::string& 
 
 }  // namespace
 
-std::vector<std::string> Emitter::row_coordinates(const std::vector<int64_t>& tile, const std::string& row,
-                                                  const std::string& column) {
+std::vector<std::string> Emitter::row_coordinates(const std::vector<int64_t>& tile, const std::vector<size_t>& runs,
+                                                  const std::string& row, const std::string& column) {
   std::vector<std::string> coords(tile.size());
-  coords.back() = column;
-  int64_t below = 1;  // rows per step of outer dim d
-  for (size_t d = tile.size() - 1; d-- > 0;) {
+  coords[runs.back()] = column;
+  int64_t below = 1;  // rows per step of the outer dim at runs[i]
+  for (size_t i = runs.size() - 1; i-- > 0;) {
+    size_t d = runs[i];
     std::string c = below == 1 ? row : "(" + row + " / " + std::to_string(below) + ")";
-    coords[d] = d == 0 ? c : "(" + c + " % " + std::to_string(tile[d]) + ")";
+    coords[d] = i == 0 ? c : "(" + c + " % " + std::to_string(tile[d]) + ")";
     below *= tile[d];
   }
   return coords;
+}
+
+std::optional<std::vector<size_t>> Emitter::tile_runs(ExprId id) {
+  auto [base, items] = operand_of(m, id);
+  if (base == kNone) return std::nullopt;
+  SymbolId storage = m.symbols[base].kind == SymbolKind::Dsmem ? m.symbols[base].tensor : base;
+  if (storage == kNone) return std::nullopt;
+  const ValueType& t = m.symbols[storage].type;
+  size_t stages = t.stage_dims.size();
+  // Each buffer dim the tile keeps, as its index among the tile's dims.
+  std::vector<std::optional<size_t>> kept(stages + t.dims.size());
+  size_t n = 0;
+  for (size_t d = 0; d < kept.size(); ++d)
+    if (d >= items.size() || items[d].kind != IndexItem::Kind::Scalar) kept[d] = n++;
+  std::vector<size_t> out;
+  for (size_t d = 0; d < stages; ++d)
+    if (kept[d]) out.push_back(*kept[d]);
+  for (size_t d : memory_order(t))
+    if (kept[stages + d]) out.push_back(*kept[stages + d]);
+  if (out.empty() || !kept[stages + contiguous_dim(t)]) return std::nullopt;
+  return out;
 }
 
 std::optional<OperandLayout> Emitter::operand_layout(ExprId id, const std::string& row, const std::string& col,
@@ -718,15 +740,13 @@ std::optional<OperandLayout> Emitter::operand_layout(ExprId id, const std::vecto
     refuse(e.range, "a " + std::string(symbol_kind_name(s.kind)) + " as a memory operand");
     return std::nullopt;
   }
-  if (s.type.order != Order::RowMajor) {
-    refuse(e.range, "a column-major buffer");
-    return std::nullopt;
-  }
   OperandLayout out;
   out.base = base;
   out.storage = storage;
   // Dims: the stage dims (smem rings) first, then the tile's.
   out.stages = s.type.stage_dims.size();
+  for (size_t d = 0; d < out.stages; ++d) out.order.push_back(d);
+  for (size_t d : memory_order(s.type)) out.order.push_back(out.stages + d);
   for (ExprId d : s.type.stage_dims) out.dims.push_back(index(d));
   for (ExprId d : s.type.dims) out.dims.push_back(index(d));
   // Each dim's index: an item's scalar, or a slice's start plus the tile's
@@ -764,10 +784,21 @@ std::optional<OperandLayout> Emitter::operand_layout(ExprId id, const std::vecto
   return out;
 }
 
-std::string OperandLayout::row_major(size_t from, size_t to) const {
-  std::string linear = coordinate[from];
-  for (size_t d = from + 1; d < to; ++d) linear = "(" + linear + ") * " + dims[d] + " + " + coordinate[d];
-  return linear;
+std::string OperandLayout::linear(size_t from, size_t to) const {
+  std::string out;
+  for (size_t d : order)
+    if (d >= from && d < to) out = out.empty() ? coordinate[d] : "(" + out + ") * " + dims[d] + " + " + coordinate[d];
+  return out.empty() ? "0" : out;
+}
+
+std::string OperandLayout::stride(size_t d) const {
+  std::string out;
+  bool after = false;
+  for (size_t e : order) {
+    if (after) out += (out.empty() ? "" : " * ") + dims[e];
+    after = after || e == d;
+  }
+  return out.empty() ? "1" : out;
 }
 
 std::optional<std::string> Emitter::address(ExprId id, const std::string& row, const std::string& col, int tile_rank) {
@@ -777,11 +808,11 @@ std::optional<std::string> Emitter::address(ExprId id, const std::string& row, c
 std::optional<std::string> Emitter::address(ExprId id, const std::vector<std::string>& coords) {
   auto l = operand_layout(id, coords);
   if (!l) return std::nullopt;
-  if (l->plain) return name(l->base) + "[" + l->row_major(0, l->dims.size()) + "]";
+  if (l->plain) return name(l->base) + "[" + l->linear(0, l->dims.size()) + "]";
   const Symbol& s = m.symbols[l->storage];
-  std::string stage = l->stages == 0 ? "0" : l->row_major(0, l->stages);
+  std::string stage = l->stages == 0 ? "0" : l->linear(0, l->stages);
   std::string bytes =
-      "((" + l->row_major(l->stages, l->dims.size()) + ") * " + std::to_string(dtype_bits(s.type.dtype) / 8) + ")";
+      "((" + l->linear(l->stages, l->dims.size()) + ") * " + std::to_string(dtype_bits(s.type.dtype) / 8) + ")";
   if (s.type.swizzle != Swizzle::None) {
     SwizzleBits z = swizzle_bits(s.type.swizzle);
     bytes = "CAKE_SWIZZLE(" + bytes + ", " + std::to_string(z.row_shift) + ", " + std::to_string(z.mask) + ", " +
@@ -794,17 +825,17 @@ std::optional<std::string> Emitter::address(ExprId id, const std::vector<std::st
 std::optional<CornerAddress> Emitter::corner_address(ExprId id, const SplitPlace& p, int tile_rank) {
   auto l = operand_layout(id, p.thread.row, p.thread.col, tile_rank);
   if (!l || !l->plain) return std::nullopt;
-  // Row-major: the register's offset is its row times the row dim's stride
-  // (the dims after it) plus its column.
+  // The register's offset is its row times the row dim's stride (the dims
+  // after it in memory order) plus its column times the column's.
   const std::string* offsets[2] = {&p.reg.row, &p.reg.col};
   std::string offset;
   for (size_t t = 0; t < l->tile_dims.size(); ++t) {
-    std::string term = *offsets[t];
-    for (size_t d = l->tile_dims[t] + 1; d < l->dims.size(); ++d) term = "(" + term + ") * " + l->dims[d];
+    std::string stride = l->stride(l->tile_dims[t]);
+    std::string term = stride == "1" ? *offsets[t] : "(" + *offsets[t] + ") * " + stride;
     offset += (offset.empty() ? "" : " + ") + term;
   }
-  return CornerAddress{"&" + name(l->base) + "[" + l->row_major(0, l->dims.size()) + "]", offset.empty() ? "0" : offset,
-                       !l->tile_dims.empty() && l->tile_dims.back() + 1 == l->dims.size()};
+  return CornerAddress{"&" + name(l->base) + "[" + l->linear(0, l->dims.size()) + "]", offset.empty() ? "0" : offset,
+                       !l->tile_dims.empty() && l->tile_dims.back() == l->order.back()};
 }
 
 std::optional<std::vector<int64_t>> Emitter::tile_dims(ExprId id) {
@@ -872,19 +903,23 @@ int64_t Emitter::alignment(ExprId id) {
   auto [base, items] = operand_of(m, id);
   if (base == kNone) return 1;
   const Symbol& s = m.symbols[base];
-  std::vector<ExprId> all(s.type.stage_dims.begin(), s.type.stage_dims.end());
-  all.insert(all.end(), s.type.dims.begin(), s.type.dims.end());
+  // Every dim, outermost in memory first (stage dims, then the tile's in
+  // its element order), with its index among the operand's items.
+  std::vector<std::pair<ExprId, size_t>> all;
+  size_t stages = s.type.stage_dims.size();
+  for (size_t d = 0; d < stages; ++d) all.push_back({s.type.stage_dims[d], d});
+  for (size_t d : memory_order(s.type)) all.push_back({s.type.dims[d], stages + d});
   if (all.empty()) return 1;
   // Offset = sum over dims of coordinate × pitch (the product of the dims
-  // after it). Every dim but the innermost moves by its pitch; the
-  // innermost by its start (a scalar index, a slice start, or 0).
+  // after it in memory). Every dim but the innermost moves by its pitch;
+  // the innermost by its start (a scalar index, a slice start, or 0).
   int64_t a = int64_t(1) << 40;
   for (size_t d = 0; d + 1 < all.size(); ++d) {
     int64_t pitch = 1;
-    for (size_t e = d + 1; e < all.size(); ++e) pitch = std::min(int64_t(1) << 40, pitch * multiple_of(all[e]));
+    for (size_t e = d + 1; e < all.size(); ++e) pitch = std::min(int64_t(1) << 40, pitch * multiple_of(all[e].first));
     a = std::gcd(a, pitch);
   }
-  size_t last = all.size() - 1;
+  size_t last = all.back().second;
   if (last < items.size() && items[last].kind != IndexItem::Kind::Full) a = std::gcd(a, multiple_of(items[last].start));
   return a;
 }

@@ -39,24 +39,32 @@ bool Emitter::whole_row_groups(ExprId e, const Symbol& buffer) {
   // rows must be the buffer's whole rows (its last dim not sliced) and
   // its first row a multiple of 8 rows into the buffer's tile (stages are
   // placed a whole pattern apart).
+  // Rows and columns are the buffer's in memory order: a `col_major`
+  // buffer's rows are its columns (docs/language.md, "Element order").
   auto [base, items] = operand_of(m, e);
   const std::vector<ExprId>& dims = buffer.type.dims;
-  size_t stages = buffer.type.stage_dims.size(), last = stages + dims.size() - 1;
+  size_t stages = buffer.type.stage_dims.size();
+  std::vector<size_t> order;  // every dim (an item position), outermost in memory first
+  for (size_t d = 0; d < stages; ++d) order.push_back(d);
+  for (size_t d : memory_order(buffer.type)) order.push_back(stages + d);
+  size_t last = order.back();
+  auto kind = [&](size_t d) { return d < items.size() ? items[d].kind : IndexItem::Kind::Full; };
   // Its rows are neighbours: no dim fixed between the tile's two.
   bool in_tile = false;
-  for (size_t d = 0; d < items.size() && d < last; ++d) {
-    if (in_tile && items[d].kind == IndexItem::Kind::Scalar) return false;
-    in_tile = in_tile || items[d].kind != IndexItem::Kind::Scalar;
+  for (size_t i = 0; i + 1 < order.size(); ++i) {
+    if (in_tile && kind(order[i]) == IndexItem::Kind::Scalar) return false;
+    in_tile = in_tile || kind(order[i]) != IndexItem::Kind::Scalar;
   }
-  if (last < items.size() && items[last].kind != IndexItem::Kind::Full) {
-    auto extent = eval.fold(dims.back());
-    bool whole = items[last].kind == IndexItem::Kind::Slice && extent && eval.fold(items[last].start) == int64_t(0) &&
+  if (kind(last) != IndexItem::Kind::Full) {
+    auto extent = eval.fold(dims[last - stages]);
+    bool whole = kind(last) == IndexItem::Kind::Slice && extent && eval.fold(items[last].start) == int64_t(0) &&
                  eval.fold(items[last].extent) == extent;
     if (!whole) return false;
   }
   int64_t below = 1;  // rows of the buffer's tile per step of dim d
-  for (size_t d = last; d-- > stages;) {
-    if (d < items.size() && items[d].kind != IndexItem::Kind::Full) {
+  for (size_t i = order.size() - 1; i-- > stages;) {
+    size_t d = order[i];
+    if (kind(d) != IndexItem::Kind::Full) {
       if (std::min<int64_t>(multiple_of(items[d].start), 8) * below % 8 != 0) return false;
     }
     auto extent = eval.fold(dims[d - stages]);
@@ -72,7 +80,7 @@ std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId written,
   const Expr& w = m.exprs[written];
   bool transposed = w.kind == Expr::Kind::Transpose && side != MmaSide::Copy;
   ExprId e = transposed ? w.lhs : written;
-  bool mn_major = side == MmaSide::A ? transposed : side == MmaSide::B && !transposed;
+  bool mn_major = side != MmaSide::Copy && mma_operand_mn_major(m, written, side == MmaSide::A);
   const Expr& x = m.exprs[e];
   const std::string name(op_spelling(op));
   SymbolId buffer = root_symbol(m, e);
@@ -87,15 +95,29 @@ std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId written,
     refuse(x.range, "a " + name + " operand that is not a 2-D tile");
     return std::nullopt;
   }
+  // The tile as memory holds it: [rows, contiguous]. K-major is [MN, K],
+  // MN-major [K, MN]; a col_major tile's rows are its columns.
+  std::vector<int64_t> held = *dims;
+  if (b.type.order == Order::ColMajor) {
+    if (b.type.dims.size() != 2) {
+      refuse(x.range, "a " + name + " operand from a col_major buffer of rank other than 2");
+      return std::nullopt;
+    }
+    if (side == MmaSide::Copy) {
+      refuse(x.range, "a tcgen05.cp from a col_major tile (it copies rows of shared memory into lanes)");
+      return std::nullopt;
+    }
+    std::swap(held[0], held[1]);
+  }
   MmaSmemOperand out;
   out.mn_major = mn_major;
-  out.rows = (*dims)[mn_major ? 1 : 0];
-  out.k = (*dims)[mn_major ? 0 : 1];
+  out.rows = held[mn_major ? 1 : 0];
+  out.k = held[mn_major ? 0 : 1];
   out.swizzle = b.type.swizzle;
   out.dtype = b.type.dtype;
   const SwizzleRule* rule = target.swizzle(out.swizzle);
-  int64_t row_bytes = (*dims)[1] * dtype_bits(out.dtype) / 8;
-  if (out.swizzle == Swizzle::None || !rule || row_bytes != rule->span.value || (*dims)[0] % 8 != 0 ||
+  int64_t row_bytes = held[1] * dtype_bits(out.dtype) / 8;
+  if (out.swizzle == Swizzle::None || !rule || row_bytes != rule->span.value || held[0] % 8 != 0 ||
       !whole_row_groups(e, b)) {
     refuse(x.range, mn_major ? "a " + name + " operand whose rows are not one swizzle span (MN-major [K, MN], swizzled, 8-row groups)"
                              : "a " + name + " operand whose rows are not one swizzle span (K-major, swizzled, 8-row groups)");

@@ -262,12 +262,12 @@ std::optional<uint64_t> element_count(const std::vector<int64_t>& shape, uint64_
   return n;
 }
 
-std::string header_text(std::string_view descr, const std::vector<int64_t>& shape) {
+std::string header_text(std::string_view descr, const std::vector<int64_t>& shape, bool fortran_order) {
   std::string dims;
   for (int64_t d : shape) dims += std::to_string(d) + ", ";
   if (shape.size() > 1) dims.resize(dims.size() - 2);  // (2, 3); a 1-d shape keeps its comma: (5,)
   else if (shape.size() == 1) dims.pop_back();
-  std::string h = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (" + dims + "), }";
+  std::string h = "{'descr': '" + std::string(descr) + "', 'fortran_order': " + std::string(fortran_order ? "True" : "False") + ", 'shape': (" + dims + "), }";
   size_t prefix = kMagic.size() + 4;  // magic, version, 2-byte length
   h.append(kAlign - (prefix + h.size() + 1) % kAlign, ' ');
   h.push_back('\n');
@@ -325,10 +325,6 @@ bool read_npy(const std::string& path, NpyArray& out, std::string& error) {
   if (!read_file(path, bytes, error) || !split_header(bytes, header_text, data, error) ||
       !HeaderParser(header_text).parse(h, error))
     return false;
-  if (h.fortran_order) {
-    error = "Fortran order is not supported";
-    return false;
-  }
   std::optional<Element> el = element_of(h.descr, error);
   if (!el) return false;
   size_t available = bytes.size() - data;
@@ -339,13 +335,32 @@ bool read_npy(const std::string& path, NpyArray& out, std::string& error) {
   }
   out.descr = h.descr;
   out.shape = h.shape;
+  out.fortran_order = h.fortran_order;
   out.values.resize(*count);
   for (size_t i = 0; i < *count; ++i) out.values[i] = decode(*el, bytes.data() + data + i * el->bytes);
   return true;
 }
 
+std::vector<double> reorder(const std::vector<double>& values, const std::vector<int64_t>& shape, bool from_fortran) {
+  std::vector<double> out(values.size());
+  std::vector<int64_t> index(shape.size(), 0);
+  // Walk the elements in C order (last index fastest), each one's Fortran
+  // offset alongside.
+  for (size_t c = 0; c < values.size(); ++c) {
+    size_t f = 0;
+    for (size_t d = shape.size(); d-- > 0;) f = f * static_cast<size_t>(shape[d]) + static_cast<size_t>(index[d]);
+    if (from_fortran) out[c] = values[f];
+    else out[f] = values[c];
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++index[d] < shape[d]) break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
 bool write_npy(const std::string& path, DType dtype, const std::vector<int64_t>& shape,
-               const std::vector<double>& values, std::string& error) {
+               const std::vector<double>& values, std::string& error, bool fortran_order) {
   error.clear();
   bool negative = std::any_of(shape.begin(), shape.end(), [](int64_t d) { return d < 0; });
   std::optional<uint64_t> count = element_count(shape, std::numeric_limits<uint64_t>::max());
@@ -356,7 +371,7 @@ bool write_npy(const std::string& path, DType dtype, const std::vector<int64_t>&
   std::string_view descr = descr_of(dtype);
   std::string err;
   Element el = *element_of(descr, err);
-  std::string header = header_text(descr, shape);
+  std::string header = header_text(descr, shape, fortran_order);
   std::string bytes(kMagic);
   bytes += {1, 0};
   store_le(bytes, header.size(), 2);

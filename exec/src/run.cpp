@@ -91,21 +91,6 @@ RunResult run_kernel(const Module& m, uint32_t kernel, const std::vector<std::pa
   if (inputs.size() != k.params.size()) return fail("one input per parameter is needed");
   std::set<SymbolId> written = written_symbols(m, k);
   ctx.async_fragments = async_fragments(m, k);
-  // The language leaves a column-major tensor's element order open, so
-  // the run would read given values and write results in an order nothing
-  // has agreed on: it is not run (an `unsupported` finding on the tensor).
-  for (SymbolId p : k.params)
-    if (const Symbol& s = m.symbols[p]; s.kind == SymbolKind::TensorParam && s.type.order == Order::ColMajor &&
-                                        s.type.dims.size() > 1) {
-      RunProblem problem;
-      problem.kind = RunProblem::Kind::Unsupported;
-      problem.at = s.decl;
-      problem.message = "`" + std::string(s.name) + "` is col_major: the CPU executor does not run column-major tensors "
-                        "yet (the language leaves their element order open); declare it row_major with its dims swapped";
-      result.problems.push_back(std::move(problem));
-      result.tensors = std::move(inputs);
-      return result;
-    }
   for (size_t i = 0; i < k.params.size(); ++i) {
     SymbolId p = k.params[i];
     const Symbol& s = m.symbols[p];
@@ -121,6 +106,7 @@ RunResult run_kernel(const Module& m, uint32_t kernel, const std::vector<std::pa
     st.name = s.name;
     st.dtype = s.type.dtype;
     st.space = s.type.space;
+    st.order = s.type.order;
     std::vector<int64_t> dims;
     for (ExprId d : s.type.dims) {
       auto v = ctx.eval.eval(d, &ctx.shape);

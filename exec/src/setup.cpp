@@ -77,6 +77,7 @@ bool make_inputs(const Module& m, uint32_t kernel, const Shape& shape, uint64_t 
     t.param = k.params[i];
     t.name = std::string(s.name);
     t.dtype = s.type.dtype;
+    t.order = s.type.order;
     if (s.kind == SymbolKind::ScalarParam) {
       auto it = env.values.find(k.params[i]);
       t.values = {it == env.values.end() ? 1.0 : static_cast<double>(it->second)};

@@ -28,10 +28,15 @@ bool Storage::shape(std::vector<int64_t> d, double fill, int64_t limit) {
     if (x < 0 || __builtin_mul_overflow(n, x, &n) || n > limit) return false;
   dims = std::move(d);
   strides.assign(dims.size(), 1);
+  // The tile's dims from the contiguous one out, then the stage dims.
+  size_t stages = std::min(stage_dims, dims.size()), rank = dims.size() - stages;
+  std::vector<size_t> out;
+  for (size_t t : memory_order(order, rank)) out.push_back(stages + t);
+  for (size_t a = 0; a < stages; ++a) out.insert(out.begin() + static_cast<ptrdiff_t>(a), a);
   int64_t stride = 1;
-  for (size_t a = dims.size(); a-- > 0;) {
-    strides[a] = stride;
-    stride *= dims[a];
+  for (size_t i = out.size(); i-- > 0;) {
+    strides[out[i]] = stride;
+    stride *= dims[out[i]];
   }
   data.assign(static_cast<size_t>(n), fill);
   return true;

@@ -51,11 +51,14 @@ struct Storage {
   std::vector<AccessRecord> history;  // the race detector's, since the last reset
   std::vector<StmtId> writers;        // global tensors: the statement that last wrote each element
   FragLayout layout = FragLayout::None;
+  /// The tile's element order (stage dims are outermost either way): data
+  /// is in memory order, as the kernel's pointer would see it.
+  Order order = Order::RowMajor;
   /// Whether the race detector follows it: a storage no statement writes
   /// (an input tensor) cannot race.
   bool tracked = true;
 
-  /// Sets the dims and fills the data; false (and nothing allocated) when
+  /// Sets the dims (and the strides of `order`) and fills the data; false (and nothing allocated) when
   /// the elements would exceed `limit` or a dim is negative.
   bool shape(std::vector<int64_t> d, double fill, int64_t limit);
   int64_t elements() const { return static_cast<int64_t>(data.size()); }

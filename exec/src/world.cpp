@@ -48,6 +48,7 @@ World::World(RunContext& ctx, std::vector<std::array<int64_t, 3>> blocks, uint64
           st.name = s.name;
           st.dtype = s.type.dtype;
           st.space = s.type.space;
+          st.order = s.type.order;
           std::vector<int64_t> dims;
           for (ExprId e : s.type.stage_dims) dims.push_back(ctx.eval.eval(e, &ctx.shape).value_or(1));
           st.stage_dims = dims.size();

@@ -146,16 +146,22 @@ bool load_inputs(const Module& m, const std::string& dir, std::vector<TensorData
       error = std::string(path) + ": its shape does not match `" + t.name + "`";
       return false;
     }
+    // The file's order (C or Fortran) to the tensor's (docs/run.md).
+    bool col = t.order == Order::ColMajor;
+    if (a.fortran_order != col && a.shape.size() >= 2)
+      a.values = exec::reorder(a.values, a.shape, a.fortran_order);
     for (size_t i = 0; i < a.values.size(); ++i) t.values[i] = exec::round_to(t.dtype, a.values[i]);
   }
   return true;
 }
 
-std::string index_text(const std::vector<int64_t>& dims, size_t flat) {
+/// The index of element `flat` of a tensor of `dims` stored in `order`.
+std::string index_text(const std::vector<int64_t>& dims, Order order, size_t flat) {
   std::vector<int64_t> idx(dims.size());
-  for (size_t d = dims.size(); d-- > 0;) {
-    idx[d] = static_cast<int64_t>(flat % static_cast<size_t>(dims[d]));
-    flat /= static_cast<size_t>(dims[d]);
+  std::vector<size_t> outer_first = memory_order(order, dims.size());
+  for (auto d = outer_first.rbegin(); d != outer_first.rend(); ++d) {
+    idx[*d] = static_cast<int64_t>(flat % static_cast<size_t>(dims[*d]));
+    flat /= static_cast<size_t>(dims[*d]);
   }
   std::string s = "[";
   for (size_t d = 0; d < idx.size(); ++d) s += (d ? ", " : "") + std::to_string(idx[d]);
@@ -186,7 +192,7 @@ void compare_outputs(const Module& m, const std::vector<TensorData>& got, const 
     char buf[160];
     std::snprintf(buf, sizeof buf, "%.6g, expected %.6g", g.values[first], want[i].values[first]);
     f.message = "`" + g.name + "` differs from " + what + " at " + std::to_string(c.mismatches) + " of " +
-                std::to_string(g.values.size()) + " elements; the first, " + g.name + index_text(g.dims, first) +
+                std::to_string(g.values.size()) + " elements; the first, " + g.name + index_text(g.dims, g.order, first) +
                 " = " + buf + (writer != kNone ? ", was written here" : "");
     if (c.max_abs > 0) {
       char err[120];
@@ -220,7 +226,8 @@ bool write_outputs(const std::string& dir, const std::vector<TensorData>& tensor
     if (!written) continue;
     llvm::SmallString<256> path(dir);
     llvm::sys::path::append(path, t.name + ".npy");
-    if (!exec::write_npy(std::string(path), t.dtype, t.dims, t.values, error)) {
+    if (!exec::write_npy(std::string(path), t.dtype, t.dims, t.values, error,
+                         t.order == Order::ColMajor && t.dims.size() >= 2)) {
       error = std::string(path) + ": " + error;
       return false;
     }

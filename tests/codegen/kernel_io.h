@@ -187,7 +187,9 @@ inline KernelCase make_case(const Module& m, uint32_t kernel, const codegen::Lau
         return c;
       }
       const exec::TensorData& t = inputs.at(c.arguments[a.map_tensor].expected);
-      a.map_dims.assign(t.dims.rbegin(), t.dims.rend());
+      // Innermost first: the reverse of the tensor's memory order.
+      std::vector<size_t> order = memory_order(t.order, t.dims.size());
+      for (auto d = order.rbegin(); d != order.rend(); ++d) a.map_dims.push_back(t.dims[*d]);
     } else {
       const exec::TensorData& t = inputs.at(tensor);
       if (t.name != p.name) {

@@ -177,6 +177,41 @@ inline const std::vector<OpKernel>& op_kernels() {
   mma acc += a @ b
   store C[block.y * 16 : 16, block.x * 16 : 16] <- acc
 })"},
+    // col_major (docs/language.md, "Element order"): cp.async runs down the
+    // columns, ldmatrix and stmatrix read and write the columns with the
+    // instruction's transpose the other way round (A col_major is as A
+    // row-major; B [K, N] col_major is K-major, so `trans` reads it
+    // plainly), and loads and stores address the first dim contiguously.
+    {"ldmatrix stmatrix mma cp.async", R"(kernel op_col_major(A: global bf16[16, 32] col_major, B: global bf16[32, 16] col_major, X: global f32[32, 8] col_major, C: global f32[16, 16] col_major, D: global bf16[32, 16] col_major, Y: global f32[32, 8], Z: global f32[32, 8] col_major) grid (1) block 32 {
+  smem sa: bf16[16, 32] col_major
+  smem sb: bf16[32, 16] col_major
+  smem sd: bf16[32, 16] col_major
+  smem sx: f32[32, 8] col_major
+  reg acc: f32[16, 16] layout(mma_acc) = 0
+  reg a: bf16[16, 32] layout(mma_acc)
+  reg b: bf16[32, 16] layout(mma_acc)
+  reg c: bf16[32, 16] layout(mma_acc)
+  reg v: f32[8]
+  reg w: bf16[16]
+  cp.async sa <- A
+  cp.async sb <- B
+  cp.async sx <- X[:, 0 : 8]
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  ldmatrix a <- sa
+  ldmatrix b <- sb trans
+  mma acc += a @ b
+  store C <- acc
+  ldmatrix c <- sb
+  stmatrix sd <- c
+  syncthreads
+  load w <- sd[lane, :]
+  store D[lane, :] <- w
+  load v <- sx[lane, :]
+  store Y[lane, :] <- v
+  store Z[lane, :] <- v
+})"},
     // ldmatrix .trans there and stmatrix .trans back: the tile again.
     {"ldmatrix stmatrix", R"(kernel op_stmatrix_trans(X: global bf16[32, 16], C: global bf16[32, 16]) grid (1) block 32 {
   smem xs: bf16[32, 16]
@@ -497,6 +532,29 @@ inline const std::vector<OpKernel>& op_kernels() {
     store D <- acc2
   }
 })"},
+    // col_major operands by TMA: A [M, K] col_major is M-major (the
+    // transpose immediate), B [K, N] col_major K-major.
+    {"wgmma tma.load", R"(kernel op_wgmma_col(A: global bf16[64, 32] col_major, B: global bf16[32, 64] col_major, C: global f32[64, 64]) grid (1) block 128 {
+  smem a: bf16[64, 32] col_major swizzle(128B)
+  smem b: bf16[32, 64] col_major swizzle(64B)
+  mbarrier full
+  tensormap tA = A box [64, 32] swizzle(128B)
+  tensormap tB = B box [32, 64] swizzle(64B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc)
+    elect {
+      arrive.expect_tx full, bytes(a) + bytes(b)
+      tma.load a <- tA[0, 0], full
+      tma.load b <- tB[0, 0], full
+    }
+    wait full parity(0)
+    wgmma.fence
+    wgmma acc = a @ b
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+})"},
     // 8-bit floats: k32 steps of 32-byte rows, the operands by TMA (e4m3)
     // and cp.async (e5m2).
     {"wgmma tma.load", R"(kernel op_wgmma_e4m3(A: global f8e4m3[64, 64], B: global f8e4m3[64, 64], C: global f32[64, 64]) grid (1) block 128 {
@@ -721,6 +779,42 @@ inline const std::vector<OpKernel>& op_kernels() {
     tcgen05.ld r <- acc8[q * 32 : 32, c : 32]
     tcgen05.wait.ld
     store G[q * 32 : 32, c : 32] <- r
+  }
+})"},
+    // col_major operands by TMA (the map lists the first dim innermost):
+    // A [M, K] col_major is M-major, B [K, N] col_major K-major; the A tile
+    // goes back through its map.
+    {"tcgen05.mma tma.load tma.store", R"(kernel op_tcgen05_col(A: global f8e4m3[128, 32] col_major, B: global f8e4m3[32, 64] col_major, C: global f32[128, 64], E: global f8e4m3[128, 32] col_major) grid (1) block 128 {
+  smem sA: f8e4m3[128, 32] col_major swizzle(128B)
+  smem sB: f8e4m3[32, 64] col_major swizzle(32B)
+  tmem acc: f32[128, 64]
+  mbarrier full
+  mbarrier done
+  tensormap tA = A box [128, 32] swizzle(128B)
+  tensormap tB = B box [32, 64] swizzle(32B)
+  tensormap tE = E box [128, 32] swizzle(128B)
+  reg r: f32[32, 32] layout(tcgen05_acc)
+  let q = warp.id % 4
+  elect {
+    arrive.expect_tx full, bytes(sA) + bytes(sB)
+    tma.load sA <- tA[0, 0], full
+    tma.load sB <- tB[0, 0], full
+  }
+  wait full parity(0)
+  elect {
+    tcgen05.mma acc = sA @ sB
+    tcgen05.commit done
+  }
+  wait done parity(0)
+  for c in 0 .. 64 step 32 {
+    tcgen05.ld r <- acc[q * 32 : 32, c : 32]
+    tcgen05.wait.ld
+    store C[q * 32 : 32, c : 32] <- r
+  }
+  elect {
+    tma.store tE[0, 0] <- sA
+    tma.store.commit
+    tma.store.wait 0
   }
 })"},
     // A row of 96 f32 columns moved as .x64 then .x32, and e4m3 values four

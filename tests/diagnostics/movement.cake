@@ -413,3 +413,81 @@ kernel tma_rows_apart(X: global f32[64, 32], Y: global f32[2, 4, 32]) grid (1) b
     tma.store.wait 0
   }
 }
+
+// -----
+
+// col_major (docs/language.md, "Element order"): the first dim is the
+// contiguous one. A TMA box lands in the tensor's order, so the smem tile
+// must have it (E0504); the inner box is the first dim (E0502) and the
+// global stride the first dim's extent (E0505).
+target sm_90a
+kernel col_major_tma(A: global bf16[64, 128] col_major) grid (1) block 128 {
+  smem sc: bf16[64, 64] col_major swizzle(128B)
+  smem sr: bf16[64, 64] swizzle(128B)
+  mbarrier full
+  tensormap tA = A box [64, 64] swizzle(128B)
+  // expected-error@+1 [CAKE-E0502] {{inner box dim 4 bf16 = 8 bytes is not a multiple of 16 bytes}}
+  tensormap tThin = A box [4, 64]
+  role load all {
+    elect {
+      arrive.expect_tx full, bytes(sc) + bytes(sr)
+      tma.load sc <- tA[0, 0], full
+      // expected-error@+1 [CAKE-E0504] {{the destination `sr` is row_major but `A`, the tensor of `tA`, is col_major: TMA writes the box in the tensor's element order, so the tile would hold it transposed; declare `sr` col_major}}
+      tma.load sr <- tA[0, 64], full
+    }
+    wait full parity(0)
+  }
+}
+
+// -----
+
+target sm_90a
+// expected-error@+1 [CAKE-E0505] {{rows of `B` are N × bf16 apart (2 bytes for N = 1)}}
+kernel col_major_pitch(B: global bf16[N, 64] col_major) grid (1) block 128 {
+  tensormap tB = B box [64, 64]
+}
+
+// -----
+
+// Copies run along a dim both sides store contiguously (E0506, E0507).
+target sm_90a
+kernel col_major_copies(C: global f32[64, 64], D: global f32[64, 64] col_major, E: global bf16[64, 64] col_major)
+    grid (1) block 128 {
+  smem fc: f32[64, 64] col_major
+  smem sc: bf16[64, 64] col_major
+  mbarrier full
+  role load all {
+    elect {
+      arrive.expect_tx full, bytes(fc) + bytes(fc)
+      // expected-error@+1 [CAKE-E0507] {{`bulk.load` copies from row_major `C` into col_major `fc`: it moves contiguous runs, and the two store different dims contiguously; give them one order}}
+      bulk.load fc <- C, full
+      bulk.load fc <- D, full
+    }
+    wait full parity(0)
+    // expected-error@+1 [CAKE-E0506] {{`cp.async` copies from row_major `C` into col_major `fc`}}
+    cp.async fc <- C
+    cp.async fc <- D
+    // expected-error@+1 [CAKE-E0506] {{`cp.async` starts 1 bf16 into each row of `E`, not at a multiple of 4 bytes}}
+    cp.async sc[0 : 8, :] <- E[1 : 8, :]
+    cp.async sc[0 : 8, :] <- E[2 : 8, :]
+    cp.async.commit
+    cp.async.wait 0
+  }
+}
+
+// -----
+
+// ldmatrix/stmatrix transpose a col_major tile's 16-byte runs, which they
+// do for 16-bit elements only (E0508); the runs are along the first dim.
+target sm_90a
+kernel col_major_ldmatrix() grid (1) block 32 {
+  smem sc: bf16[64, 64] col_major
+  smem f8: f8e4m3[32, 32] col_major
+  reg a: bf16[16, 16] layout(mma_acc)
+  reg q: f8e4m3[16, 32] layout(mma_acc)
+  ldmatrix a <- sc[0 : 16, 0 : 16]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `sc`}}
+  // expected-error@+1 [CAKE-E0508] {{`ldmatrix` of col_major `f8` reads its 16-byte runs down the columns and transposes them, which the instruction does for 16-bit elements only, and `f8` holds f8e4m3; store `f8` row_major}}
+  ldmatrix q <- f8[0 : 16, :]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `f8`}}
+  // expected-error@+1 [CAKE-E0508] {{`ldmatrix` starts 4 bf16 into each row of `sc`}}
+  ldmatrix a <- sc[4 : 16, 0 : 16]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `sc`}}
+}

@@ -348,10 +348,30 @@ kernel mma_major() grid (1) block 128 {
     reg acc: f32[64, 64] layout(wgmma_acc) = 0
     wgmma.fence
     wgmma acc += a.T @ b
-    // expected-error@+1 [CAKE-E0106] {{`wgmma` reads f8e4m3 operands K-major only: `f` is an MN-major tile ([K, N]); store it as [N, K] and use it as `.T`}}
+    // expected-error@+1 [CAKE-E0106] {{`wgmma` reads f8e4m3 operands K-major only: `f` is stored with N contiguous (MN-major); store it as [N, K] and use it as `.T`}}
     wgmma acc += e @ f
-    // expected-error@+1 [CAKE-E0106] {{`e.T` is an MN-major tile ([K, M] used as `.T`); store it as [M, K] and use it as it is}}
+    // expected-error@+1 [CAKE-E0106] {{`e.T` is stored with M contiguous (MN-major); store it as [M, K] and use it as it is}}
     wgmma acc += e.T @ f.T
+  }
+}
+
+// -----
+
+// col_major flips which dim is contiguous: a col_major [K, N] B is K-major,
+// a col_major [M, K] A is M-major.
+target sm_90a
+kernel mma_major_col() grid (1) block 128 {
+  smem e: f8e4m3[64, 64] swizzle(64B)
+  smem fc: f8e4m3[64, 64] col_major swizzle(64B)
+  smem ec: f8e4m3[64, 64] col_major swizzle(64B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    wgmma.fence
+    wgmma acc += e @ fc
+    // expected-error@+1 [CAKE-E0106] {{`ec` is stored with M contiguous (MN-major); store it as [M, K] and use it as it is}}
+    wgmma acc += ec @ fc
+    // expected-error@+1 [CAKE-E0106] {{`fc.T` is stored with N contiguous (MN-major)}}
+    wgmma acc += e @ fc.T
   }
 }
 

@@ -143,6 +143,22 @@ struct ValueType {
   FragLayout layout = FragLayout::None;
 };
 
+/// Element order (docs/language.md, "Element order"): the tile dims of a
+/// buffer of rank `rank` and order `order`, from the outermost in memory to
+/// the contiguous one: 0 .. rank-1 for row_major, rank-1 .. 0 for
+/// col_major. A ring's stage dims are outside them all.
+inline std::vector<size_t> memory_order(Order order, size_t rank) {
+  std::vector<size_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) out[i] = order == Order::ColMajor ? rank - 1 - i : i;
+  return out;
+}
+inline std::vector<size_t> memory_order(const ValueType& type) { return memory_order(type.order, type.dims.size()); }
+/// The contiguous tile dim of `type` (its last, or its first if col_major);
+/// 0 for a scalar.
+inline size_t contiguous_dim(const ValueType& type) {
+  return type.order == Order::ColMajor || type.dims.empty() ? 0 : type.dims.size() - 1;
+}
+
 struct Symbol {
   SymbolKind kind = SymbolKind::Builtin;
   std::string_view name;

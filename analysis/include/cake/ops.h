@@ -71,6 +71,12 @@ std::optional<Op> op_of(const Stmt& s);
 /// the operands' width: wgmma's k16 for 16-bit operands is 256 bits); 0 for
 /// an op that is not one.
 unsigned mma_k_bits(Op op);
+/// Whether the shared-memory MMA operand `written` (A if `a`, else B, as
+/// written: `sA[s]`, `sB[s].T`) is MN-major: stored with its M (A) or N (B)
+/// dim contiguous. The product reads A as [M, K] and B as [K, N]; `.T`
+/// swaps a tile's last two dims and `col_major` makes its first dim the
+/// contiguous one (docs/language.md), so each flips the answer.
+bool mma_operand_mn_major(const Module& m, ExprId written, bool a);
 /// Every row, in ops.def's order (`all_ops()[i].op == Op(i)`).
 std::span<const OpInfo> all_ops();
 

@@ -18,8 +18,11 @@
 //     rows at 16-byte aligned addresses.
 // Plain `load`/`store` are not checked: the lowering picks the vector width
 // the alignment allows, so no alignment makes them wrong. "Inner" is the
-// contiguous dim, the last one; `col_major` buffers of rank 2 or more are
-// left alone until the language says which box dim is contiguous for them.
+// contiguous dim: the last one, or the first of a `col_major` buffer
+// (docs/language.md, "Element order"); a "row" is a run along it. Copies
+// between buffers run along the contiguous dim of both, so the two must
+// share it (E0504, E0506, E0507), and ldmatrix/stmatrix transpose a
+// col_major tile's runs, which they do for 16-bit elements only (E0508).
 #include "checks/arch_support.h"
 #include "checks/checks.h"
 #include "cake/kernel_facts.h"
@@ -27,6 +30,7 @@
 #include "diag_builder.h"
 #include "cake/checked.h"
 #include "cake/typing.h"
+#include "cake/roles.h"
 
 #include <algorithm>
 #include <numeric>
@@ -48,14 +52,19 @@ struct View {
   bool ok = false;
 };
 
-/// The contiguous dim of a buffer of `type`: its last. A `col_major` buffer
-/// of rank 2 or more is not checked (nullopt): which of its box dims TMA
-/// takes as the inner one is not settled by the language yet.
+/// The contiguous dim of a buffer of `type` (nullopt for a scalar).
 std::optional<size_t> inner_dim(const ValueType& type) {
   if (type.dims.empty()) return std::nullopt;
-  if (type.order == Order::ColMajor && type.dims.size() != 1) return std::nullopt;
-  return type.dims.size() - 1;
+  return contiguous_dim(type);
 }
+
+/// Whether buffers of `a` and `b` (each of rank 2 or more, or ignored)
+/// store a tile's elements in different orders.
+bool orders_differ(const ValueType& a, const ValueType& b) {
+  return a.dims.size() >= 2 && b.dims.size() >= 2 && a.order != b.order;
+}
+
+std::string_view order_name(Order o) { return o == Order::ColMajor ? "col_major" : "row_major"; }
 
 class MovementChecker {
  public:
@@ -87,7 +96,7 @@ class MovementChecker {
 
   std::string text(ByteRange r) const { return std::string(m_.written(r)); }
 
-  /// The view of `e` along its buffer's contiguous dim (row-major tiles).
+  /// The view of `e` along its buffer's contiguous dim.
   View view(ExprId e) const {
     View v;
     if (e == kNone) return v;
@@ -103,7 +112,7 @@ class MovementChecker {
     const Symbol& s = m_.symbols[base->symbol];
     if (s.kind != SymbolKind::TensorParam && s.kind != SymbolKind::Smem) return v;
     auto inner = inner_dim(s.type);
-    if (!inner || s.type.order == Order::ColMajor) return v;  // row-major only
+    if (!inner) return v;
     size_t stages = s.type.stage_dims.size(), rank = s.type.dims.size();
     v.root = base->symbol;
     v.inner = x.range;
@@ -115,7 +124,7 @@ class MovementChecker {
       return at < items ? &all[at] : nullptr;
     };
     bool in_tile = false;
-    for (size_t d = 0; d < rank; ++d) {
+    for (size_t d : memory_order(s.type)) {  // outermost in memory first
       const IndexItem* item = tile_item(d);
       ExprId extent = item ? (item->kind == IndexItem::Kind::Slice ? item->extent
                               : item->kind == IndexItem::Kind::Full ? s.type.dims[d]
@@ -295,6 +304,16 @@ class MovementChecker {
       d.related.push_back({tm.decl, "`" + std::string(tm.name) + "` declared here"});
       push(std::move(d), tma);
     }
+    if (tm.tensor != kNone && orders_differ(buf.type, m_.symbols[tm.tensor].type)) {
+      const Symbol& tensor = m_.symbols[tm.tensor];
+      Diagnostic d = make_diagnostic(DiagForm::TmaOrderMismatch, at.range, role, text(at.range),
+                                     order_name(buf.type.order), tensor.name, tm.name, order_name(tensor.type.order),
+                                     buf.name);
+      d.related.push_back({buf.decl, "`" + std::string(buf.name) + "` declared here"});
+      d.related.push_back({tensor.decl, "`" + std::string(tensor.name) + "` declared here"});
+      push(std::move(d), tma);
+      return;
+    }
     contiguous(smem, role, tma);
     // Same element count (E0109 reports others) but another shape.
     if (tile.stage_dims != 0 || tile.dims.size() != map.dims.size()) return;
@@ -341,6 +360,7 @@ class MovementChecker {
     View v = view(mv.src);
     if (!v.ok) return;
     const Symbol& root = m_.symbols[v.root];
+    if (order_mismatch(mv, DiagForm::CpAsyncOrder, cp)) return;
     unsigned bits = dtype_bits(root.type.dtype);
     const TargetInfo& t = first(cp);
     if (t.cp_async_sizes.empty() || bits == 0) return;
@@ -397,6 +417,7 @@ class MovementChecker {
       bits_total = v && bits_total ? checked_mul(*bits_total, *v) : std::nullopt;
     }
     std::string name(m_.symbols[src.root].name);
+    if (order_mismatch(mv, DiagForm::BulkCopyOrder, bulk)) return;
     if (bits_total && *bits_total % (multiple * 8) != 0) {
       push(make_diagnostic(DiagId::BulkCopySize, m_.exprs[mv.src].range, BitSize{*bits_total}, multiple,
                            t.bulk_copy_size_multiple.src),
@@ -415,11 +436,34 @@ class MovementChecker {
     }
   }
 
+  /// A copy between buffers that store different dims contiguously: the
+  /// form `form` on the source, true when reported.
+  bool order_mismatch(const MoveStmt& mv, DiagForm form, TargetSet targets) {
+    SymbolId src = root_symbol(m_, mv.src), dst = root_symbol(m_, mv.dst);
+    if (src == kNone || dst == kNone) return false;
+    const Symbol& a = m_.symbols[src];
+    const Symbol& b = m_.symbols[dst];
+    if (!orders_differ(a.type, b.type)) return false;
+    Diagnostic d = make_diagnostic(form, m_.exprs[mv.src].range, order_name(a.type.order), a.name,
+                                   order_name(b.type.order), b.name);
+    d.related.push_back({a.decl, "`" + std::string(a.name) + "` declared here"});
+    d.related.push_back({b.decl, "`" + std::string(b.name) + "` declared here"});
+    push(std::move(d), targets);
+    return true;
+  }
+
   void matrix_rows(ExprId smem, std::string_view op, TargetSet targets) {
     if (targets.empty()) return;
     View v = view(smem);
     if (!v.ok || m_.symbols[v.root].kind != SymbolKind::Smem) return;
     const Symbol& root = m_.symbols[v.root];
+    if (root.type.order == Order::ColMajor && root.type.dims.size() >= 2 && dtype_bits(root.type.dtype) != 16) {
+      Diagnostic d = make_diagnostic(DiagForm::MatrixColMajorWidth, m_.exprs[smem].range, op, root.name,
+                                     dtype_name(root.type.dtype));
+      d.related.push_back({root.decl, "`" + std::string(root.name) + "` declared here"});
+      push(std::move(d), targets);
+      return;
+    }
     const TargetInfo& t = first(targets);
     int64_t row = t.ldmatrix_row_bytes.value;
     unsigned bits = dtype_bits(root.type.dtype);

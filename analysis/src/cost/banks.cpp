@@ -131,7 +131,13 @@ std::optional<SmemRead> smem_read(const Module& m, const Evaluator& eval, const 
     return std::nullopt;
   const Symbol& buffer = m.symbols[ty.root];
   if (buffer.kind != SymbolKind::Smem || buffer.type.dims.size() < 2) return std::nullopt;
-  auto row = eval.fold(buffer.type.dims.back());
+  // A col_major tile's runs are its columns: ldmatrix reads 16-byte runs
+  // of it as of a row-major one, but a fragment's element-wise reads walk
+  // across the runs, a pattern not modelled here.
+  bool col = buffer.type.order == Order::ColMajor;
+  if (col && pattern != SmemPattern::Matrix) return std::nullopt;
+  size_t inner = contiguous_dim(buffer.type);
+  auto row = eval.fold(buffer.type.dims[inner]);
   auto pitch = row ? bytes_of(*row, buffer.type.dtype) : std::nullopt;
   int64_t phase = phase_bytes(t);
   if (!pitch || *pitch <= 0 || phase <= 0) return std::nullopt;
@@ -147,7 +153,8 @@ std::optional<SmemRead> smem_read(const Module& m, const Evaluator& eval, const 
   r.rows = std::max<int64_t>(1, phase / r.row_bytes);
   // A slice of fewer rows than a phase holds: only those.
   int64_t slice_rows = 1;
-  for (size_t i = 0; i + 1 < ty.dims.size(); ++i) slice_rows *= eval.fold(ty.dims[i]).value_or(r.rows);
+  for (size_t i = 0; i < ty.dims.size(); ++i)
+    if (i != (col ? 0 : ty.dims.size() - 1)) slice_rows *= eval.fold(ty.dims[i]).value_or(r.rows);
   if (slice_rows > 0) r.rows = std::min(r.rows, slice_rows);
   r.degree = conflict_degree(t, r.pitch, r.rows, r.row_bytes, buffer.type.swizzle);
   return r;

@@ -3,6 +3,8 @@
 // (cake/model.h) and op_feature() (cake/arch.h) read it too.
 #include "cake/ops.h"
 
+#include "cake/roles.h"
+
 #include <array>
 #include <type_traits>
 #include <variant>
@@ -134,6 +136,16 @@ std::string_view issue_name(OpIssue issue) {
     case OpIssue::Cluster: return "every thread of the cluster";
   }
   return "";
+}
+
+bool mma_operand_mn_major(const Module& m, ExprId written, bool a) {
+  if (written == kNone) return false;
+  const Expr& w = m.exprs[written];
+  bool transposed = w.kind == Expr::Kind::Transpose;
+  SymbolId buffer = root_symbol(m, transposed ? w.lhs : written);
+  bool col = buffer != kNone && m.symbols[buffer].type.order == Order::ColMajor && m.symbols[buffer].type.dims.size() >= 2;
+  // A stored [M, K] row-major is K-major; B stored [K, N] row-major is N-major.
+  return (a ? transposed : !transposed) != col;
 }
 
 }  // namespace cake

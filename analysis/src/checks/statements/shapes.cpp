@@ -152,13 +152,12 @@ void StatementChecker::check(const Stmt&, const MmaStmt& mm) {
   // bits for every kind.
   if (mm.op == Op::Wgmma && a.dtype != DType::Unknown && dtype_bits(a.dtype) != 16) {
     const Expr& eb = m_.exprs[mm.b];
-    bool b_mn = eb.kind != Expr::Kind::Transpose && b.space == Space::Smem;
-    bool a_mn = ea.kind == Expr::Kind::Transpose && a.space == Space::Smem;
+    bool b_mn = b.space == Space::Smem && mma_operand_mn_major(m_, mm.b, false);
+    bool a_mn = a.space == Space::Smem && mma_operand_mn_major(m_, mm.a, true);
     if (b_mn || a_mn) {
       const Expr& x = b_mn ? eb : ea;
       diags_.push_back(make_diagnostic(DiagForm::MmaOperandMajor, x.range, op, dtype_name(a.dtype),
-                                       std::string(m_.written(x.range)),
-                                       b_mn ? "[K, N]" : "[K, M] used as `.T`", b_mn ? "N" : "M",
+                                       std::string(m_.written(x.range)), b_mn ? "N" : "M",
                                        b_mn ? "`.T`" : "it is"));
     }
   }

@@ -17,12 +17,14 @@
 
 namespace cake::exec {
 
-/// A tensor parameter's contents (row-major, `dims` as the parameter's type
+/// A tensor parameter's contents (in its element order: row-major, or
+/// column-major for a `col_major` tensor; `dims` as the parameter's type
 /// evaluates under the shape), or a scalar parameter's value (no dims).
 struct TensorData {
   SymbolId param = kNone;
   std::string name;
   DType dtype = DType::Unknown;
+  Order order = Order::RowMajor;
   std::vector<int64_t> dims;
   std::vector<double> values;
   /// For each element, the store statement that last wrote it (kNone: none),
