@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -742,4 +743,39 @@ TEST_CASE("cake run: usage, findings, .npy in and out") {
   CHECK(slurp(dir.path / "out2" / "Y.npy") != y);
   write(dir.path / "bad" / "X.npy", "not a npy file");
   CHECK(cake(dir, {"run", softmax, "--backend", "cpu", "--inputs", "bad"}).code == 2);
+}
+
+TEST_CASE("cake run: a col_major tensor's .npy is in Fortran order, and either order is read") {
+  TempDir dir;
+  write(dir.path / "t.cake", R"(target sm_80
+kernel t(A: global f32[32, 4] col_major, B: global f32[32, 4], C: global f32[32, 4] col_major) grid (1) block 32 {
+  reg x: f32[4]
+  load x <- A[lane, :]
+  store B[lane, :] <- x
+  store C[lane, :] <- x
+}
+)");
+  Run first = cake(dir, {"run", "t.cake", "--backend", "cpu", "--kernel", "t", "--out", "out1"});
+  INFO(first.out << first.err);
+  REQUIRE(first.code == 0);
+  std::string b = slurp(dir.path / "out1" / "B.npy"), c = slurp(dir.path / "out1" / "C.npy");
+  CHECK(b.find("'fortran_order': False") != std::string::npos);
+  CHECK(c.find("'fortran_order': True") != std::string::npos);
+  // The same array: B's (i, j) at 4 i + j, C's at i + 32 j.
+  auto value = [](const std::string& npy, size_t at) {
+    float v;
+    std::memcpy(&v, npy.data() + npy.find('\n') + 1 + 4 * at, 4);
+    return v;
+  };
+  for (size_t i : {0, 1, 17, 31})
+    for (size_t j : {0, 1, 3}) CHECK(value(b, 4 * i + j) == value(c, i + 32 * j));
+  // B (C order) and C (Fortran order) are the same array: as A, each gives
+  // the same outputs.
+  write(dir.path / "inc" / "A.npy", b);
+  write(dir.path / "inf" / "A.npy", c);
+  REQUIRE(cake(dir, {"run", "t.cake", "--backend", "cpu", "--kernel", "t", "--inputs", "inc", "--out", "outc"}).code == 0);
+  REQUIRE(cake(dir, {"run", "t.cake", "--backend", "cpu", "--kernel", "t", "--inputs", "inf", "--out", "outf"}).code == 0);
+  CHECK(slurp(dir.path / "outc" / "C.npy") == c);
+  CHECK(slurp(dir.path / "outf" / "C.npy") == c);
+  CHECK(slurp(dir.path / "outc" / "B.npy") == b);
 }
