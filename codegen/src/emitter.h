@@ -8,6 +8,7 @@
 #include "cake/kernel_facts.h"
 #include "cake/eval.h"
 #include "cake/fragment_order.h"
+#include "cake/tile_in_buffer.h"
 
 #include <array>
 #include <functional>
@@ -66,11 +67,8 @@ struct SplitPlace {
 
 /// The buffer an operand names and its index items, outermost first (a
 /// ring's stage items, then the tile's; none for a bare name).
-struct Operand {
-  SymbolId base = kNone;
-  std::vector<IndexItem> items;
-};
-Operand operand_of(const Module& m, ExprId id);
+using Operand = IndexedOperand;
+inline Operand operand_of(const Module& m, ExprId id) { return indexed_operand(m, id); }
 
 /// A memory operand's layout for a tile element at (row, col): its symbol
 /// (`base`; `storage` is the buffer a dsmem view names), every dim (stage

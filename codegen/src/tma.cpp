@@ -159,20 +159,8 @@ void Emitter::bulk_load(const Stmt& s, const MoveStmt& mv) {
   int64_t rows = 1, row_bytes = (*dst)[runs->back()] * element;
   for (size_t i = 0; i + 1 < runs->size(); ++i) rows *= (*dst)[(*runs)[i]];
   auto contiguous = [&](ExprId e) {
-    auto [base, items] = operand_of(m, e);
-    if (base == kNone) return false;
-    const ValueType& t = m.symbols[base].type;
-    size_t stages = t.stage_dims.size();
-    std::vector<size_t> dims;  // item positions, outermost in memory first
-    for (size_t d = 0; d < stages; ++d) dims.push_back(d);
-    for (size_t d : memory_order(t)) dims.push_back(stages + d);
-    bool in_tile = false;
-    for (size_t d : dims) {
-      IndexItem::Kind kind = d < items.size() ? items[d].kind : IndexItem::Kind::Full;
-      if (in_tile && kind != IndexItem::Kind::Full) return false;
-      in_tile = in_tile || kind != IndexItem::Kind::Scalar;
-    }
-    return true;
+    auto t = tile_in_buffer(m, eval, e);
+    return t && t->dense;
   };
   bool one_run = rows == 1 || (contiguous(mv.dst) && contiguous(mv.src));
   int64_t bytes = one_run ? rows * row_bytes : row_bytes;

@@ -660,18 +660,6 @@ std::string Emitter::store_value(const FragShape& f, const std::string& v) const
   return n ? std::string(n->from_f32) + "(" + v + ")" : v;
 }
 
-Operand operand_of(const Module& m, ExprId id) {
-  // `sA[s][0 : 64, :]`: the stage's items, then the tile's.
-  std::vector<IndexItem> items;
-  const Expr* e = &m.exprs[id];
-  while (e->kind == Expr::Kind::Index) {
-    items.insert(items.begin(), e->items.begin(), e->items.end());
-    e = &m.exprs[e->lhs];
-  }
-  if (e->kind == Expr::Kind::Name) return {e->symbol, std::move(items)};
-  return {};
-}
-
 namespace {
 
 /// The coordinates of a tile of rank `tile_rank` (at most 2) at (row, col).
@@ -699,24 +687,9 @@ std::vector<std::string> Emitter::row_coordinates(const std::vector<int64_t>& ti
 }
 
 std::optional<std::vector<size_t>> Emitter::tile_runs(ExprId id) {
-  auto [base, items] = operand_of(m, id);
-  if (base == kNone) return std::nullopt;
-  SymbolId storage = m.symbols[base].kind == SymbolKind::Dsmem ? m.symbols[base].tensor : base;
-  if (storage == kNone) return std::nullopt;
-  const ValueType& t = m.symbols[storage].type;
-  size_t stages = t.stage_dims.size();
-  // Each buffer dim the tile keeps, as its index among the tile's dims.
-  std::vector<std::optional<size_t>> kept(stages + t.dims.size());
-  size_t n = 0;
-  for (size_t d = 0; d < kept.size(); ++d)
-    if (d >= items.size() || items[d].kind != IndexItem::Kind::Scalar) kept[d] = n++;
-  std::vector<size_t> out;
-  for (size_t d = 0; d < stages; ++d)
-    if (kept[d]) out.push_back(*kept[d]);
-  for (size_t d : memory_order(t))
-    if (kept[stages + d]) out.push_back(*kept[stages + d]);
-  if (out.empty() || !kept[stages + contiguous_dim(t)]) return std::nullopt;
-  return out;
+  auto t = tile_in_buffer(m, eval, id);
+  if (!t || !t->runs) return std::nullopt;
+  return t->kept;
 }
 
 std::optional<OperandLayout> Emitter::operand_layout(ExprId id, const std::string& row, const std::string& col,

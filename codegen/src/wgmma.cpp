@@ -41,29 +41,17 @@ bool Emitter::whole_row_groups(ExprId e, const Symbol& buffer) {
   // placed a whole pattern apart).
   // Rows and columns are the buffer's in memory order: a `col_major`
   // buffer's rows are its columns (docs/language.md, "Element order").
-  auto [base, items] = operand_of(m, e);
+  // Its rows are neighbours (nothing fixes or narrows a dim between the
+  // tile's two) and whole (the contiguous dim whole: `dense` from there).
+  auto t = tile_in_buffer(m, eval, e);
+  if (!t || t->gap || !t->whole_rows) return false;
+  const std::vector<IndexItem>& items = t->operand.items;
   const std::vector<ExprId>& dims = buffer.type.dims;
   size_t stages = buffer.type.stage_dims.size();
-  std::vector<size_t> order;  // every dim (an item position), outermost in memory first
-  for (size_t d = 0; d < stages; ++d) order.push_back(d);
-  for (size_t d : memory_order(buffer.type)) order.push_back(stages + d);
-  size_t last = order.back();
   auto kind = [&](size_t d) { return d < items.size() ? items[d].kind : IndexItem::Kind::Full; };
-  // Its rows are neighbours: no dim fixed between the tile's two.
-  bool in_tile = false;
-  for (size_t i = 0; i + 1 < order.size(); ++i) {
-    if (in_tile && kind(order[i]) == IndexItem::Kind::Scalar) return false;
-    in_tile = in_tile || kind(order[i]) != IndexItem::Kind::Scalar;
-  }
-  if (kind(last) != IndexItem::Kind::Full) {
-    auto extent = eval.fold(dims[last - stages]);
-    bool whole = kind(last) == IndexItem::Kind::Slice && extent && eval.fold(items[last].start) == int64_t(0) &&
-                 eval.fold(items[last].extent) == extent;
-    if (!whole) return false;
-  }
   int64_t below = 1;  // rows of the buffer's tile per step of dim d
-  for (size_t i = order.size() - 1; i-- > stages;) {
-    size_t d = order[i];
+  for (size_t i = t->order.size() - 1; i-- > stages;) {
+    size_t d = t->order[i];
     if (kind(d) != IndexItem::Kind::Full) {
       if (std::min<int64_t>(multiple_of(items[d].start), 8) * below % 8 != 0) return false;
     }

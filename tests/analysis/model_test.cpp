@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "cake/analyze.h"
+#include "cake/tile_in_buffer.h"
 #include "cake/typing.h"
 
 #include <string>
@@ -206,4 +207,56 @@ kernel k_ref(A: global f32[N], B: global f16[N]) grid (1) block 128 { }
   CHECK(d.related[0].message == "in `k_ref`");
   CHECK(d.related[1].range.begin == offset_of(text, "B: global bf16"));
   CHECK(d.related[1].message == "in `k`");
+}
+
+TEST_CASE("tile_in_buffer walks a tile in its buffer's memory order") {
+  const std::string text = R"cake(target sm_90a
+kernel t(W: global f32[4, 8, 16], X: global f32[16, 8] col_major) grid (1) block 32 {
+  smem s: f32[3][64, 16]
+  reg row: f32[16]
+  reg two: f32[2, 16]
+  reg col: f32[16]
+  reg part: f32[8, 2]
+  load two <- W[0 : 2, 1, :]
+  load row <- s[1][3, :]
+  load two <- s[2][0 : 2, :]
+  load col <- X[:, 3]
+  load part <- X[0 : 8, 0 : 2]
+  load row <- W[0, 2, :]
+}
+)cake";
+  auto a = cake::analyze(text);
+  REQUIRE(a);
+  const cake::Module& m = a->module;
+  cake::Evaluator eval(m);
+  std::vector<std::optional<cake::TileInBuffer>> t;
+  for (const cake::Stmt& s : m.stmts)
+    if (const auto* mv = std::get_if<cake::MoveStmt>(&s.node)) t.push_back(cake::tile_in_buffer(m, eval, mv->src));
+  REQUIRE(t.size() == 6);
+  for (const auto& x : t) REQUIRE(x);
+  // W[0 : 2, 1, :]: rows 8 × 16 apart, the fixed middle dim between them.
+  CHECK(t[0]->gap == size_t(1));
+  CHECK_FALSE(t[0]->dense);
+  CHECK(t[0]->runs);
+  CHECK(t[0]->kept == std::vector<size_t>{0, 1});
+  // A stage's row, and a stage's first two rows: one run each.
+  CHECK_FALSE(t[1]->gap);
+  CHECK(t[1]->dense);
+  CHECK(t[1]->kept == std::vector<size_t>{0});
+  CHECK(t[2]->dense);
+  CHECK(t[2]->whole_rows);
+  CHECK(t[2]->order == std::vector<size_t>{0, 1, 2});
+  // col_major: the first dim is contiguous. A column is one run; a row
+  // would not be; two half columns are runs 16 apart.
+  CHECK(t[3]->order == std::vector<size_t>{1, 0});
+  CHECK(t[3]->runs);
+  CHECK(t[3]->dense);
+  CHECK(t[4]->runs);
+  CHECK_FALSE(t[4]->dense);
+  CHECK_FALSE(t[4]->whole_rows);
+  CHECK_FALSE(t[4]->gap);
+  CHECK(t[4]->kept == std::vector<size_t>{1, 0});
+  // W[0, 2, :]: one row, dense.
+  CHECK(t[5]->dense);
+  CHECK_FALSE(t[5]->gap);
 }

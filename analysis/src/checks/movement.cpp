@@ -31,6 +31,7 @@
 #include "cake/checked.h"
 #include "cake/typing.h"
 #include "cake/roles.h"
+#include "cake/tile_in_buffer.h"
 
 #include <algorithm>
 #include <numeric>
@@ -102,19 +103,14 @@ class MovementChecker {
     if (e == kNone) return v;
     const Expr& x = m_.exprs[e];
     // `sA[s][0 : 16, :]`: a ring's stage index, then the tile's items.
-    const Expr* base = &x;
-    std::vector<IndexItem> all;
-    while (base->kind == Expr::Kind::Index && base->lhs != kNone) {
-      all.insert(all.begin(), base->items.begin(), base->items.end());
-      base = &m_.exprs[base->lhs];
-    }
-    if (base->kind != Expr::Kind::Name || base->symbol == kNone) return v;  // transposes
-    const Symbol& s = m_.symbols[base->symbol];
+    auto [root, all] = indexed_operand(m_, e);
+    if (root == kNone) return v;  // transposes
+    const Symbol& s = m_.symbols[root];
     if (s.kind != SymbolKind::TensorParam && s.kind != SymbolKind::Smem) return v;
     auto inner = inner_dim(s.type);
     if (!inner) return v;
     size_t stages = s.type.stage_dims.size(), rank = s.type.dims.size();
-    v.root = base->symbol;
+    v.root = root;
     v.inner = x.range;
     size_t items = all.size();
     if (items > stages + rank || (items < stages && items > 0)) return v;
@@ -123,18 +119,13 @@ class MovementChecker {
       size_t at = stages + d;
       return at < items ? &all[at] : nullptr;
     };
-    bool in_tile = false;
+    if (auto t = tile_in_buffer(m_, eval_, e); t && t->gap && *t->gap < all.size()) v.gap = all[*t->gap].range;
     for (size_t d : memory_order(s.type)) {  // outermost in memory first
       const IndexItem* item = tile_item(d);
       ExprId extent = item ? (item->kind == IndexItem::Kind::Slice ? item->extent
                               : item->kind == IndexItem::Kind::Full ? s.type.dims[d]
                                                                     : kNone)
                            : s.type.dims[d];
-      if (in_tile && d != *inner && item && item->kind != IndexItem::Kind::Full && !v.gap) {
-        auto whole = eval_.fold(s.type.dims[d]), taken = extent == kNone ? std::nullopt : eval_.fold(extent);
-        if (item->kind == IndexItem::Kind::Scalar || !whole || !taken || *taken != *whole) v.gap = item->range;
-      }
-      in_tile = in_tile || !item || item->kind != IndexItem::Kind::Scalar;
       if (d == *inner) {
         v.extent = extent;
         if (item && item->kind != IndexItem::Kind::Full) v.start = item->start;
