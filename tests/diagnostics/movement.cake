@@ -362,6 +362,31 @@ kernel mixed_orders(A: global bf16[16, 16], B: global bf16[16, 16], C: global f3
 
 // -----
 
+// E0509's TransShape form: `trans` gives a fragment the register order of
+// its transpose, which only a 16-bit mma_acc [K, N] with N a multiple of
+// 16 has (the transpose is whole 16 x 8 tiles); nothing else can hold it.
+target sm_90a
+kernel trans_shapes() grid (1) block 128 {
+  smem s: bf16[64, 16]
+  smem t: bf16[16, 8]
+  smem u: bf16[32, 16]
+  role mma warpgroup(0) {
+    reg w: bf16[64, 16] layout(wgmma_acc)
+    reg n8: bf16[16, 8] layout(mma_acc)
+    reg ok: bf16[32, 16] layout(mma_acc)
+    // expected-error@+1 [CAKE-E0509] {{`trans` gives `w` the register order of its transpose, an mma.sync B operand's, which only a 16-bit mma_acc [K, N] fragment with N a multiple of 16 has; `w` is bf16 [64, 16] wgmma_acc: drop `trans`}}
+    ldmatrix w <- s trans  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `s`}}
+    // expected-error@+1 [CAKE-E0509] {{`n8` is bf16 [16, 8] mma_acc: drop `trans`}}
+    ldmatrix n8 <- t trans
+    // expected-error@+1 [CAKE-E0509] {{`w` is bf16 [64, 16] wgmma_acc}}
+    stmatrix s <- w trans
+    ldmatrix ok <- u trans  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `u`}}
+    stmatrix u <- ok trans
+  }
+}
+
+// -----
+
 // E0510: TMA packs its box densely, so a tile of a wider buffer's column
 // range (issue 12: a TMA store from a column half) takes the wrong rows.
 target sm_90a

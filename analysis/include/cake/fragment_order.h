@@ -27,11 +27,12 @@ struct FragmentOrder {
       Transposed,  // `at` reads a transposed fragment as if in plain order
       Mixed,       // `writer` fills a transposed fragment in plain order
       StrayTrans,  // `stmatrix ... trans` of a fragment filled in plain order
+      TransShape,  // `ldmatrix/stmatrix ... trans` of a fragment whose transpose is no mma.sync B
     } kind;
     ByteRange at;           // the operand or statement that is wrong
     SymbolId symbol = kNone;
     StmtId writer = kNone;  // the statement that set the order it conflicts with
-    StmtId stmt = kNone;    // Mixed, StrayTrans: the statement at `at`
+    StmtId stmt = kNone;    // Mixed, StrayTrans, TransShape: the statement at `at`
   };
   std::vector<Misuse> misuses;
   /// 8-bit and tf32 fragments some plain `ldmatrix` fills and nothing
@@ -44,6 +45,11 @@ struct FragmentOrder {
   /// lowering then fills value by value instead.
   std::set<SymbolId> operand_order;
 };
+
+/// Whether `trans` can give fragment type `t` the register order of its
+/// transpose: a 16-bit `mma_acc` [K, N] whose N is a multiple of 16, so its
+/// transpose [N, K] is whole 16 × 8 tiles of the layout.
+bool trans_order_fits(const Module& m, const ValueType& t);
 
 /// The order facts of kernel `k`.
 FragmentOrder fragment_order(const Module& m, const Kernel& k);

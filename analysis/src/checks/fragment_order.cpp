@@ -7,6 +7,7 @@
 #include "checks/checks.h"
 #include "diag_builder.h"
 #include "cake/fragment_order.h"
+#include "cake/typing.h"
 
 namespace cake {
 namespace {
@@ -47,6 +48,14 @@ void check_fragment_order(const Module& m, std::vector<Diagnostic>& diagnostics)
         case Kind::StrayTrans:
           d = make_diagnostic(DiagForm::RegisterOrderStrayTrans, u.at, name);
           break;
+        case Kind::TransShape: {
+          const ValueType& t = m.symbols[u.symbol].type;
+          std::string what = std::string(dtype_name(t.dtype)) + " " + Typer(m, nullptr).shape_text(t.dims) +
+                             (t.layout == FragLayout::None ? "" : " " + std::string(frag_layout_name(t.layout)));
+          d = make_diagnostic(DiagForm::RegisterOrderTransShape, u.at, name, what);
+          d.related.push_back({m.symbols[u.symbol].decl, "`" + std::string(name) + "` declared here"});
+          break;
+        }
       }
       diagnostics.push_back(std::move(d));
     }

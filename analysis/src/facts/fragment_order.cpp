@@ -3,6 +3,7 @@
 #include "cake/fragment_order.h"
 
 #include "facts/walk.h"
+#include "cake/eval.h"
 
 #include <map>
 
@@ -55,6 +56,13 @@ void operand_order(const Module& m, const Kernel& k, const std::vector<StmtId>& 
 
 bool ldmatrix_fills_operand_order(DType d) { return dtype_bits(d) == 8 || d == DType::TF32; }
 
+bool trans_order_fits(const Module& m, const ValueType& t) {
+  if (t.layout != FragLayout::MmaAcc || dtype_bits(t.dtype) != 16 || t.dims.size() != 2) return false;
+  Evaluator eval(m);
+  auto n = eval.fold(t.dims[1]);
+  return !n || *n % 16 == 0;  // an unknown N is E0112's
+}
+
 FragmentOrder fragment_order(const Module& m, const Kernel& k) {
   FragmentOrder out;
   std::vector<StmtId> stack, statements;
@@ -66,7 +74,8 @@ FragmentOrder fragment_order(const Module& m, const Kernel& k) {
     SymbolId s = name_of(m, e);
     if (s == kNone || m.symbols[s].kind != SymbolKind::Reg) return;
     writers[s].push_back(id);
-    if (is_trans_load(m.stmts[id]) && !first_trans.count(s)) first_trans[s] = id;
+    // A `trans` that cannot fit (TransShape) sets no order.
+    if (is_trans_load(m.stmts[id]) && trans_order_fits(m, m.symbols[s].type) && !first_trans.count(s)) first_trans[s] = id;
   };
   for (StmtId id : statements) {
     const Stmt& s = m.stmts[id];
@@ -88,6 +97,11 @@ FragmentOrder fragment_order(const Module& m, const Kernel& k) {
   for (StmtId id : statements) {
     const Stmt& s = m.stmts[id];
     if (const auto* mv = std::get_if<MoveStmt>(&s.node)) {
+      if ((mv->op == Op::Ldmatrix || mv->op == Op::Stmatrix) && mv->trans) {
+        SymbolId r = name_of(m, mv->op == Op::Ldmatrix ? mv->dst : mv->src);
+        if (r != kNone && m.symbols[r].kind == SymbolKind::Reg && !trans_order_fits(m, m.symbols[r].type))
+          out.misuses.push_back({FragmentOrder::Misuse::Kind::TransShape, s.range, r, kNone, id});
+      }
       if (mv->op == Op::Ldmatrix) {
         order_aware.insert(mv->dst);
         SymbolId r = name_of(m, mv->dst);
@@ -98,7 +112,7 @@ FragmentOrder fragment_order(const Module& m, const Kernel& k) {
         order_aware.insert(mv->src);
         SymbolId r = name_of(m, mv->src);
         if (r == kNone) continue;
-        if (mv->trans && !out.transposed.count(r))
+        if (mv->trans && !out.transposed.count(r) && trans_order_fits(m, m.symbols[r].type))
           out.misuses.push_back({FragmentOrder::Misuse::Kind::StrayTrans, s.range, r, kNone, id});
         if (!mv->trans && out.transposed.count(r))
           out.misuses.push_back({FragmentOrder::Misuse::Kind::Transposed, m.exprs[mv->src].range, r, first_trans[r]});
