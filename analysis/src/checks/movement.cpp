@@ -103,7 +103,9 @@ class MovementChecker {
     if (e == kNone) return v;
     const Expr& x = m_.exprs[e];
     // `sA[s][0 : 16, :]`: a ring's stage index, then the tile's items.
-    auto [root, all] = indexed_operand(m_, e);
+    IndexedOperand operand = indexed_operand(m_, e);
+    SymbolId root = operand.base;
+    const std::vector<IndexItem>& all = operand.items;
     if (root == kNone) return v;  // transposes
     const Symbol& s = m_.symbols[root];
     if (s.kind != SymbolKind::TensorParam && s.kind != SymbolKind::Smem) return v;
