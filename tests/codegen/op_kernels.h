@@ -998,6 +998,26 @@ inline const std::vector<OpKernel>& op_kernels() {
   load xc <- c[i / 32, i % 16]
   store C2[block.x * 2 + i / 32, i % 16] <- xc
 })"},
+    // col_major bulk copies: whole columns are one run; half columns are a
+    // run each, 64 elements apart.
+    {"bulk.load", R"(kernel op_bulk_col(D: global f32[64, 16] col_major, E: global f32[32, 8] col_major, F: global f32[64, 8]) grid (1) block 64 {
+  smem whole: f32[64, 8] col_major
+  smem half: f32[32, 8] col_major
+  mbarrier full
+  elect {
+    arrive.expect_tx full, bytes(whole) + bytes(half)
+    bulk.load whole <- D[:, 8 : 8], full
+    bulk.load half <- D[16 : 32, 0 : 8], full
+  }
+  wait full parity(0)
+  reg x: f32[8]
+  reg y: f32[4]
+  let i = warp.id * 32 + lane
+  load x <- whole[i, :]
+  store F[i, :] <- x
+  load y <- half[i % 32, i / 32 * 4 : 4]
+  store E[i % 32, i / 32 * 4 : 4] <- y
+})"},
     {"tcgen05.cp", R"(kernel op_tcgen05_cp(X: global f32[128, 32], C: global f32[128, 32]) grid (1) block 128 {
   smem s: f32[128, 32] swizzle(128B)
   tmem u: f32[128, 32]
