@@ -73,7 +73,8 @@ inline Operand operand_of(const Module& m, ExprId id) { return indexed_operand(m
 /// A memory operand's layout for a tile element at (row, col): its symbol
 /// (`base`; `storage` is the buffer a dsmem view names), every dim (stage
 /// dims first) with the index in it, which dims the tile's row and column
-/// run along, its smem slot, and whether it is plain row-major memory.
+/// run along, its smem slot, and whether it is plain memory (neither swizzled
+/// nor placed apart by stage; linear() in memory order addresses it).
 struct OperandLayout {
   SymbolId base = kNone, storage = kNone;
   std::vector<std::string> dims, coordinate;
@@ -234,7 +235,7 @@ class Emitter {
                                                   const std::string& row,
                                                   const std::string& column);
   /// address() of the place `p` as a pointer at the thread's corner and an
-  /// offset from it, for an operand in plain row-major memory (a tensor, or
+  /// offset from it, for an operand in plain memory (a tensor, or
   /// shared memory neither swizzled nor placed apart by stage); nullopt for
   /// the others, which address() serves.
   std::optional<CornerAddress> corner_address(ExprId e, const SplitPlace& p, int tile_rank);

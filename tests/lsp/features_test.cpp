@@ -119,6 +119,17 @@ TEST_CASE("hover describes buffers, barriers, roles, ops and consts", "[hover]")
   for (auto [point, text] : expected) CHECK_THAT(hover_text(doc, a.points[point]), Catch::Contains(std::string(text)));
 }
 
+TEST_CASE("hover on a col_major buffer says which dim is contiguous", "[hover]") {
+  Annotated a = annotate(
+      "target sm_80\nkernel k(^A: global f32[16, 8] col_major, ^B: global f32[16, 8]) grid (1) block 32 {\n"
+      "  smem ^s: bf16[16, 16] col_major\n  smem ^v: f32[16] col_major\n}\n");
+  Document doc(a.text);
+  CHECK_THAT(hover_text(doc, a.points[0]), Catch::Contains("order: col_major (the first dim contiguous)"));
+  CHECK_THAT(hover_text(doc, a.points[2]), Catch::Contains("order: col_major (the first dim contiguous)"));
+  CHECK_THAT(hover_text(doc, a.points[1]), !Catch::Contains("order:"));  // row_major, the default
+  CHECK_THAT(hover_text(doc, a.points[3]), !Catch::Contains("order:"));  // 1-D: the same either way
+}
+
 TEST_CASE("hover names targets that lack an op", "[hover]") {
   Annotated a = annotate("target sm_80, sm_90a\nkernel k() grid (1) block 128 {\n  ^wgmma.fence\n}\n");
   Document doc(a.text);
