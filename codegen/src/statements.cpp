@@ -151,26 +151,40 @@ struct Lowerer {
   /// (mma_acc, wgmma_acc: columns 2t, 2t + 1; tcgen05_acc: columns 2k,
   /// 2k + 1). In plain memory whose tile starts at an even element of a
   /// row of even pitch (alignment()), each pair is one access: a packed
-  /// 16-bit register as 32 bits, two f32 values as a float2 (half the
-  /// memory instructions, and quicker to compile). False: not such a case.
+  /// 16-bit register as 32 bits, two f32 values as a float2, and a packed
+  /// 8-bit register (values 4j .. 4j + 3: two pairs, its low and high
+  /// halves) as two 16-bit accesses (half the memory instructions, and
+  /// quicker to compile). False: not such a case.
   bool load_store_pairs(const FragShape& f, SymbolId reg, ExprId mem, const CornerAddress& corner, int rank, bool load) {
     bool adjacent = f.layout == FragLayout::MmaAcc || f.layout == FragLayout::WgmmaAcc || f.layout == FragLayout::Tcgen05Acc;
     const Symbol& buffer = x.m.symbols[root_symbol(x.m, mem)];
+    bool bytes = f.packed() && f.per_register() == 4;
     if (!adjacent || rank != 2 || !corner.column_innermost || buffer.type.dtype != f.dtype ||
-        (f.packed() ? f.per_register() != 2 : x.ctype(f.dtype) != "float") ||
-        f.values() % 2 != 0 || x.alignment(mem) % 2 != 0)
+        (f.packed() ? f.per_register() != 2 && !bytes : x.ctype(f.dtype) != "float") ||
+        f.values() % (bytes ? 4 : 2) != 0 || x.alignment(mem) % 2 != 0)
       return false;
-    auto pair = x.corner_address(mem, x.split_place(f, "(2 * cake_j)"), rank);
-    if (!pair) return false;
-    std::string at = "&cake_corner[" + pair->offset + "]", r = x.name(reg);
-    std::string body = f.packed() ? (load ? r + "[cake_j] = CAKE_LD_B32(" + at + ");" : "CAKE_ST_B32(" + at + ", " + r + "[cake_j]);")
-                                  : std::string(load ? "CAKE_LD_PAIR_F32(" : "CAKE_ST_PAIR_F32(") + at + ", " + r +
-                                        "[2 * cake_j], " + r + "[2 * cake_j + 1]);";
+    std::string body, r = x.name(reg);
+    if (bytes) {
+      auto lo = x.corner_address(mem, x.split_place(f, "(4 * cake_j)"), rank);
+      auto hi = x.corner_address(mem, x.split_place(f, "(4 * cake_j + 2)"), rank);
+      if (!lo || !hi) return false;
+      std::string at_lo = "&cake_corner[" + lo->offset + "]", at_hi = "&cake_corner[" + hi->offset + "]";
+      body = load ? r + "[cake_j] = (unsigned)CAKE_LD_B16(" + at_lo + ") | ((unsigned)CAKE_LD_B16(" + at_hi + ") << 16);"
+                  : "{ CAKE_ST_B16(" + at_lo + ", " + r + "[cake_j] & 0xffffu); CAKE_ST_B16(" + at_hi + ", " + r +
+                        "[cake_j] >> 16); }";
+    } else {
+      auto pair = x.corner_address(mem, x.split_place(f, "(2 * cake_j)"), rank);
+      if (!pair) return false;
+      std::string at = "&cake_corner[" + pair->offset + "]";
+      body = f.packed() ? (load ? r + "[cake_j] = CAKE_LD_B32(" + at + ");" : "CAKE_ST_B32(" + at + ", " + r + "[cake_j]);")
+                        : std::string(load ? "CAKE_LD_PAIR_F32(" : "CAKE_ST_PAIR_F32(") + at + ", " + r + "[2 * cake_j], " +
+                              r + "[2 * cake_j + 1]);";
+    }
     line("{");
     ++x.indent;
     line("auto* const cake_corner = " + corner.pointer + ";");
     line("#pragma unroll");
-    line("for (int cake_j = 0; cake_j < " + std::to_string(f.values() / 2) + "; ++cake_j) " + body);
+    line("for (int cake_j = 0; cake_j < " + std::to_string(f.values() / (bytes ? 4 : 2)) + "; ++cake_j) " + body);
     --x.indent;
     line("}");
     return true;

@@ -81,11 +81,14 @@ static __device__ __forceinline__ unsigned char cake_f32_e5m2(float f) {
 #define CAKE_MAX(a, b) ((isnan(a) || isnan(b)) ? CAKE_NAN : fmaxf((a), (b)))
 #define CAKE_MIN(a, b) ((isnan(a) || isnan(b)) ? CAKE_NAN : fminf((a), (b)))
 // Two neighbouring values of a row at `p` in one access: a packed 16-bit
-// register (32 bits) or two f32 values (float2). The lowering uses them
-// only where the pair's address is a multiple of the access's size.
+// register (32 bits), two f32 values (float2) or two 8-bit ones (16 bits).
+// The lowering uses them only where the pair's address is a multiple of the
+// access's size.
 #ifndef CAKE_LD_B32
 #define CAKE_LD_B32(p) (*(const unsigned*)(p))
 #define CAKE_ST_B32(p, v) (*(unsigned*)(p) = (v))
+#define CAKE_LD_B16(p) (*(const unsigned short*)(p))
+#define CAKE_ST_B16(p, v) (*(unsigned short*)(p) = (unsigned short)(v))
 #define CAKE_LD_PAIR_F32(p, a, b) \
   do { const float2 cake_v2 = *(const float2*)(p); (a) = cake_v2.x; (b) = cake_v2.y; } while (0)
 #define CAKE_ST_PAIR_F32(p, a, b) (*(float2*)(p) = make_float2((a), (b)))

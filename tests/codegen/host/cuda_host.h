@@ -1044,6 +1044,8 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 // A pair of neighbouring values in one access (aliasing-safe here).
 #define CAKE_LD_B32(p) cake_host::load_bits<unsigned>(p)
 #define CAKE_ST_B32(p, v) cake_host::store_bits<unsigned>((p), (v))
+#define CAKE_LD_B16(p) cake_host::load_bits<unsigned short>(p)
+#define CAKE_ST_B16(p, v) cake_host::store_bits<unsigned short>((p), (unsigned short)(v))
 #define CAKE_LD_PAIR_F32(p, a, b) ((a) = cake_host::load_bits<float>(p), (b) = cake_host::load_bits<float>((const float*)(p) + 1))
 #define CAKE_ST_PAIR_F32(p, a, b) (cake_host::store_bits<float>((p), (a)), cake_host::store_bits<float>((float*)(p) + 1, (b)))
 #define CAKE_LD_B64(p, w) cake_host::load_words<2>((p), (w))
