@@ -516,3 +516,43 @@ kernel col_major_ldmatrix() grid (1) block 32 {
   // expected-error@+1 [CAKE-E0508] {{`ldmatrix` starts 4 bf16 into each row of `sc`}}
   ldmatrix a <- sc[4 : 16, 0 : 16]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `sc`}}
 }
+
+// -----
+
+// The order forms' fixes: the shared-memory buffer takes the tensor's order
+// (E0504), the copy source's (E0506), or row_major (E0508).
+target sm_90a
+kernel tma_order_fix(A: global bf16[64, 64] col_major) grid (1) block 128 {
+  smem sr: bf16[64, 64] swizzle(128B)
+  mbarrier full
+  tensormap tA = A box [64, 64] swizzle(128B)
+  role load all {
+    elect {
+      arrive.expect_tx full, bytes(sr)
+      // expected-error@+1 [CAKE-E0504] {{the destination `sr` is row_major but `A`}} fix {{smem sr: bf16[64, 64] col_major swizzle(128B)}}
+      tma.load sr <- tA[0, 0], full
+    }
+    wait full parity(0)
+  }
+}
+
+// -----
+
+target sm_90a
+kernel copy_order_fix(C: global f32[64, 64]) grid (1) block 128 {
+  smem fc: f32[64, 64] col_major
+  // expected-error@+1 [CAKE-E0506] {{copies from row_major `C` into col_major `fc`}} fix {{smem fc: f32[64, 64] row_major}}
+  cp.async fc <- C
+  cp.async.commit
+  cp.async.wait 0
+}
+
+// -----
+
+target sm_90a
+kernel ldmatrix_order_fix() grid (1) block 32 {
+  smem f8: f8e4m3[32, 32] col_major
+  reg q: f8e4m3[16, 32] layout(mma_acc)
+  // expected-error@+1 [CAKE-E0508] {{of col_major `f8`}} fix {{smem f8: f8e4m3[32, 32] row_major}}
+  ldmatrix q <- f8[0 : 16, :]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `f8`}}
+}

@@ -140,6 +140,8 @@ struct ValueType {
   /// The `swizzle(...)` clause as written; empty when there is none.
   ByteRange swizzle_clause;
   Order order = Order::RowMajor;
+  /// The `row_major`/`col_major` clause as written; empty when there is none.
+  ByteRange order_clause;
   FragLayout layout = FragLayout::None;
 };
 

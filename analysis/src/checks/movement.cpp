@@ -67,6 +67,20 @@ bool orders_differ(const ValueType& a, const ValueType& b) {
 
 std::string_view order_name(Order o) { return o == Order::ColMajor ? "col_major" : "row_major"; }
 
+/// The fix that declares `buffer` with element order `order`: its order
+/// clause rewritten, or one added after its type.
+std::optional<Fix> declare_order(const Symbol& buffer, Order order, bool preferred) {
+  std::string name(order_name(order));
+  TextEdit edit;
+  if (buffer.type.order_clause.end > buffer.type.order_clause.begin) {
+    edit = {buffer.type.order_clause, name};
+  } else {
+    if (buffer.type.written.end <= buffer.type.written.begin) return std::nullopt;
+    edit = {{buffer.type.written.end, buffer.type.written.end}, " " + name};
+  }
+  return Fix{"declare `" + std::string(buffer.name) + "` " + name, {std::move(edit)}, preferred};
+}
+
 class MovementChecker {
  public:
   MovementChecker(const Module& m, const FactsCache& facts, std::vector<Diagnostic>& diags)
@@ -304,6 +318,7 @@ class MovementChecker {
                                      buf.name);
       d.related.push_back({buf.decl, "`" + std::string(buf.name) + "` declared here"});
       d.related.push_back({tensor.decl, "`" + std::string(tensor.name) + "` declared here"});
+      if (auto f = declare_order(buf, tensor.type.order, true)) d.fixes.push_back(std::move(*f));
       push(std::move(d), tma);
       return;
     }
@@ -441,6 +456,9 @@ class MovementChecker {
                                    order_name(b.type.order), b.name);
     d.related.push_back({a.decl, "`" + std::string(a.name) + "` declared here"});
     d.related.push_back({b.decl, "`" + std::string(b.name) + "` declared here"});
+    // The destination (shared memory) takes the source's order.
+    if (b.kind == SymbolKind::Smem)
+      if (auto f = declare_order(b, a.type.order, false)) d.fixes.push_back(std::move(*f));
     push(std::move(d), targets);
     return true;
   }
@@ -454,6 +472,7 @@ class MovementChecker {
       Diagnostic d = make_diagnostic(DiagForm::MatrixColMajorWidth, m_.exprs[smem].range, op, root.name,
                                      dtype_name(root.type.dtype));
       d.related.push_back({root.decl, "`" + std::string(root.name) + "` declared here"});
+      if (auto f = declare_order(root, Order::RowMajor, false)) d.fixes.push_back(std::move(*f));
       push(std::move(d), targets);
       return;
     }

@@ -383,6 +383,7 @@ class Builder {
       ByteRange r = node_range(a);
       if (is(a, c_.order_attribute)) {
         type.order = text(a) == "col_major" ? Order::ColMajor : Order::RowMajor;
+        type.order_clause = r;
         if (kind != SymbolKind::TensorParam && kind != SymbolKind::Smem)
           diags_.push_back(make_diagnostic(DiagForm::AttributeNotTensor, r, text(a)));
       } else if (is(a, c_.swizzle_attribute)) {
