@@ -220,6 +220,14 @@ class Emitter {
   /// buffer's memory order, outermost first, when its last is the buffer's
   /// contiguous dim (the tile is made of runs along it); else nullopt.
   std::optional<std::vector<size_t>> tile_runs(ExprId e);
+  /// A copy's tile `tile` as rows along the contiguous dim both its ends
+  /// share (tile_runs() of each): the runs, the rows and the elements of a
+  /// row; nullopt (refused, naming `op`) when the ends do not share one.
+  struct CopyRows {
+    std::vector<size_t> runs;
+    int64_t rows = 1, row = 0;
+  };
+  std::optional<CopyRows> copy_rows(const Stmt& s, const MoveStmt& mv, const std::vector<int64_t>& tile, const std::string& op);
   /// A tensor's dims as TMA lists them (dims, box and coordinates),
   /// innermost first: the reverse of its memory order.
   static std::vector<size_t> tma_dims(const ValueType& tensor) {

@@ -19,11 +19,9 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
   int64_t element = dtype_bits(to.type.dtype) / 8;
   if (element <= 0 || memory_type(to.type.dtype).empty()) return refuse(s.range, "a cp.async of this element type");
   // The pieces run along the contiguous dim of both buffers.
-  auto runs = tile_runs(mv.dst);
-  if (!runs || runs != tile_runs(mv.src))
-    return refuse(s.range, "a cp.async whose tiles do not run along both buffers' contiguous dim");
-  int64_t rows = 1, columns = (*dst)[runs->back()];
-  for (size_t i = 0; i + 1 < runs->size(); ++i) rows *= (*dst)[(*runs)[i]];
+  auto rows_of = copy_rows(s, mv, *dst, "cp.async");
+  if (!rows_of) return;
+  int64_t rows = rows_of->rows, columns = rows_of->row;
   // The widest piece (16, 8 or 4 bytes) that divides a row and whose
   // start is aligned in both tiles (tensor bases are taken to be 16-byte
   // aligned: docs/lowering.md).
@@ -40,7 +38,7 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
   if (threads <= 0) return refuse(s.range, "a cp.async in a group of threads of unknown size");
   // Piece p is in row p / pieces_per_row of the tile's rows (its outer
   // dims, in memory order), at column (p % pieces_per_row) * per_piece.
-  auto coords = row_coordinates(*dst, *runs, "(cake_p / " + std::to_string(pieces_per_row) + ")",
+  auto coords = row_coordinates(*dst, rows_of->runs, "(cake_p / " + std::to_string(pieces_per_row) + ")",
                                 "(cake_p % " + std::to_string(pieces_per_row) + " * " + std::to_string(per_piece) + ")");
   auto d = address(mv.dst, coords);
   auto g = address(mv.src, coords);
@@ -80,7 +78,7 @@ static ElementPlace matrix_row(const Emitter& x, FragShape f, bool trans, bool d
 /// Whether the smem operand of an ldmatrix/stmatrix is a `col_major` tile.
 static bool down_columns(const Module& m, ExprId smem) {
   SymbolId b = root_symbol(m, smem);
-  return b != kNone && m.symbols[b].type.order == Order::ColMajor && m.symbols[b].type.dims.size() >= 2;
+  return b != kNone && is_col_major(m.symbols[b].type);
 }
 
 std::optional<Emitter::MatrixView> Emitter::matrix_view(const Stmt& s, const MoveStmt& mv, ExprId reg, ExprId smem,

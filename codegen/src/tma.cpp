@@ -82,7 +82,7 @@ namespace {
 /// The tensormap an operand `t[c0, c1, ...]` names and its coordinates.
 struct MapOperand {
   SymbolId map = kNone;
-  std::vector<ExprId> coordinates;  // as written, one per dim of the map's tensor
+  std::vector<ExprId> coordinates;  // innermost first, as TMA takes them (tma_dims())
 };
 
 std::optional<MapOperand> map_operand(const Module& m, ExprId e) {
@@ -95,9 +95,11 @@ std::optional<MapOperand> map_operand(const Module& m, ExprId e) {
     if (item.kind != IndexItem::Kind::Scalar) return std::nullopt;
     out.coordinates.push_back(item.start);
   }
-  // One coordinate per dim of the tensor.
+  // One coordinate per dim of the tensor, innermost first.
   SymbolId tensor = m.symbols[out.map].tensor;
   if (tensor == kNone || m.symbols[tensor].type.dims.size() != out.coordinates.size()) return std::nullopt;
+  std::vector<ExprId> written = std::move(out.coordinates);
+  for (size_t d : Emitter::tma_dims(m.symbols[tensor].type)) out.coordinates.push_back(written[d]);
   return out;
 }
 
@@ -120,7 +122,7 @@ void Emitter::tma_load(const Stmt& s, const MoveStmt& mv) {
   bool pair = b != kNone && m.symbols[b].kind == SymbolKind::Dsmem;
   std::string call = tma_macro(static_cast<int64_t>(map->coordinates.size()), true, multicast, pair) + "(&" + *dst +
                      ", &" + name(map->map);
-  for (size_t d : tma_dims(m.symbols[m.symbols[map->map].tensor].type)) call += ", " + index(map->coordinates[d]);
+  for (ExprId c : map->coordinates) call += ", " + index(c);
   line(call + ", " + *bar + (multicast ? ", " + index(mv.multicast) : std::string()) + ");", s.range);
 }
 
@@ -133,7 +135,7 @@ void Emitter::tma_store(const Stmt& s, const MoveStmt& mv) {
   auto src = address(mv.src, std::vector<std::string>(tile->size(), "0"));
   if (!src) return;
   std::string call = tma_macro(static_cast<int64_t>(map->coordinates.size()), false) + "(&" + name(map->map);
-  for (size_t d : tma_dims(m.symbols[m.symbols[map->map].tensor].type)) call += ", " + index(map->coordinates[d]);
+  for (ExprId c : map->coordinates) call += ", " + index(c);
   line(call + ", &" + *src + ");", s.range);
 }
 
@@ -153,11 +155,9 @@ void Emitter::bulk_load(const Stmt& s, const MoveStmt& mv) {
   // time, unless at both ends its rows follow one another in memory: every
   // dim after its first in memory order is a whole dim of its buffer. Then
   // it is one run of bytes.
-  auto runs = tile_runs(mv.dst);
-  if (!runs || runs != tile_runs(mv.src))
-    return refuse(s.range, "a bulk copy whose tiles do not run along both buffers' contiguous dim");
-  int64_t rows = 1, row_bytes = (*dst)[runs->back()] * element;
-  for (size_t i = 0; i + 1 < runs->size(); ++i) rows *= (*dst)[(*runs)[i]];
+  auto rows_of = copy_rows(s, mv, *dst, "bulk copy");
+  if (!rows_of) return;
+  int64_t rows = rows_of->rows, row_bytes = rows_of->row * element;
   auto contiguous = [&](ExprId e) {
     auto t = tile_in_buffer(m, eval, e);
     return t && t->dense;
@@ -169,7 +169,7 @@ void Emitter::bulk_load(const Stmt& s, const MoveStmt& mv) {
   if (bytes % 16 != 0 || (alignment(mv.src) * element) % 16 != 0 || (alignment(mv.dst) * element) % 16 != 0)
     return refuse(s.range, "a bulk copy whose bytes or starts are not provably 16-byte aligned");
   // Row r of the tile (or, in one run, its first).
-  auto coords = one_run ? std::vector<std::string>(dst->size(), "0") : row_coordinates(*dst, *runs, "cake_r", "0");
+  auto coords = one_run ? std::vector<std::string>(dst->size(), "0") : row_coordinates(*dst, rows_of->runs, "cake_r", "0");
   auto d = address(mv.dst, coords), g = address(mv.src, coords);
   if (!d || !g) return;
   std::string copy = "CAKE_BULK_LOAD(&" + *d + ", &" + *g + ", " + std::to_string(bytes) + ", " + *bar + ");";

@@ -692,6 +692,18 @@ std::optional<std::vector<size_t>> Emitter::tile_runs(ExprId id) {
   return t->kept;
 }
 
+std::optional<Emitter::CopyRows> Emitter::copy_rows(const Stmt& s, const MoveStmt& mv, const std::vector<int64_t>& tile,
+                                                    const std::string& op) {
+  auto runs = tile_runs(mv.dst);
+  if (!runs || runs != tile_runs(mv.src)) {
+    refuse(s.range, "a " + op + " whose tiles do not run along both buffers' contiguous dim");
+    return std::nullopt;
+  }
+  CopyRows out{*runs, 1, tile[runs->back()]};
+  for (size_t i = 0; i + 1 < runs->size(); ++i) out.rows *= tile[(*runs)[i]];
+  return out;
+}
+
 std::optional<OperandLayout> Emitter::operand_layout(ExprId id, const std::string& row, const std::string& col,
                                                     int tile_rank) {
   return operand_layout(id, coordinates(row, col, tile_rank));
@@ -718,8 +730,7 @@ std::optional<OperandLayout> Emitter::operand_layout(ExprId id, const std::vecto
   out.storage = storage;
   // Dims: the stage dims (smem rings) first, then the tile's.
   out.stages = s.type.stage_dims.size();
-  for (size_t d = 0; d < out.stages; ++d) out.order.push_back(d);
-  for (size_t d : memory_order(s.type)) out.order.push_back(out.stages + d);
+  out.order = item_order(s.type);
   for (ExprId d : s.type.stage_dims) out.dims.push_back(index(d));
   for (ExprId d : s.type.dims) out.dims.push_back(index(d));
   // Each dim's index: an item's scalar, or a slice's start plus the tile's
@@ -880,8 +891,7 @@ int64_t Emitter::alignment(ExprId id) {
   // its element order), with its index among the operand's items.
   std::vector<std::pair<ExprId, size_t>> all;
   size_t stages = s.type.stage_dims.size();
-  for (size_t d = 0; d < stages; ++d) all.push_back({s.type.stage_dims[d], d});
-  for (size_t d : memory_order(s.type)) all.push_back({s.type.dims[d], stages + d});
+  for (size_t d : item_order(s.type)) all.push_back({d < stages ? s.type.stage_dims[d] : s.type.dims[d - stages], d});
   if (all.empty()) return 1;
   // Offset = sum over dims of coordinate × pitch (the product of the dims
   // after it in memory). Every dim but the innermost moves by its pitch;

@@ -155,6 +155,19 @@ inline std::vector<size_t> memory_order(Order order, size_t rank) {
   return out;
 }
 inline std::vector<size_t> memory_order(const ValueType& type) { return memory_order(type.order, type.dims.size()); }
+/// Every dim of a buffer of `type` as its position among the index items
+/// (stage dims first), outermost in memory first: the stage dims, then the
+/// tile's in memory_order().
+inline std::vector<size_t> item_order(const ValueType& type) {
+  size_t stages = type.stage_dims.size();
+  std::vector<size_t> out;
+  for (size_t d = 0; d < stages; ++d) out.push_back(d);
+  for (size_t d : memory_order(type)) out.push_back(stages + d);
+  return out;
+}
+/// Whether the order moves a buffer's elements: `col_major` of rank 2 or
+/// more (a 1-D buffer is the same in both orders).
+inline bool is_col_major(const ValueType& type) { return type.order == Order::ColMajor && type.dims.size() >= 2; }
 /// The contiguous tile dim of `type` (its last, or its first if col_major);
 /// 0 for a scalar.
 inline size_t contiguous_dim(const ValueType& type) {

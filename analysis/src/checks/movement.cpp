@@ -468,7 +468,7 @@ class MovementChecker {
     View v = view(smem);
     if (!v.ok || m_.symbols[v.root].kind != SymbolKind::Smem) return;
     const Symbol& root = m_.symbols[v.root];
-    if (root.type.order == Order::ColMajor && root.type.dims.size() >= 2 && dtype_bits(root.type.dtype) != 16) {
+    if (is_col_major(root.type) && dtype_bits(root.type.dtype) != 16) {
       Diagnostic d = make_diagnostic(DiagForm::MatrixColMajorWidth, m_.exprs[smem].range, op, root.name,
                                      dtype_name(root.type.dtype));
       d.related.push_back({root.decl, "`" + std::string(root.name) + "` declared here"});

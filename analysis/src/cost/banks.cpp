@@ -134,7 +134,7 @@ std::optional<SmemRead> smem_read(const Module& m, const Evaluator& eval, const 
   // A col_major tile's runs are its columns: ldmatrix reads 16-byte runs
   // of it as of a row-major one, but a fragment's element-wise reads walk
   // across the runs, a pattern not modelled here.
-  bool col = buffer.type.order == Order::ColMajor;
+  bool col = is_col_major(buffer.type);
   if (col && pattern != SmemPattern::Matrix) return std::nullopt;
   size_t inner = contiguous_dim(buffer.type);
   auto row = eval.fold(buffer.type.dims[inner]);

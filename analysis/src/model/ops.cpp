@@ -143,7 +143,7 @@ bool mma_operand_mn_major(const Module& m, ExprId written, bool a) {
   const Expr& w = m.exprs[written];
   bool transposed = w.kind == Expr::Kind::Transpose;
   SymbolId buffer = root_symbol(m, transposed ? w.lhs : written);
-  bool col = buffer != kNone && m.symbols[buffer].type.order == Order::ColMajor && m.symbols[buffer].type.dims.size() >= 2;
+  bool col = buffer != kNone && is_col_major(m.symbols[buffer].type);
   // A stored [M, K] row-major is K-major; B stored [K, N] row-major is N-major.
   return (a ? transposed : !transposed) != col;
 }

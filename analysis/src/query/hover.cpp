@@ -120,7 +120,7 @@ class Describer {
     if (!t.stage_dims.empty()) shape.stages = typer_.shape_text(t.stage_dims);
     out.push_back(std::move(shape));
     out.push_back(fact("space", HoverFact::Kind::Text, std::string(space_name(t.space))));
-    if (t.order == Order::ColMajor && t.dims.size() >= 2)
+    if (is_col_major(t))
       out.push_back(fact("order", HoverFact::Kind::Text, "col_major (the first dim contiguous)"));
     if (t.swizzle != Swizzle::None) out.push_back(fact("swizzle", HoverFact::Kind::Swizzle, {}, swizzle_bytes(t.swizzle)));
     if (t.layout != FragLayout::None) out.push_back(fact("layout", HoverFact::Kind::Text, std::string(frag_layout_name(t.layout))));

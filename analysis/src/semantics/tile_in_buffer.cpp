@@ -29,8 +29,7 @@ std::optional<TileInBuffer> tile_in_buffer(const Module& m, const Evaluator& eva
   const std::vector<IndexItem>& items = t.operand.items;
   size_t stages = s.type.stage_dims.size(), all = stages + s.type.dims.size();
   if (items.size() > all || all == 0) return std::nullopt;
-  for (size_t d = 0; d < stages; ++d) t.order.push_back(d);
-  for (size_t d : memory_order(s.type)) t.order.push_back(stages + d);
+  t.order = item_order(s.type);
   auto kind = [&](size_t d) { return d < items.size() ? items[d].kind : IndexItem::Kind::Full; };
   auto extent = [&](size_t d) { return d < stages ? s.type.stage_dims[d] : s.type.dims[d - stages]; };
   auto whole = [&](size_t d) {
