@@ -387,8 +387,11 @@ class Emitter {
   void tcgen05_move(const Stmt& s, const MoveStmt& mv, bool load);
   /// `tcgen05.cp T <- S`: 128x256b copies, 8 columns each.
   void tcgen05_cp(const Stmt& s, const MoveStmt& mv);
-  /// The 32x32b.x`n` load or store macro, defined once per unit.
-  std::string tcgen05_move_macro(int64_t n, bool load, bool f32);
+  /// The load or store macro of data-movement shape `shape` (32x32b,
+  /// 16x256b, 16x128b), .x`n`, of `regs` registers, defined once per unit.
+  std::string tcgen05_move_macro(std::string_view shape, int64_t n, int64_t regs, bool load, bool f32);
+  /// `tcgen05.ld/st` of an `mma_acc` fragment: 16 lanes at a time.
+  void tcgen05_move_16(const Stmt& s, const MoveStmt& mv, bool load);
   /// The 32-bit tensor-memory address (lane << 16 | column) of the first
   /// cell of the tmem tile operand `e` selects.
   std::optional<std::string> tmem_address(ExprId e);

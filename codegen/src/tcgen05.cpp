@@ -5,7 +5,8 @@
 // 16-bit operands, k32 of 8-bit ones) with a shared-memory descriptor per
 // operand and an instruction descriptor;
 // `tcgen05.commit` arriving on an mbarrier; `tcgen05.ld`/`st` over a
-// warp's 32 lanes (.32x32b); their waits. The encodings are the PTX ISA's
+// warp's 32 lanes (.32x32b) or, for an `mma_acc` fragment, 16 at a time
+// (.16x256b, .16x128b); their waits. The encodings are the PTX ISA's
 // ("Tensor Memory", "Shared Memory Descriptor", "Instruction descriptor");
 // the instructions are the prelude's macros (lower.cpp) or, when their
 // operand list depends on a width, macros written once per unit. A
@@ -16,6 +17,10 @@
 
 #include "cake/ops.h"
 #include "cake/roles.h"
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
 
 namespace cake::codegen {
 namespace {
@@ -139,8 +144,8 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   }
   const MmaSmemOperand& B = *b_side;
   // cta_group::1 into f32 or s32 with M = 128: D row i is TMEM lane i,
-  // column j its column j (PTX ISA, "Matrix fragments for tcgen05.mma",
-  // layout of M = 128). A CTA pair's (cta_group::2) M = 256: each CTA
+  // column j its column j (PTX ISA, "Data path layout organization",
+  // layout D); with M = 64, lane 32 (i / 16) + i % 16 (layout F). A CTA pair's (cta_group::2) M = 256: each CTA
   // holds 128 rows of A and of D (lane i, as for M = 128) and N / 2 rows
   // of B; the descriptors name this CTA's operands, the hardware reads the
   // peer's at the same offsets (layout A of M = 256). With A in tensor
@@ -158,12 +163,19 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
                   ka.kind == "i8") &&
                  acc_dtype == (ka.kind == "i8" ? DType::I32 : DType::F32);
   int64_t step = kind_ok ? mma_k_bits(Op::Tcgen05Mma) / dtype_bits(a_dtype) : 0;  // K of one instruction
-  if (!kind_ok || k != B.k || k % step != 0 || a_rows != 128 || rows != 128 || n_cols != columns || n_cols % 16 != 0 ||
-      n_cols < 16 || n_cols > 256)
+  // M = 64 (one CTA, A in shared memory): D row i in lane 32 (i / 16) + i
+  // % 16 (layout F), which is how a 64-lane buffer holds its rows
+  // (tmem_lane()); N a multiple of 8.
+  const TmemBuffer* d_buffer = facts.on(target).tmem.find(acc);
+  bool m64 = rows == 64 && !pair && !a_tmem && d_buffer && d_buffer->lanes &&
+             tmem_rows_per_quarter(*d_buffer->lanes) == 16;
+  int64_t n_step = m64 ? 8 : 16;
+  if (!kind_ok || k != B.k || k % step != 0 || a_rows != rows || (rows != 128 && !m64) || n_cols != columns ||
+      n_cols % n_step != 0 || n_cols < n_step || n_cols > 256)
     return refuse(s.range, a_tmem ? (pair ? "a pair's tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32/f8 tmem [128, K] @ smem [N / 2, K].T (or [K, N / 2]) or s32 of s8/u8 per CTA"
                                           : "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32/f8 tmem [128, K] @ smem [N, K].T (or [K, N]) or s32 of s8/u8")
                            : pair ? "a pair's tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N / 2, K].T (or [K, N / 2]) or s32 of s8/u8 per CTA, N a multiple of 16 up to 256"
-                                  : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N, K].T (or [K, N]) or s32 of s8/u8, N a multiple of 16 up to 256");
+                                  : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N, K].T (or [K, N]) or s32 of s8/u8, N a multiple of 16 up to 256, or M = 64 into a 64-lane buffer with N a multiple of 8");
   // Instruction descriptor: D f32 (bits 4-5 = 1) or s32 (2), A and B
   // formats (7-9, 10-12), transpose A and B (15, 16: 1 for an MN-major
   // operand), N >> 3 (17-22), M >> 4 (24-28).
@@ -222,35 +234,46 @@ void Emitter::tcgen05_commit(const Stmt& s, const CommitStmt& c) {
   line(macro + "_MC(" + *bar + ", " + index(c.multicast) + ");", s.range);
 }
 
-std::string Emitter::tcgen05_move_macro(int64_t n, bool load, bool f32) {
-  std::string suffix = "_32X32B_X" + std::to_string(n) + (f32 ? "_F32" : "_B32");
+std::string Emitter::tcgen05_move_macro(std::string_view shape, int64_t n, int64_t regs, bool load, bool f32) {
+  std::string upper(shape);
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string suffix = "_" + upper + "_X" + std::to_string(n) + (f32 ? "_F32" : "_B32");
   std::string macro = std::string(load ? "CAKE_TCGEN05_LD" : "CAKE_TCGEN05_ST") + suffix;
   if (!define_once(macro)) return macro;
   std::string list, operands, constraint = std::string(load ? "\"=" : "\"") + (f32 ? "f" : "r") + "\"";
   int64_t first = load ? 0 : 1;  // a store's address comes first
-  for (int64_t i = 0; i < n; ++i) {
+  for (int64_t i = 0; i < regs; ++i) {
     list += (i ? ", %" : "%") + std::to_string(i + first);
     operands += std::string(i ? ", " : "") + constraint + "((r)[" + std::to_string(i) + "])";
-    if (i % 8 == 7 && i + 1 < n) operands += " \\\n      ";
+    if (i % 8 == 7 && i + 1 < regs) operands += " \\\n      ";
   }
-  std::string address = "%" + std::to_string(load ? n : 0);
+  std::string address = "%" + std::to_string(load ? regs : 0);
+  bool wide = shape == "32x32b";
   std::string& out = definitions_;
   out += "#ifdef CAKE_TCGEN05_HOST\n";
-  out += "#define " + macro + "(r, taddr) " + (load ? "CAKE_TCGEN05_HOST_LD(" : "CAKE_TCGEN05_HOST_ST(") +
-         std::to_string(n) + ", (r), (taddr))\n";
+  if (wide)
+    out += "#define " + macro + "(r, taddr) " + (load ? "CAKE_TCGEN05_HOST_LD(" : "CAKE_TCGEN05_HOST_ST(") +
+           std::to_string(n) + ", (r), (taddr))\n";
+  else
+    out += "#define " + macro + "(r, taddr) " + (load ? "CAKE_TCGEN05_HOST_LD16(" : "CAKE_TCGEN05_HOST_ST16(") +
+           std::string(shape.substr(3, 3)) + ", " + std::to_string(n) + ", (r), (taddr))\n";
   out += "#else\n";
+  std::string what = wide ? "columns taddr .. + " + std::to_string(n - 1) + " of TMEM lane (taddr >> 16) + l"
+                          : "TMEM lanes (taddr >> 16) .. + 15, " + std::to_string(n) + " x " +
+                                std::string(shape.substr(3)) + " from column taddr, in the ." + std::string(shape) +
+                                " fragment";
   if (load) {
-    out += "// Lane l of the warp: columns taddr .. + " + std::to_string(n - 1) + " of TMEM lane (taddr >> 16) + l into r.\n";
+    out += "// " + (wide ? "Lane l of the warp: " + what + " into r." : what + " into r.") + "\n";
     out += "#define " + macro + "(r, taddr) \\\n";
-    out += "  asm volatile(\"tcgen05.ld.sync.aligned.32x32b.x" + std::to_string(n) + ".b32 {" + list + "}, [" +
-           address + "];\" \\\n";
+    out += "  asm volatile(\"tcgen05.ld.sync.aligned." + std::string(shape) + ".x" + std::to_string(n) + ".b32 {" +
+           list + "}, [" + address + "];\" \\\n";
     out += "      : " + operands + " \\\n";
     out += "      : \"r\"(taddr) : \"memory\")\n";
   } else {
-    out += "// r into columns taddr .. + " + std::to_string(n - 1) + " of TMEM lane (taddr >> 16) + l, for lane l.\n";
+    out += "// r into " + what + (wide ? ", for lane l." : ".") + "\n";
     out += "#define " + macro + "(r, taddr) \\\n";
-    out += "  asm volatile(\"tcgen05.st.sync.aligned.32x32b.x" + std::to_string(n) + ".b32 [" + address + "], {" +
-           list + "};\" \\\n";
+    out += "  asm volatile(\"tcgen05.st.sync.aligned." + std::string(shape) + ".x" + std::to_string(n) + ".b32 [" +
+           address + "], {" + list + "};\" \\\n";
     out += "      :: \"r\"(taddr), " + operands + " : \"memory\")\n";
   }
   out += "#endif\n";
@@ -261,6 +284,7 @@ void Emitter::tcgen05_move(const Stmt& s, const MoveStmt& mv, bool load) {
   ExprId reg = load ? mv.dst : mv.src, mem = load ? mv.src : mv.dst;
   const Expr& r = m.exprs[reg];
   if (r.kind != Expr::Kind::Name || r.symbol == kNone) return refuse(r.range, "a register operand that is not a name");
+  if (m.symbols[r.symbol].type.layout == FragLayout::MmaAcc) return tcgen05_move_16(s, mv, load);
   auto f = fragment(r.symbol, r.range);
   auto tile = tile_dims(mem);
   auto taddr = tmem_address(mem);
@@ -279,10 +303,54 @@ void Emitter::tcgen05_move(const Stmt& s, const MoveStmt& mv, bool load) {
   std::string regs = name(r.symbol);
   for (int64_t done = 0; done < n;) {
     int64_t piece = std::min<int64_t>(128, std::bit_floor(static_cast<uint64_t>(n - done)));
-    std::string macro = tcgen05_move_macro(piece, load, ctype(f->dtype) == "float");
+    std::string macro = tcgen05_move_macro("32x32b", piece, piece, load, ctype(f->dtype) == "float");
     std::string at = done == 0 ? *taddr : "(" + *taddr + ") + " + std::to_string(done) + "u";
     line(macro + "(" + (done == 0 ? regs : "(" + regs + " + " + std::to_string(done) + ")") + ", " + at + ");", s.range);
     done += piece;
+  }
+}
+
+void Emitter::tcgen05_move_16(const Stmt& s, const MoveStmt& mv, bool load) {
+  ExprId reg = load ? mv.dst : mv.src, mem = load ? mv.src : mv.dst;
+  const Expr& r = m.exprs[reg];
+  auto f = fragment(r.symbol, r.range);
+  auto tile = tile_dims(mem);
+  auto taddr = tmem_address(mem);
+  SymbolId buffer = root_symbol(m, mem);
+  const TmemBuffer* plan = buffer == kNone ? nullptr : facts.on(target).tmem.find(buffer);
+  if (!f || !tile || !taddr || !plan || !plan->lanes) return;
+  // An mma_acc fragment [R, C], 16-row tiles of 16 x 8 blocks (values 4T ..
+  // 4T + 3 of block T: rows g and g + 8, columns 2t, 2t + 1). The PTX
+  // ISA's .16x256b fragment is that order for 32-bit values (register 4k +
+  // j: row g + 8 (j / 2), 32-bit column 8k + 2t + j % 2), and .16x128b
+  // the packed 16-bit one (register 2k + h: row g + 8h, 32-bit column 4k +
+  // t, i.e. elements 8k + 2t, + 1), each over 16 TMEM lanes from its
+  // address. So each 16-row tile is one instruction (.xN: N blocks of 8
+  // columns), its lanes where the buffer holds those rows (tmem_lane()).
+  bool wide = dtype_bits(f->dtype) == 32;
+  int64_t rows = f->dims.size() == 2 ? f->dims[0] : 0, cols = f->dims.size() == 2 ? f->dims[1] : 0;
+  if ((!wide && !(f->packed() && f->per_register() == 2)) || *tile != f->dims || rows % 16 != 0 || rows < 16 ||
+      cols % 8 != 0 || cols < 8)
+    return refuse(s.range, "a tcgen05.ld/st of an mma_acc fragment other than a 32-bit or packed 16-bit [16 R, 8 C] one and a tile of its shape");
+  std::string_view shape = wide ? "16x256b" : "16x128b";
+  int64_t regs_per_x = wide ? 4 : 2, cols_per_x = wide ? 8 : 4;  // registers and 32-bit columns of one x
+  int64_t blocks = cols / 8, tile_regs = blocks * regs_per_x;
+  std::string regs = name(r.symbol);
+  for (int64_t rb = 0; rb < rows / 16; ++rb) {
+    int64_t lane = tmem_lane(*plan->lanes, 16 * rb);  // from the tile's first row, 16 of them a quarter's half
+    for (int64_t done = 0; done < blocks;) {
+      // .x up to 128 registers a thread.
+      int64_t piece = std::min<int64_t>(128 / regs_per_x, std::bit_floor(static_cast<uint64_t>(blocks - done)));
+      std::string macro = tcgen05_move_macro(shape, piece, piece * regs_per_x, load, ctype(f->dtype) == "float");
+      int64_t first = rb * tile_regs + done * regs_per_x;
+      std::string offset;
+      if (lane) offset += " + (" + std::to_string(lane) + "u << 16)";
+      if (done) offset += " + " + std::to_string(done * cols_per_x) + "u";
+      std::string at = offset.empty() ? *taddr : "(" + *taddr + ")" + offset;
+      line(macro + "(" + (first == 0 ? regs : "(" + regs + " + " + std::to_string(first) + ")") + ", " + at + ");",
+           s.range);
+      done += piece;
+    }
   }
 }
 

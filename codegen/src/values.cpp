@@ -880,7 +880,12 @@ std::optional<std::string> Emitter::tmem_address(ExprId id) {
   int64_t cells_per_element = plan.cell_bits / std::max<int64_t>(1, dtype_bits(s.type.dtype));
   std::string column = start(items[stages + 1]);
   if (cells_per_element > 1) column = "(" + column + ") / " + std::to_string(cells_per_element);
-  return address + " + ((unsigned)(" + start(items[stages]) + ") << 16) + (unsigned)(" + column + ")";
+  // The first row's lane, where the buffer holds it (tmem_lane(): a
+  // 64-lane buffer 16 rows to each quarter of lanes).
+  std::string lane = start(items[stages]);
+  if (int64_t q = buffer->lanes ? tmem_rows_per_quarter(*buffer->lanes) : 32; q != 32 && lane != "0")
+    lane = "32 * ((" + lane + ") / " + std::to_string(q) + ") + (" + lane + ") % " + std::to_string(q);
+  return address + " + ((unsigned)(" + lane + ") << 16) + (unsigned)(" + column + ")";
 }
 
 int64_t Emitter::alignment(ExprId id) {

@@ -484,6 +484,39 @@ bench tile_mma { M = 1048576 }
   CHECK(l32[0].resources[size_t(Resource::Tensor)].time_us == Approx(l16[0].resources[size_t(Resource::Tensor)].time_us));
 }
 
+TEST_CASE("one CTA's M = 64 tcgen05.mma takes as long as an M = 128 one: half the data path") {
+  const char* mma = R"(target sm_100a
+const R = 4096
+kernel tile_umma(C: global f32[M, 64] row_major)
+  where M % 128 == 0
+  grid (M / 128)
+  block 128
+{
+  smem sA: bf16[ROWS, 64] swizzle(128B)
+  smem sB: bf16[64, 64] swizzle(128B)
+  tmem acc: f32[ROWS, 64]
+  mbarrier done
+  role all all {
+    elect {
+      for r in 0 .. R {
+        tcgen05.mma acc += sA @ sB.T, accumulate(r > 0)
+      }
+      tcgen05.commit done
+    }
+    wait done parity(0)
+  }
+}
+bench tile_umma { M = 1048576 }
+)";
+  const DeviceInfo& b200 = *find_device("b200");
+  auto m128 = checked(replace(mma, "ROWS", "128")), m64 = checked(replace(mma, "ROWS", "64"));
+  auto e128 = estimate_kernel(*m128, 0, "sm_100a", b200), e64 = estimate_kernel(*m64, 0, "sm_100a", b200);
+  REQUIRE((e128[0].ok && e64[0].ok));
+  const ResourceUse &t128 = e128[0].resources[size_t(Resource::Tensor)], &t64 = e64[0].resources[size_t(Resource::Tensor)];
+  CHECK(t64.demand == Approx(t128.demand / 2));  // half the FLOPs
+  CHECK(t64.time_us == Approx(t128.time_us));    // at half the rate
+}
+
 TEST_CASE("mma.sync takes an issue slot per instruction: m16n8k16 for 16-bit operands, m16n8k32 for 8-bit") {
   // The same 16 x 8 x 32 tile product R times: two k16 instructions each
   // for bf16, one k32 instruction for f8e4m3, on an L4.

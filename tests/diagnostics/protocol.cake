@@ -526,6 +526,45 @@ kernel tmem_lanes(C: global f32[M, 256]) where M % 128 == 0 grid (M / 128) block
 
 // -----
 
+// M = 64: the MMA writes rows 16 q .. 16 q + 15 to the first 16 lanes of
+// quarter q, which is where a 64-lane buffer holds them; `mma_acc`
+// fragments move 16 lanes at a time from lane 0 or 16 of a quarter.
+target sm_100a
+kernel tmem_m64(C: global f32[M, 64]) where M % 64 == 0 grid (M / 64) block 256 {
+  smem sA: bf16[64, 64] swizzle(128B)
+  smem sB: bf16[64, 64] swizzle(128B)
+  tmem acc: f32[64, 64]
+  tmem wide: f32[128, 64]
+  mbarrier done
+  role mma warpgroup(0) {
+    elect {
+      tcgen05.mma acc = sA @ sB.T
+      // expected-error@+1 [CAKE-E0106] {{an M = 64 `tcgen05.mma` writes its rows 16 to each quarter of TMEM lanes (the first 16 lanes of each), where only a 64-lane tmem buffer holds them, but `wide` has 128 lanes: declare the accumulator with 64 lanes}}
+      tcgen05.mma wide[0 : 64, :] = sA @ sB.T
+      // expected-error@+1 [CAKE-E0106] {{`tcgen05.mma` of one CTA on bf16 operands computes M = 64 or 128 rows by N = 8 .. 256 step 8 columns; this one is M = 32, N = 64}}
+      tcgen05.mma wide[0 : 32, :] = sA[0 : 32, :] @ sB.T
+      tcgen05.commit done
+    }
+  }
+  role epilogue warpgroup(1) {
+    let q = warp.id % 4
+    reg r: f32[16, 32] layout(mma_acc)
+    reg t: f32[32, 32] layout(tcgen05_acc)
+    wait done parity(0)
+    tcgen05.ld r <- acc[q * 16 : 16, 0 : 32]
+    // expected-error@+1 [CAKE-E0413] {{warp 5 touches rows 32 .. 47 of `acc`, TMEM lanes 64 .. 79, but a warp may reach only lanes 32 .. 63: a 64-lane buffer holds an M = 64 MMA's rows 16 q .. 16 q + 15 in the first 16 lanes of quarter q; index the rows with `(warp.id % 4) * 16`}}
+    tcgen05.ld r <- acc[(q % 2) * 32 : 16, 0 : 32]
+    // expected-error@+1 [CAKE-E0413] {{warp 4 touches rows 0 .. 31 of `acc`, TMEM lanes 0 .. 47}}
+    tcgen05.ld t <- acc[(q % 2) * 32 : 32, 0 : 32]
+    tcgen05.ld r <- wide[q * 32 + 16 : 16, 0 : 32]
+    // expected-error@+1 [CAKE-E0413] {{warp 4 moves `mma_acc` rows 16 TMEM lanes at a time (the .16x shapes) from lane 8, which is not lane 0 or 16 of a quarter}}
+    tcgen05.ld r <- wide[q * 32 + 8 : 16, 0 : 32]
+    tcgen05.wait.ld
+  }
+}
+
+// -----
+
 target sm_90a
 kernel read_unpublished(C: global bf16[K, 64]) where K % 128 == 0, K >= 128 grid (1) block 256 {
   smem cs: bf16[2][128, 64] swizzle(128B)

@@ -130,6 +130,14 @@ TEST_CASE("hover on a col_major buffer says which dim is contiguous", "[hover]")
   CHECK_THAT(hover_text(doc, a.points[3]), !Catch::Contains("order:"));  // 1-D: the same either way
 }
 
+TEST_CASE("hover on a 64-lane tmem buffer says where its rows lie", "[hover]") {
+  Annotated a = annotate(
+      "target sm_100a\nkernel k() grid (1) block 128 {\n  tmem ^a: f32[64, 64]\n  tmem ^b: f32[128, 64]\n}\n");
+  Document doc(a.text);
+  CHECK_THAT(hover_text(doc, a.points[0]), Catch::Contains("lanes: rows 16 q .. 16 q + 15 in the first 16 lanes of quarter q"));
+  CHECK_THAT(hover_text(doc, a.points[1]), !Catch::Contains("lanes:"));  // row i in lane i
+}
+
 TEST_CASE("hover names targets that lack an op", "[hover]") {
   Annotated a = annotate("target sm_80, sm_90a\nkernel k() grid (1) block 128 {\n  ^wgmma.fence\n}\n");
   Document doc(a.text);

@@ -518,6 +518,15 @@ class Walker {
     d[Resource::Tensor] = flops;
     DType acc = typer_.type_of(mma.acc).dtype;
     double peak = mc_.tensor_rate(mma.op, a.dtype, acc, false), achieved = mc_.tensor_rate(mma.op, a.dtype, acc, true);
+    // One CTA's M = 64 tcgen05.mma keeps its rows in half of each quarter's
+    // TMEM lanes (tmem_rows_per_quarter(): the PTX ISA's data-path layout
+    // F), so it is taken to use half the data path an M = 128 one does, at
+    // half the rate (docs/cost-model.md).
+    if (mma.op == Op::Tcgen05Mma && !pairs_) {
+      double share = static_cast<double>(tmem_rows_per_quarter(*M)) / static_cast<double>(tmem_rows_per_quarter(128));
+      peak *= share;
+      achieved *= share;
+    }
     if (peak > 0 && achieved > 0) {
       d.tensor_peak_s = flops / peak;
       d.tensor_s = flops / achieved;

@@ -44,6 +44,7 @@
 #include "facts/walk.h"
 
 #include "cake/kernel_facts.h"
+#include "cake/tile_in_buffer.h"
 #include "cake/checked.h"
 #include "cake/typing.h"
 
@@ -1279,7 +1280,7 @@ class Simulator {
         }
         return Result::Next;
       case Op::Tcgen05Ld: {
-        lanes(a, id, mv.src);
+        lanes(a, id, mv.src, mv.dst);
         if (auto slot = slot_of(a, mv.src)) {
           tmem_read(a, id, mv.src, *slot);
           read_slot(a, id, mv.src, *slot, false);
@@ -1292,7 +1293,7 @@ class Simulator {
         return Result::Next;
       }
       case Op::Tcgen05St:
-        lanes(a, id, mv.dst);
+        lanes(a, id, mv.dst, mv.src);
         touch_fragment(a, id, mv.src);
         if (auto slot = slot_of(a, mv.dst)) accesses_[write_slot(a, id, mv.dst, *slot, false)].unwaited_st = true;
         return Result::Next;
@@ -1350,11 +1351,22 @@ class Simulator {
     return true;
   }
 
-  /// The TMEM lanes each warp of the role reaches through `operand`.
-  void lanes(Actor& a, StmtId id, ExprId operand) {
-    const Expr& x = m_.exprs[operand];
-    if (x.kind != Expr::Kind::Index || x.items.empty()) return;
-    const IndexItem& item = x.items[0];
+  /// The TMEM lanes each warp of the role reaches through `operand`, the
+  /// rows it indexes placed in lanes as its buffer holds them
+  /// (tmem_lane()); `reg` is the register side, whose `mma_acc` layout
+  /// moves 16 lanes at a time (the .16x* shapes).
+  void lanes(Actor& a, StmtId id, ExprId operand, ExprId reg) {
+    IndexedOperand x = indexed_operand(m_, operand);
+    if (x.base == kNone) return;
+    SymbolId buffer = x.base;
+    const ValueType& type = m_.symbols[buffer].type;
+    size_t stages = type.stage_dims.size();
+    if (x.items.size() <= stages || type.dims.empty()) return;
+    const IndexItem& item = x.items[stages];
+    auto buffer_lanes = eval_.fold(type.dims[0]);
+    if (!buffer_lanes || *buffer_lanes <= 0) return;
+    SymbolId frag = fragment_of(reg);
+    bool sixteen = frag != kNone && m_.symbols[frag].type.layout == FragLayout::MmaAcc;
     Env env = a.env;
     int64_t per_unit = a.role.kind == RoleSpec::Kind::Warpgroup ? 4 : 1;
     for (int64_t w = 0; w < a.role.warps; ++w) {
@@ -1364,14 +1376,18 @@ class Simulator {
       auto start = eval_.eval(item.start, &env);
       std::optional<int64_t> extent = item.kind == IndexItem::Kind::Slice ? eval_.eval(item.extent, &env)
                                                                            : std::optional<int64_t>(1);
-      if (item.kind == IndexItem::Kind::Full) start = 0, extent = 128;
-      if (!start || !extent) return;
+      if (item.kind == IndexItem::Kind::Full) start = 0, extent = *buffer_lanes;
+      if (!start || !extent || *start < 0 || *extent <= 0) return;
       AsyncEvent ae = async_event(AsyncEventKind::TmemLanes, a, id);
       ae.operand = operand;
       ae.range = item.range;
       ae.warp = warp;
-      ae.start = *start;
-      ae.count = *extent;
+      ae.start = tmem_lane(*buffer_lanes, *start);
+      ae.count = tmem_lane(*buffer_lanes, *start + *extent - 1) - ae.start + 1;
+      ae.other = buffer;
+      ae.rows = {*start, *extent};
+      ae.quarter_rows = tmem_rows_per_quarter(*buffer_lanes);
+      ae.lane_step = sixteen ? 16 : 0;
       async_of(a).push_back(ae);
     }
   }

@@ -173,6 +173,14 @@ inline void gather(const void* mine, size_t bytes, void* all) {
   for (unsigned l = 0; l < 32; ++l) std::memcpy(static_cast<unsigned char*>(all) + l * bytes, w.slots[g % 2][l], bytes);
 }
 
+/// The lanes of the warp meet (a .sync.aligned instruction): none goes on
+/// before all have reached it, so what each lane did before is done for
+/// all (a tcgen05.ld reads what another lane's tcgen05.st wrote).
+inline void warp_rendezvous() {
+  unsigned char mine = 0, all[32];
+  gather(&mine, 1, all);
+}
+
 /// Every lane of the warp puts `bits` in and takes lane `from`'s out.
 inline uint32_t exchange(uint32_t bits, unsigned from) {
   uint32_t all[32];
@@ -798,7 +806,7 @@ inline UmmaShape umma_shape(const char* kind, unsigned idesc, unsigned m) {
       (f16 && atype != btype) || ((idesc >> 13) & 3) != 0 || (idesc & 15) != 0 || (((idesc >> 24) & 31) << 4) != m ||
       ((idesc >> 23) & 1) != 0 || (idesc >> 29) != 0)
     tmem_fault(m == 256 ? "a pair's tcgen05.mma instruction descriptor other than dense f32 += f16/bf16/tf32/e4m3/e5m2 or s32 += s8/u8, no negation, M = 256"
-                        : "a tcgen05.mma instruction descriptor other than dense f32 += f16/bf16/tf32/e4m3/e5m2 or s32 += s8/u8, no negation, M = 128");
+                        : "a tcgen05.mma instruction descriptor other than dense f32 += f16/bf16/tf32/e4m3/e5m2 or s32 += s8/u8, no negation, M = 64 or 128");
   auto elem = [&](unsigned code) { return tf32 ? Elem::TF32 : table[row][code]; };
   return {((idesc >> 17) & 63) << 3, elem(atype), elem(btype), i8, ((idesc >> 15) & 1) != 0, ((idesc >> 16) & 1) != 0};
 }
@@ -852,16 +860,22 @@ inline float tmem_operand(unsigned a, unsigned row, unsigned k, Elem e, Block* i
   return elem_value(bytes, e);
 }
 
-/// tcgen05.mma.cta_group::1 by one thread: D (M = 128: row i in lane i) =
-/// A @ B^T (+ D when `accumulate`), shapes and types from the instruction
-/// descriptor and `kind`, both operands K-major in shared memory.
+/// tcgen05.mma.cta_group::1 by one thread: D = A @ B^T (+ D when
+/// `accumulate`), shapes and types from the instruction descriptor and
+/// `kind`, both operands in shared memory. M = 128: D row i in lane i
+/// (the PTX ISA's data-path layout D); M = 64: row i in lane 32 (i / 16) +
+/// i % 16 (layout F: the first 16 lanes of each quarter).
 inline void tcgen05_mma(const char* kind, unsigned d, unsigned long long da, unsigned long long db, unsigned idesc,
                         unsigned accumulate) {
-  UmmaShape u = umma_shape(kind, idesc, 128);
+  unsigned m = ((idesc >> 24) & 31) << 4;
+  UmmaShape u = umma_shape(kind, idesc, m == 64 ? 64 : 128);
+  if (m == 64 && (d >> 16) != 0) tmem_fault("an M = 64 tcgen05.mma whose accumulator address is not lane 0");
   UmmaOperand a(da, u.a, u.a_mn), b(db, u.b, u.b_mn);
+  auto lane = [&](unsigned i) { return m == 64 ? 32 * (i / 16) + i % 16 : i; };
   mma_step(
-      128, u.n, umma_k(u.a), u.integer, accumulate, [&](unsigned i, unsigned k) { return a.at(i, k); },
-      [&](unsigned j, unsigned k) { return b.at(j, k); }, [&](unsigned i, unsigned j) -> uint32_t& { return tmem_cell(d, i, j); });
+      m, u.n, umma_k(u.a), u.integer, accumulate, [&](unsigned i, unsigned k) { return a.at(i, k); },
+      [&](unsigned j, unsigned k) { return b.at(j, k); },
+      [&](unsigned i, unsigned j) -> uint32_t& { return tmem_cell(d, lane(i), j); });
 }
 
 /// tcgen05.cp.cta_group::1.128x256b: 8 32-bit words of each of 128 rows of
@@ -934,6 +948,7 @@ inline void tcgen05_mma_ts_pair(const char* kind, unsigned d, unsigned a, unsign
 /// tcgen05.ld / st .32x32b.x`n`: lane l of the warp moves `n` columns of
 /// TMEM lane (taddr >> 16) + l; a warp may touch only its quarter of lanes.
 inline void tmem_move(unsigned n, void* r, unsigned taddr, bool load) {
+  warp_rendezvous();
   unsigned lane = current->idx.x % 32, quarter = (current->idx.x / 32) % 4;
   if ((taddr >> 16) != 32 * quarter) tmem_fault("tcgen05.ld/st outside the warp's quarter of TMEM lanes");
   for (unsigned c = 0; c < n; ++c) {
@@ -941,6 +956,30 @@ inline void tmem_move(unsigned n, void* r, unsigned taddr, bool load) {
     if (load) std::memcpy(static_cast<unsigned char*>(r) + 4 * c, &cell, 4);
     else std::memcpy(&cell, static_cast<const unsigned char*>(r) + 4 * c, 4);
   }
+}
+
+/// tcgen05.ld / st .16x256b.x`n` (`bits` 256) or .16x128b.x`n` (128): the
+/// warp moves TMEM lanes (taddr >> 16) .. + 15, lane 0 or 16 of its
+/// quarter. Thread l (g = l / 4, t = l % 4) holds, of each block k of
+/// `bits` bits a lane, 16x256b: registers 4k + j at row g + 8 (j / 2),
+/// column 8k + 2t + j % 2; 16x128b: registers 2k + j at row g + 8j,
+/// column 4k + t (PTX ISA, "Matrix fragments for shape .16x256b",
+/// ".16x128b").
+inline void tmem_move16(unsigned bits, unsigned n, void* r, unsigned taddr, bool load) {
+  warp_rendezvous();
+  unsigned lane = current->idx.x % 32, quarter = (current->idx.x / 32) % 4;
+  if ((taddr >> 16) != 32 * quarter && (taddr >> 16) != 32 * quarter + 16)
+    tmem_fault("a 16-lane tcgen05.ld/st from other than lane 0 or 16 of the warp's quarter of TMEM lanes");
+  unsigned g = lane / 4, t = lane % 4, per = bits == 256 ? 4 : 2;
+  for (unsigned k = 0; k < n; ++k)
+    for (unsigned j = 0; j < per; ++j) {
+      unsigned row = bits == 256 ? g + 8 * (j / 2) : g + 8 * j;
+      unsigned column = bits == 256 ? 8 * k + 2 * t + j % 2 : 4 * k + t;
+      uint32_t& cell = tmem_cell(taddr, row, column);
+      unsigned char* reg = static_cast<unsigned char*>(r) + 4 * (per * k + j);
+      if (load) std::memcpy(reg, &cell, 4);
+      else std::memcpy(&cell, reg, 4);
+    }
 }
 
 // Section - Hopper's warpgroup MMA.
@@ -1155,6 +1194,8 @@ inline void __syncthreads() { cake_host::syncthreads(); }
 #define CAKE_TCGEN05_HOST
 #define CAKE_TCGEN05_HOST_LD(n, r, taddr) cake_host::tmem_move((n), (r), (taddr), true)
 #define CAKE_TCGEN05_HOST_ST(n, r, taddr) cake_host::tmem_move((n), (r), (taddr), false)
+#define CAKE_TCGEN05_HOST_LD16(bits, n, r, taddr) cake_host::tmem_move16((bits), (n), (r), (taddr), true)
+#define CAKE_TCGEN05_HOST_ST16(bits, n, r, taddr) cake_host::tmem_move16((bits), (n), (r), (taddr), false)
 #define CAKE_UMMA_DESC(p, sbo, layout)                                                                   \
   ((unsigned long long)((((const unsigned char*)(p) - cake_host::cake_smem_base()) >> 4) & 0x3fff) |     \
    (1ull << 16) | ((unsigned long long)(((sbo) >> 4) & 0x3fff) << 32) | (1ull << 46) |                   \

@@ -1,7 +1,9 @@
 // E0413: a warp may reach only TMEM lanes 32 * (warp % 4) .. + 31. Read from
 // the TmemLanes events of the trace (the lanes each warp's tcgen05.ld or
-// tcgen05.st reaches); the first warp out of its quarter at a statement is
-// reported.
+// tcgen05.st reaches, its rows placed as the buffer holds them: a 64-lane
+// buffer 16 rows to a quarter, cake/model.h's tmem_lane()); the first warp
+// out of its quarter at a statement is reported. An `mma_acc` fragment
+// moves 16 lanes at a time, from lane 0 or 16 of a quarter.
 #include "checks/protocol/protocol_checks.h"
 #include "diag_builder.h"
 
@@ -15,10 +17,18 @@ void check_tmem_lanes(const ProtocolContext& cx) {
     for (const AsyncEvent& e : events) {
       if (e.kind != AsyncEventKind::TmemLanes) continue;
       int64_t lo = 32 * (e.warp % 4);
-      if (e.start >= lo && e.start + e.count <= lo + 32) continue;
+      bool inside = e.start >= lo && e.start + e.count <= lo + 32;
+      if (inside && (e.lane_step == 0 || e.start % e.lane_step == 0)) continue;
       if (!reported.insert(e.stmt).second) continue;
-      cx.diagnostics.push_back(
-          make_diagnostic(DiagId::TmemLanes, e.range, e.warp, e.start, e.start + e.count - 1, lo, lo + 31));
+      int64_t last = e.start + e.count - 1;
+      if (!inside && e.quarter_rows != 32)
+        cx.diagnostics.push_back(make_diagnostic(DiagForm::TmemLanesHalfRows, e.range, e.warp, e.rows.first,
+                                                 e.rows.first + e.rows.second - 1, cx.module.symbols[e.other].name, e.start,
+                                                 last, lo, lo + 31));
+      else if (!inside)
+        cx.diagnostics.push_back(make_diagnostic(DiagId::TmemLanes, e.range, e.warp, e.start, last, lo, lo + 31));
+      else
+        cx.diagnostics.push_back(make_diagnostic(DiagForm::TmemLanesSixteen, e.range, e.warp, e.start));
     }
 }
 

@@ -80,6 +80,9 @@ class StatementChecker {
   void check(const Stmt&, const ReduceStmt& r);
   void check(const Stmt&, const ArgReduceStmt& r);
   void row_result(const Typed& dst, const Typed& src, ExprId dst_expr, const std::string& op, bool check_dtype = true);
+  /// One CTA's `tcgen05.mma`: M and N among the kernel's targets' shapes for
+  /// its operands, an M = 64 accumulator a whole 64-lane tmem buffer.
+  void tcgen05_shape(const MmaStmt& mm, const Typed& acc, const Typed& a);
   /// Accumulator dtypes per input dtype (gpu-arch.md §4: bf16 accumulates in
   /// f32 only on mma.sync and wgmma; tcgen05 also takes f16; e4m3 and e5m2
   /// may be mixed).

@@ -4,8 +4,11 @@
 // take their products (E0103); assignments and row reductions keep shapes
 // (E0109) and dtypes (E0103).
 #include "checks/statements/checker.h"
+#include "cake/arch.h"
 #include "cake/broadcast.h"
 #include "diag_builder.h"
+
+#include <algorithm>
 
 namespace cake {
 
@@ -145,6 +148,7 @@ void StatementChecker::check(const Stmt&, const MmaStmt& mm) {
                              : make_diagnostic(DiagForm::MmaShapeColumns, at, op, as, bs, cs));
     return;
   }
+  if (mm.op == Op::Tcgen05Mma) tcgen05_shape(mm, acc, a);
   // wgmma reads an MN-major shared-memory tile (B stored [K, N] and used as
   // it is, A stored [K, M] and used as `.T`) only for 16-bit operands: the
   // 8-bit and tf32 forms have no transpose immediates (PTX ISA,
@@ -160,6 +164,57 @@ void StatementChecker::check(const Stmt&, const MmaStmt& mm) {
                                        std::string(m_.written(x.range)), b_mn ? "N" : "M",
                                        b_mn ? "`.T`" : "it is"));
     }
+  }
+}
+
+void StatementChecker::tcgen05_shape(const MmaStmt& mm, const Typed& acc, const Typed& a) {
+  size_t cn = acc.dims.size();
+  auto rows = eval_.fold(acc.dims[cn - 2]), cols = eval_.fold(acc.dims[cn - 1]);
+  if (!rows || !cols || a.dtype == DType::Unknown) return;
+  // The cta_group::1 shapes of the operands' kind on the kernel's targets
+  // (analysis/arch/*.json); a target without any leaves it to E0202/E0204.
+  std::vector<int32_t> ms;
+  std::vector<StepRange> ns;
+  bool fits = false;
+  for (const Target& t : m_.targets) {
+    const TargetInfo* info = find_target(t.name);
+    if (!info) continue;
+    for (const Tcgen05Shape& shape : info->tcgen05_mma) {
+      if (shape.cta_group != 1 || std::find(shape.dtypes.begin(), shape.dtypes.end(), a.dtype) == shape.dtypes.end())
+        continue;
+      bool m_in = std::find(shape.m.begin(), shape.m.end(), *rows) != shape.m.end();
+      bool n_in = std::any_of(shape.n.begin(), shape.n.end(), [&](const StepRange& r) { return r.contains(*cols); });
+      fits = fits || (m_in && n_in);
+      for (int32_t m : shape.m)
+        if (std::find(ms.begin(), ms.end(), m) == ms.end()) ms.push_back(m);
+      for (const StepRange& r : shape.n)
+        if (std::none_of(ns.begin(), ns.end(), [&](const StepRange& x) {
+              return x.first == r.first && x.last == r.last && x.step == r.step;
+            }))
+          ns.push_back(r);
+    }
+  }
+  const Expr& at = m_.exprs[mm.acc];
+  if (!ms.empty() && !fits) {
+    std::string m_text, n_text;
+    for (int32_t m : ms) m_text += (m_text.empty() ? "" : " or ") + std::to_string(m);
+    for (const StepRange& r : ns)
+      n_text += (n_text.empty() ? "" : ", ") + std::to_string(r.first) + " .. " + std::to_string(r.last) + " step " +
+                std::to_string(r.step);
+    diags_.push_back(make_diagnostic(DiagForm::Tcgen05MmaShape, at.range, dtype_name(a.dtype), m_text, n_text,
+                                     std::to_string(*rows), std::to_string(*cols)));
+    return;
+  }
+  // M = 64 writes row i to lane 32 (i / 16) + i % 16 of its address
+  // (data-path layout F), which is where a 64-lane buffer holds its rows
+  // (tmem_lane()) and no tile of another buffer does.
+  if (*rows != 64 || acc.space != Space::Tmem || acc.root == kNone) return;
+  const Symbol& buffer = m_.symbols[acc.root];
+  auto lanes = buffer.type.dims.empty() ? std::nullopt : eval_.fold(buffer.type.dims[0]);
+  if (lanes && tmem_rows_per_quarter(*lanes) != 16) {
+    Diagnostic d = make_diagnostic(DiagForm::Tcgen05M64Buffer, at.range, buffer.name, std::to_string(*lanes));
+    d.related.push_back({buffer.decl, "`" + std::string(buffer.name) + "` declared here"});
+    diags_.push_back(std::move(d));
   }
 }
 
