@@ -163,19 +163,20 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
                   ka.kind == "i8") &&
                  acc_dtype == (ka.kind == "i8" ? DType::I32 : DType::F32);
   int64_t step = kind_ok ? mma_k_bits(Op::Tcgen05Mma) / dtype_bits(a_dtype) : 0;  // K of one instruction
+  // M and N a shape of the target's table (one CTA: M = 64 with N a
+  // multiple of 8, M = 128 with N a multiple of 16; a pair's M = 256).
   // M = 64 (one CTA, A in shared memory): D row i in lane 32 (i / 16) + i
   // % 16 (layout F), which is how a 64-lane buffer holds its rows
-  // (tmem_lane()); N a multiple of 8.
+  // (tmem_lane()).
   const TmemBuffer* d_buffer = facts.on(target).tmem.find(acc);
   bool m64 = rows == 64 && !pair && !a_tmem && d_buffer && d_buffer->lanes &&
              tmem_rows_per_quarter(*d_buffer->lanes) == 16;
-  int64_t n_step = m64 ? 8 : 16;
-  if (!kind_ok || k != B.k || k % step != 0 || a_rows != rows || (rows != 128 && !m64) || n_cols != columns ||
-      n_cols % n_step != 0 || n_cols < n_step || n_cols > 256)
+  bool shape_ok = kind_ok && target.tcgen05_shape(a_dtype, pair ? 2 : 1, m_rows, n_cols) != nullptr;
+  if (!shape_ok || k != B.k || k % step != 0 || a_rows != rows || (rows != 128 && !m64) || n_cols != columns)
     return refuse(s.range, a_tmem ? (pair ? "a pair's tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32/f8 tmem [128, K] @ smem [N / 2, K].T (or [K, N / 2]) or s32 of s8/u8 per CTA"
                                           : "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32/f8 tmem [128, K] @ smem [N, K].T (or [K, N]) or s32 of s8/u8")
                            : pair ? "a pair's tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N / 2, K].T (or [K, N / 2]) or s32 of s8/u8 per CTA, N a multiple of 16 up to 256"
-                                  : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N, K].T (or [K, N]) or s32 of s8/u8, N a multiple of 16 up to 256, or M = 64 into a 64-lane buffer with N a multiple of 8");
+                                  : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N, K].T (or [K, N]) or s32 of s8/u8, N a multiple of 16 up to 256, or M = 64 into a 64-lane buffer with N a multiple of 8 up to 256");
   // Instruction descriptor: D f32 (bits 4-5 = 1) or s32 (2), A and B
   // formats (7-9, 10-12), transpose A and B (15, 16: 1 for an MN-major
   // operand), N >> 3 (17-22), M >> 4 (24-28).

@@ -323,3 +323,17 @@ TEST_CASE("the device tables equal their JSON, every number sourced") {
   CHECK_FALSE(cake::find_device("a100")->eff_wgmma.known());
   CHECK(cake::find_device("b200")->tc_tflops_f4.value == 9000);
 }
+
+TEST_CASE("tcgen05.mma shapes: one CTA's M = 64 takes N in steps of 8, M = 128 in steps of 16") {
+  const cake::TargetInfo* b = cake::find_target("sm_100a");
+  REQUIRE(b);
+  using cake::DType;
+  CHECK(b->tcgen05_shape(DType::BF16, 1, 64, 24));
+  CHECK(b->tcgen05_shape(DType::BF16, 1, 128, 32));
+  CHECK_FALSE(b->tcgen05_shape(DType::BF16, 1, 128, 24));
+  CHECK_FALSE(b->tcgen05_shape(DType::BF16, 1, 32, 64));
+  CHECK_FALSE(b->tcgen05_shape(DType::BF16, 1, 64, 264));
+  CHECK(b->tcgen05_shape(DType::F8E4M3, 2, 256, 128));  // a CTA pair's M = 256
+  CHECK_FALSE(b->tcgen05_shape(DType::I8, 2, 256, 48));   // 8-bit integers: N in steps of 32
+  CHECK_FALSE(cake::find_target("sm_90a")->tcgen05_shape(DType::BF16, 1, 128, 128));
+}

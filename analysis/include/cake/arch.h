@@ -125,6 +125,9 @@ struct TargetInfo {
   const Limit& limit(LimitId id) const;
   /// The rule of a swizzle mode, or null for None or a mode the table lacks.
   const SwizzleRule* swizzle(Swizzle mode) const;
+  /// The `tcgen05.mma` shape of `cta_group` with operands of `dtype` that
+  /// has M = `m` and N = `n`, or null when none has.
+  const Tcgen05Shape* tcgen05_shape(DType dtype, int32_t cta_group, int64_t m, int64_t n) const;
 };
 
 /// Every known target, oldest first (sm_80 ... sm_100a).

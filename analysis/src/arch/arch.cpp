@@ -4,6 +4,8 @@
 // (arch_tables.cpp, by cake-arch-gen).
 #include "cake/arch.h"
 
+#include <algorithm>
+
 namespace cake {
 namespace {
 
@@ -46,6 +48,15 @@ const Limit& TargetInfo::limit(LimitId id) const { return this->*kLimits[static_
 const SwizzleRule* TargetInfo::swizzle(Swizzle mode) const {
   for (const SwizzleRule& r : swizzles)
     if (r.mode == mode) return &r;
+  return nullptr;
+}
+
+const Tcgen05Shape* TargetInfo::tcgen05_shape(DType dtype, int32_t cta_group, int64_t m, int64_t n) const {
+  for (const Tcgen05Shape& s : tcgen05_mma) {
+    if (s.cta_group != cta_group || std::find(s.dtypes.begin(), s.dtypes.end(), dtype) == s.dtypes.end()) continue;
+    if (std::find(s.m.begin(), s.m.end(), m) == s.m.end()) continue;
+    if (std::any_of(s.n.begin(), s.n.end(), [&](const StepRange& r) { return r.contains(n); })) return &s;
+  }
   return nullptr;
 }
 

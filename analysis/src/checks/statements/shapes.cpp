@@ -173,35 +173,29 @@ void StatementChecker::tcgen05_shape(const MmaStmt& mm, const Typed& acc, const 
   if (!rows || !cols || a.dtype == DType::Unknown) return;
   // The cta_group::1 shapes of the operands' kind on the kernel's targets
   // (analysis/arch/*.json); a target without any leaves it to E0202/E0204.
-  std::vector<int32_t> ms;
-  std::vector<StepRange> ns;
+  std::vector<std::string> shapes;
   bool fits = false;
   for (const Target& t : m_.targets) {
     const TargetInfo* info = find_target(t.name);
     if (!info) continue;
+    fits = fits || info->tcgen05_shape(a.dtype, 1, *rows, *cols);
     for (const Tcgen05Shape& shape : info->tcgen05_mma) {
       if (shape.cta_group != 1 || std::find(shape.dtypes.begin(), shape.dtypes.end(), a.dtype) == shape.dtypes.end())
         continue;
-      bool m_in = std::find(shape.m.begin(), shape.m.end(), *rows) != shape.m.end();
-      bool n_in = std::any_of(shape.n.begin(), shape.n.end(), [&](const StepRange& r) { return r.contains(*cols); });
-      fits = fits || (m_in && n_in);
-      for (int32_t m : shape.m)
-        if (std::find(ms.begin(), ms.end(), m) == ms.end()) ms.push_back(m);
-      for (const StepRange& r : shape.n)
-        if (std::none_of(ns.begin(), ns.end(), [&](const StepRange& x) {
-              return x.first == r.first && x.last == r.last && x.step == r.step;
-            }))
-          ns.push_back(r);
+      std::string text = "M = ";
+      for (size_t i = 0; i < shape.m.size(); ++i) text += (i ? " or " : "") + std::to_string(shape.m[i]);
+      text += " by N = ";
+      for (size_t i = 0; i < shape.n.size(); ++i)
+        text += (i ? ", " : "") + std::to_string(shape.n[i].first) + " .. " + std::to_string(shape.n[i].last) +
+                " step " + std::to_string(shape.n[i].step);
+      if (std::find(shapes.begin(), shapes.end(), text) == shapes.end()) shapes.push_back(std::move(text));
     }
   }
   const Expr& at = m_.exprs[mm.acc];
-  if (!ms.empty() && !fits) {
-    std::string m_text, n_text;
-    for (int32_t m : ms) m_text += (m_text.empty() ? "" : " or ") + std::to_string(m);
-    for (const StepRange& r : ns)
-      n_text += (n_text.empty() ? "" : ", ") + std::to_string(r.first) + " .. " + std::to_string(r.last) + " step " +
-                std::to_string(r.step);
-    diags_.push_back(make_diagnostic(DiagForm::Tcgen05MmaShape, at.range, dtype_name(a.dtype), m_text, n_text,
+  if (!shapes.empty() && !fits) {
+    std::string list;
+    for (size_t i = 0; i < shapes.size(); ++i) list += (i ? "; or " : "") + shapes[i];
+    diags_.push_back(make_diagnostic(DiagForm::Tcgen05MmaShape, at.range, dtype_name(a.dtype), list,
                                      std::to_string(*rows), std::to_string(*cols)));
     return;
   }
