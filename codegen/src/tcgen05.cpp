@@ -165,16 +165,19 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   int64_t step = kind_ok ? mma_k_bits(Op::Tcgen05Mma) / dtype_bits(a_dtype) : 0;  // K of one instruction
   // M and N a shape of the target's table (one CTA: M = 64 with N a
   // multiple of 8, M = 128 with N a multiple of 16; a pair's M = 256).
-  // M = 64 (one CTA, A in shared memory): D row i in lane 32 (i / 16) + i
-  // % 16 (layout F), which is how a 64-lane buffer holds its rows
-  // (tmem_lane()).
-  const TmemBuffer* d_buffer = facts.on(target).tmem.find(acc);
-  bool m64 = rows == 64 && !pair && !a_tmem && d_buffer && d_buffer->lanes &&
-             tmem_rows_per_quarter(*d_buffer->lanes) == 16;
+  // M = 64 (one CTA): D row i in lane 32 (i / 16) + i % 16 (layout F),
+  // which is how a 64-lane buffer holds its rows (tmem_lane()); an A in
+  // tensor memory alike (CUTLASS's TS atoms place M = 64 A fragments as
+  // they place D).
+  auto quarter_rows = [&](SymbolId buffer) -> int64_t {
+    const TmemBuffer* b = buffer == kNone ? nullptr : facts.on(target).tmem.find(buffer);
+    return b && b->lanes ? tmem_rows_per_quarter(*b->lanes) : 0;
+  };
+  bool m64 = rows == 64 && !pair && quarter_rows(acc) == 16 && (!a_tmem || quarter_rows(a_root) == 16);
   bool shape_ok = kind_ok && target.tcgen05_shape(a_dtype, pair ? 2 : 1, m_rows, n_cols) != nullptr;
   if (!shape_ok || k != B.k || k % step != 0 || a_rows != rows || (rows != 128 && !m64) || n_cols != columns)
     return refuse(s.range, a_tmem ? (pair ? "a pair's tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32/f8 tmem [128, K] @ smem [N / 2, K].T (or [K, N / 2]) or s32 of s8/u8 per CTA"
-                                          : "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32/f8 tmem [128, K] @ smem [N, K].T (or [K, N]) or s32 of s8/u8")
+                                          : "a tcgen05.mma with A in tensor memory other than f32 [128, N] (+)= bf16/f16/tf32/f8 tmem [128, K] @ smem [N, K].T (or [K, N]) or s32 of s8/u8, or M = 64 with both in 64-lane buffers")
                            : pair ? "a pair's tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N / 2, K].T (or [K, N / 2]) or s32 of s8/u8 per CTA, N a multiple of 16 up to 256"
                                   : "a tcgen05.mma other than f32 [128, N] (+)= bf16/f16/tf32/f8 [128, K] @ [N, K].T (or [K, N]) or s32 of s8/u8, N a multiple of 16 up to 256, or M = 64 into a 64-lane buffer with N a multiple of 8 up to 256");
   // Instruction descriptor: D f32 (bits 4-5 = 1) or s32 (2), A and B

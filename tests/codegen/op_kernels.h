@@ -861,13 +861,16 @@ inline const std::vector<OpKernel>& op_kernels() {
     // and 32; the accumulators read by .16x256b into mma_acc fragments
     // (5 blocks of 8 columns: .x4 then .x1). Packed bf16 fragments written
     // by .16x128b to lanes 0 .. 15 and 16 .. 31 of each quarter, read back
-    // by .32x32b (E) and by .16x128b (F).
-    {"tcgen05.mma tcgen05.ld tcgen05.st", R"(kernel op_tcgen05_m64(A: global bf16[64, 32], B: global bf16[40, 32], P: global bf16[32, 64], H: global bf16[128, 32], C: global f32[64, 40], D: global f32[64, 32], E: global bf16[128, 32], F: global bf16[64, 32]) grid (1) block 128 {
+    // by .32x32b (E) and by .16x128b (F). A in tensor memory at M = 64 (G):
+    // a 64-lane buffer filled by .16x128b, its rows where D's are.
+    {"tcgen05.mma tcgen05.ld tcgen05.st", R"(kernel op_tcgen05_m64(A: global bf16[64, 32], B: global bf16[40, 32], P: global bf16[32, 64], H: global bf16[128, 32], C: global f32[64, 40], D: global f32[64, 32], E: global bf16[128, 32], F: global bf16[64, 32], G: global f32[64, 40]) grid (1) block 128 {
   smem sA: bf16[64, 32] swizzle(64B)
   smem sB: bf16[40, 32] swizzle(64B)
   smem sP: bf16[32, 64] swizzle(128B)
   tmem acc: f32[64, 64]
   tmem acc2: f32[64, 32]
+  tmem acc3: f32[64, 64]
+  tmem ta: bf16[64, 64]
   tmem tb: bf16[128, 64]
   mbarrier done
   reg r: f32[16, 40] layout(mma_acc)
@@ -876,6 +879,9 @@ inline const std::vector<OpKernel>& op_kernels() {
   reg h2: bf16[16, 32] layout(mma_acc)
   reg o: bf16[32, 32] layout(tcgen05_acc)
   let q = warp.id % 4
+  load h <- A[q * 16 : 16, :]
+  tcgen05.st ta[q * 16 : 16, 0 : 32] <- h
+  tcgen05.wait.st
   cp.async sA <- A
   cp.async sB <- B
   cp.async sP <- P
@@ -886,6 +892,7 @@ inline const std::vector<OpKernel>& op_kernels() {
   elect {
     tcgen05.mma acc[:, 0 : 40] = sA @ sB.T
     tcgen05.mma acc2 = sP.T @ sB[0 : 32, :].T
+    tcgen05.mma acc3[:, 0 : 40] = ta[:, 0 : 32] @ sB.T
     tcgen05.commit done
   }
   wait done parity(0)
@@ -894,6 +901,9 @@ inline const std::vector<OpKernel>& op_kernels() {
   tcgen05.wait.ld
   store C[q * 16 : 16, :] <- r
   store D[q * 16 : 16, :] <- r2
+  tcgen05.ld r <- acc3[q * 16 : 16, 0 : 40]
+  tcgen05.wait.ld
+  store G[q * 16 : 16, :] <- r
   load h <- H[q * 32 : 16, :]
   load h2 <- H[q * 32 + 16 : 16, :]
   tcgen05.st tb[q * 32 : 16, 0 : 32] <- h

@@ -536,17 +536,22 @@ kernel tmem_m64(C: global f32[M, 64]) where M % 64 == 0 grid (M / 64) block 256 
   smem sA128: bf16[128, 64] swizzle(128B)
   tmem acc: f32[64, 64]
   tmem wide: f32[128, 64]
+  tmem ta: bf16[128, 64]
+  tmem ta64: bf16[64, 64]
   mbarrier done
   role mma warpgroup(0) {
     elect {
       tcgen05.mma acc = sA @ sB.T
-      // expected-error@+1 [CAKE-E0106] {{an M = 64 `tcgen05.mma` writes its rows 16 to each quarter of TMEM lanes (the first 16 lanes of each), where only a 64-lane tmem buffer holds them, but `wide` has 128 lanes: declare the accumulator with 64 lanes}}
+      // expected-error@+1 [CAKE-E0106] {{an M = 64 `tcgen05.mma` keeps the rows of its accumulator and of an A in tensor memory 16 to each quarter of TMEM lanes (the first 16 lanes of each), where only a 64-lane tmem buffer holds them, but `wide` has 128 lanes: declare the accumulator with 64 lanes}}
       tcgen05.mma wide[0 : 64, :] = sA @ sB.T
       // expected-error@+1 [CAKE-E0106] {{`tcgen05.mma` of one CTA on bf16 operands computes M = 64 by N = 8 .. 256 step 8; or M = 128 by N = 16 .. 256 step 16; this one is M = 32, N = 64}}
       tcgen05.mma wide[0 : 32, :] = sA[0 : 32, :] @ sB.T
       // expected-error@+1 [CAKE-E0106] {{this one is M = 128, N = 40}}
       tcgen05.mma wide[:, 0 : 40] = sA128 @ sB[0 : 40, :].T
       tcgen05.mma acc[:, 0 : 40] = sA @ sB[0 : 40, :].T
+      // expected-error@+1 [CAKE-E0106] {{but `ta` has 128 lanes: declare A with 64 lanes}}
+      tcgen05.mma acc = ta[0 : 64, :] @ sB.T
+      tcgen05.mma acc = ta64 @ sB.T
       tcgen05.commit done
     }
   }

@@ -923,16 +923,22 @@ inline void tcgen05_mma_pair(const char* kind, unsigned d, unsigned long long da
 }
 
 /// tcgen05.mma.cta_group::1 with A in tensor memory: A's row i is TMEM
-/// lane i, its element k packed in the columns from `a` (tmem_operand()); B
-/// and D as in tcgen05_mma().
+/// lane i (M = 64: where D's row i is), its element k packed in the
+/// columns from `a` (tmem_operand()); B and D as in tcgen05_mma().
 inline void tcgen05_mma_ts(const char* kind, unsigned d, unsigned a, unsigned long long db, unsigned idesc,
                            unsigned accumulate) {
-  UmmaShape u = umma_shape(kind, idesc, 128);
+  unsigned m = ((idesc >> 24) & 31) << 4;
+  UmmaShape u = umma_shape(kind, idesc, m == 64 ? 64 : 128);
   if (u.a_mn) tmem_fault("a tcgen05.mma with A in tensor memory and the transpose-A bit set");
+  if (m == 64 && ((d >> 16) != 0 || (a >> 16) != 0))
+    tmem_fault("an M = 64 tcgen05.mma whose accumulator or A address is not lane 0");
   UmmaOperand b(db, u.b, u.b_mn);
+  // M = 64: A's row i and D's in lane 32 (i / 16) + i % 16 (layout F).
+  auto lane = [&](unsigned i) { return m == 64 ? 32 * (i / 16) + i % 16 : i; };
   mma_step(
-      128, u.n, umma_k(u.a), u.integer, accumulate, [&](unsigned i, unsigned k) { return tmem_operand(a, i, k, u.a); },
-      [&](unsigned j, unsigned k) { return b.at(j, k); }, [&](unsigned i, unsigned j) -> uint32_t& { return tmem_cell(d, i, j); });
+      m, u.n, umma_k(u.a), u.integer, accumulate, [&](unsigned i, unsigned k) { return tmem_operand(a, lane(i), k, u.a); },
+      [&](unsigned j, unsigned k) { return b.at(j, k); },
+      [&](unsigned i, unsigned j) -> uint32_t& { return tmem_cell(d, lane(i), j); });
 }
 
 /// A pair's MMA with A in tensor memory: A's rows 0-127 in this block's

@@ -9,6 +9,7 @@
 #include "diag_builder.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace cake {
 
@@ -202,11 +203,15 @@ void StatementChecker::tcgen05_shape(const MmaStmt& mm, const Typed& acc, const 
   // M = 64 writes row i to lane 32 (i / 16) + i % 16 of its address
   // (data-path layout F), which is where a 64-lane buffer holds its rows
   // (tmem_lane()) and no tile of another buffer does.
-  if (*rows != 64 || acc.space != Space::Tmem || acc.root == kNone) return;
-  const Symbol& buffer = m_.symbols[acc.root];
-  auto lanes = buffer.type.dims.empty() ? std::nullopt : eval_.fold(buffer.type.dims[0]);
-  if (lanes && tmem_rows_per_quarter(*lanes) != 16) {
-    Diagnostic d = make_diagnostic(DiagForm::Tcgen05M64Buffer, at.range, buffer.name, std::to_string(*lanes));
+  // An A in tensor memory is read from the same lanes.
+  if (*rows != 64) return;
+  for (auto [operand, typed, role] : {std::tuple{mm.acc, &acc, "the accumulator"}, std::tuple{mm.a, &a, "A"}}) {
+    if (typed->space != Space::Tmem || typed->root == kNone) continue;
+    const Symbol& buffer = m_.symbols[typed->root];
+    auto lanes = buffer.type.dims.empty() ? std::nullopt : eval_.fold(buffer.type.dims[0]);
+    if (!lanes || tmem_rows_per_quarter(*lanes) == 16) continue;
+    Diagnostic d = make_diagnostic(DiagForm::Tcgen05M64Buffer, m_.exprs[operand].range, buffer.name,
+                                   std::to_string(*lanes), role);
     d.related.push_back({buffer.decl, "`" + std::string(buffer.name) + "` declared here"});
     diags_.push_back(std::move(d));
   }
