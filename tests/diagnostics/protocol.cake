@@ -526,6 +526,29 @@ kernel tmem_lanes(C: global f32[M, 256]) where M % 128 == 0 grid (M / 128) block
 
 // -----
 
+// An M = 64 accumulator in a 128-lane buffer: the fix declares it with 64
+// lanes, which also places the rows the epilogue reads in its quarters.
+target sm_100a
+kernel tmem_m64_fix(C: global f32[64, 64]) grid (1) block 128 {
+  smem sA: bf16[64, 64] swizzle(128B)
+  smem sB: bf16[64, 64] swizzle(128B)
+  tmem acc: f32[128, 64]
+  mbarrier done
+  reg r: f32[16, 64] layout(mma_acc)
+  elect {
+    // expected-error@+1 [CAKE-E0106] {{but `acc` has 128 lanes: declare the accumulator with 64 lanes}} fix {{tmem acc: f32[64, 64]}}
+    tcgen05.mma acc[0 : 64, :] = sA @ sB.T
+    tcgen05.commit done
+  }
+  wait done parity(0)
+  // expected-error@+1 [CAKE-E0413] {{warp 1 touches TMEM lanes 16 .. 31}}
+  tcgen05.ld r <- acc[(warp.id % 4) * 16 : 16, :]
+  tcgen05.wait.ld
+  store C[(warp.id % 4) * 16 : 16, :] <- r
+}
+
+// -----
+
 // M = 64: the MMA writes rows 16 q .. 16 q + 15 to the first 16 lanes of
 // quarter q, which is where a 64-lane buffer holds them; `mma_acc`
 // fragments move 16 lanes at a time from lane 0 or 16 of a quarter.

@@ -213,6 +213,8 @@ void StatementChecker::tcgen05_shape(const MmaStmt& mm, const Typed& acc, const 
     Diagnostic d = make_diagnostic(DiagForm::Tcgen05M64Buffer, m_.exprs[operand].range, buffer.name,
                                    std::to_string(*lanes), role);
     d.related.push_back({buffer.decl, "`" + std::string(buffer.name) + "` declared here"});
+    d.fixes.push_back({"declare `" + std::string(buffer.name) + "` with 64 lanes",
+                       {{m_.exprs[buffer.type.dims[0]].range, "64"}}, true});
     diags_.push_back(std::move(d));
   }
 }
