@@ -301,7 +301,7 @@ void Emitter::tcgen05_move(const Stmt& s, const MoveStmt& mv, bool load) {
   int64_t per = f->per_register();
   int64_t n = f->dims.size() == 2 && f->dims[1] % per == 0 ? f->dims[1] / per : 0;
   if (f->layout != FragLayout::Tcgen05Acc || (dtype_bits(f->dtype) != 32 && !f->packed()) || *tile != f->dims || n < 1)
-    return refuse(s.range, "a tcgen05.ld/st other than a 32-bit or packed tcgen05_acc [32, N] fragment and a tile of its shape");
+    return refuse(s.range, "a tcgen05.ld/st other than a 32-bit or packed tcgen05_acc [32, N] fragment (or an mma_acc [16 R, 8 C] one) and a tile of its shape");
   // Columns in pieces of the widest .xN that fit, each from its column on
   // (96 columns: .x64 then .x32).
   std::string regs = name(r.symbol);
