@@ -861,9 +861,10 @@ inline const std::vector<OpKernel>& op_kernels() {
     // and 32; the accumulators read by .16x256b into mma_acc fragments
     // (5 blocks of 8 columns: .x4 then .x1). Packed bf16 fragments written
     // by .16x128b to lanes 0 .. 15 and 16 .. 31 of each quarter, read back
-    // by .32x32b (E) and by .16x128b (F). A in tensor memory at M = 64 (G):
+    // by .32x32b (E) and by .16x128b into a [32, 32] fragment, two
+    // instructions (F). A in tensor memory at M = 64 (G):
     // a 64-lane buffer filled by .16x128b, its rows where D's are.
-    {"tcgen05.mma tcgen05.ld tcgen05.st", R"(kernel op_tcgen05_m64(A: global bf16[64, 32], B: global bf16[40, 32], P: global bf16[32, 64], H: global bf16[128, 32], C: global f32[64, 40], D: global f32[64, 32], E: global bf16[128, 32], F: global bf16[64, 32], G: global f32[64, 40]) grid (1) block 128 {
+    {"tcgen05.mma tcgen05.ld tcgen05.st", R"(kernel op_tcgen05_m64(A: global bf16[64, 32], B: global bf16[40, 32], P: global bf16[32, 64], H: global bf16[128, 32], C: global f32[64, 40], D: global f32[64, 32], E: global bf16[128, 32], F: global bf16[128, 32], G: global f32[64, 40]) grid (1) block 128 {
   smem sA: bf16[64, 32] swizzle(64B)
   smem sB: bf16[40, 32] swizzle(64B)
   smem sP: bf16[32, 64] swizzle(128B)
@@ -878,6 +879,7 @@ inline const std::vector<OpKernel>& op_kernels() {
   reg h: bf16[16, 32] layout(mma_acc)
   reg h2: bf16[16, 32] layout(mma_acc)
   reg o: bf16[32, 32] layout(tcgen05_acc)
+  reg h32: bf16[32, 32] layout(mma_acc)
   let q = warp.id % 4
   load h <- A[q * 16 : 16, :]
   tcgen05.st ta[q * 16 : 16, 0 : 32] <- h
@@ -910,10 +912,10 @@ inline const std::vector<OpKernel>& op_kernels() {
   tcgen05.st tb[q * 32 + 16 : 16, 0 : 32] <- h2
   tcgen05.wait.st
   tcgen05.ld o <- tb[q * 32 : 32, 0 : 32]
-  tcgen05.ld h <- tb[q * 32 + 16 : 16, 0 : 32]
+  tcgen05.ld h32 <- tb[q * 32 : 32, 0 : 32]
   tcgen05.wait.ld
   store E[q * 32 : 32, :] <- o
-  store F[q * 16 : 16, :] <- h
+  store F[q * 32 : 32, :] <- h32
 })"},
     {"tcgen05.mma tcgen05.st tcgen05.wait.st", R"(kernel op_tcgen05_tmem_a(A: global bf16[128, 64], B: global bf16[64, 64], C: global f32[128, 64]) grid (1) block 128 {
   smem sB: bf16[64, 64] swizzle(128B)
