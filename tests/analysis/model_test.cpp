@@ -260,3 +260,28 @@ kernel t(W: global f32[4, 8, 16], X: global f32[16, 8] col_major) grid (1) block
   CHECK(t[5]->dense);
   CHECK_FALSE(t[5]->gap);
 }
+
+TEST_CASE("E0413's forms for 64-lane buffers and mma_acc moves relate the buffer and the fragment") {
+  const std::string text = R"cake(target sm_100a
+kernel k(C: global f32[64, 32]) grid (1) block 128 {
+  tmem acc: f32[64, 32]
+  tmem wide: f32[128, 32]
+  reg r: f32[16, 32] layout(mma_acc)
+  tcgen05.ld r <- acc[(warp.id % 2) * 32 : 16, :]
+  tcgen05.ld r <- wide[(warp.id % 4) * 32 + 8 : 16, :]
+  tcgen05.wait.ld
+  store C[(warp.id % 4) * 16 : 16, :] <- r
+}
+)cake";
+  auto a = cake::analyze(text);
+  std::vector<const cake::Diagnostic*> lanes;
+  for (const cake::Diagnostic& d : a->diagnostics)
+    if (d.id == cake::DiagId::TmemLanes) lanes.push_back(&d);
+  REQUIRE(lanes.size() == 2);
+  CHECK(lanes[0]->range.begin == offset_of(text, "(warp.id % 2) * 32"));
+  REQUIRE(lanes[0]->related.size() == 1);
+  CHECK(lanes[0]->related[0].range.begin == offset_of(text, "tmem acc"));
+  CHECK(lanes[1]->range.begin == offset_of(text, "(warp.id % 4) * 32 + 8"));
+  REQUIRE(lanes[1]->related.size() == 1);
+  CHECK(lanes[1]->related[0].range.begin == offset_of(text, "reg r"));
+}

@@ -1388,6 +1388,7 @@ class Simulator {
       ae.rows = {*start, *extent};
       ae.quarter_rows = tmem_rows_per_quarter(*buffer_lanes);
       ae.lane_step = sixteen ? 16 : 0;
+      ae.fragment = frag;
       async_of(a).push_back(ae);
     }
   }

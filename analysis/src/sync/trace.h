@@ -225,7 +225,8 @@ struct AsyncEvent {
   int64_t count = 0;    // WgmmaWait, CpAsyncWait: groups left pending; TmemLanes: lanes
   int64_t threads = 0;  // Tcgen05Commit
   int64_t warp = 0, start = 0;  // TmemLanes
-  /// TmemLanes: the rows indexed (first, count) of the tmem buffer `other`,
+  /// TmemLanes: the rows indexed (first, count) of the tmem buffer `other`
+  /// (`fragment` the register side),
   /// which holds that many in each quarter of lanes (tmem_rows_per_quarter());
   /// 16 where the access moves 16 lanes at a time (an `mma_acc` fragment),
   /// else 0.

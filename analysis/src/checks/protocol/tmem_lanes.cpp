@@ -21,14 +21,22 @@ void check_tmem_lanes(const ProtocolContext& cx) {
       if (inside && (e.lane_step == 0 || e.start % e.lane_step == 0)) continue;
       if (!reported.insert(e.stmt).second) continue;
       int64_t last = e.start + e.count - 1;
-      if (!inside && e.quarter_rows != 32)
-        cx.diagnostics.push_back(make_diagnostic(DiagForm::TmemLanesHalfRows, e.range, e.warp, e.rows.first,
-                                                 e.rows.first + e.rows.second - 1, cx.module.symbols[e.other].name, e.start,
-                                                 last, lo, lo + 31));
-      else if (!inside)
-        cx.diagnostics.push_back(make_diagnostic(DiagId::TmemLanes, e.range, e.warp, e.start, last, lo, lo + 31));
-      else
-        cx.diagnostics.push_back(make_diagnostic(DiagForm::TmemLanesSixteen, e.range, e.warp, e.start));
+      const Symbol& buffer = cx.module.symbols[e.other];
+      Diagnostic d;
+      if (!inside && e.quarter_rows != 32) {
+        d = make_diagnostic(DiagForm::TmemLanesHalfRows, e.range, e.warp, e.rows.first,
+                            e.rows.first + e.rows.second - 1, buffer.name, e.start, last, lo, lo + 31);
+        d.related.push_back({buffer.decl, "`" + std::string(buffer.name) + "` declared here: 64 lanes, 16 rows to a quarter"});
+      } else if (!inside) {
+        d = make_diagnostic(DiagId::TmemLanes, e.range, e.warp, e.start, last, lo, lo + 31);
+      } else {
+        d = make_diagnostic(DiagForm::TmemLanesSixteen, e.range, e.warp, e.start);
+        if (e.fragment != kNone) {
+          const Symbol& f = cx.module.symbols[e.fragment];
+          d.related.push_back({f.decl, "`" + std::string(f.name) + "` declared here: an `mma_acc` fragment"});
+        }
+      }
+      cx.diagnostics.push_back(std::move(d));
     }
 }
 
