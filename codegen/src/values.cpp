@@ -883,8 +883,10 @@ std::optional<std::string> Emitter::tmem_address(ExprId id) {
   // The first row's lane, where the buffer holds it (tmem_lane(): a
   // 64-lane buffer 16 rows to each quarter of lanes).
   std::string lane = start(items[stages]);
-  if (int64_t q = buffer->lanes ? tmem_rows_per_quarter(*buffer->lanes) : 32; q != 32 && lane != "0")
-    lane = "32 * ((" + lane + ") / " + std::to_string(q) + ") + (" + lane + ") % " + std::to_string(q);
+  if (int64_t q = buffer->lanes ? tmem_rows_per_quarter(*buffer->lanes) : kTmemQuarterLanes;
+      q != kTmemQuarterLanes && lane != "0")
+    lane = std::to_string(kTmemQuarterLanes) + " * ((" + lane + ") / " + std::to_string(q) + ") + (" + lane + ") % " +
+           std::to_string(q);
   return address + " + ((unsigned)(" + lane + ") << 16) + (unsigned)(" + column + ")";
 }
 

@@ -174,17 +174,20 @@ inline size_t contiguous_dim(const ValueType& type) {
   return type.order == Order::ColMajor || type.dims.empty() ? 0 : type.dims.size() - 1;
 }
 
+/// Tensor memory: the lanes of one quarter, the 32 a warp may reach (warp w
+/// lanes 32 (w % 4) .. + 31).
+constexpr int64_t kTmemQuarterLanes = 32;
 /// Tensor memory (docs/language.md, "tmem"): how many rows of a `tmem`
 /// buffer of `lanes` lanes lie in each warp's quarter of TMEM lanes. A
 /// 64-lane buffer is an M = 64 tcgen05.mma's accumulator, whose row i the
 /// MMA writes to lane 32 * (i / 16) + i % 16 (the PTX ISA's data-path
 /// layout F: the first 16 lanes of each quarter); any other buffer holds
 /// row i in lane i.
-constexpr int64_t tmem_rows_per_quarter(int64_t lanes) { return lanes == 64 ? 16 : 32; }
+constexpr int64_t tmem_rows_per_quarter(int64_t lanes) { return lanes == 64 ? kTmemQuarterLanes / 2 : kTmemQuarterLanes; }
 /// The TMEM lane, counted from the buffer's first, that holds row `row`.
 constexpr int64_t tmem_lane(int64_t lanes, int64_t row) {
   int64_t q = tmem_rows_per_quarter(lanes);
-  return 32 * (row / q) + row % q;
+  return kTmemQuarterLanes * (row / q) + row % q;
 }
 
 struct Symbol {

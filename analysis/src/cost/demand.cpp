@@ -523,7 +523,7 @@ class Walker {
     // F), so it is taken to use half the data path an M = 128 one does, at
     // half the rate (docs/cost-model.md).
     if (mma.op == Op::Tcgen05Mma && !pairs_) {
-      double share = static_cast<double>(tmem_rows_per_quarter(*M)) / static_cast<double>(tmem_rows_per_quarter(128));
+      double share = static_cast<double>(tmem_rows_per_quarter(*M)) / static_cast<double>(kTmemQuarterLanes);
       peak *= share;
       achieved *= share;
     }

@@ -123,7 +123,7 @@ class Describer {
     if (is_col_major(t))
       out.push_back(fact("order", HoverFact::Kind::Text, "col_major (the first dim contiguous)"));
     if (t.space == Space::Tmem && !t.dims.empty())
-      if (std::optional<int64_t> lanes = typer_.evaluator().fold(t.dims[0]); lanes && tmem_rows_per_quarter(*lanes) != 32)
+      if (std::optional<int64_t> lanes = typer_.evaluator().fold(t.dims[0]); lanes && tmem_rows_per_quarter(*lanes) != kTmemQuarterLanes)
         out.push_back(fact("lanes", HoverFact::Kind::Text,
                            "rows 16 q .. 16 q + 15 in the first 16 lanes of quarter q (an M = 64 MMA's accumulator)"));
     if (t.swizzle != Swizzle::None) out.push_back(fact("swizzle", HoverFact::Kind::Swizzle, {}, swizzle_bytes(t.swizzle)));

@@ -231,7 +231,7 @@ struct AsyncEvent {
   /// 16 where the access moves 16 lanes at a time (an `mma_acc` fragment),
   /// else 0.
   std::pair<int64_t, int64_t> rows;
-  int64_t quarter_rows = 32, lane_step = 0;
+  int64_t quarter_rows = kTmemQuarterLanes, lane_step = 0;
 };
 
 struct ProtocolTrace {

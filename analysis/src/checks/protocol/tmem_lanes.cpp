@@ -16,19 +16,18 @@ void check_tmem_lanes(const ProtocolContext& cx) {
   for (const std::vector<AsyncEvent>& events : cx.trace.async)
     for (const AsyncEvent& e : events) {
       if (e.kind != AsyncEventKind::TmemLanes) continue;
-      int64_t lo = 32 * (e.warp % 4);
-      bool inside = e.start >= lo && e.start + e.count <= lo + 32;
+      int64_t lo = kTmemQuarterLanes * (e.warp % 4), hi = lo + kTmemQuarterLanes - 1, last = e.start + e.count - 1;
+      bool inside = e.start >= lo && last <= hi;
       if (inside && (e.lane_step == 0 || e.start % e.lane_step == 0)) continue;
       if (!reported.insert(e.stmt).second) continue;
-      int64_t last = e.start + e.count - 1;
       const Symbol& buffer = cx.module.symbols[e.other];
       Diagnostic d;
-      if (!inside && e.quarter_rows != 32) {
+      if (!inside && e.quarter_rows != kTmemQuarterLanes) {
         d = make_diagnostic(DiagForm::TmemLanesHalfRows, e.range, e.warp, e.rows.first,
-                            e.rows.first + e.rows.second - 1, buffer.name, e.start, last, lo, lo + 31);
+                            e.rows.first + e.rows.second - 1, buffer.name, e.start, last, lo, hi);
         d.related.push_back({buffer.decl, "`" + std::string(buffer.name) + "` declared here: 64 lanes, 16 rows to a quarter"});
       } else if (!inside) {
-        d = make_diagnostic(DiagId::TmemLanes, e.range, e.warp, e.start, last, lo, lo + 31);
+        d = make_diagnostic(DiagId::TmemLanes, e.range, e.warp, e.start, last, lo, hi);
       } else {
         d = make_diagnostic(DiagForm::TmemLanesSixteen, e.range, e.warp, e.start);
         if (e.fragment != kNone) {
