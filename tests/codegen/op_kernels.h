@@ -338,6 +338,70 @@ inline const std::vector<OpKernel>& op_kernels() {
     store C <- acc
   }
 })"},
+    // op_wgmma_s8 came back from an H100 with a @ b once (docs/lowering.md,
+    // "What ran"). These three tell the cases apart on the next GPU run:
+    // the same chain of two statements from shared memory in bf16; s8 with
+    // the first statement's group waited for before the second; s8 as one
+    // statement.
+    {"wgmma", R"(kernel op_wgmma_chain_bf16(A: global bf16[64, 32], B: global bf16[32, 32], C: global f32[64, 32]) grid (1) block 128 {
+  smem a: bf16[64, 32] swizzle(64B)
+  smem b: bf16[32, 32] swizzle(64B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 32] layout(wgmma_acc)
+    cp.async a <- A
+    cp.async b <- B
+    cp.async.commit
+    cp.async.wait 0
+    fence.proxy.async
+    syncthreads
+    wgmma.fence
+    wgmma acc = a @ b.T
+    wgmma acc += a @ b.T
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+})"},
+    {"wgmma", R"(kernel op_wgmma_s8_waited(A: global i8[64, 64], B: global i8[32, 64], C: global i32[64, 32]) grid (1) block 128 {
+  smem a: i8[64, 64] swizzle(64B)
+  smem b: i8[32, 64] swizzle(64B)
+  role mma warpgroup(0) {
+    reg acc: i32[64, 32] layout(wgmma_acc)
+    cp.async a <- A
+    cp.async b <- B
+    cp.async.commit
+    cp.async.wait 0
+    fence.proxy.async
+    syncthreads
+    wgmma.fence
+    wgmma acc = a @ b.T
+    wgmma.commit
+    wgmma.wait 0
+    wgmma.fence
+    wgmma acc += a @ b.T
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+})"},
+    {"wgmma", R"(kernel op_wgmma_s8_once(A: global i8[64, 64], B: global i8[32, 64], C: global i32[64, 32]) grid (1) block 128 {
+  smem a: i8[64, 64] swizzle(64B)
+  smem b: i8[32, 64] swizzle(64B)
+  role mma warpgroup(0) {
+    reg acc: i32[64, 32] layout(wgmma_acc)
+    cp.async a <- A
+    cp.async b <- B
+    cp.async.commit
+    cp.async.wait 0
+    fence.proxy.async
+    syncthreads
+    wgmma.fence
+    wgmma acc = a @ b.T
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+})"},
     {"wgmma", R"(kernel op_wgmma_rs(A: global bf16[64, 32], B: global bf16[64, 32], C: global f32[64, 64]) grid (1) block 128 {
   smem b: bf16[64, 32] swizzle(64B)
   role mma warpgroup(0) {
