@@ -33,9 +33,9 @@
 
 #include "cake/arch.h"
 #include "cake/codegen/nvrtc.h"
-#include "cake/typing.h"
 #include "cake/cost.h"
 #include "cake/device.h"
+#include "cake/typing.h"
 
 #include <nlohmann/json.hpp>
 
@@ -351,11 +351,13 @@ Tally check(gpu::Driver* driver, int major, int minor, const fs::path& dir) {
 /// (exec::tolerance_for) are for short sums; at a bench's reduction lengths
 /// sums that cancel differ by more than their absolute floor when the order
 /// of the additions or the tensor cores' rounding differs, so the floor is
-/// raised to kScaledFloor of the reference tensor's RMS. The strict count is
-/// printed beside.
+/// raised to kScaledFloor of the reference tensor's RMS, and for a kernel
+/// with 8-bit-float wgmmas to `fp8_floor` (fp8_wgmma_floor()) of its
+/// largest |value|. The strict count is printed beside.
 constexpr double kScaledFloor = 1e-4;
 std::vector<std::string> compare_cases(const testing::KernelCase& got, const testing::KernelCase& want,
-                                       const codegen::LaunchPlan& plan, int& compared, std::string& strict) {
+                                       const codegen::LaunchPlan& plan, double fp8_floor, int& compared,
+                                       std::string& strict) {
   std::vector<std::string> out;
   compared = 0;
   for (size_t i = 0; i < got.arguments.size(); ++i) {
@@ -370,6 +372,11 @@ std::vector<std::string> compare_cases(const testing::KernelCase& got, const tes
       exec::Tolerance tolerance = exec::tolerance_for(g.dtype);
       exec::Comparison exact = exec::compare(tolerance, a, b);
       tolerance.atol = std::max(tolerance.atol, kScaledFloor * rms);
+      if (fp8_floor > 0 && g.dtype == DType::F32) {  // fp8_wgmma_floor(): the kernel's own truncation
+        double largest = 0;
+        for (double v : b) largest = std::isfinite(v) ? std::max(largest, std::fabs(v)) : largest;
+        tolerance.atol = std::max(tolerance.atol, fp8_floor * largest);
+      }
       exec::Comparison cmp = exec::compare(tolerance, a, b);
       ++compared;
       char text[160];
@@ -509,7 +516,7 @@ Tally time_benches(gpu::Driver* gpu, int major, int minor, const fs::path& dir, 
             }
             int compared = 0;
             std::string strict;
-            std::vector<std::string> wrong = compare_cases(c, rc, low.plan, compared, strict);
+            std::vector<std::string> wrong = compare_cases(c, rc, low.plan, fp8_wgmma_floor(m, k, target), compared, strict);
             verdict = (wrong.empty() ? "matches " : "MISMATCH against ") + ref_name + " (" +
                       std::to_string(compared) + " tensors)";
             for (const std::string& w : wrong) verdict += "\n                   " + w;
