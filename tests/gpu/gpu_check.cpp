@@ -203,7 +203,10 @@ double fp8_wgmma_floor(const Module& m, uint32_t k, const std::string& target) {
     if (!is_fp8(a.dtype) || a.dims.empty()) continue;
     auto K = typer.evaluator().fold(a.dims.back());
     for (const WgmmaShape& shape : t->wgmma)
-      if (shape.dtype == a.dtype && K && shape.k > 0) steps += std::ceil(double(*K) / shape.k);
+      if (shape.dtype == a.dtype && K && shape.k > 0) {
+        steps += std::ceil(double(*K) / shape.k);
+        break;
+      }
   }
   return 2 * steps * std::ldexp(1.0, -int(t->wgmma_fp8_accumulator_bits.value));
 }
