@@ -115,7 +115,7 @@ struct Lowerer {
     ElementPlace at = x.place(*f, "cake_i");
     auto addr = corner ? std::optional<std::string>("cake_corner[" + corner->offset + "]") : x.address(mem, at.row, at.col, rank);
     if (!addr) return;
-    if (corner && !add && load_store_pairs(*f, r.symbol, mem, *corner, rank, load)) return;
+    if (!add && load_store_pairs(*f, r.symbol, mem, corner, rank, load)) return;
     if (corner && !add && load_store_words(*f, r.symbol, mem, *corner, load)) return;
     std::string body = load  ? x.slot_write(*f, r.symbol, "cake_i", *addr)
                        : add ? x.red_add(f->dtype, "&" + *addr, x.slot_read(*f, r.symbol, "cake_i"))
@@ -149,45 +149,66 @@ struct Lowerer {
 
   /// Values 2k and 2k + 1 of an accumulator layout are neighbours in a row
   /// (mma_acc, wgmma_acc: columns 2t, 2t + 1; tcgen05_acc: columns 2k,
-  /// 2k + 1). In plain memory whose tile starts at an even element of a
-  /// row of even pitch (alignment()), each pair is one access: a packed
-  /// 16-bit register as 32 bits, two f32 values as a float2, and a packed
-  /// 8-bit register (values 4j .. 4j + 3: two pairs, its low and high
-  /// halves) as two 16-bit accesses (half the memory instructions, and
-  /// quicker to compile). False: not such a case.
-  bool load_store_pairs(const FragShape& f, SymbolId reg, ExprId mem, const CornerAddress& corner, int rank, bool load) {
+  /// 2k + 1). Where the tile starts at an even element of a row of even
+  /// pitch (alignment()), each pair is one access: a packed 16-bit register
+  /// as 32 bits, two f32 values as a float2, and a packed 8-bit register
+  /// (values 4j .. 4j + 3: two pairs, its low and high halves) as two
+  /// 16-bit accesses (half the memory instructions, and quicker to
+  /// compile). In plain memory from the thread's corner (`corner`); in
+  /// swizzled or staged shared memory at each pair's own address, which
+  /// holds the pair together because a swizzle moves whole 16-byte chunks
+  /// and a pair is at most 8 bytes at a multiple of its size. False: not
+  /// such a case.
+  bool load_store_pairs(const FragShape& f, SymbolId reg, ExprId mem, const std::optional<CornerAddress>& corner,
+                        int rank, bool load) {
     bool adjacent = f.layout == FragLayout::MmaAcc || f.layout == FragLayout::WgmmaAcc || f.layout == FragLayout::Tcgen05Acc;
     const Symbol& buffer = x.m.symbols[root_symbol(x.m, mem)];
     bool bytes = f.packed() && f.per_register() == 4;
-    if (!adjacent || rank != 2 || !corner.column_innermost || buffer.type.dtype != f.dtype ||
+    if (!adjacent || rank != 2 || buffer.type.dtype != f.dtype ||
         (f.packed() ? f.per_register() != 2 && !bytes : x.ctype(f.dtype) != "float") ||
         f.values() % (bytes ? 4 : 2) != 0 || x.alignment(mem) % 2 != 0)
       return false;
+    if (corner ? !corner->column_innermost : !column_innermost(mem, f, rank)) return false;
+    // The address of the pair whose first value is `i`, as a pointer.
+    auto pair_at = [&](const std::string& i) -> std::optional<std::string> {
+      if (corner) {
+        auto at = x.corner_address(mem, x.split_place(f, i), rank);
+        return at ? std::optional<std::string>("&cake_corner[" + at->offset + "]") : std::nullopt;
+      }
+      ElementPlace p = x.place(f, i);
+      auto at = x.address(mem, p.row, p.col, rank);
+      return at ? std::optional<std::string>("&" + *at) : std::nullopt;
+    };
     std::string body, r = x.name(reg);
     if (bytes) {
-      auto lo = x.corner_address(mem, x.split_place(f, "(4 * cake_j)"), rank);
-      auto hi = x.corner_address(mem, x.split_place(f, "(4 * cake_j + 2)"), rank);
+      auto lo = pair_at("(4 * cake_j)"), hi = pair_at("(4 * cake_j + 2)");
       if (!lo || !hi) return false;
-      std::string at_lo = "&cake_corner[" + lo->offset + "]", at_hi = "&cake_corner[" + hi->offset + "]";
-      body = load ? r + "[cake_j] = (unsigned)CAKE_LD_B16(" + at_lo + ") | ((unsigned)CAKE_LD_B16(" + at_hi + ") << 16);"
-                  : "{ CAKE_ST_B16(" + at_lo + ", " + r + "[cake_j] & 0xffffu); CAKE_ST_B16(" + at_hi + ", " + r +
+      body = load ? r + "[cake_j] = (unsigned)CAKE_LD_B16(" + *lo + ") | ((unsigned)CAKE_LD_B16(" + *hi + ") << 16);"
+                  : "{ CAKE_ST_B16(" + *lo + ", " + r + "[cake_j] & 0xffffu); CAKE_ST_B16(" + *hi + ", " + r +
                         "[cake_j] >> 16); }";
     } else {
-      auto pair = x.corner_address(mem, x.split_place(f, "(2 * cake_j)"), rank);
-      if (!pair) return false;
-      std::string at = "&cake_corner[" + pair->offset + "]";
-      body = f.packed() ? (load ? r + "[cake_j] = CAKE_LD_B32(" + at + ");" : "CAKE_ST_B32(" + at + ", " + r + "[cake_j]);")
-                        : std::string(load ? "CAKE_LD_PAIR_F32(" : "CAKE_ST_PAIR_F32(") + at + ", " + r + "[2 * cake_j], " +
+      auto at = pair_at("(2 * cake_j)");
+      if (!at) return false;
+      body = f.packed() ? (load ? r + "[cake_j] = CAKE_LD_B32(" + *at + ");" : "CAKE_ST_B32(" + *at + ", " + r + "[cake_j]);")
+                        : std::string(load ? "CAKE_LD_PAIR_F32(" : "CAKE_ST_PAIR_F32(") + *at + ", " + r + "[2 * cake_j], " +
                               r + "[2 * cake_j + 1]);";
     }
     line("{");
     ++x.indent;
-    line("auto* const cake_corner = " + corner.pointer + ";");
+    if (corner) line("auto* const cake_corner = " + corner->pointer + ";");
     line("#pragma unroll");
     line("for (int cake_j = 0; cake_j < " + std::to_string(f.values() / (bytes ? 4 : 2)) + "; ++cake_j) " + body);
     --x.indent;
     line("}");
     return true;
+  }
+
+  /// Whether the tile `mem` (rank 2) has its columns along its buffer's
+  /// contiguous dim, so that a row's neighbours are neighbours in memory.
+  bool column_innermost(ExprId mem, const FragShape& f, int rank) {
+    ElementPlace p = x.place(f, "0");
+    auto l = x.operand_layout(mem, p.row, p.col, rank);
+    return l && !l->tile_dims.empty() && l->tile_dims.back() == l->order.back();
   }
 
   /// A per-thread fragment of 8- or 16-bit values holds each row of its
