@@ -1375,6 +1375,63 @@ kernel row_max_rounds(X: global f32[R, 1024] row_major, Y: global f32[R, 1024] r
 
 // -----
 
+// Near miss: each thread copies its own 8 values from stage 1 into stage 0.
+// The two stages are constant indices that never meet, so the store needs
+// no barrier after the load (clean).
+target sm_80
+kernel stage_to_stage(X: global f32[16, 64], Y: global f32[16, 64]) grid (1) block 128 {
+  smem s: f32[2][16, 64]
+  reg v: f32[8]
+  let r = (warp.id * 32 + lane) / 8
+  let c = ((warp.id * 32 + lane) % 8) * 8
+  load v <- X[r, c : 8]
+  store s[1][r, c : 8] <- v
+  syncthreads
+  load v <- s[1][r, c : 8]
+  store s[0][r, c : 8] <- v
+  syncthreads
+  load v <- s[0][r, c : 8]
+  store Y[r, c : 8] <- v
+}
+
+// -----
+
+// Constant ranges that overlap do meet: both warps read rows 0 .. 15 and
+// then write rows 8 .. 23, which another warp may still be reading. Rows
+// 16 .. 31 would not (clean below).
+target sm_80
+kernel overlapping_rows(X: global bf16[32, 64], Y: global bf16[32, 64]) grid (1) block 64 {
+  smem s: bf16[32, 64] swizzle(128B)
+  reg x: bf16[16, 64] layout(mma_acc)
+  load x <- X[0 : 16, :]
+  store s[0 : 16, :] <- x
+  syncthreads
+  load x <- s[0 : 16, :]
+  // expected-error@+1 [CAKE-E0605] {{`s[8 : 16, :]` overwrites what another warp of the kernel reads, with no barrier between}} fix {{syncthreads}}
+  store s[8 : 16, :] <- x
+  syncthreads
+  load x <- s[8 : 16, :]
+  store Y[0 : 16, :] <- x
+}
+
+// -----
+
+target sm_80
+kernel disjoint_rows(X: global bf16[32, 64], Y: global bf16[32, 64]) grid (1) block 64 {
+  smem s: bf16[32, 64] swizzle(128B)
+  reg x: bf16[16, 64] layout(mma_acc)
+  load x <- X[0 : 16, :]
+  store s[0 : 16, :] <- x
+  syncthreads
+  load x <- s[0 : 16, :]
+  store s[16 : 16, :] <- x
+  syncthreads
+  load x <- s[16 : 16, :]
+  store Y[0 : 16, :] <- x
+}
+
+// -----
+
 // E0419: a persistent GEMM that restarts its ring for every tile. At
 // K = 384 (6 k-steps, 4 stages) stages 2 and 3 are one phase behind the
 // restarted parity: the consumer's wait on stage 2 passes on tile 0's phase.

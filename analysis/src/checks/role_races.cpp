@@ -14,7 +14,9 @@
 // role.rank, or a `let` of them) is its warp's own part, the same part as
 // an access with the same operand; any other is spread over the role's
 // threads (a collective tile), the same part as an access with the same
-// operand and register layout. `syncthreads`, `cluster.sync`, `sync NAME`
+// operand and register layout. Two accesses that index constant, non-
+// overlapping ranges along some dim (two stages `s[0]` and `s[1]`) never
+// meet. `syncthreads`, `cluster.sync`, `sync NAME`
 // and an mbarrier `wait` order what came before (the wait conservatively).
 // TMA and bulk copies complete through an mbarrier, which the simulator
 // checks (E0601). A cp.async write over what another warp reads or wrote
@@ -26,6 +28,7 @@
 #include "diag_builder.h"
 #include "cake/kernel_facts.h"
 #include "cake/roles.h"
+#include "cake/tile_in_buffer.h"
 #include "cake/typing.h"
 
 #include <set>
@@ -145,7 +148,7 @@ class RoleRaces {
     else if (depends_on_thread(m_, eval_, operand)) a.part = Part::Own;
     else if (reg_side != kNone) a.layout = typer_.type_of(reg_side).layout;
     for (const Access& p : pending_) {
-      if (p.symbol != sym || !(p.write || write) || same_part(p, a)) continue;
+      if (p.symbol != sym || !(p.write || write) || same_part(p, a) || disjoint(p.operand, a.operand)) continue;
       report(p, a);
       break;
     }
@@ -161,6 +164,27 @@ class RoleRaces {
     if (x.part == Part::Single) return true;
     if (!same_expr(x.operand, y.operand)) return false;
     return x.part == Part::Own || x.layout == y.layout;
+  }
+
+  /// Whether the two operands select parts of their buffer that cannot
+  /// meet: along some dim both index a constant (a stage `s[0]` and
+  /// `s[1]`, rows `[0 : 8, :]` and `[8 : 8, :]`) and the two ranges do
+  /// not overlap. Anything not constant may meet.
+  bool disjoint(ExprId x, ExprId y) const {
+    IndexedOperand a = indexed_operand(m_, x), b = indexed_operand(m_, y);
+    if (a.base == kNone || a.base != b.base) return false;
+    for (size_t d = 0; d < a.items.size() && d < b.items.size(); ++d) {
+      auto range = [&](const IndexItem& item) -> std::optional<std::pair<int64_t, int64_t>> {
+        if (item.kind == IndexItem::Kind::Full) return std::nullopt;
+        auto start = eval_.fold(item.start);
+        auto extent = item.kind == IndexItem::Kind::Slice ? eval_.fold(item.extent) : std::optional<int64_t>(1);
+        if (!start || !extent) return std::nullopt;
+        return std::pair{*start, *start + *extent};
+      };
+      auto ra = range(a.items[d]), rb = range(b.items[d]);
+      if (ra && rb && (ra->second <= rb->first || rb->second <= ra->first)) return true;
+    }
+    return false;
   }
 
   bool same_expr(ExprId a, ExprId b, int depth = 0) const {
