@@ -1396,38 +1396,38 @@ kernel stage_to_stage(X: global f32[16, 64], Y: global f32[16, 64]) grid (1) blo
 
 // -----
 
-// Constant ranges that overlap do meet: both warps read rows 0 .. 15 and
-// then write rows 8 .. 23, which another warp may still be reading. Rows
-// 16 .. 31 would not (clean below).
-target sm_80
-kernel overlapping_rows(X: global bf16[32, 64], Y: global bf16[32, 64]) grid (1) block 64 {
-  smem s: bf16[32, 64] swizzle(128B)
-  reg x: bf16[16, 64] layout(mma_acc)
-  load x <- X[0 : 16, :]
-  store s[0 : 16, :] <- x
+// Constant ranges that overlap do meet: the warpgroup's four warps read
+// rows 0 .. 63 (16 each) and then write rows 32 .. 95, which another warp
+// may still be reading. Rows 64 .. 127 would not (clean below).
+target sm_90a
+kernel overlapping_rows(X: global bf16[64, 64], Y: global bf16[64, 64]) grid (1) block 128 {
+  smem s: bf16[128, 64] swizzle(128B)
+  reg x: bf16[64, 64] layout(wgmma_acc)
+  load x <- X
+  store s[0 : 64, :] <- x
   syncthreads
-  load x <- s[0 : 16, :]
-  // expected-error@+1 [CAKE-E0605] {{`s[8 : 16, :]` overwrites what another warp of the kernel reads, with no barrier between}} fix {{syncthreads}}
-  store s[8 : 16, :] <- x
+  load x <- s[0 : 64, :]
+  // expected-error@+1 [CAKE-E0605] {{`s[32 : 64, :]` overwrites what another warp of the kernel reads, with no barrier between}} fix {{syncthreads}}
+  store s[32 : 64, :] <- x
   syncthreads
-  load x <- s[8 : 16, :]
-  store Y[0 : 16, :] <- x
+  load x <- s[32 : 64, :]
+  store Y <- x
 }
 
 // -----
 
-target sm_80
-kernel disjoint_rows(X: global bf16[32, 64], Y: global bf16[32, 64]) grid (1) block 64 {
-  smem s: bf16[32, 64] swizzle(128B)
-  reg x: bf16[16, 64] layout(mma_acc)
-  load x <- X[0 : 16, :]
-  store s[0 : 16, :] <- x
+target sm_90a
+kernel disjoint_rows(X: global bf16[64, 64], Y: global bf16[64, 64]) grid (1) block 128 {
+  smem s: bf16[128, 64] swizzle(128B)
+  reg x: bf16[64, 64] layout(wgmma_acc)
+  load x <- X
+  store s[0 : 64, :] <- x
   syncthreads
-  load x <- s[0 : 16, :]
-  store s[16 : 16, :] <- x
+  load x <- s[0 : 64, :]
+  store s[64 : 64, :] <- x
   syncthreads
-  load x <- s[16 : 16, :]
-  store Y[0 : 16, :] <- x
+  load x <- s[64 : 64, :]
+  store Y <- x
 }
 
 // -----
