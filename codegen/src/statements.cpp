@@ -116,7 +116,7 @@ struct Lowerer {
     auto addr = corner ? std::optional<std::string>("cake_corner[" + corner->offset + "]") : x.address(mem, at.row, at.col, rank);
     if (!addr) return;
     if (!add && load_store_pairs(*f, r.symbol, mem, corner, rank, load)) return;
-    if (corner && !add && load_store_words(*f, r.symbol, mem, *corner, load)) return;
+    if (!add && load_store_words(*f, r.symbol, mem, corner, load)) return;
     std::string body = load  ? x.slot_write(*f, r.symbol, "cake_i", *addr)
                        : add ? x.red_add(f->dtype, "&" + *addr, x.slot_read(*f, r.symbol, "cake_i"))
                              : *addr + " = " + x.slot_read(*f, r.symbol, "cake_i") + ";";
@@ -218,12 +218,15 @@ struct Lowerer {
   /// bytes are one access of 32-bit words (CAKE_LD_B128 ...), unpacked or
   /// packed by shifts: a 16-byte run of i8 is one ld.v4.b32, not 16 byte
   /// loads. False: not such a case.
-  bool load_store_words(const FragShape& f, SymbolId reg, ExprId mem, const CornerAddress& corner, bool load) {
+  bool load_store_words(const FragShape& f, SymbolId reg, ExprId mem, const std::optional<CornerAddress>& corner,
+                        bool load) {
     const Symbol& buffer = x.m.symbols[root_symbol(x.m, mem)];
     int64_t bytes = dtype_bits(f.dtype) / 8;
-    if (f.layout != FragLayout::None || f.dims.empty() || !corner.column_innermost || buffer.type.dtype != f.dtype ||
+    int rank = static_cast<int>(f.dims.size());
+    if (f.layout != FragLayout::None || f.dims.empty() || buffer.type.dtype != f.dtype ||
         (dtype_bits(f.dtype) != 8 && dtype_bits(f.dtype) != 16))
       return false;
+    if (corner ? !corner->column_innermost : !column_innermost(mem, f, rank)) return false;
     int64_t row = f.dims.back() * bytes, start = x.alignment(mem) * bytes, width = 0;
     for (int64_t w : {16, 8, 4})
       if (row % w == 0 && start % w == 0) {
@@ -232,9 +235,21 @@ struct Lowerer {
       }
     if (width == 0) return false;
     int64_t per_access = width / bytes, per_word = 4 / bytes, words = width / 4;
-    auto at = x.corner_address(mem, x.split_place(f, "(" + std::to_string(per_access) + " * cake_j)"), static_cast<int>(f.dims.size()));
-    if (!at) return false;
-    std::string ptr = "&cake_corner[" + at->offset + "]", r = x.name(reg), n = std::to_string(per_access);
+    // In swizzled or staged shared memory each access at its own address:
+    // at most 16 bytes at a multiple of its width, it stays inside one of
+    // the 16-byte chunks a swizzle moves.
+    std::string first = "(" + std::to_string(per_access) + " * cake_j)", ptr;
+    if (corner) {
+      auto at = x.corner_address(mem, x.split_place(f, first), rank);
+      if (!at) return false;
+      ptr = "&cake_corner[" + at->offset + "]";
+    } else {
+      ElementPlace p = x.place(f, first);
+      auto at = x.address(mem, p.row, p.col, rank);
+      if (!at) return false;
+      ptr = "&" + *at;
+    }
+    std::string r = x.name(reg), n = std::to_string(per_access);
     std::string value = r + "[" + n + " * cake_j + cake_e]", shift = std::to_string(8 * bytes) + " * (cake_e % " + std::to_string(per_word) + ")";
     std::string word = "cake_w[cake_e / " + std::to_string(per_word) + "]";
     std::string ld = words == 4 ? "CAKE_LD_B128(" + ptr + ", cake_w);" : words == 2 ? "CAKE_LD_B64(" + ptr + ", cake_w);" : "cake_w[0] = CAKE_LD_B32(" + ptr + ");";
@@ -242,7 +257,7 @@ struct Lowerer {
     std::string unsigned_type = bytes == 1 ? "unsigned char" : "unsigned short";
     line("{");
     ++x.indent;
-    line("auto* const cake_corner = " + corner.pointer + ";");
+    if (corner) line("auto* const cake_corner = " + corner->pointer + ";");
     line("#pragma unroll");
     line("for (int cake_j = 0; cake_j < " + std::to_string(f.values() / per_access) + "; ++cake_j) {");
     ++x.indent;

@@ -1391,6 +1391,34 @@ inline const std::vector<FormKernel>& form_kernels() {
     // 8-bit floats by stmatrix (sm_90+): from the accumulator layout
     // (gathered into ldmatrix's order, plain and 64B-swizzled), and as a
     // plain ldmatrix left them; each read back per thread.
+    // Per-thread runs of 16- and 8-bit values in swizzled, staged shared
+    // memory: each thread's 8 values one 16- or 8-byte access at their
+    // swizzled address (a swizzle moves whole 16-byte chunks).
+    {"8- and 16-bit runs in swizzled, staged shared memory", "sm_80", "",
+     R"(kernel words_swizzled(X: global bf16[16, 64], W: global i8[16, 64], Y: global bf16[16, 64], Z: global i8[16, 64]) grid (1) block 128 {
+  smem s: bf16[2][16, 64] swizzle(128B)
+  smem b: i8[2][16, 64] swizzle(64B)
+  reg v: bf16[8]
+  reg w: i8[8]
+  let r = (warp.id * 32 + lane) / 8
+  let c = ((warp.id * 32 + lane) % 8) * 8
+  cp.async s[1] <- X
+  cp.async b[0] <- W
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  load v <- s[1][r, c : 8]
+  v = v * 2.0
+  store s[0][r, c : 8] <- v
+  load w <- b[0][r, c : 8]
+  w = w * 3
+  store b[1][r, c : 8] <- w
+  syncthreads
+  load v <- s[0][r, c : 8]
+  store Y[r, c : 8] <- v
+  load w <- b[1][r, c : 8]
+  store Z[r, c : 8] <- w
+})"},
     {"8-bit floats by stmatrix", "sm_90", "stmatrix",
      R"(kernel f8_stmatrix(X: global f32[32, 64], Y: global f8e4m3[32, 64], Z: global f8e4m3[32, 64]) grid (1) block 32 {
   smem sy: f8e4m3[32, 64]
