@@ -381,6 +381,7 @@ kernel trans_shapes() grid (1) block 128 {
     // expected-error@+1 [CAKE-E0509] {{`w` is bf16 [64, 16] wgmma_acc}}
     stmatrix s <- w trans
     ldmatrix ok <- u trans  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `u`}}
+    // expected-error@+1 [CAKE-E0605] {{`u` is written whole by every warp of role `mma`: each warp holds all of `ok` (layout mma_acc)}}
     stmatrix u <- ok trans
   }
 }

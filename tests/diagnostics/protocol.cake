@@ -1396,6 +1396,43 @@ kernel stage_to_stage(X: global f32[16, 64], Y: global f32[16, 64]) grid (1) blo
 
 // -----
 
+// Every warp holds the whole mma_acc tile, so when both warps store it to
+// the same place they overwrite each other in no order.
+target sm_80
+kernel both_warps_store(X: global bf16[16, 64], Y: global bf16[16, 64]) grid (1) block 64 {
+  smem s: bf16[16, 64] swizzle(128B)
+  reg x: bf16[16, 64] layout(mma_acc)
+  load x <- X
+  // expected-error@+1 [CAKE-E0605] {{`s` is written whole by every warp of the kernel: each warp holds all of `x` (layout mma_acc), so they overwrite one another in no order}}
+  store s <- x
+  syncthreads
+  load x <- s
+  if warp.id == 0 {
+    store Y <- x
+  }
+}
+
+// -----
+
+// Near miss: one warp writes the tile (an `if` on the thread), the other
+// reads it after the barrier (clean).
+target sm_80
+kernel one_warp_stores(X: global bf16[16, 64], Y: global bf16[16, 64]) grid (1) block 64 {
+  smem s: bf16[16, 64] swizzle(128B)
+  reg x: bf16[16, 64] layout(mma_acc)
+  load x <- X
+  if warp.id == 0 {
+    store s <- x
+  }
+  syncthreads
+  if warp.id == 1 {
+    load x <- s
+    store Y <- x
+  }
+}
+
+// -----
+
 // Constant ranges that overlap do meet: the warpgroup's four warps read
 // rows 0 .. 63 (16 each) and then write rows 32 .. 95, which another warp
 // may still be reading. Rows 64 .. 127 would not (clean below).

@@ -94,8 +94,13 @@ class RoleRaces {
             walk(n.body, single);  // twice: one iteration's accesses meet the next one's
             walk(n.body, single);
           } else if constexpr (std::is_same_v<T, IfStmt>) {
+            // A condition on the thread may leave some warps out: what
+            // its branches write is not known to be every warp's.
+            bool partial = depends_on_thread(m_, eval_, n.condition);
+            guarded_ += partial;
             walk(n.then_body, single);
             walk(n.else_body, single);
+            guarded_ -= partial;
           } else if constexpr (std::is_same_v<T, SyncStmt> || std::is_same_v<T, WaitStmt>) {
             pending_.clear();
           } else if constexpr (std::is_same_v<T, PlainStmt>) {
@@ -147,6 +152,7 @@ class RoleRaces {
     if (single) a.part = Part::Single;
     else if (depends_on_thread(m_, eval_, operand)) a.part = Part::Own;
     else if (reg_side != kNone) a.layout = typer_.type_of(reg_side).layout;
+    if (write && remember && a.part == Part::Spread && guarded_ == 0) same_tile(a, reg_side);
     for (const Access& p : pending_) {
       if (p.symbol != sym || !(p.write || write) || same_part(p, a) || disjoint(p.operand, a.operand)) continue;
       report(p, a);
@@ -164,6 +170,29 @@ class RoleRaces {
     if (x.part == Part::Single) return true;
     if (!same_expr(x.operand, y.operand)) return false;
     return x.part == Part::Own || x.layout == y.layout;
+  }
+
+  /// A write of an accumulator-layout fragment that its every owner (each
+  /// warp of `mma_acc`, each warpgroup of `wgmma_acc`) holds whole, at an
+  /// index that does not depend on the thread: when the role has several
+  /// owners, all of them write the same elements in no order.
+  void same_tile(const Access& a, ExprId reg_side) {
+    int64_t warps_per_owner = 0;
+    std::string owner;
+    switch (a.layout) {
+      case FragLayout::MmaAcc: case FragLayout::MmaAccRow: warps_per_owner = 1, owner = "warp"; break;
+      case FragLayout::WgmmaAcc: case FragLayout::WgmmaAccRow: warps_per_owner = 4, owner = "warpgroup"; break;
+      case FragLayout::None: case FragLayout::Tcgen05Acc: return;  // a thread's own values; a warp's own lanes
+    }
+    if (role_->warps <= warps_per_owner || !reported_.insert(a.stmt).second) return;
+    std::string what = "`" + std::string(m_.written(m_.exprs[a.operand].range)) + "`";
+    std::string role = role_->name.empty() ? std::string("the kernel") : "role `" + std::string(role_->name) + "`";
+    std::string reg(m_.written(m_.exprs[reg_side].range));
+    Diagnostic d = make_diagnostic(DiagForm::InRoleSameTile, m_.exprs[a.operand].range, what, owner, role, reg,
+                                   frag_layout_name(a.layout));
+    SymbolId r = root_symbol(m_, reg_side);
+    if (r != kNone) d.related.push_back({m_.symbols[r].def, "declared here, held whole by each " + owner});
+    diags_.push_back(std::move(d));
   }
 
   /// Whether the two operands select parts of their buffer that cannot
@@ -242,6 +271,7 @@ class RoleRaces {
   bool single_role_ = false;
   std::vector<Access> pending_;  // since the last barrier
   std::vector<StmtId> path_;     // the statements being walked, outermost first
+  int guarded_ = 0;              // inside an `if` on the thread: some warps may not run it
   int64_t steps_ = 0;            // statements visited in this role
   std::set<StmtId> reported_;
 };
