@@ -168,17 +168,8 @@ struct Lowerer {
         (f.packed() ? f.per_register() != 2 && !bytes : x.ctype(f.dtype) != "float") ||
         f.values() % (bytes ? 4 : 2) != 0 || x.alignment(mem) % 2 != 0)
       return false;
-    if (corner ? !corner->column_innermost : !column_innermost(mem, f, rank)) return false;
-    // The address of the pair whose first value is `i`, as a pointer.
-    auto pair_at = [&](const std::string& i) -> std::optional<std::string> {
-      if (corner) {
-        auto at = x.corner_address(mem, x.split_place(f, i), rank);
-        return at ? std::optional<std::string>("&cake_corner[" + at->offset + "]") : std::nullopt;
-      }
-      ElementPlace p = x.place(f, i);
-      auto at = x.address(mem, p.row, p.col, rank);
-      return at ? std::optional<std::string>("&" + *at) : std::nullopt;
-    };
+    if (!column_innermost(mem, f, rank, corner)) return false;
+    auto pair_at = [&](const std::string& i) { return value_pointer(mem, f, i, rank, corner); };
     std::string body, r = x.name(reg);
     if (bytes) {
       auto lo = pair_at("(4 * cake_j)"), hi = pair_at("(4 * cake_j + 2)");
@@ -203,12 +194,29 @@ struct Lowerer {
     return true;
   }
 
-  /// Whether the tile `mem` (rank 2) has its columns along its buffer's
-  /// contiguous dim, so that a row's neighbours are neighbours in memory.
-  bool column_innermost(ExprId mem, const FragShape& f, int rank) {
+  /// Whether the tile `mem` has its columns (its last dim) along its
+  /// buffer's contiguous dim, so that a row's neighbours are neighbours in
+  /// memory: the corner's answer in plain memory, else the operand's layout.
+  bool column_innermost(ExprId mem, const FragShape& f, int rank, const std::optional<CornerAddress>& corner) {
+    if (corner) return corner->column_innermost;
     ElementPlace p = x.place(f, "0");
     auto l = x.operand_layout(mem, p.row, p.col, rank);
     return l && !l->tile_dims.empty() && l->tile_dims.back() == l->order.back();
+  }
+
+  /// A pointer to value `i` (a C++ expression) of fragment `f` in `mem`:
+  /// from the thread's corner in plain memory, else at its own (swizzled,
+  /// staged) address. For the pair and word accesses, which take several
+  /// neighbouring values at once.
+  std::optional<std::string> value_pointer(ExprId mem, const FragShape& f, const std::string& i, int rank,
+                                           const std::optional<CornerAddress>& corner) {
+    if (corner) {
+      auto at = x.corner_address(mem, x.split_place(f, i), rank);
+      return at ? std::optional<std::string>("&cake_corner[" + at->offset + "]") : std::nullopt;
+    }
+    ElementPlace p = x.place(f, i);
+    auto at = x.address(mem, p.row, p.col, rank);
+    return at ? std::optional<std::string>("&" + *at) : std::nullopt;
   }
 
   /// A per-thread fragment of 8- or 16-bit values holds each row of its
@@ -226,7 +234,7 @@ struct Lowerer {
     if (f.layout != FragLayout::None || f.dims.empty() || buffer.type.dtype != f.dtype ||
         (dtype_bits(f.dtype) != 8 && dtype_bits(f.dtype) != 16))
       return false;
-    if (corner ? !corner->column_innermost : !column_innermost(mem, f, rank)) return false;
+    if (!column_innermost(mem, f, rank, corner)) return false;
     int64_t row = f.dims.back() * bytes, start = x.alignment(mem) * bytes, width = 0;
     for (int64_t w : {16, 8, 4})
       if (row % w == 0 && start % w == 0) {
@@ -238,18 +246,9 @@ struct Lowerer {
     // In swizzled or staged shared memory each access at its own address:
     // at most 16 bytes at a multiple of its width, it stays inside one of
     // the 16-byte chunks a swizzle moves.
-    std::string first = "(" + std::to_string(per_access) + " * cake_j)", ptr;
-    if (corner) {
-      auto at = x.corner_address(mem, x.split_place(f, first), rank);
-      if (!at) return false;
-      ptr = "&cake_corner[" + at->offset + "]";
-    } else {
-      ElementPlace p = x.place(f, first);
-      auto at = x.address(mem, p.row, p.col, rank);
-      if (!at) return false;
-      ptr = "&" + *at;
-    }
-    std::string r = x.name(reg), n = std::to_string(per_access);
+    auto at = value_pointer(mem, f, "(" + std::to_string(per_access) + " * cake_j)", rank, corner);
+    if (!at) return false;
+    std::string ptr = *at, r = x.name(reg), n = std::to_string(per_access);
     std::string value = r + "[" + n + " * cake_j + cake_e]", shift = std::to_string(8 * bytes) + " * (cake_e % " + std::to_string(per_word) + ")";
     std::string word = "cake_w[cake_e / " + std::to_string(per_word) + "]";
     std::string ld = words == 4 ? "CAKE_LD_B128(" + ptr + ", cake_w);" : words == 2 ? "CAKE_LD_B64(" + ptr + ", cake_w);" : "cake_w[0] = CAKE_LD_B32(" + ptr + ");";
