@@ -209,6 +209,13 @@ inline KernelCase make_case(const Module& m, uint32_t kernel, const codegen::Lau
   return c;
 }
 
+/// The largest |value| of `values` (infinities and NaNs left out).
+inline double largest(const std::vector<double>& values) {
+  double out = 0;
+  for (double v : values) out = std::isfinite(v) ? std::max(out, std::fabs(v)) : out;
+  return out;
+}
+
 /// Each tensor argument (as it came back from the kernel) against the
 /// executor's result, with the executor's tolerances; a line per mismatch.
 /// `f32_floor` > 0 raises the absolute tolerance of f32 tensors to that
@@ -221,11 +228,7 @@ inline std::vector<std::string> mismatches(const KernelCase& c, double f32_floor
     const exec::TensorData& want = c.want.tensors.at(a.expected);
     std::vector<double> got = from_bytes(a.dtype, a.bytes);
     exec::Tolerance tolerance = exec::tolerance_for(a.dtype);
-    if (f32_floor > 0 && a.dtype == DType::F32) {
-      double largest = 0;
-      for (double v : want.values) largest = std::max(largest, std::fabs(v));
-      tolerance.atol = std::max(tolerance.atol, f32_floor * largest);
-    }
+    if (f32_floor > 0 && a.dtype == DType::F32) tolerance.atol = std::max(tolerance.atol, f32_floor * largest(want.values));
     exec::Comparison cmp = exec::compare(tolerance, got, want.values);
     if (!cmp.matches())
       out.push_back(want.name + ": " + std::to_string(cmp.mismatches) + " of " + std::to_string(got.size()) +

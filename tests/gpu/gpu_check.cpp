@@ -375,11 +375,8 @@ std::vector<std::string> compare_cases(const testing::KernelCase& got, const tes
       exec::Tolerance tolerance = exec::tolerance_for(g.dtype);
       exec::Comparison exact = exec::compare(tolerance, a, b);
       tolerance.atol = std::max(tolerance.atol, kScaledFloor * rms);
-      if (fp8_floor > 0 && g.dtype == DType::F32) {  // fp8_wgmma_floor(): the kernel's own truncation
-        double largest = 0;
-        for (double v : b) largest = std::isfinite(v) ? std::max(largest, std::fabs(v)) : largest;
-        tolerance.atol = std::max(tolerance.atol, fp8_floor * largest);
-      }
+      if (fp8_floor > 0 && g.dtype == DType::F32)  // fp8_wgmma_floor(): the kernel's own truncation
+        tolerance.atol = std::max(tolerance.atol, fp8_floor * testing::largest(b));
       exec::Comparison cmp = exec::compare(tolerance, a, b);
       ++compared;
       char text[160];

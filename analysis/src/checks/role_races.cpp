@@ -185,11 +185,9 @@ class RoleRaces {
       case FragLayout::None: case FragLayout::Tcgen05Acc: return;  // a thread's own values; a warp's own lanes
     }
     if (role_->warps <= warps_per_owner || !reported_.insert(a.stmt).second) return;
-    std::string what = "`" + std::string(m_.written(m_.exprs[a.operand].range)) + "`";
-    std::string role = role_->name.empty() ? std::string("the kernel") : "role `" + std::string(role_->name) + "`";
     std::string reg(m_.written(m_.exprs[reg_side].range));
-    Diagnostic d = make_diagnostic(DiagForm::InRoleSameTile, m_.exprs[a.operand].range, what, owner, role, reg,
-                                   frag_layout_name(a.layout));
+    Diagnostic d = make_diagnostic(DiagForm::InRoleSameTile, m_.exprs[a.operand].range, written(a.operand), owner,
+                                   role_words(), reg, frag_layout_name(a.layout));
     SymbolId r = root_symbol(m_, reg_side);
     if (r != kNone) d.related.push_back({m_.symbols[r].def, "declared here, held whole by each " + owner});
     diags_.push_back(std::move(d));
@@ -235,6 +233,12 @@ class RoleRaces {
     return true;
   }
 
+  /// An operand as written, in backquotes; the role as the messages name it.
+  std::string written(ExprId operand) const { return "`" + std::string(m_.written(m_.exprs[operand].range)) + "`"; }
+  std::string role_words() const {
+    return role_->name.empty() ? std::string("the kernel") : "role `" + std::string(role_->name) + "`";
+  }
+
   void report(const Access& earlier, const Access& later) {
     if (!reported_.insert(later.stmt).second) return;
     // The barrier goes before the outermost statement around the later
@@ -247,8 +251,7 @@ class RoleRaces {
         break;
       }
     const Stmt& s = m_.stmts[before];
-    std::string what = "`" + std::string(m_.written(m_.exprs[later.operand].range)) + "`";
-    std::string role = role_->name.empty() ? std::string("the kernel") : "role `" + std::string(role_->name) + "`";
+    std::string what = written(later.operand), role = role_words();
     Diagnostic d = later.write
                        ? make_diagnostic(earlier.write ? DiagForm::InRoleOverwriteWrite : DiagForm::InRoleOverwriteRead,
                                          m_.exprs[later.operand].range, what, role)
