@@ -14,6 +14,30 @@ struct OpKernel {
   std::string text; // the kernel, without its `target` line
 };
 
+/// A warpgroup's wgmma from two swizzled shared-memory tiles loaded by
+/// cp.async: A `in`[64, k], B `in`[n, k] into an `acc`[64, n] wgmma_acc
+/// stored to C, the wgmma statements `wgmmas` (each line indented four).
+inline std::string wgmma_from_smem(const std::string& name, const std::string& in, const std::string& acc, int k, int n,
+                                   const std::string& swizzle, const std::string& wgmmas) {
+  std::string a = in + "[64, " + std::to_string(k) + "]", b = in + "[" + std::to_string(n) + ", " + std::to_string(k) + "]";
+  std::string c = acc + "[64, " + std::to_string(n) + "]";
+  return "kernel " + name + "(A: global " + a + ", B: global " + b + ", C: global " + c + ") grid (1) block 128 {\n"
+         "  smem a: " + a + " swizzle(" + swizzle + ")\n"
+         "  smem b: " + b + " swizzle(" + swizzle + ")\n"
+         "  role mma warpgroup(0) {\n"
+         "    reg acc: " + c + " layout(wgmma_acc)\n"
+         "    cp.async a <- A\n"
+         "    cp.async b <- B\n"
+         "    cp.async.commit\n"
+         "    cp.async.wait 0\n"
+         "    fence.proxy.async\n"
+         "    syncthreads\n" +
+         wgmmas +
+         "    store C <- acc\n"
+         "  }\n"
+         "}";
+}
+
 inline const std::vector<OpKernel>& op_kernels() {
   static const std::vector<OpKernel> kernels = {
     {"load store", R"(kernel op_copy(X: global f32[N], Y: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
@@ -319,89 +343,37 @@ inline const std::vector<OpKernel>& op_kernels() {
 })"},
     // 8-bit integers (m64nNk32 .s32.s8.s8, no scale immediates): `=` then
     // `+=`, 64-byte rows.
-    {"wgmma", R"(kernel op_wgmma_s8(A: global i8[64, 64], B: global i8[32, 64], C: global i32[64, 32]) grid (1) block 128 {
-  smem a: i8[64, 64] swizzle(64B)
-  smem b: i8[32, 64] swizzle(64B)
-  role mma warpgroup(0) {
-    reg acc: i32[64, 32] layout(wgmma_acc)
-    cp.async a <- A
-    cp.async b <- B
-    cp.async.commit
-    cp.async.wait 0
-    fence.proxy.async
-    syncthreads
-    wgmma.fence
-    wgmma acc = a @ b.T
-    wgmma acc += a @ b.T
-    wgmma.commit
-    wgmma.wait 0
-    store C <- acc
-  }
-})"},
+    {"wgmma", wgmma_from_smem("op_wgmma_s8", "i8", "i32", 64, 32, "64B",
+                     "    wgmma.fence\n"
+                     "    wgmma acc = a @ b.T\n"
+                     "    wgmma acc += a @ b.T\n"
+                     "    wgmma.commit\n"
+                     "    wgmma.wait 0\n")},
     // op_wgmma_s8 came back from an H100 with a @ b once (docs/lowering.md,
     // "What ran"). These three tell the cases apart on the next GPU run:
     // the same chain of two statements from shared memory in bf16; s8 with
     // the first statement's group waited for before the second; s8 as one
     // statement.
-    {"wgmma", R"(kernel op_wgmma_chain_bf16(A: global bf16[64, 32], B: global bf16[32, 32], C: global f32[64, 32]) grid (1) block 128 {
-  smem a: bf16[64, 32] swizzle(64B)
-  smem b: bf16[32, 32] swizzle(64B)
-  role mma warpgroup(0) {
-    reg acc: f32[64, 32] layout(wgmma_acc)
-    cp.async a <- A
-    cp.async b <- B
-    cp.async.commit
-    cp.async.wait 0
-    fence.proxy.async
-    syncthreads
-    wgmma.fence
-    wgmma acc = a @ b.T
-    wgmma acc += a @ b.T
-    wgmma.commit
-    wgmma.wait 0
-    store C <- acc
-  }
-})"},
-    {"wgmma", R"(kernel op_wgmma_s8_waited(A: global i8[64, 64], B: global i8[32, 64], C: global i32[64, 32]) grid (1) block 128 {
-  smem a: i8[64, 64] swizzle(64B)
-  smem b: i8[32, 64] swizzle(64B)
-  role mma warpgroup(0) {
-    reg acc: i32[64, 32] layout(wgmma_acc)
-    cp.async a <- A
-    cp.async b <- B
-    cp.async.commit
-    cp.async.wait 0
-    fence.proxy.async
-    syncthreads
-    wgmma.fence
-    wgmma acc = a @ b.T
-    wgmma.commit
-    wgmma.wait 0
-    wgmma.fence
-    wgmma acc += a @ b.T
-    wgmma.commit
-    wgmma.wait 0
-    store C <- acc
-  }
-})"},
-    {"wgmma", R"(kernel op_wgmma_s8_once(A: global i8[64, 64], B: global i8[32, 64], C: global i32[64, 32]) grid (1) block 128 {
-  smem a: i8[64, 64] swizzle(64B)
-  smem b: i8[32, 64] swizzle(64B)
-  role mma warpgroup(0) {
-    reg acc: i32[64, 32] layout(wgmma_acc)
-    cp.async a <- A
-    cp.async b <- B
-    cp.async.commit
-    cp.async.wait 0
-    fence.proxy.async
-    syncthreads
-    wgmma.fence
-    wgmma acc = a @ b.T
-    wgmma.commit
-    wgmma.wait 0
-    store C <- acc
-  }
-})"},
+    {"wgmma", wgmma_from_smem("op_wgmma_chain_bf16", "bf16", "f32", 32, 32, "64B",
+                     "    wgmma.fence\n"
+                     "    wgmma acc = a @ b.T\n"
+                     "    wgmma acc += a @ b.T\n"
+                     "    wgmma.commit\n"
+                     "    wgmma.wait 0\n")},
+    {"wgmma", wgmma_from_smem("op_wgmma_s8_waited", "i8", "i32", 64, 32, "64B",
+                     "    wgmma.fence\n"
+                     "    wgmma acc = a @ b.T\n"
+                     "    wgmma.commit\n"
+                     "    wgmma.wait 0\n"
+                     "    wgmma.fence\n"
+                     "    wgmma acc += a @ b.T\n"
+                     "    wgmma.commit\n"
+                     "    wgmma.wait 0\n")},
+    {"wgmma", wgmma_from_smem("op_wgmma_s8_once", "i8", "i32", 64, 32, "64B",
+                     "    wgmma.fence\n"
+                     "    wgmma acc = a @ b.T\n"
+                     "    wgmma.commit\n"
+                     "    wgmma.wait 0\n")},
     {"wgmma", R"(kernel op_wgmma_rs(A: global bf16[64, 32], B: global bf16[64, 32], C: global f32[64, 64]) grid (1) block 128 {
   smem b: bf16[64, 32] swizzle(64B)
   role mma warpgroup(0) {
