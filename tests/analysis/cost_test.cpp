@@ -8,6 +8,7 @@
 
 #include "cake/analyze.h"
 #include "cake/cost.h"
+#include "cost/queue.h"
 
 #include <cmath>
 #include <filesystem>
@@ -594,6 +595,78 @@ TEST_CASE("one warp's dependent statements are serial; warps on other schedulers
   // Four warps do four times the work in about the same time.
   CHECK(e4[0].resources[size_t(Resource::Sfu)].demand == Approx(4 * e1[0].resources[size_t(Resource::Sfu)].demand));
   CHECK(e4[0].time_us == Approx(e1[0].time_us).epsilon(0.1));
+}
+
+// The SM's warps as a closed queueing network (cost/queue.h), in seconds of
+// holding a unit per ring iteration.
+WarpClass warp_class(double warps, std::initializer_list<std::pair<Resource, double>> holds, double delay = 0) {
+  WarpClass c{warps, {}, delay};
+  for (auto [r, t] : holds) c.hold_s[static_cast<size_t>(r)] = t;
+  return c;
+}
+
+TEST_CASE("one warp per scheduler runs its chain; more warps queue for a unit") {
+  // One warpgroup: a warp on each scheduler, alone there: its segments and
+  // its barrier one after another.
+  auto one = warp_class(4, {{Resource::Tensor, 3.0}, {Resource::Sfu, 2.0}}, 0.5);
+  CHECK(closed_network({one}, 1).iteration_s == Approx(5.5));
+  CHECK(closed_network({one}, 1).unit == Resource::Tensor);
+  // Two warps per scheduler that need only the tensor core keep it busy:
+  // twice one warp's time, as the roofline says.
+  auto tensor_only = warp_class(8, {{Resource::Tensor, 3.0}});
+  CHECK(closed_network({tensor_only}, 1).iteration_s == Approx(6.0).epsilon(1e-6));
+  // Two CTAs per SM: twice the warps.
+  CHECK(closed_network({tensor_only}, 2).iteration_s == Approx(12.0).epsilon(1e-6));
+  // Shared memory is one port for the four schedulers' warps.
+  auto smem_only = warp_class(4, {{Resource::Smem, 1.0}});
+  CHECK(closed_network({smem_only}, 1).iteration_s == Approx(4.0).epsilon(1e-6));
+  // Waits on no unit: latency.
+  CHECK_FALSE(closed_network({warp_class(4, {{Resource::Issue, 1.0}}, 2.0)}, 1).unit.has_value());
+  CHECK(closed_network({}, 1).iteration_s == 0);
+}
+
+TEST_CASE("two warpgroups alternating MMA and softmax queue for the tensor core") {
+  // FlashAttention's consumers: each holds the tensor core 1280 (S and PV)
+  // and the issue slots 530 (the softmax) per iteration, one after the
+  // other. Exact mean-value analysis of two one-customer classes: each
+  // finds the other where it is alone, a fraction 1280 / 1810 of its round
+  // at the tensor core and 530 / 1810 at issue, so its round is 1280 (1 + 1280 / 1810) +
+  // 530 (1 + 530 / 1810) = 2870.6. Schweitzer's approximation is within a
+  // few percent of that.
+  auto consumer = warp_class(4, {{Resource::Tensor, 1280}, {Resource::Issue, 530}});
+  NetworkTime t = closed_network({consumer, consumer}, 1);
+  CHECK(t.iteration_s == Approx(2870.6).epsilon(0.03));
+  CHECK(t.unit == Resource::Tensor);
+  // Between the roofline (the tensor core busy with both: 2560) and the
+  // two chains one after another (3620).
+  CHECK(t.iteration_s > 2560 * 1.1);
+  CHECK(t.iteration_s < 3620);
+  // A producer warp that issues a few TMA loads per iteration and waits on
+  // its barriers the rest of the time (the ring keeps it at the consumers'
+  // pace) barely slows their issue.
+  auto producer = warp_class(4, {{Resource::Issue, 4}});
+  CHECK(closed_network({producer, consumer, consumer}, 1).iteration_s == Approx(t.iteration_s).epsilon(0.01));
+}
+
+TEST_CASE("the published FlashAttention-3 kernel is bound by its consumers' tensor core and softmax turns") {
+  std::ifstream in(std::filesystem::path(CAKE_TESTS_DIR) / "cost" / "published" / "attention_h100.cake", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto a = checked(text);
+  auto e = estimates(*a);
+  REQUIRE(e.size() == 1);
+  REQUIRE(e[0].ok);
+  CHECK(e[0].bound == Bound::Tensor);
+  REQUIRE(e[0].rings.size() == 1);
+  const RingCost& r = e[0].rings[0];
+  // One CTA per SM: the tensor core's roof for an iteration is both
+  // consumers' MMAs. Each consumer's softmax waits for its S and its PV
+  // waits for the softmax's P (an MMA reading a register computed in its
+  // segment); the other consumer's MMAs cover part of it, not all.
+  double roof_us = r.per_iteration.tensor_s * 1e6;
+  CHECK(r.resource_us > 1.15 * roof_us);
+  CHECK(r.resource_us < 1.6 * roof_us);
+  // The TMA producer holds no unit while its copies run: it does not set the pace.
+  CHECK(r.iteration_us == Approx(r.resource_us).epsilon(0.05));
 }
 
 // Branches: an `if` the model can evaluate costs each branch by the fraction

@@ -146,15 +146,16 @@ class Walker {
       role_latency_ = 0;
       async_latency_ = 0;
       role_outside_chain_ = 0;
-      role_ring_chain_.assign(out_.rings.size(), 0);
+      role_classes_.clear();
       Ctx c;
       c.threads = r.threads();
       c.warps = r.warps;
       walk(*r.body, c);
+      close_segment();
       out_.outside_latency_s = std::max(out_.outside_latency_s, role_latency_ + async_latency_);
       out_.outside_chain_s = std::max(out_.outside_chain_s, role_outside_chain_);
-      for (size_t i = 0; i < role_ring_chain_.size(); ++i)
-        out_.rings[i].chain_s = std::max(out_.rings[i].chain_s, role_ring_chain_[i]);
+      for (size_t i = 0; i < role_classes_.size(); ++i)
+        if (role_classes_[i].chain_s() > 0) out_.rings[i].classes.push_back(role_classes_[i]);
     }
     return std::move(out_);
   }
@@ -292,38 +293,116 @@ class Walker {
     for (StmtId id : body) statement(id, c);
   }
 
-  void add(StmtId id, const Ctx& c, const Demand& d, bool whole_tensor_core = false) {
+  /// What a statement keeps its warp busy with (warp_hold()).
+  enum class Holds : uint8_t {
+    Units,       // its demand on the SM's units, at the warp's share
+    TensorCore,  // tcgen05.mma: one thread issues for the CTA, the whole tensor core works
+    Issue,       // an async copy: the warp issues it, a copy engine moves the bytes
+  };
+
+  void add(StmtId id, const Ctx& c, const Demand& d, Holds holds = Holds::Units) {
     Demand cta = d.scaled(c.cta);
     out_.cta += cta;
     if (per_statement_) out_.statements[id] += cta;
-    double link = chain_link(d, c, whole_tensor_core);
-    if (c.ring >= 0) {
-      out_.rings[c.ring].per_iteration += d.scaled(c.iter);
-      if (static_cast<size_t>(c.ring) >= role_ring_chain_.size()) role_ring_chain_.resize(c.ring + 1, 0);
-      role_ring_chain_[c.ring] += link * c.iter;
-    } else {
-      out_.outside += cta;
-      role_outside_chain_ += link * c.cta;
-    }
+    if (c.ring != segment_.ring) close_segment();
+    segment_.ring = c.ring;
+    auto hold = warp_hold(d, c, holds);
+    double times = c.ring >= 0 ? c.iter : c.cta;
+    for (size_t i = 0; i < kResourceCount; ++i) segment_.hold[i] += hold[i] * times;
+    if (c.ring >= 0) out_.rings[c.ring].per_iteration += d.scaled(c.iter);
+    else out_.outside += cta;
   }
 
-  /// Seconds one warp of the executing ones spends on one execution of a
-  /// statement of demand `d` (all executing warps together): its share of
-  /// the demand at the share of the SM one warp can use. A warp runs on one
-  /// of the SM's four schedulers, so it gets a quarter of the CUDA cores,
-  /// the SFU, the issue slots and (mma.sync) the tensor cores; a warpgroup's
-  /// wgmma, or tcgen05.mma (`whole_tensor_core`: one thread issues for the
-  /// CTA), uses the whole tensor core. Shared memory is one port for all.
-  /// Global traffic is left to the roofline and the rings' latency.
-  double chain_link(const Demand& d, const Ctx& c, bool whole_tensor_core) const {
+  /// Seconds one warp of the executing ones holds each unit of the SM for
+  /// one execution of a statement of demand `d` (all executing warps
+  /// together): its share of the demand at the share of the SM one warp can
+  /// use. A warp runs on one of the SM's four schedulers, so it gets a
+  /// quarter of the CUDA cores, the SFU, the issue slots and (mma.sync) the
+  /// tensor cores; a warpgroup's wgmma, or tcgen05.mma, uses the whole
+  /// tensor core. Shared memory is one port for all. An async copy holds
+  /// only its issue slots. Global traffic is left to the roofline and the
+  /// rings' latency.
+  std::array<double, kResourceCount> warp_hold(const Demand& d, const Ctx& c, Holds holds) const {
     double warps = static_cast<double>(std::max<int64_t>(1, c.warps));
     auto per_sm = [&](Resource r) { return mc_.achieved[static_cast<size_t>(r)] / mc_.sms; };
-    double t = 0;
+    std::array<double, kResourceCount> t{};
+    auto at = [&](Resource r) -> double& { return t[static_cast<size_t>(r)]; };
     for (Resource r : {Resource::CudaCore, Resource::Sfu, Resource::Issue})
-      if (d[r] > 0 && per_sm(r) > 0) t = std::max(t, d[r] / warps / (per_sm(r) / kSchedulersPerSm));
-    if (d[Resource::Smem] > 0 && per_sm(Resource::Smem) > 0) t = std::max(t, d[Resource::Smem] / warps / per_sm(Resource::Smem));
-    if (d.tensor_s > 0) t = std::max(t, whole_tensor_core ? d.tensor_s : d.tensor_s / warps * kSchedulersPerSm);
+      if (d[r] > 0 && per_sm(r) > 0) at(r) = d[r] / warps / (per_sm(r) / kSchedulersPerSm);
+    if (holds == Holds::Issue) return t;
+    if (d[Resource::Smem] > 0 && per_sm(Resource::Smem) > 0) at(Resource::Smem) = d[Resource::Smem] / warps / per_sm(Resource::Smem);
+    if (d.tensor_s > 0) at(Resource::Tensor) = holds == Holds::TensorCore ? d.tensor_s : d.tensor_s / warps * kSchedulersPerSm;
     return t;
+  }
+
+  /// This role's class in ring `ring` (queue.h).
+  WarpClass& role_class(int ring) {
+    if (static_cast<size_t>(ring) >= role_classes_.size()) role_classes_.resize(ring + 1, WarpClass{static_cast<double>(role_->warps), {}, 0});
+    return role_classes_[ring];
+  }
+
+  /// Ends the open segment: one warp overlaps the statements of a segment
+  /// (independent instructions issue back to back), so it holds the unit it
+  /// needs most for that unit's time; segments run one after another.
+  void close_segment() {
+    auto top = std::max_element(segment_.hold.begin(), segment_.hold.end());
+    if (*top > 0) {
+      if (segment_.ring >= 0) role_class(segment_.ring).hold_s[top - segment_.hold.begin()] += *top;
+      else role_outside_chain_ += *top;
+    }
+    segment_ = Segment{segment_.ring};
+  }
+
+  /// Whether statement `s` must wait for the open segment: it is a wait or
+  /// barrier, an MMA reading a register computed in the segment (the
+  /// softmax's P, or an accumulator it rescaled), or another statement reading an MMA's result of the
+  /// segment. Fragment loads are not waited for: they do not depend on
+  /// the segment's arithmetic, and compilers issue them ahead of the MMA
+  /// that reads them (CUTLASS double-buffers its fragments).
+  bool waits_for_segment(const Stmt& s) const {
+    if (std::holds_alternative<WaitStmt>(s.node) || std::holds_alternative<SyncStmt>(s.node)) return true;
+    if (auto op = op_of(s); op && op_info(*op).completion == OpCompletion::Blocking) return true;
+    auto reads_any = [&](ExprId e, const std::vector<SymbolId>& written) {
+      std::vector<SymbolId> roots;
+      read_roots(e, roots);
+      return std::any_of(roots.begin(), roots.end(), [&](SymbolId r) {
+        return std::find(written.begin(), written.end(), r) != written.end();
+      });
+    };
+    if (const auto* mma = std::get_if<MmaStmt>(&s.node))
+      return reads_any(mma->a, segment_.computed) || reads_any(mma->b, segment_.computed) ||
+             (mma->accumulate_into && reads_any(mma->acc, segment_.computed));
+    if (segment_.multiplied.empty()) return false;
+    if (const auto* a = std::get_if<AssignStmt>(&s.node)) return reads_any(a->value, segment_.multiplied);
+    if (const auto* r = std::get_if<ReduceStmt>(&s.node)) return reads_any(r->src, segment_.multiplied);
+    if (const auto* r = std::get_if<ArgReduceStmt>(&s.node)) return reads_any(r->src, segment_.multiplied);
+    if (const auto* mv = std::get_if<MoveStmt>(&s.node)) return reads_any(mv->src, segment_.multiplied);
+    return false;
+  }
+  /// Records what statement `s` writes into the open segment.
+  void wrote(const Stmt& s) {
+    auto root = [&](ExprId e) { return e == kNone ? kNone : typer_.type_of(e).root; };
+    if (const auto* mma = std::get_if<MmaStmt>(&s.node)) segment_.multiplied.push_back(root(mma->acc));
+    else if (const auto* a = std::get_if<AssignStmt>(&s.node)) segment_.computed.push_back(root(a->target));
+    else if (const auto* r = std::get_if<ReduceStmt>(&s.node)) segment_.computed.push_back(root(r->dst));
+    else if (const auto* r = std::get_if<ArgReduceStmt>(&s.node)) {
+      segment_.computed.push_back(root(r->value));
+      segment_.computed.push_back(root(r->index));
+    }
+  }
+  /// The registers and buffers an expression reads (not its indices).
+  void read_roots(ExprId e, std::vector<SymbolId>& out, int depth = 0) const {
+    if (e == kNone || depth > 64) return;
+    const Expr& x = m_.exprs[e];
+    if (x.kind == Expr::Kind::Name) {
+      if (x.symbol != kNone) out.push_back(x.symbol);
+      return;
+    }
+    if (x.kind == Expr::Kind::Field) return;
+    read_roots(x.lhs, out, depth + 1);
+    if (x.kind == Expr::Kind::Index || x.kind == Expr::Kind::Transpose) return;
+    read_roots(x.rhs, out, depth + 1);
+    for (ExprId a : x.args) read_roots(a, out, depth + 1);
   }
 
   void latency(StmtId id, const Ctx& c, double seconds, bool async) {
@@ -346,13 +425,14 @@ class Walker {
   /// warp waits for the slowest and for the round trip, each iteration.
   void block_barrier(const Ctx& c) {
     if (c.ring < 0) return;  // outside the rings barrier() charges it
-    if (static_cast<size_t>(c.ring) >= role_ring_chain_.size()) role_ring_chain_.resize(c.ring + 1, 0);
-    role_ring_chain_[c.ring] += mc_.cycles(mc_.device->lat_barrier_cycles.value) * c.iter;
+    role_class(c.ring).delay_s += mc_.cycles(mc_.device->lat_barrier_cycles.value) * c.iter;
   }
 
   void statement(StmtId id, const Ctx& c) {
     const Stmt& s = m_.stmts[id];
+    if (waits_for_segment(s)) close_segment();
     std::visit([&](const auto& n) { node(id, n, c); }, s.node);
+    wrote(s);
   }
 
   void node(StmtId, const ElectStmt& e, const Ctx& c) {
@@ -392,7 +472,9 @@ class Walker {
     inner.iter = 1;
     inner.ring = index;
     inner.loops.push_back({p.variable, p.stage, p.start, p.end, p.step, p.stages});
+    close_segment();
     walk(p.body, inner);
+    close_segment();  // an iteration's last segment does not overlap the next one's first
   }
 
   /// Each branch for the fraction of executions that take it, when the
@@ -476,7 +558,8 @@ class Walker {
     if (shared(dst) || shared(src)) d[Resource::Smem] = bytes * read_degree(mv, src, dst);
     d[Resource::Issue] = per_thread ? static_cast<double>(c.warps)
                                     : std::max(static_cast<double>(c.warps), bytes / kBytesPerWarpInstr);
-    add(id, c, d);
+    OpEngine engine = op_info(mv.op).engine;
+    add(id, c, d, engine == OpEngine::AsyncCopy || engine == OpEngine::CopyEngine ? Holds::Issue : Holds::Units);
     const DeviceInfo& dev = *mc_.device;
     double lat_global = mc_.cycles(dev.lat_global_cycles.value);
     switch (mv.op) {
@@ -537,7 +620,7 @@ class Walker {
     double instr_k = kMmaK16Bits / std::max(1u, dtype_bits(a.dtype));
     double k_steps = std::max(1.0, static_cast<double>(*K) / instr_k);
     d[Resource::Issue] = mma_issue_slots(mma.op, flops, k_steps, units, instr_k);
-    add(id, c, d, mma.op == Op::Tcgen05Mma);
+    add(id, c, d, mma.op == Op::Tcgen05Mma ? Holds::TensorCore : Holds::Units);
   }
 
   /// Instances of an op one CTA's executing threads issue (ops.def's Issue).
@@ -669,8 +752,17 @@ class Walker {
   const TargetInfo* banks_ = nullptr;  // the device's own target: its shared-memory banks
   const RoleView* role_ = nullptr;
   double role_latency_ = 0, async_latency_ = 0;
-  double role_outside_chain_ = 0;         // this role's chain outside the rings
-  std::vector<double> role_ring_chain_;   // this role's chain per iteration of each ring
+  double role_outside_chain_ = 0;         // this role's chain of segments outside the rings
+  std::vector<WarpClass> role_classes_;   // this role's warps in each ring
+  /// The open segment of the role's chain: the statements since the last
+  /// one that had to wait (waits_for_segment()), as seconds one warp holds
+  /// each unit for them (warp_hold()), in ring `ring` (-1: outside).
+  struct Segment {
+    int ring = -1;
+    std::array<double, kResourceCount> hold{};
+    std::vector<SymbolId> computed;    // registers written by element-wise statements
+    std::vector<SymbolId> multiplied;  // accumulators written by MMAs
+  } segment_;
   KernelDemand out_;
 };
 

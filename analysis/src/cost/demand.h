@@ -9,6 +9,7 @@
 #include "cake/cost.h"
 #include "cake/roles.h"
 #include "cake/eval.h"
+#include "cost/queue.h"
 
 #include <map>
 #include <vector>
@@ -44,11 +45,13 @@ struct RingDemand {
   Demand per_iteration;
   double load_latency_s = 0;
   bool barriers = false;
-  /// Per iteration, the longest dependent chain of one warp of any role:
-  /// its statements one after another, each at the share of the SM one
-  /// warp can use (a scheduler's quarter of the CUDA cores, SFU, issue and
-  /// mma.sync tensor cores; a warpgroup's wgmma the whole tensor core).
-  double chain_s = 0;
+  /// Per iteration, each role's warps as a class of the SM's closed
+  /// network (queue.h): the segments of dependent work one warp runs one
+  /// after another, each at the share of the SM one warp can use (a
+  /// scheduler's quarter of the CUDA cores, SFU, issue and mma.sync tensor
+  /// cores; a warpgroup's wgmma the whole tensor core; the shared-memory
+  /// port), and its block barriers' round trips.
+  std::vector<WarpClass> classes;
 };
 
 struct KernelDemand {
@@ -56,7 +59,7 @@ struct KernelDemand {
   Demand outside;  // per CTA, the statements outside every ring (prologue, epilogue)
   std::vector<RingDemand> rings;
   double outside_latency_s = 0;         // the slowest role's latency outside the rings
-  double outside_chain_s = 0;           // the longest chain of one warp outside the rings (prologue, epilogue)
+  double outside_chain_s = 0;           // the longest chain of segments of one warp outside the rings (prologue, epilogue)
   std::map<SymbolId, double> l2_bytes;  // per CTA, by tensor parameter
   std::map<StmtId, Demand> statements;  // per CTA (only when asked for)
   bool unknown_trips = false;           // a loop's trip count was not known

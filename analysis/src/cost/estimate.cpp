@@ -89,7 +89,8 @@ Resource largest(const std::array<double, kResourceCount>& t) {
 struct WaveTime {
   double total = 0, resource = 0, exposed = 0;
   Resource bound = Resource::Issue;
-  bool chained = false;  // one CTA's dependent chain, not a resource, sets `resource`
+  bool chained = false;  // the warps' dependent chains, not a resource's roof, set `resource`
+  std::optional<Resource> chain_unit;  // the unit the longest chain queues at most (none: it waits on barriers)
 };
 
 class Estimator {
@@ -163,7 +164,9 @@ class Estimator {
       e.latency_us += kd.outside_latency_s;
     }
     const WaveTime& main = e.full_waves > 0 ? wf : wt;
-    e.bound = main.exposed > main.resource || main.chained ? Bound::Latency : static_cast<Bound>(main.bound);
+    e.bound = main.exposed > main.resource ? Bound::Latency
+              : main.chained ? (main.chain_unit ? static_cast<Bound>(*main.chain_unit) : Bound::Latency)
+                             : static_cast<Bound>(main.bound);
     if (e.tail_us > kTailBoundShare * time) e.bound = Bound::Tail;
     e.time_us = time * 1e6 + e.launch_us;
     e.tail_us *= 1e6;
@@ -228,10 +231,11 @@ class Estimator {
     return n;
   }
 
-  /// One wave of `n` CTAs: the resources' roofline or, when longer, one
-  /// CTA's dependent chain (its warps' work one statement after another,
-  /// which co-resident CTAs run side by side), plus the latency the rings
-  /// cannot hide. A CTA alone on its SM has no other CTA's main loop to hide
+  /// One wave of `n` CTAs: the resources' roofline or, when longer, the
+  /// warps' dependent chains: outside the rings the longest one, in each
+  /// ring the iteration of the SM's closed network of warps (queue.h: the
+  /// co-resident CTAs' warps queueing for the units), plus the latency the
+  /// rings cannot hide. A CTA alone on its SM has no other CTA's main loop to hide
   /// its prologue and epilogue behind: their roofline adds to the rings'.
   WaveTime wave(const KernelDemand& kd, double n) const {
     double per = std::min(std::ceil(n / mc_.sms), std::max(1.0, n));
@@ -245,8 +249,13 @@ class Estimator {
       auto tr = resource_times(rings, mc_, n, per), to = resource_times(kd.outside, mc_, n, per);
       w.resource = *std::max_element(tr.begin(), tr.end()) + *std::max_element(to.begin(), to.end());
     }
-    double chain = kd.outside_chain_s;
-    for (const RingDemand& r : kd.rings) chain += r.chain_s * static_cast<double>(std::max<int64_t>(r.trips, 0));
+    double chain = kd.outside_chain_s, longest = kd.outside_chain_s;
+    for (const RingDemand& r : kd.rings) {
+      NetworkTime q = closed_network(r.classes, per);
+      double t = q.iteration_s * static_cast<double>(std::max<int64_t>(r.trips, 0));
+      chain += t;
+      if (t > longest) longest = t, w.chain_unit = q.unit;
+    }
     w.chained = chain > w.resource;
     w.resource = std::max(w.resource, chain);
     for (const RingDemand& r : kd.rings) w.exposed += ring_exposed(r, n, per) * static_cast<double>(std::max<int64_t>(r.trips, 0));
@@ -264,7 +273,7 @@ class Estimator {
   /// adds to every iteration whatever the stages hide.
   std::pair<double, double> ring_iteration(const RingDemand& r, double n, double per) const {
     auto t = resource_times(r.per_iteration, mc_, n, per);
-    double res = std::max(*std::max_element(t.begin(), t.end()), r.chain_s);
+    double res = std::max(*std::max_element(t.begin(), t.end()), closed_network(r.classes, per).iteration_s);
     double with_latency = (round_trip_s(r) + res) / static_cast<double>(std::max<int64_t>(1, r.stages));
     double overhead = mc_.cycles(mc_.device->iter_overhead_cycles.value);  // unknown: 0
     return {res, std::max(res, with_latency) + overhead};

@@ -218,7 +218,9 @@ kernel wgmma_f8_128x256(
 // TMA producer warpgroup, two consumer warpgroups of 64 x 128, a 6-stage
 // ring of 128-wide k-tiles, and its "two-level accumulation": each k-tile's
 // wgmma result is added into a second f32 accumulator on the CUDA cores
-// (DeepGEMM scales it by the per-block scales there; this kernel adds it),
+// (DeepGEMM scales it by the per-block scales there; this kernel adds it;
+// each k-tile's first wgmma overwrites the partial accumulator, as
+// DeepGEMM passes its k-step index as scale-d, instead of zeroing it),
 // in the 2-CTA cluster whose multicast DeepGEMM picks for M >= 512.
 kernel deepgemm_f8_128x128(
     A: global f8e4m3[M, K] row_major,
@@ -254,9 +256,8 @@ kernel deepgemm_f8_128x128(
     reg o: bf16[64, 128] layout(wgmma_acc)
     pipeline s in ring(6) for kt in 0 .. K / 128 {
       wait full[s] parity(s.phase)
-      part = 0
       wgmma.fence
-      wgmma part += sA[s][wg * 64 : 64, :] @ sB[s].T
+      wgmma part = sA[s][wg * 64 : 64, :] @ sB[s].T   // its first k-step overwrites (scale-d 0), as DeepGEMM's
       wgmma.commit
       wgmma.wait 0
       elect.warpgroup { arrive empty[s] multicast(3) }
