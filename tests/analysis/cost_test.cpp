@@ -669,6 +669,51 @@ TEST_CASE("the published FlashAttention-3 kernel is bound by its consumers' tens
   CHECK(r.iteration_us == Approx(r.resource_us).epsilon(0.05));
 }
 
+// One warp per CTA and one CTA per SM (132 of them): a ring of dependent
+// exp2 (a quarter of the SFU, so its chain is four times its roof), then an
+// epilogue of stores, global traffic that no chain holds.
+const char* kLone = R"(target sm_90a
+kernel lone(X: global f32[M, 256] row_major, Y: global f32[M, 65536] row_major)
+  where M % 2112 == 0
+  grid (M / 16)
+  block 32
+{
+  role all all {
+    reg x: f32[16, 256] layout(mma_acc)
+    load x <- X[block.x * 16 : 16, :]
+    pipeline s in ring(1) for r in 0 .. 64 {
+      x = exp2(x)
+    }
+    for c in 0 .. STORES {
+      store Y[block.x * 16 : 16, c * 256 : 256] <- x
+    }
+  }
+}
+bench lone { M = 2112 }
+)";
+
+TEST_CASE("a CTA alone on its SM runs its epilogue after its main loop, each the longer of its roof and its chains") {
+  auto a = checked(replace(kLone, "STORES", "256"));
+  auto e = estimates(*a);
+  REQUIRE(e.size() == 1);
+  REQUIRE(e[0].ok);
+  REQUIRE(e[0].rings.size() == 1);
+  const RingCost& r = e[0].rings[0];
+  // The ring is its one warp's chain, four times the SFU's roof.
+  double sfu_roof_us = r.per_iteration[Resource::Sfu] / (e[0].resources[size_t(Resource::Sfu)].throughput / h100().sms.value) * 1e6;
+  CHECK(r.resource_us == Approx(4 * sfu_roof_us).epsilon(0.02));
+  // The epilogue's stores, after it: the two add, and the stores name the bound.
+  double rings_us = r.iteration_us * 64;
+  CHECK(e[0].time_us - e[0].launch_us == Approx(rings_us + e[0].cta_outside_us).epsilon(0.01));
+  CHECK(e[0].bound == Bound::Hbm);
+  // With few stores the ring is the longer part: its chain names the bound.
+  auto b = checked(replace(kLone, "STORES", "4"));
+  auto f = estimates(*b);
+  REQUIRE(f[0].ok);
+  CHECK(f[0].bound == Bound::Sfu);
+  CHECK(f[0].time_us - f[0].launch_us == Approx(f[0].rings[0].iteration_us * 64 + f[0].cta_outside_us).epsilon(0.01));
+}
+
 // Branches: an `if` the model can evaluate costs each branch by the fraction
 // of executions that take it; one it cannot (here it reads `lane`) costs its
 // `then` branch every time and its `else` nothing.

@@ -235,29 +235,40 @@ class Estimator {
   /// warps' dependent chains: outside the rings the longest one, in each
   /// ring the iteration of the SM's closed network of warps (queue.h: the
   /// co-resident CTAs' warps queueing for the units), plus the latency the
-  /// rings cannot hide. A CTA alone on its SM has no other CTA's main loop to hide
-  /// its prologue and epilogue behind: their roofline adds to the rings'.
+  /// rings cannot hide. A CTA alone on its SM has no other CTA's main loop
+  /// to hide its prologue and epilogue behind: they follow its rings, each
+  /// part the longer of its roofline and its chains.
   WaveTime wave(const KernelDemand& kd, double n) const {
     double per = std::min(std::ceil(n / mc_.sms), std::max(1.0, n));
     auto t = resource_times(kd.cta, mc_, n, per);
     WaveTime w;
     w.bound = largest(t);
     w.resource = t[static_cast<size_t>(w.bound)];
-    if (per <= 1) {
+    double chain_rings = 0, longest = kd.outside_chain_s;
+    for (const RingDemand& r : kd.rings) {
+      NetworkTime q = closed_network(r.classes, per);
+      double ring = q.iteration_s * static_cast<double>(std::max<int64_t>(r.trips, 0));
+      chain_rings += ring;
+      if (ring > longest) longest = ring, w.chain_unit = q.unit;
+    }
+    if (per > 1) {
+      double chain = chain_rings + kd.outside_chain_s;
+      w.chained = chain > w.resource;
+      w.resource = std::max(w.resource, chain);
+    } else {
+      // The rings, then the prologue and epilogue: each part the longer of
+      // its roof and its chains; the longer part names the bound.
       Demand rings = kd.cta;
       rings += kd.outside.scaled(-1);
       auto tr = resource_times(rings, mc_, n, per), to = resource_times(kd.outside, mc_, n, per);
-      w.resource = *std::max_element(tr.begin(), tr.end()) + *std::max_element(to.begin(), to.end());
+      double roof_rings = *std::max_element(tr.begin(), tr.end()), roof_outside = *std::max_element(to.begin(), to.end());
+      double part_rings = std::max(roof_rings, chain_rings), part_outside = std::max(roof_outside, kd.outside_chain_s);
+      bool rings_longer = part_rings >= part_outside;
+      w.bound = largest(rings_longer ? tr : to);
+      w.chained = rings_longer ? chain_rings > roof_rings : kd.outside_chain_s > roof_outside;
+      if (!rings_longer) w.chain_unit.reset();  // the chain outside the rings waits on latency
+      w.resource = part_rings + part_outside;
     }
-    double chain = kd.outside_chain_s, longest = kd.outside_chain_s;
-    for (const RingDemand& r : kd.rings) {
-      NetworkTime q = closed_network(r.classes, per);
-      double t = q.iteration_s * static_cast<double>(std::max<int64_t>(r.trips, 0));
-      chain += t;
-      if (t > longest) longest = t, w.chain_unit = q.unit;
-    }
-    w.chained = chain > w.resource;
-    w.resource = std::max(w.resource, chain);
     for (const RingDemand& r : kd.rings) w.exposed += ring_exposed(r, n, per) * static_cast<double>(std::max<int64_t>(r.trips, 0));
     // A CTA alone on its SM waits out its prologue's and epilogue's latency
     // every wave; co-resident CTAs start staggered, so after the first wave
