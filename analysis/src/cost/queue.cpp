@@ -34,6 +34,7 @@ double WarpClass::chain_s() const { return std::accumulate(hold_s.begin(), hold_
 
 NetworkTime closed_network(const std::vector<WarpClass>& classes, double ctas_per_sm) {
   size_t n = classes.size();
+  if (n == 0) return {};
   std::vector<double> customers(n);
   std::vector<std::array<double, kResourceCount>> queue(n), residence(n);
   for (size_t c = 0; c < n; ++c) {
@@ -68,7 +69,6 @@ NetworkTime closed_network(const std::vector<WarpClass>& classes, double ctas_pe
     if (change < kQueueTolerance) break;
   }
   NetworkTime t;
-  if (n == 0) return t;
   size_t slowest = std::max_element(cycle.begin(), cycle.end()) - cycle.begin();
   t.iteration_s = cycle[slowest];
   auto longest = std::max_element(residence[slowest].begin(), residence[slowest].end());
