@@ -297,7 +297,7 @@ class Walker {
   enum class Holds : uint8_t {
     Units,       // its demand on the SM's units, at the warp's share
     TensorCore,  // tcgen05.mma: one thread issues for the CTA, the whole tensor core works
-    Issue,       // an async copy: the warp issues it, a copy engine moves the bytes
+    Issue,       // an async copy: the warp issues it, a copy engine (or the TMEM path) moves the bytes
   };
 
   void add(StmtId id, const Ctx& c, const Demand& d, Holds holds = Holds::Units) {
@@ -558,8 +558,11 @@ class Walker {
     if (shared(dst) || shared(src)) d[Resource::Smem] = bytes * read_degree(mv, src, dst);
     d[Resource::Issue] = per_thread ? static_cast<double>(c.warps)
                                     : std::max(static_cast<double>(c.warps), bytes / kBytesPerWarpInstr);
+    // cp.async, TMA and bulk copies, and the tensor-memory path's copies
+    // and loads, complete on their own after the warp issues them.
     OpEngine engine = op_info(mv.op).engine;
-    add(id, c, d, engine == OpEngine::AsyncCopy || engine == OpEngine::CopyEngine ? Holds::Issue : Holds::Units);
+    bool async = engine == OpEngine::AsyncCopy || engine == OpEngine::CopyEngine || engine == OpEngine::TmemPath;
+    add(id, c, d, async ? Holds::Issue : Holds::Units);
     const DeviceInfo& dev = *mc_.device;
     double lat_global = mc_.cycles(dev.lat_global_cycles.value);
     switch (mv.op) {

@@ -244,17 +244,19 @@ class Estimator {
     WaveTime w;
     w.bound = largest(t);
     w.resource = t[static_cast<size_t>(w.bound)];
-    double chain_rings = 0, longest = kd.outside_chain_s;
+    double chain_rings = 0, longest_ring = 0;
+    std::optional<Resource> ring_unit;  // the longest ring's
     for (const RingDemand& r : kd.rings) {
       NetworkTime q = closed_network(r.classes, per);
       double ring = q.iteration_s * static_cast<double>(std::max<int64_t>(r.trips, 0));
       chain_rings += ring;
-      if (ring > longest) longest = ring, w.chain_unit = q.unit;
+      if (ring > longest_ring) longest_ring = ring, ring_unit = q.unit;
     }
     if (per > 1) {
       double chain = chain_rings + kd.outside_chain_s;
       w.chained = chain > w.resource;
       w.resource = std::max(w.resource, chain);
+      if (longest_ring > kd.outside_chain_s) w.chain_unit = ring_unit;  // else the chain outside the rings: latency
     } else {
       // The rings, then the prologue and epilogue: each part the longer of
       // its roof and its chains; the longer part names the bound.
@@ -266,7 +268,7 @@ class Estimator {
       bool rings_longer = part_rings >= part_outside;
       w.bound = largest(rings_longer ? tr : to);
       w.chained = rings_longer ? chain_rings > roof_rings : kd.outside_chain_s > roof_outside;
-      if (!rings_longer) w.chain_unit.reset();  // the chain outside the rings waits on latency
+      if (rings_longer) w.chain_unit = ring_unit;  // else the chain outside the rings: latency
       w.resource = part_rings + part_outside;
     }
     for (const RingDemand& r : kd.rings) w.exposed += ring_exposed(r, n, per) * static_cast<double>(std::max<int64_t>(r.trips, 0));
