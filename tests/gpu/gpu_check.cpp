@@ -41,6 +41,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -450,6 +451,12 @@ Tally time_benches(gpu::Driver* gpu, int major, int minor, const fs::path& dir, 
       for (size_t bench : benches) {
         if (tally.stop) break;
         const Bench& b = m.benches[bench];
+        // Where a bench's wall time goes (the inputs, the timed launches,
+        // the reference), printed with it: a run with a time limit shows
+        // what to shorten.
+        using Clock = std::chrono::steady_clock;
+        auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+        Clock::time_point started = Clock::now();
         exec::NamedShape shape = exec::named_shape(m, exec::choose_shape(m, k, static_cast<int64_t>(bench), {}).values);
         testing::KernelCase c = testing::make_case(m, k, low.plan, 7, &shape);
         if (!c.error.empty()) {
@@ -468,6 +475,8 @@ Tally time_benches(gpu::Driver* gpu, int major, int minor, const fs::path& dir, 
           continue;
         }
         gpu::Driver& driver = *gpu;
+        double inputs_s = since(started);
+        Clock::time_point launched = Clock::now();
         std::vector<double> times;
         std::string error;
         int registers = 0;
@@ -492,6 +501,8 @@ Tally time_benches(gpu::Driver* gpu, int major, int minor, const fs::path& dir, 
         }
         std::sort(times.begin(), times.end());
         double median_us = times[times.size() / 2] * 1000;
+        double runs_s = since(launched);
+        Clock::time_point referenced = Clock::now();
         // The reference at the same shape, on the GPU.
         std::string verdict = "no reference";
         Outcome outcome = Outcome::Ran;
@@ -526,6 +537,8 @@ Tally time_benches(gpu::Driver* gpu, int major, int minor, const fs::path& dir, 
         }
         std::printf("  %-44s %-24s %8.1f us %8.1f us %7.2f  %s\n", label.c_str(), c.shape.text.c_str(), median_us,
                     estimate_us, estimate_us > 0 ? estimate_us / median_us : 0.0, verdict.c_str());
+        std::printf("  %-44s wall: inputs %.1f s, launches %.1f s, reference and comparison %.1f s\n", "",
+                    inputs_s, runs_s, since(referenced));
         std::fflush(stdout);
         tally.add(outcome);
         nlohmann::json bench_shape = nlohmann::json::object();
@@ -549,7 +562,6 @@ Tally time_benches(gpu::Driver* gpu, int major, int minor, const fs::path& dir, 
       }
     }
   }
-  return tally;
   std::printf("cake-gpu-check: %zu measurements written to %s\n", measurements.size(), out.c_str());
   return tally;
 }
