@@ -111,10 +111,23 @@ json estimate_json(const std::string& path, const Analysis& a, const Estimate& e
               {"stages", r.stages},
               {"trips", r.trips >= 0 ? json(r.trips) : json(nullptr)},
               {"iteration_us", num(r.iteration_us)},
+              {"roofline_us", num(r.roofline_us)},
               {"resource_us", num(r.resource_us)},
               {"load_latency_us", num(r.load_latency_us)},
               {"bound", r.latency_bound() ? "latency" : std::string(resource_name(r.bound))},
               {"per_iteration", demand_json(r.per_iteration)}};
+    json roles = json::array();
+    for (const RingRole& role : r.roles) {
+      json hold = json::object();
+      for (size_t k = 0; k < kResourceCount; ++k)
+        if (role.hold_us[k] > 0) hold[std::string(resource_name(static_cast<Resource>(k)))] = num(role.hold_us[k]);
+      roles.push_back({{"role", std::string(role.role)},
+                       {"warps", num(role.warps)},
+                       {"hold_us", hold},
+                       {"waits_us", num(role.waits_us)},
+                       {"round_us", num(role.round_us)}});
+    }
+    j["roles"] = roles;
     rings.push_back(j);
   }
   o["rings"] = rings;

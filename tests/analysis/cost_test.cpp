@@ -667,6 +667,22 @@ TEST_CASE("the published FlashAttention-3 kernel is bound by its consumers' tens
   CHECK(r.resource_us < 1.6 * roof_us);
   // The TMA producer holds no unit while its copies run: it does not set the pace.
   CHECK(r.iteration_us == Approx(r.resource_us).epsilon(0.05));
+  CHECK(r.roofline_us == Approx(roof_us).epsilon(0.001));
+  // Each role as the closed network sees it: the consumers hold the tensor
+  // core for their QK^T and PV, the issue slots for their softmax, and go
+  // round in the ring's time; the producer only issues.
+  REQUIRE(r.roles.size() == 3);
+  CHECK(r.roles[0].role == "producer");
+  CHECK(r.roles[0].hold_us[size_t(Resource::Tensor)] == 0);
+  CHECK(r.roles[0].round_us < 0.01 * r.resource_us);
+  for (size_t i : {1, 2}) {
+    const RingRole& c = r.roles[i];
+    CHECK(c.role == (i == 1 ? "consumer0" : "consumer1"));
+    CHECK(c.warps == 4);
+    CHECK(c.hold_us[size_t(Resource::Tensor)] == Approx(roof_us / 2).epsilon(0.001));
+    CHECK(c.hold_us[size_t(Resource::Issue)] > 0.2 * roof_us);
+    CHECK(c.round_us == Approx(r.resource_us).epsilon(0.001));
+  }
 }
 
 // One warp per CTA and one CTA per SM (132 of them): a ring of dependent

@@ -436,6 +436,17 @@ TEST_CASE("cake estimate: exit codes, JSON shape, and every example estimated") 
       CHECK(x["bound"].is_string());
       CHECK(x["device"]["id"].is_string());
       targets.insert(x["target"].get<std::string>());
+      // Each ring's roofline and its roles' warps as the closed network sees them.
+      for (const json& ring : x["rings"]) {
+        CHECK(ring["roofline_us"].get<double>() > 0);
+        CHECK(ring["resource_us"].get<double>() >= ring["roofline_us"].get<double>() * 0.9999);
+        REQUIRE(ring["roles"].is_array());
+        CHECK_FALSE(ring["roles"].empty());
+        for (const json& role : ring["roles"]) {
+          for (const char* k : {"role", "warps", "hold_us", "waits_us", "round_us"}) CHECK(role.contains(k));
+          CHECK(role["round_us"].get<double>() <= ring["resource_us"].get<double>() * 1.0001);
+        }
+      }
     }
     std::ifstream in(entry.path());
     std::string first;

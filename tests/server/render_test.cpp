@@ -183,6 +183,11 @@ TEST_CASE("cost hovers carry the model's numbers", "[render]") {
   CHECK_THAT(pipeline, Catch::Contains(micros(e.front().rings.front().iteration_us, 3)));
   CHECK_THAT(pipeline, Catch::Contains("\n\n- 4 stages"));
   CHECK_THAT(pipeline, Catch::Contains("\n\nDemand per iteration:\n- "));
+  CHECK_THAT(pipeline, Catch::Contains("\n- roofline: " + micros(e.front().rings.front().roofline_us, 3) + " (" + std::string(resource_name(e.front().rings.front().bound)) + ")"));
+  // The closed network's view: each role's warps, what one holds, its round.
+  CHECK_THAT(pipeline, Catch::Contains("\n\nEach role's warps per iteration"));
+  CHECK_THAT(pipeline, Catch::Contains("\n- `producer` (4 warps): issue "));
+  CHECK_THAT(pipeline, Catch::Contains("\n- `consumer` (8 warps): tensor "));
 
   std::string op = hover("wgmma acc +=", 1);
   CHECK_THAT(op, Catch::StartsWith("**Cost of line "));

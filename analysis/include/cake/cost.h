@@ -69,6 +69,18 @@ struct LineCost {
 
 /// A pipeline ring of the CTA (rings with the same stages and trips in
 /// different roles are one ring: the producer's and the consumers' loops).
+/// One role's warps in a ring, as the closed network of warps sees them
+/// (docs/cost-model.md, "Dependent chains"): per iteration, what one warp
+/// holds of each unit, its waits on no unit, and its time round the
+/// iteration with the queueing for the units.
+struct RingRole {
+  std::string_view role;  // "" for the implicit role
+  double warps = 0;       // per CTA
+  std::array<double, kResourceCount> hold_us{};
+  double waits_us = 0;
+  double round_us = 0;
+};
+
 struct RingCost {
   uint32_t line = 0;            // of the first pipeline statement
   StmtId stmt = kNone;          // that statement
@@ -79,8 +91,10 @@ struct RingCost {
   double load_latency_us = 0;   // the slowest load of an iteration
   double round_trip_us = 0;     // that load plus the barrier round trip: what the stages must cover
   double ctas_per_sm = 0;       // the co-resident CTAs whose shares of the resources the times are at
-  double resource_us = 0;       // per iteration: max over resources, at the CTA's share
+  double roofline_us = 0;       // per iteration: max over resources, at the CTA's share
+  double resource_us = 0;       // per iteration: the roofline, or the roles' rounds when longer
   double iteration_us = 0;      // with the latency stages can't cover
+  std::vector<RingRole> roles;  // the roles' warps with statements in the ring
   Resource bound = Resource::Issue;
   bool latency_bound() const { return iteration_us > resource_us * 1.0001; }
 };

@@ -337,7 +337,7 @@ class Walker {
 
   /// This role's class in ring `ring` (queue.h).
   WarpClass& role_class(int ring) {
-    if (static_cast<size_t>(ring) >= role_classes_.size()) role_classes_.resize(ring + 1, WarpClass{static_cast<double>(role_->warps), {}, 0});
+    if (static_cast<size_t>(ring) >= role_classes_.size()) role_classes_.resize(ring + 1, WarpClass{static_cast<double>(role_->warps), {}, 0, role_->name});
     return role_classes_[ring];
   }
 

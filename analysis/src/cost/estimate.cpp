@@ -316,7 +316,16 @@ class Estimator {
       auto [res, it] = ring_iteration(r, n, per);
       c.resource_us = res * 1e6;
       c.iteration_us = it * 1e6;
-      c.bound = largest(resource_times(r.per_iteration, mc_, n, per));
+      auto roofs = resource_times(r.per_iteration, mc_, n, per);
+      c.bound = largest(roofs);
+      c.roofline_us = roofs[static_cast<size_t>(c.bound)] * 1e6;
+      NetworkTime q = closed_network(r.classes, per);
+      for (size_t i = 0; i < r.classes.size(); ++i) {
+        const WarpClass& w = r.classes[i];
+        RingRole role{w.role, w.warps, {}, w.delay_s * 1e6, q.rounds_s[i] * 1e6};
+        for (size_t k = 0; k < kResourceCount; ++k) role.hold_us[k] = w.hold_s[k] * 1e6;
+        c.roles.push_back(role);
+      }
       e.rings.push_back(c);
     }
   }

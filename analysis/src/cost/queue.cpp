@@ -71,6 +71,7 @@ NetworkTime closed_network(const std::vector<WarpClass>& classes, double ctas_pe
   NetworkTime t;
   size_t slowest = std::max_element(cycle.begin(), cycle.end()) - cycle.begin();
   t.iteration_s = cycle[slowest];
+  t.rounds_s = cycle;
   auto longest = std::max_element(residence[slowest].begin(), residence[slowest].end());
   if (*longest > 0 && *longest >= classes[slowest].delay_s) t.unit = static_cast<Resource>(longest - residence[slowest].begin());
   return t;

@@ -15,6 +15,7 @@
 
 #include <array>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace cake {
@@ -26,6 +27,7 @@ struct WarpClass {
   double warps = 0;  // of the role, per CTA
   std::array<double, kResourceCount> hold_s{};
   double delay_s = 0;
+  std::string_view role;  // its name ("" for the implicit role)
   /// The warp's chain: all its segments and delays one after another.
   double chain_s() const;
 };
@@ -36,6 +38,9 @@ struct NetworkTime {
   /// The unit the slowest class spends longest at, its queueing included;
   /// nullopt when its waits on no unit (barrier round trips) are longer.
   std::optional<Resource> unit;
+  /// Each class's own time round the iteration, its queueing included
+  /// (the slowest's is `iteration_s`).
+  std::vector<double> rounds_s;
 };
 
 /// A ring iteration when `ctas_per_sm` CTAs' warps of `classes` share one
