@@ -67,8 +67,6 @@ struct LineCost {
   double time_us = 0;                   // that resource's time for this line alone
 };
 
-/// A pipeline ring of the CTA (rings with the same stages and trips in
-/// different roles are one ring: the producer's and the consumers' loops).
 /// One role's warps in a ring, as the closed network of warps sees them
 /// (docs/cost-model.md, "Dependent chains"): per iteration, what one warp
 /// holds of each unit, its waits on no unit, and its time round the
@@ -81,6 +79,8 @@ struct RingRole {
   double round_us = 0;
 };
 
+/// A pipeline ring of the CTA (rings with the same stages and trips in
+/// different roles are one ring: the producer's and the consumers' loops).
 struct RingCost {
   uint32_t line = 0;            // of the first pipeline statement
   StmtId stmt = kNone;          // that statement

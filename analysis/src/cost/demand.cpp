@@ -381,7 +381,7 @@ class Walker {
   }
   /// Records what statement `s` writes into the open segment.
   void wrote(const Stmt& s) {
-    auto root = [&](ExprId e) { return e == kNone ? kNone : typer_.type_of(e).root; };
+    auto root = [&](ExprId e) { return root_symbol(m_, e); };
     if (const auto* mma = std::get_if<MmaStmt>(&s.node)) segment_.multiplied.push_back(root(mma->acc));
     else if (const auto* a = std::get_if<AssignStmt>(&s.node)) segment_.computed.push_back(root(a->target));
     else if (const auto* r = std::get_if<ReduceStmt>(&s.node)) segment_.computed.push_back(root(r->dst));

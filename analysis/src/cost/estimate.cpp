@@ -248,9 +248,11 @@ class Estimator {
     std::optional<Resource> ring_unit;  // the longest ring's
     for (const RingDemand& r : kd.rings) {
       NetworkTime q = closed_network(r.classes, per);
-      double ring = q.iteration_s * static_cast<double>(std::max<int64_t>(r.trips, 0));
+      double trips = static_cast<double>(std::max<int64_t>(r.trips, 0)), ring = q.iteration_s * trips;
       chain_rings += ring;
       if (ring > longest_ring) longest_ring = ring, ring_unit = q.unit;
+      auto [res, it] = ring_iteration(r, n, per, q.iteration_s);
+      w.exposed += (it - res) * trips;
     }
     if (per > 1) {
       double chain = chain_rings + kd.outside_chain_s;
@@ -271,7 +273,6 @@ class Estimator {
       if (rings_longer) w.chain_unit = ring_unit;  // else the chain outside the rings: latency
       w.resource = part_rings + part_outside;
     }
-    for (const RingDemand& r : kd.rings) w.exposed += ring_exposed(r, n, per) * static_cast<double>(std::max<int64_t>(r.trips, 0));
     // A CTA alone on its SM waits out its prologue's and epilogue's latency
     // every wave; co-resident CTAs start staggered, so after the first wave
     // another CTA's work covers it: run() charges it once per kernel.
@@ -283,17 +284,14 @@ class Estimator {
   /// Per iteration: the resource time and the time with latency: a stage
   /// comes back every L + B + t, and S stages are in flight; the loop's own
   /// bookkeeping (stage index, phase, branch) is serial in the CTA, so it
-  /// adds to every iteration whatever the stages hide.
-  std::pair<double, double> ring_iteration(const RingDemand& r, double n, double per) const {
+  /// adds to every iteration whatever the stages hide. `network_s`: the
+  /// ring's iteration in the SM's closed network of warps (closed_network()).
+  std::pair<double, double> ring_iteration(const RingDemand& r, double n, double per, double network_s) const {
     auto t = resource_times(r.per_iteration, mc_, n, per);
-    double res = std::max(*std::max_element(t.begin(), t.end()), closed_network(r.classes, per).iteration_s);
+    double res = std::max(*std::max_element(t.begin(), t.end()), network_s);
     double with_latency = (round_trip_s(r) + res) / static_cast<double>(std::max<int64_t>(1, r.stages));
     double overhead = mc_.cycles(mc_.device->iter_overhead_cycles.value);  // unknown: 0
     return {res, std::max(res, with_latency) + overhead};
-  }
-  double ring_exposed(const RingDemand& r, double n, double per) const {
-    auto [res, it] = ring_iteration(r, n, per);
-    return it - res;
   }
   /// A ring's load round trip: its slowest load and, when it waits on a
   /// barrier, the barrier's round trip (what its stages must cover).
@@ -313,13 +311,13 @@ class Estimator {
       c.load_latency_us = r.load_latency_s * 1e6;
       c.round_trip_us = round_trip_s(r) * 1e6;
       c.ctas_per_sm = per;
-      auto [res, it] = ring_iteration(r, n, per);
+      NetworkTime q = closed_network(r.classes, per);
+      auto [res, it] = ring_iteration(r, n, per, q.iteration_s);
       c.resource_us = res * 1e6;
       c.iteration_us = it * 1e6;
       auto roofs = resource_times(r.per_iteration, mc_, n, per);
       c.bound = largest(roofs);
       c.roofline_us = roofs[static_cast<size_t>(c.bound)] * 1e6;
-      NetworkTime q = closed_network(r.classes, per);
       for (size_t i = 0; i < r.classes.size(); ++i) {
         const WarpClass& w = r.classes[i];
         RingRole role{w.role, w.warps, {}, w.delay_s * 1e6, q.rounds_s[i] * 1e6};
