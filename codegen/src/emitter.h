@@ -201,6 +201,11 @@ class Emitter {
   /// addresses): ctype(), or the bits of an 8-bit float, which only copies
   /// and MMAs read (element-wise code refuses it: ctype() is empty).
   std::string memory_type(DType dtype) const;
+  /// The C type of a tensor parameter's or shared-memory buffer's
+  /// elements: memory_type(), or bytes for the 6- and 4-bit floats, which
+  /// a tensor holds packed and shared memory sixteen to 16 bytes (only TMA
+  /// and tcgen05.mma move and read them).
+  std::string buffer_type(DType dtype) const;
   /// The C++ element type of a fragment's array.
   std::string storage(const FragShape& f) const;
   /// A power of two that provably divides integer expression `e` (1 when

@@ -564,7 +564,7 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
   // shape symbols in Kernel::shape_symbols order.
   for (SymbolId p : kernel.params) {
     const Symbol& s = m.symbols[p];
-    std::string type = s.kind == SymbolKind::TensorParam ? x.memory_type(s.type.dtype) : x.ctype(s.type.dtype);
+    std::string type = s.kind == SymbolKind::TensorParam ? x.buffer_type(s.type.dtype) : x.ctype(s.type.dtype);
     if (type.empty()) {
       x.refuse(s.decl, "a " + std::string(dtype_name(s.type.dtype)) + " parameter");
       continue;
@@ -586,11 +586,24 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
     const Symbol& tensor = m.symbols[t.tensor];
     p.map.tensor = x.name(t.tensor);
     p.map.dtype = std::string(dtype_name(tensor.type.dtype));
-    p.map.element_bytes = dtype_bits(tensor.type.dtype) / 8;
+    p.map.element_bytes = stored_bits(tensor.type.dtype) / 8;
+    p.map.element_bits = dtype_bits(tensor.type.dtype);
     p.map.swizzle = swizzle_bytes(t.type.swizzle);
     if (t.box.size() != tensor.type.dims.size() || t.box.empty() || t.box.size() > 5 || p.map.element_bytes <= 0) {
       x.refuse(t.decl, "this tensor map (a tensor of rank 1 to 5, a box of the tensor's rank)");
       continue;
+    }
+    // 6- and 4-bit floats: the 16U6/16U4_ALIGN16B types, which unpack 16
+    // values of a packed tensor into a 16-byte chunk of shared memory
+    // (cuda.h, cuTensorMapEncodeTiled): an inner box of 128 values, a
+    // tensor whose inner dim is a multiple of 128, no swizzle or 128B.
+    if (is_sub_byte_float(tensor.type.dtype)) {
+      auto inner = Emitter::tma_dims(tensor.type);
+      auto box0 = inner.empty() ? std::nullopt : x.eval.fold(t.box[inner.front()]);
+      if (box0 != 128 || (p.map.swizzle != 0 && p.map.swizzle != 128) || is_col_major(tensor.type)) {
+        x.refuse(t.decl, "a tensor map of " + p.map.dtype + " other than a row-major tensor's with an inner box of 128 values and swizzle(128B) or none");
+        continue;
+      }
     }
     for (size_t d : Emitter::tma_dims(tensor.type)) {
       p.map.dims.push_back(x.index(tensor.type.dims[d]));
@@ -652,7 +665,7 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
              s.decl);
       continue;
     }
-    std::string type = x.memory_type(s.type.dtype);
+    std::string type = x.buffer_type(s.type.dtype);
     if (type.empty()) {
       x.refuse(s.decl, "a shared-memory buffer of " + std::string(dtype_name(s.type.dtype)));
       continue;

@@ -17,6 +17,7 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
   if (*dst != *src || dst->empty() || to.type.dtype != from.type.dtype)
     return refuse(s.range, "a cp.async between tiles of different shapes or types");
   int64_t element = dtype_bits(to.type.dtype) / 8;
+  if (is_sub_byte_float(to.type.dtype)) return refuse(s.range, "a cp.async of 6- or 4-bit floats (TMA moves them)");
   if (element <= 0 || memory_type(to.type.dtype).empty()) return refuse(s.range, "a cp.async of this element type");
   // The pieces run along the contiguous dim of both buffers.
   auto rows_of = copy_rows(s, mv, *dst, "cp.async");

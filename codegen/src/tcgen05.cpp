@@ -153,16 +153,19 @@ void Emitter::tcgen05_mma(const Stmt& s, const MmaStmt& n) {
   int64_t rows = tile->size() == 2 ? (*tile)[0] : 0, columns = tile->size() == 2 ? (*tile)[1] : 0;
   int64_t n_cols = pair ? 2 * B.rows : B.rows, m_rows = pair ? 2 * a_rows : a_rows;
   // The kinds lowered: f16 (bf16 or f16 alike), tf32 and f8f6f4 (e4m3,
-  // e5m2, mixed) into f32, i8 (s8, u8) into s32, each with A in shared or
-  // tensor memory; 6- and 4-bit floats not yet.
+  // e5m2, e3m2, e2m3, e2m1, mixed) into f32, i8 (s8, u8) into s32, each
+  // with A in shared or tensor memory (6- and 4-bit floats only from
+  // shared memory, a byte each there: stored_bits()).
   Tcgen05Operand ka = tcgen05_operand(a_dtype), kb = tcgen05_operand(B.dtype);
   DType acc_dtype = m.symbols[acc].type.dtype;
-  bool eight = dtype_bits(a_dtype) == 8 && dtype_bits(B.dtype) == 8;
+  if (a_tmem && is_sub_byte_float(a_dtype))
+    return refuse(m.exprs[n.a].range, "a tcgen05.mma with a 6- or 4-bit A in tensor memory");
+  bool eight = stored_bits(a_dtype) == 8 && stored_bits(B.dtype) == 8;
   bool kind_ok = !ka.kind.empty() && ka.kind == kb.kind &&
                  (((ka.kind == "f16" || ka.kind == "tf32") && a_dtype == B.dtype) || (ka.kind == "f8f6f4" && eight) ||
                   ka.kind == "i8") &&
                  acc_dtype == (ka.kind == "i8" ? DType::I32 : DType::F32);
-  int64_t step = kind_ok ? mma_k_bits(Op::Tcgen05Mma) / dtype_bits(a_dtype) : 0;  // K of one instruction
+  int64_t step = kind_ok ? mma_k_bits(Op::Tcgen05Mma) / stored_bits(a_dtype) : 0;  // K of one instruction
   // M and N a shape of the target's table (one CTA: M = 64 with N a
   // multiple of 8, M = 128 with N a multiple of 16; a pair's M = 256).
   // M = 64 (one CTA): D row i in lane 32 (i / 16) + i % 16 (layout F),
@@ -217,6 +220,7 @@ void Emitter::tcgen05_cp(const Stmt& s, const MoveStmt& mv) {
   // lower bits, as a tensor-memory tile of that type holds them (an MMA's
   // A in tensor memory).
   DType dtype = m.symbols[t].type.dtype;
+  if (is_sub_byte_float(dtype)) return refuse(s.range, "a tcgen05.cp of 6- or 4-bit floats");
   int64_t row_bytes = src->k * dtype_bits(src->dtype) / 8;
   if (tile->size() != 2 || (*tile)[0] != 128 || dtype != src->dtype ||
       src->rows != 128 || src->k != (*tile)[1] || row_bytes % 32 != 0)

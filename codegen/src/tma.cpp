@@ -130,6 +130,10 @@ void Emitter::tma_store(const Stmt& s, const MoveStmt& mv) {
   auto map = map_operand(m, mv.dst);
   if (!map || map->coordinates.empty() || map->coordinates.size() > 5)
     return refuse(m.exprs[mv.dst].range, "this tensor-map operand (1 to 5 scalar coordinates, one per dim of its tensor)");
+  // 16U6_ALIGN16B also stores (packing each 16-byte chunk back), which the
+  // lowering does not follow yet; 16U4_ALIGN16B only loads (E0511).
+  if (SymbolId t = m.symbols[map->map].tensor; t != kNone && is_sub_byte_float(m.symbols[t].type.dtype))
+    return refuse(s.range, "a tma.store of 6- or 4-bit floats");
   auto tile = tile_dims(mv.src);
   if (!tile) return;
   auto src = address(mv.src, std::vector<std::string>(tile->size(), "0"));
@@ -146,6 +150,9 @@ void Emitter::bulk_load(const Stmt& s, const MoveStmt& mv) {
   auto bar = barrier_address(mv.barrier);
   if (!dst || !src || !bar) return;
   const Symbol& to = m.symbols[root_symbol(m, mv.dst)];
+  // Packed in memory, sixteen to 16 bytes in shared memory: only TMA's
+  // packed types move them.
+  if (is_sub_byte_float(to.type.dtype)) return refuse(s.range, "a bulk copy of 6- or 4-bit floats (TMA moves them)");
   int64_t element = dtype_bits(to.type.dtype) / 8;
   if (*dst != *src || dst->empty() || element <= 0)
     return refuse(s.range, "a bulk copy other than between tiles of one shape");

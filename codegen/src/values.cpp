@@ -153,6 +153,10 @@ std::string Emitter::memory_type(DType dtype) const {
   return ctype(dtype);
 }
 
+std::string Emitter::buffer_type(DType dtype) const {
+  return is_sub_byte_float(dtype) ? "unsigned char" : memory_type(dtype);
+}
+
 std::string Emitter::to_f32(DType dtype, const std::string& bits) const {
   const NarrowFloat* n = narrow_float(dtype);
   return n && !n->to_f32.empty() ? std::string(n->to_f32) + "(" + bits + ")" : bits;
@@ -796,13 +800,13 @@ std::optional<std::string> Emitter::address(ExprId id, const std::vector<std::st
   const Symbol& s = m.symbols[l->storage];
   std::string stage = l->stages == 0 ? "0" : l->linear(0, l->stages);
   std::string bytes =
-      "((" + l->linear(l->stages, l->dims.size()) + ") * " + std::to_string(dtype_bits(s.type.dtype) / 8) + ")";
+      "((" + l->linear(l->stages, l->dims.size()) + ") * " + std::to_string(stored_bits(s.type.dtype) / 8) + ")";
   if (s.type.swizzle != Swizzle::None) {
     SwizzleBits z = swizzle_bits(s.type.swizzle);
     bytes = "CAKE_SWIZZLE(" + bytes + ", " + std::to_string(z.row_shift) + ", " + std::to_string(z.mask) + ", " +
             std::to_string(z.chunk_shift) + ")";
   }
-  return "(*(" + memory_type(s.type.dtype) + "*)((unsigned char*)" + name(l->base) + " + (" + stage + ") * " +
+  return "(*(" + buffer_type(s.type.dtype) + "*)((unsigned char*)" + name(l->base) + " + (" + stage + ") * " +
          std::to_string(l->slot->stride) + " + " + bytes + "))";
 }
 

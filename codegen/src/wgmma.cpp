@@ -104,7 +104,11 @@ std::optional<Emitter::MmaSmemOperand> Emitter::mma_smem_operand(ExprId written,
   out.swizzle = b.type.swizzle;
   out.dtype = b.type.dtype;
   const SwizzleRule* rule = target.swizzle(out.swizzle);
-  int64_t row_bytes = held[1] * dtype_bits(out.dtype) / 8;
+  int64_t row_bytes = held[1] * stored_bits(out.dtype) / 8;  // a byte per 6- or 4-bit float
+  if (mn_major && is_sub_byte_float(out.dtype)) {
+    refuse(x.range, "an MN-major " + name + " operand of " + std::string(dtype_name(out.dtype)) + " (its 16-value chunks run along K)");
+    return std::nullopt;
+  }
   if (out.swizzle == Swizzle::None || !rule || row_bytes != rule->span.value || held[0] % 8 != 0 ||
       !whole_row_groups(e, b)) {
     refuse(x.range, mn_major ? "a " + name + " operand whose rows are not one swizzle span (MN-major [K, MN], swizzled, 8-row groups)"

@@ -84,7 +84,7 @@ json plan_json(const codegen::LaunchPlan& p) {
     json param = {{"name", q.name}, {"kind", kind}, {"type", q.ctype}};
     if (q.kind == codegen::LaunchParam::Kind::TensorMap)
       param["encoding"] = {{"tensor", q.map.tensor},       {"dtype", q.map.dtype}, {"element_bytes", q.map.element_bytes},
-                           {"dims", q.map.dims},           {"box", q.map.box},     {"swizzle", q.map.swizzle},
+                           {"element_bits", q.map.element_bits}, {"dims", q.map.dims},           {"box", q.map.box},     {"swizzle", q.map.swizzle},
                            {"interleave", "none"},         {"l2_promotion", 128},  {"oob_fill", "zero"}};
     params.push_back(param);
   }

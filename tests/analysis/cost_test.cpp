@@ -8,6 +8,7 @@
 
 #include "cake/analyze.h"
 #include "cake/cost.h"
+#include "cake/kernel_facts.h"
 #include "cost/queue.h"
 
 #include <cmath>
@@ -485,16 +486,17 @@ bench tile_mma { M = 1048576 }
   CHECK(l32[0].resources[size_t(Resource::Tensor)].time_us == Approx(l16[0].resources[size_t(Resource::Tensor)].time_us));
 }
 
-TEST_CASE("one CTA's M = 64 tcgen05.mma takes as long as an M = 128 one: half the data path") {
-  const char* mma = R"(target sm_100a
+/// One thread's tcgen05.mma of resident tiles, R times: A DT[ROWS, K], B
+/// DT[64, K] (K the row of one 128B span: KDIM), into f32[ROWS, 64].
+const char* kUmmaTile = R"(target sm_100a
 const R = 4096
 kernel tile_umma(C: global f32[M, 64] row_major)
   where M % 128 == 0
   grid (M / 128)
   block 128
 {
-  smem sA: bf16[ROWS, 64] swizzle(128B)
-  smem sB: bf16[64, 64] swizzle(128B)
+  smem sA: DT[ROWS, KDIM] swizzle(128B)
+  smem sB: DT[64, KDIM] swizzle(128B)
   tmem acc: f32[ROWS, 64]
   mbarrier done
   role all all {
@@ -509,13 +511,40 @@ kernel tile_umma(C: global f32[M, 64] row_major)
 }
 bench tile_umma { M = 1048576 }
 )";
+
+TEST_CASE("one CTA's M = 64 tcgen05.mma takes as long as an M = 128 one: half the data path") {
   const DeviceInfo& b200 = *find_device("b200");
+  std::string mma = replace(replace(kUmmaTile, "DT", "bf16"), "KDIM", "64");
   auto m128 = checked(replace(mma, "ROWS", "128")), m64 = checked(replace(mma, "ROWS", "64"));
   auto e128 = estimate_kernel(*m128, 0, "sm_100a", b200), e64 = estimate_kernel(*m64, 0, "sm_100a", b200);
   REQUIRE((e128[0].ok && e64[0].ok));
   const ResourceUse &t128 = e128[0].resources[size_t(Resource::Tensor)], &t64 = e64[0].resources[size_t(Resource::Tensor)];
   CHECK(t64.demand == Approx(t128.demand / 2));  // half the FLOPs
   CHECK(t64.time_us == Approx(t128.time_us));    // at half the rate
+}
+
+TEST_CASE("6- and 4-bit tcgen05.mma operands run at the 8-bit rate and read a byte a value from shared memory") {
+  // kind::f8f6f4 takes e4m3, e3m2 and e2m1 alike: K = 32 a step, the FP8
+  // peak (not the block-scaled FP4 one), and 128 bytes of shared memory a
+  // row of 128 values, whatever their width.
+  std::string mma = replace(replace(kUmmaTile, "ROWS", "128"), "KDIM", "128");
+  const DeviceInfo& b200 = *find_device("b200");
+  REQUIRE(b200.tc_tflops_f4.value > b200.tc_tflops_f8.value);
+  auto f8 = checked(replace(mma, "DT", "f8e4m3")), f6 = checked(replace(mma, "DT", "f6e3m2")),
+       f4 = checked(replace(mma, "DT", "f4e2m1"));
+  auto e8 = estimate_kernel(*f8, 0, "sm_100a", b200), e6 = estimate_kernel(*f6, 0, "sm_100a", b200),
+       e4 = estimate_kernel(*f4, 0, "sm_100a", b200);
+  REQUIRE((e8[0].ok && e6[0].ok && e4[0].ok));
+  for (const auto* e : {&e6, &e4}) {
+    for (Resource r : {Resource::Tensor, Resource::Smem, Resource::Issue})
+      CHECK((*e)[0].resources[size_t(r)].time_us == Approx(e8[0].resources[size_t(r)].time_us));
+  }
+  // The layout: a byte a value.
+  KernelFacts facts(f4->module, 0);
+  const SmemLayout& smem = facts.on(*find_target("sm_100a")).smem;
+  REQUIRE(smem.complete);
+  CHECK(smem.slots[0].bytes == 128 * 128);
+  CHECK(smem.slots[1].bytes == 64 * 128);
 }
 
 TEST_CASE("mma.sync takes an issue slot per instruction: m16n8k16 for 16-bit operands, m16n8k32 for 8-bit") {

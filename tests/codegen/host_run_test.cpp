@@ -98,12 +98,16 @@ void run_on_host(const Module& m, uint32_t k, const codegen::Lowered& low, const
       t.base = c.arguments[arg.map_tensor].bytes.data();
       t.rank = static_cast<uint32_t>(arg.map_dims.size());
       t.element_bytes = static_cast<uint32_t>(arg.map.element_bytes);
+      t.element_bits = static_cast<uint32_t>(arg.map.element_bits);
       t.swizzle = static_cast<uint32_t>(arg.map.swizzle);
-      uint64_t stride = t.element_bytes;
+      // A packed type's rows are dims[0] x bits / 8 bytes (a multiple of
+      // 128 values: whole bytes), and values along a row found by bit.
+      bool packed = t.element_bits < 8;
+      uint64_t stride = packed ? 0 : t.element_bytes;
       for (uint32_t d = 0; d < t.rank; ++d) {
         t.dims[d] = static_cast<uint64_t>(arg.map_dims[d]);
         t.strides[d] = stride;
-        stride *= t.dims[d];
+        stride = d == 0 && packed ? t.dims[0] * t.element_bits / 8 : stride * t.dims[d];
         t.box[d] = static_cast<uint32_t>(arg.map.box.at(d));
       }
       args.push_back(&t);

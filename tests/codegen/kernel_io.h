@@ -98,7 +98,32 @@ inline bool is_signed_integer(DType dtype) {
   return dtype == DType::I8 || dtype == DType::I16 || dtype == DType::I32 || dtype == DType::I64;
 }
 
+/// A tensor of 6- or 4-bit floats, packed: value i at bits i x width of
+/// the tensor's bytes, little-endian (what TMA's 16U6/16U4 types read).
+inline std::vector<unsigned char> to_packed_bytes(DType dtype, const std::vector<double>& values) {
+  unsigned bits = dtype_bits(dtype);
+  std::vector<unsigned char> out((values.size() * bits + 7) / 8, 0);
+  for (size_t i = 0; i < values.size(); ++i) {
+    uint32_t code = *exec::float_bits(dtype, values[i]);
+    for (unsigned b = 0; b < bits; ++b)
+      if ((code >> b) & 1) out[(i * bits + b) / 8] |= uint8_t(1u << ((i * bits + b) % 8));
+  }
+  return out;
+}
+
+inline std::vector<double> from_packed_bytes(DType dtype, const std::vector<unsigned char>& bytes) {
+  unsigned bits = dtype_bits(dtype);
+  std::vector<double> out;
+  for (size_t i = 0; (i + 1) * bits <= bytes.size() * 8; ++i) {
+    uint32_t code = 0;
+    for (unsigned b = 0; b < bits; ++b) code |= uint32_t((bytes[(i * bits + b) / 8] >> ((i * bits + b) % 8)) & 1) << b;
+    out.push_back(*exec::from_float_bits(dtype, code));
+  }
+  return out;
+}
+
 inline std::vector<unsigned char> to_bytes(DType dtype, const std::vector<double>& values) {
+  if (is_sub_byte_float(dtype)) return to_packed_bytes(dtype, values);
   std::vector<unsigned char> out;
   out.reserve(values.size() * 4);
   auto put = [&](const void* p, size_t n) {
@@ -123,6 +148,7 @@ inline std::vector<unsigned char> to_bytes(DType dtype, const std::vector<double
 }
 
 inline std::vector<double> from_bytes(DType dtype, const std::vector<unsigned char>& bytes) {
+  if (is_sub_byte_float(dtype)) return from_packed_bytes(dtype, bytes);
   std::vector<double> out;
   size_t narrow = narrow_float_bytes(dtype), integer = integer_bytes(dtype), size = narrow ? narrow : integer ? integer : 4;
   out.reserve(bytes.size() / size);

@@ -12,6 +12,7 @@
 #include "support/test_files.h"
 #include "cake/codegen/lower.h"
 #include "cake/codegen/nvrtc.h"
+#include "codegen/op_kernels.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -617,6 +618,54 @@ kernel f8(A: global f8e4m3[64, 64], R: global f8e4m3[64], C: global f32[64, 64])
   CHECK(ok.cuda.find("wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3") != std::string::npos);
   CHECK(ok.cuda.find("cake_p, 1, 1; }") != std::string::npos);
   CHECK(ok.cuda.find("cake_k < 2;") != std::string::npos);  // K = 64: two k32 steps
+}
+
+TEST_CASE("6- and 4-bit floats lower as packed tensors TMA unpacks and tcgen05.mma reads; other moves are refused") {
+  auto f6f4 = std::find_if(testing::op_kernels().begin(), testing::op_kernels().end(),
+                           [](const testing::OpKernel& k) { return k.text.find("op_tcgen05_f6f4") != std::string::npos; });
+  REQUIRE(f6f4 != testing::op_kernels().end());
+  auto a = analyze("target sm_100a\n" + f6f4->text + "\n");
+  REQUIRE(count(a->diagnostics).errors == 0);
+  codegen::Lowered ok = codegen::lower(*a, 0, "sm_100a", kFile);
+  for (const Diagnostic& e : ok.diagnostics) INFO(e.message);
+  REQUIRE(ok.ok());
+  // Packed tensors are bytes; shared memory a byte a value (the layout's
+  // 16 KB per f4 stage), the maps the packed types', the transaction the
+  // packed bytes: 2 x 8 KB of f4, 2 x 6 KB and 12 KB of f6, 8 KB of e4m3.
+  CHECK(ok.plan.params[0].ctype == "unsigned char* __restrict__");
+  std::map<std::string, const codegen::TensorMapEncoding*> maps;
+  for (const codegen::LaunchParam& p : ok.plan.params)
+    if (p.kind == codegen::LaunchParam::Kind::TensorMap) maps[p.map.tensor] = &p.map;
+  REQUIRE(maps.size() == 4);
+  CHECK((maps["A"]->element_bits == 4 && maps["A"]->element_bytes == 1 && maps["A"]->box[0] == 128));
+  CHECK((maps["B"]->element_bits == 6 && maps["B"]->element_bytes == 1));
+  CHECK((maps["F"]->element_bits == 8 && maps["F"]->element_bytes == 1));
+  CHECK(ok.cuda.find("unsigned char* const sA = (unsigned char*)(cake_smem + 0);  // 32768 bytes") != std::string::npos);
+  CHECK(ok.cuda.find("CAKE_MBAR_ARRIVE_EXPECT_TX(full, 49152LL)") != std::string::npos);
+  // kind::f8f6f4, K = 32 a step (four of 128), the formats e2m1 (5) and
+  // e2m3 (3), then e3m2 (4) and e4m3 (0), M = 128, N = 64.
+  CHECK(ok.cuda.find("cake_k < 4;") != std::string::npos);
+  CHECK(ok.cuda.find("0x08100e90u") != std::string::npos);
+  CHECK(ok.cuda.find("0x08100210u") != std::string::npos);
+
+  // Every other way in or out of shared memory is refused on its line.
+  auto refused = [](const std::string& body, const std::string& what) {
+    auto b = analyze("target sm_100a\nkernel k(A: global f6e2m3[128, 128], C: global f32[128, 128]) grid (1) block 128 {\n" + body + "}\n");
+    REQUIRE(count(b->diagnostics).errors == 0);
+    codegen::Lowered low = codegen::lower(*b, 0, "sm_100a", kFile);
+    REQUIRE(!low.ok());
+    bool found = false;
+    for (const Diagnostic& d : low.diagnostics) found |= d.id == DiagId::NotLowered && d.message.find(what) != std::string::npos;
+    INFO(body);
+    CHECK(found);
+  };
+  refused("  smem s: f6e2m3[128, 128]\n  cp.async s <- A\n  cp.async.commit\n  cp.async.wait 0\n", "a cp.async of 6- or 4-bit floats");
+  refused("  smem s: f6e2m3[128, 128]\n  mbarrier b\n  elect {\n    arrive.expect_tx b, bytes(s)\n    bulk.load s <- A[0 : 128, :], b\n  }\n  wait b parity(0)\n",
+          "a bulk copy of 6- or 4-bit floats");
+  refused("  smem s: f6e2m3[128, 128] swizzle(128B)\n  tmem t: f6e2m3[128, 128]\n  mbarrier d\n  elect {\n    tcgen05.cp t <- s\n    tcgen05.commit d\n  }\n  wait d parity(0)\n",
+          "a tcgen05.cp of 6- or 4-bit floats");
+  refused("  smem s: f6e2m3[128, 128] swizzle(128B)\n  tensormap tA = A box [128, 128] swizzle(128B)\n  elect {\n    tma.store tA[0, 0] <- s\n    tma.store.commit\n    tma.store.wait 0\n  }\n",
+          "a tma.store of 6- or 4-bit floats");
 }
 
 TEST_CASE("lowered kernels compile without spills and map every PTX line to the .cake file") {

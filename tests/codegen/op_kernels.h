@@ -853,6 +853,46 @@ inline const std::vector<OpKernel>& op_kernels() {
     tma.store.wait 0
   }
 })"},
+    // 6- and 4-bit floats (kind::f8f6f4, mixed): packed tensors, each
+    // 16 values unpacked by TMA (16U4/16U6_ALIGN16B) into a 16-byte chunk
+    // of shared memory, a byte a value there; f4 A @ e2m3 B, then += e3m2
+    // A @ e4m3 B (8-bit, through a plain byte map), over two k-tiles of
+    // 128 and 64 rows of B beside 32 more columns of D.
+    {"tcgen05.mma tma.load", R"(kernel op_tcgen05_f6f4(A: global f4e2m1[128, 256], B: global f6e2m3[64, 256], E: global f6e3m2[128, 128], F: global f8e4m3[64, 128], C: global f32[128, 64]) grid (1) block 128 {
+  smem sA: f4e2m1[2][128, 128] swizzle(128B)
+  smem sB: f6e2m3[2][64, 128] swizzle(128B)
+  smem sE: f6e3m2[128, 128] swizzle(128B)
+  smem sF: f8e4m3[64, 128] swizzle(128B)
+  tmem acc: f32[128, 64]
+  mbarrier full
+  mbarrier done
+  tensormap tA = A box [128, 128] swizzle(128B)
+  tensormap tB = B box [64, 128] swizzle(128B)
+  tensormap tE = E box [128, 128] swizzle(128B)
+  tensormap tF = F box [64, 128] swizzle(128B)
+  reg r: f32[32, 64] layout(tcgen05_acc)
+  let q = warp.id % 4
+  elect {
+    arrive.expect_tx full, bytes(sA) + bytes(sB) + bytes(sE) + bytes(sF)
+    tma.load sA[0] <- tA[0, 0], full
+    tma.load sA[1] <- tA[0, 128], full
+    tma.load sB[0] <- tB[0, 0], full
+    tma.load sB[1] <- tB[0, 128], full
+    tma.load sE <- tE[0, 0], full
+    tma.load sF <- tF[0, 0], full
+  }
+  wait full parity(0)
+  elect {
+    tcgen05.mma acc = sA[0] @ sB[0].T
+    tcgen05.mma acc += sA[1] @ sB[1].T
+    tcgen05.mma acc += sE @ sF.T
+    tcgen05.commit done
+  }
+  wait done parity(0)
+  tcgen05.ld r <- acc[q * 32 : 32, :]
+  tcgen05.wait.ld
+  store C[q * 32 : 32, :] <- r
+})"},
     // A row of 96 f32 columns moved as .x64 then .x32, and e4m3 values four
     // to a column (packed registers), each read back by other pieces.
     {"tcgen05.st tcgen05.ld", R"(kernel op_tcgen05_wide(X: global f32[128, 96], Y: global f8e4m3[128, 64], C: global f32[128, 96], D: global f8e4m3[128, 64]) grid (1) block 128 {

@@ -557,3 +557,61 @@ kernel ldmatrix_order_fix() grid (1) block 32 {
   // expected-error@+1 [CAKE-E0508] {{of col_major `f8`}} fix {{smem f8: f8e4m3[32, 32] row_major}}
   ldmatrix q <- f8[0 : 16, :]  // expected-warning [CAKE-W0703] {{`ldmatrix` reads `f8`}}
 }
+
+// -----
+
+// E0511: a tensor map of 6- or 4-bit floats unpacks sixteen values into a
+// 16-byte chunk (16U4/16U6_ALIGN16B): inner box exactly 128 values,
+// swizzle 128B or none, rows a multiple of 128 values, 4-bit load-only.
+// The shared-memory tile takes a byte a value (rows 128 B: one 128B span).
+target sm_100a
+// expected-error@+1 [CAKE-E0511] {{rows of `B` have 200 f6e2m3 values}}
+kernel packed(B: global f6e2m3[64, 200], C: global f4e2m1[128, 128], D: global f6e3m2[64, 128]) grid (1) block 128 {
+  tensormap tB = B box [64, 128] swizzle(128B)
+  tensormap tC = C box [128, 128]
+  tensormap tD = D box [64, 128] swizzle(128B)
+  smem sB: f6e2m3[64, 128] swizzle(128B)
+  smem sC: f4e2m1[128, 128]
+  smem sD: f6e3m2[64, 128] swizzle(128B)
+  mbarrier full
+  elect {
+    arrive.expect_tx full, bytes(sB) + bytes(sD)
+    tma.load sB <- tB[0, 0], full
+    tma.load sD <- tD[0, 0], full
+  }
+  wait full parity(0)
+  fence.proxy.async
+  elect {
+    // expected-error@+1 [CAKE-E0511] {{`tma.store` through `tC`: TMA stores no 4-bit floats}}
+    tma.store tC[0, 0] <- sC
+    tma.store tD[0, 0] <- sD
+    tma.store.commit
+    tma.store.wait 0
+  }
+}
+
+// -----
+
+// E0511 with its fixes: rows for a shape the facts allow (the fact that
+// rules it out), the inner box, the swizzle.
+target sm_100a
+// expected-error@+1 [CAKE-E0511] {{rows of `A` have 64 f4e2m1 values for K = 64}} fix {{K % 128 == 0}}
+kernel packed_rows(A: global f4e2m1[128, K]) where K % 64 == 0 grid (1) block 128 {
+  tensormap tA = A box [128, 128] swizzle(128B)
+}
+
+// -----
+
+target sm_100a
+kernel packed_box(A: global f4e2m1[128, 256]) grid (1) block 128 {
+  // expected-error@+1 [CAKE-E0511] {{inner box dim 64 f4e2m1}} fix {{128}}
+  tensormap tA = A box [128, 64]
+}
+
+// -----
+
+target sm_100a
+kernel packed_swizzle(A: global f6e2m3[128, 256]) grid (1) block 128 {
+  // expected-error@+1 [CAKE-E0511] {{tensor map `tA` of f6e2m3 has swizzle(32B)}} fix {{swizzle(128B)}}
+  tensormap tA = A box [128, 128] swizzle(32B)
+}

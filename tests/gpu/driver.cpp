@@ -145,7 +145,7 @@ std::string Driver::launch(CUfunction f, const unsigned grid[3], unsigned block,
   return e;
 }
 
-std::string Driver::encode_tensor_map(CUtensorMap& map, CUdeviceptr base, const std::string& dtype, int element_bytes,
+std::string Driver::encode_tensor_map(CUtensorMap& map, CUdeviceptr base, const std::string& dtype, int element_bits,
                                       const std::vector<int64_t>& dims, const std::vector<int64_t>& box, int swizzle) {
   CUtensorMapDataType type;
   if (dtype == "bf16") type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
@@ -153,6 +153,10 @@ std::string Driver::encode_tensor_map(CUtensorMap& map, CUdeviceptr base, const 
   else if (dtype == "f32") type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
   else if (dtype == "i32") type = CU_TENSOR_MAP_DATA_TYPE_INT32;
   else if (dtype == "u8" || dtype == "f8e4m3" || dtype == "f8e5m2") type = CU_TENSOR_MAP_DATA_TYPE_UINT8;  // 8-bit floats: their bytes
+  // Packed 6- and 4-bit floats, sixteen to a 16-byte chunk of shared memory
+  // (what tcgen05.mma's kind::f8f6f4 reads).
+  else if (dtype == "f4e2m1") type = CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B;
+  else if (dtype == "f6e3m2" || dtype == "f6e2m3") type = CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B;
   else return "a tensor map of " + dtype + " is not encoded by this runner";
   CUtensorMapSwizzle mode = swizzle == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
                             : swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
@@ -162,12 +166,13 @@ std::string Driver::encode_tensor_map(CUtensorMap& map, CUdeviceptr base, const 
   if (rank == 0 || rank > 5 || box.size() != rank) return "a tensor map of rank " + std::to_string(rank);
   cuuint64_t global[5], strides[4];
   cuuint32_t boxes[5], elements[5];
-  cuuint64_t stride = static_cast<cuuint64_t>(element_bytes);
+  cuuint64_t stride = static_cast<cuuint64_t>(element_bits);  // in bits until the first row
   for (size_t i = 0; i < rank; ++i) {
     global[i] = static_cast<cuuint64_t>(dims[i]);
     boxes[i] = static_cast<cuuint32_t>(box[i]);
     elements[i] = 1;
     stride *= global[i];
+    if (i == 0) stride /= 8;  // a row's bytes (a packed row is whole bytes: 128 values at a time)
     if (i + 1 < rank) strides[i] = stride;  // bytes to the next index of dim i + 1
   }
   return check(cuTensorMapEncodeTiled_(&map, type, static_cast<cuuint32_t>(rank), reinterpret_cast<void*>(base), global,

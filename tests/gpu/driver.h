@@ -44,10 +44,10 @@ class Driver {
   std::string launch(CUfunction f, const unsigned grid[3], unsigned block, unsigned smem, void** params,
                      double& milliseconds, double limit_seconds);
   /// A tiled tensor map of the row-major tensor at `base` (dims innermost
-  /// first, `element_bytes` each) with `box` and a swizzle of `swizzle`
-  /// bytes (0, 32, 64, 128): cuTensorMapEncodeTiled, as the launch plan
-  /// says (docs/lowering.md).
-  std::string encode_tensor_map(CUtensorMap& map, CUdeviceptr base, const std::string& dtype, int element_bytes,
+  /// first, `element_bits` each: 4 or 6 for the packed 6- and 4-bit floats)
+  /// with `box` and a swizzle of `swizzle` bytes (0, 32, 64, 128):
+  /// cuTensorMapEncodeTiled, as the launch plan says (docs/lowering.md).
+  std::string encode_tensor_map(CUtensorMap& map, CUdeviceptr base, const std::string& dtype, int element_bits,
                                 const std::vector<int64_t>& dims, const std::vector<int64_t>& box, int swizzle);
   bool hung() const { return hung_; }
   /// The registers per thread the loaded kernel uses.

@@ -100,7 +100,7 @@ class DeviceRun {
       if (arg.kind == codegen::LaunchParam::Kind::TensorMap) {
         // Its tensor comes before it, so is on the device already.
         error_ = driver.encode_tensor_map(maps_[i], device_[arg.map_tensor], arg.map.dtype,
-                                          static_cast<int>(arg.map.element_bytes), arg.map_dims, arg.map.box,
+                                          static_cast<int>(arg.map.element_bits), arg.map_dims, arg.map.box,
                                           static_cast<int>(arg.map.swizzle));
         params_.push_back(&maps_[i]);
       } else if (arg.kind == codegen::LaunchParam::Kind::Tensor) {

@@ -405,6 +405,28 @@ TEST_CASE("semantic tokens are delta-encoded in the negotiated encoding", "[toke
   CHECK(cake::lsp::semantic_token_legend().size() == kTokenKindCount);
 }
 
+TEST_CASE("hover and inlay hints size a 6- or 4-bit float buffer where it lives", "[hover][inlay]") {
+  // A byte a value in shared and tensor memory (kind::f8f6f4's chunks); a
+  // register fragment is counted packed, as bytes() counts.
+  Annotated a = annotate(R"cake(target sm_100a
+kernel k() grid (1) block 128 {
+  smem ^sA: f4e2m1[2][128, 128] swizzle(128B)
+  tmem ^t: f6e2m3[128, 128]
+  reg ^r: f4e2m1[32, 32] layout(tcgen05_acc)
+}
+)cake");
+  Document doc(a.text);
+  CHECK_THAT(hover_text(doc, a.points[0]), Catch::Contains("size: 32768 B (32 KB), 16384 B (16 KB) per stage"));
+  CHECK_THAT(hover_text(doc, a.points[1]), Catch::Contains("size: 16384 B (16 KB)"));
+  CHECK_THAT(hover_text(doc, a.points[2]), Catch::Contains("size: 512 B"));
+  std::vector<InlayHintInfo> hints = inlay_hints(doc.model(), doc.text(), {0, UINT32_MAX});
+  auto has = [&](std::string_view label) {
+    return std::any_of(hints.begin(), hints.end(), [&](const InlayHintInfo& h) { return render::hint_label(h) == label; });
+  };
+  CHECK(has("size 32 KB, 16 KB per stage"));
+  CHECK(has("size 16 KB"));
+}
+
 TEST_CASE("inlay hints show buffer sizes and pipeline stages", "[inlay]") {
   Annotated a = annotate(kGemm);
   Document doc(a.text);

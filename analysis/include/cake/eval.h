@@ -72,15 +72,20 @@ class Evaluator {
   /// not positive or the count overflows. The one home of loop trip counts.
   std::optional<int64_t> trips(ExprId start, ExprId end, ExprId step, const Env* env) const;
 
-  /// Bytes of a buffer type's elements (stage dims included); nullopt when a
-  /// dim is not constant.
+  /// Bytes of a buffer type's elements (stage dims included), bits x
+  /// elements / 8 as `bytes()` counts them; nullopt when a dim is not
+  /// constant.
   std::optional<int64_t> bytes_of(const ValueType& type, size_t skip_dims = 0) const;
+  /// The bytes the buffer takes in shared or tensor memory: as bytes_of()
+  /// but each element stored_bits() wide (a byte for 6- and 4-bit floats).
+  std::optional<int64_t> stored_bytes_of(const ValueType& type, size_t skip_dims = 0) const;
 
   /// Every symbol `e` reads (through lets, transitively), without duplicates.
   void free_symbols(ExprId e, std::vector<SymbolId>& out) const;
 
  private:
   std::optional<int64_t> eval_depth(ExprId e, const Env* env, int depth) const;
+  std::optional<int64_t> bits_times_elements(const ValueType& type, size_t skip_dims, unsigned bits) const;
   const Module& m_;
 };
 

@@ -29,6 +29,14 @@ std::string_view dtype_name(DType dtype);
 std::optional<DType> parse_dtype(std::string_view name);
 /// Bits per element (pred: 1, unknown: 0).
 unsigned dtype_bits(DType dtype);
+/// Bits an element takes in shared and tensor memory: its width, but 8 for
+/// the 6- and 4-bit floats. tcgen05.mma's kind::f8f6f4 reads them sixteen to
+/// a 16-byte chunk (packed, then padding), which TMA's 16U6/16U4_ALIGN16B
+/// types write from a packed tensor, so a tile takes a byte per element
+/// (docs/language.md, "dtypes"). Global memory and `bytes()` count them packed.
+unsigned stored_bits(DType dtype);
+/// The 6- and 4-bit floats (f6e3m2, f6e2m3, f4e2m1).
+bool is_sub_byte_float(DType dtype);
 bool is_float(DType dtype);
 /// The 8-bit floats (f8e4m3, f8e5m2).
 bool is_fp8(DType dtype);

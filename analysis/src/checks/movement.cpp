@@ -229,10 +229,13 @@ class MovementChecker {
     }
     auto inner = inner_dim(tt);
     if (!inner) return;
-    // The inner box: a multiple of 16 bytes, at most the swizzle span.
+    if (is_sub_byte_float(tt.dtype)) return packed_tensormap(map, tensor, *inner, tma);
+    // The inner box: a multiple of 16 bytes, at most the swizzle span, in
+    // shared memory (where a 6- or 4-bit float takes a byte).
     ExprId inner_box = map.box[*inner];
+    unsigned box_bits = stored_bits(tt.dtype);
     if (auto v = eval_.fold(inner_box); v && *v >= 1) {
-      auto ib = checked_mul(*v, bits);
+      auto ib = checked_mul(*v, box_bits);
       int64_t multiple = t.tma_inner_box_bytes_multiple.value;
       std::string_view dtype = dtype_name(tt.dtype);
       if (ib && multiple > 0 && *ib % (multiple * 8) != 0) {
@@ -240,7 +243,7 @@ class MovementChecker {
                              t.tma_inner_box_bytes_multiple.src),
              tma);
       } else if (const SwizzleRule* rule = t.swizzle(map.type.swizzle); rule && ib && *ib > rule->span.value * 8) {
-        int64_t fit = rule->span.value * 8 / bits;
+        int64_t fit = rule->span.value * 8 / box_bits;
         Diagnostic d = make_diagnostic(DiagForm::TmaInnerBoxSwizzle, m_.exprs[inner_box].range, *v, dtype,
                                        BitSize{*ib}, rule->span.value, rule->span.src, fit);
         push(std::move(d), tma);
@@ -266,6 +269,53 @@ class MovementChecker {
                                          dtype, row, bad->second, multiple, t.tma_global_stride_multiple.src);
     d.related.push_back({map.decl, "tensor map `" + std::string(map.name) + "` over it"});
     offer_fact(d, tensor.kernel, pitch, bits, multiple);
+    push(std::move(d), tma);
+  }
+
+  /// The CU_TENSOR_MAP_DATA_TYPE_ a tensor map of 6- or 4-bit floats
+  /// takes: 16 values unpacked into a 16-byte chunk (cuda.h).
+  static std::string_view packed_type(DType dtype) {
+    return dtype_bits(dtype) == 4 ? "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B" : "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B";
+  }
+
+  /// E0511: a tensor map of 6- or 4-bit floats: an inner box of exactly
+  /// the packed types' 128 values, swizzle none or their one span, and a
+  /// tensor whose rows are a multiple of 128 values (which also makes its
+  /// strides multiples of 32 bytes). Targets without the facts: no check.
+  void packed_tensormap(const Symbol& map, const Symbol& tensor, size_t inner, TargetSet tma) {
+    const TargetInfo& t = first(tma);
+    if (!t.tma_packed_inner_box.known()) return;
+    const ValueType& tt = tensor.type;
+    int64_t box = t.tma_packed_inner_box.value;
+    std::string_view dtype = dtype_name(tt.dtype), type = packed_type(tt.dtype);
+    ExprId inner_box = map.box[inner];
+    if (auto v = eval_.fold(inner_box); v && *v != box) {
+      Diagnostic d = make_diagnostic(DiagId::TmaPackedBox, m_.exprs[inner_box].range, *v, dtype, type, box,
+                                     t.tma_packed_inner_box.src);
+      d.fixes.push_back({"make the inner box " + std::to_string(box), {{m_.exprs[inner_box].range, std::to_string(box)}}, false});
+      push(std::move(d), tma);
+    }
+    int64_t span = swizzle_bytes(map.type.swizzle);
+    if (span != 0 && t.tma_packed_swizzle_span.known() && span != t.tma_packed_swizzle_span.value) {
+      ByteRange at = map.type.swizzle_clause.end > 0 ? map.type.swizzle_clause : map.decl;
+      Diagnostic d = make_diagnostic(DiagForm::TmaPackedSwizzle, at, map.name, dtype, span, type,
+                                     t.tma_packed_swizzle_span.value, t.tma_packed_swizzle_span.src);
+      // The buffers it fills carry the same swizzle (E0503): change them too.
+      std::string want = "swizzle(" + std::to_string(t.tma_packed_swizzle_span.value) + "B)";
+      d.fixes.push_back({"use " + want, {{at, want}}, false});
+      push(std::move(d), tma);
+    }
+    if (reported_[map.tensor]) return;
+    reported_[map.tensor] = true;
+    unsigned bits = dtype_bits(tt.dtype);
+    ExprId pitch = tt.dims[inner];
+    auto bad = misaligned_dim(tensor.kernel, pitch, bits, box * bits / 8);
+    if (!bad) return;
+    std::string values = std::to_string(bad->first);
+    Diagnostic d = make_diagnostic(DiagForm::TmaPackedRows, m_.exprs[pitch].range, tensor.name, values, dtype,
+                                   bad->second, type, box, t.tma_packed_inner_box.src);
+    d.related.push_back({map.decl, "tensor map `" + std::string(map.name) + "` over it"});
+    offer_fact(d, tensor.kernel, pitch, bits, box * bits / 8);
     push(std::move(d), tma);
   }
 
@@ -301,6 +351,16 @@ class MovementChecker {
     const Symbol& buf = m_.symbols[tile.root];
     const Symbol& tm = m_.symbols[map.root];
     const Expr& at = m_.exprs[smem];
+    // 16U4_ALIGN16B is load-only (cuda.h, cuTensorMapEncodeTiled's swizzle
+    // modes); 16U6_ALIGN16B also stores.
+    if (role == "source" && tm.tensor != kNone && first(tma).tma_packed_inner_box.known() &&
+        is_sub_byte_float(m_.symbols[tm.tensor].type.dtype) && dtype_bits(m_.symbols[tm.tensor].type.dtype) == 4) {
+      Diagnostic d = make_diagnostic(DiagForm::TmaPackedStore, m_.exprs[map_expr].range, tm.name,
+                                     "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B", first(tma).tma_packed_inner_box.src);
+      d.related.push_back({tm.decl, "`" + std::string(tm.name) + "` declared here"});
+      push(std::move(d), tma);
+      return;
+    }
     if (buf.type.swizzle != tm.type.swizzle) {
       auto name = [](Swizzle s) {
         return s == Swizzle::None ? std::string("no swizzle") : "swizzle(" + std::to_string(swizzle_bytes(s)) + "B)";

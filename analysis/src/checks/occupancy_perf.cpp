@@ -110,7 +110,7 @@ void check_wgmma_width(const PerfContext& c, std::vector<PerfFinding>& out) {
     double bytes = 0;
     for (const Typed* t : {&a, &b})
       if (t->space == Space::Smem) {
-        double n = dtype_bits(t->dtype) / 8.0;
+        double n = stored_bits(t->dtype) / 8.0;
         for (ExprId d : t->dims) n *= static_cast<double>(eval.fold(d).value_or(0));
         bytes += n;
       }

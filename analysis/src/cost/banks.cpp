@@ -29,7 +29,7 @@ int64_t phase_bytes(const TargetInfo& t) { return t.smem_banks.value * t.smem_ba
 
 /// Bytes of `n` elements of `dtype`, when whole.
 std::optional<int64_t> bytes_of(int64_t n, DType dtype) {
-  int64_t bits = n * static_cast<int64_t>(dtype_bits(dtype));
+  int64_t bits = n * static_cast<int64_t>(stored_bits(dtype));  // in shared memory
   if (bits <= 0 || bits % 8 != 0) return std::nullopt;
   return bits / 8;
 }

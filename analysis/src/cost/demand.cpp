@@ -65,11 +65,15 @@ double Machine::tensor_rate(Op op, DType dtype, DType acc, bool achieved_rate) c
     case DType::BF16: peak = &d.tc_tflops_f16; break;
     case DType::TF32:
     case DType::F32: peak = &d.tc_tflops_tf32; break;
+    // The 6- and 4-bit floats go through tcgen05.mma's kind::f8f6f4, the
+    // 8-bit floats' rate (CUTLASS, blackwell_functionality.md: "2x Hopper
+    // Fp8"); the tables' FP4 peak is the block-scaled kinds' (mxf4nvf4),
+    // which the language has no scale factors for.
     case DType::F8E4M3:
-    case DType::F8E5M2: peak = by_acc(d.tc_tflops_f8, d.tc_tflops_f8_acc_f16); break;
+    case DType::F8E5M2:
     case DType::F6E3M2:
     case DType::F6E2M3:
-    case DType::F4E2M1: peak = &d.tc_tflops_f4; break;
+    case DType::F4E2M1: peak = by_acc(d.tc_tflops_f8, d.tc_tflops_f8_acc_f16); break;
     case DType::I8:
     case DType::U8: peak = &d.tc_tops_i8; break;
     // No tensor-core rate: the verifier refuses such MMA operands.
@@ -619,8 +623,8 @@ class Walker {
     }
     for (auto [t, e] : {std::pair{&a, mma.a}, std::pair{&b, mma.b}})
       if (shared(*t))
-        if (auto n = elements(*t)) d[Resource::Smem] += *n * dtype_bits(t->dtype) / 8.0 * units * degree(e, *t, smem_read_pattern(mma.op, FragLayout::None));
-    double instr_k = kMmaK16Bits / std::max(1u, dtype_bits(a.dtype));
+        if (auto n = elements(*t)) d[Resource::Smem] += *n * stored_bits(t->dtype) / 8.0 * units * degree(e, *t, smem_read_pattern(mma.op, FragLayout::None));
+    double instr_k = kMmaK16Bits / std::max(1u, stored_bits(a.dtype));
     double k_steps = std::max(1.0, static_cast<double>(*K) / instr_k);
     d[Resource::Issue] = mma_issue_slots(mma.op, flops, k_steps, units, instr_k);
     add(id, c, d, mma.op == Op::Tcgen05Mma ? Holds::TensorCore : Holds::Units);
@@ -692,7 +696,7 @@ class Walker {
     if (x.kind == Expr::Kind::Name || x.kind == Expr::Kind::Index) {
       Typed t = typer_.type_of(e);
       if (t.is_buffer() && shared(t))
-        if (auto n = elements(t)) return *n * dtype_bits(t.dtype) / 8.0 * degree(e, t, pattern);
+        if (auto n = elements(t)) return *n * stored_bits(t.dtype) / 8.0 * degree(e, t, pattern);
       return 0;
     }
     double b = smem_operands(x.lhs, pattern, depth + 1) + smem_operands(x.rhs, pattern, depth + 1);

@@ -69,7 +69,7 @@ SmemLayout smem_layout(const Module& m, const Evaluator& eval, const Kernel& k, 
     SmemSlot slot;
     slot.symbol = d->symbol;
     if (s.kind == SymbolKind::Smem) {
-      auto tile = eval.bytes_of(s.type, s.type.stage_dims.size());
+      auto tile = eval.stored_bytes_of(s.type, s.type.stage_dims.size());
       auto stages = product(eval, s.type.stage_dims);
       if (!tile || !stages) {
         out.complete = false;
@@ -328,7 +328,7 @@ TmemPlan tmem_plan(const Module& m, const Evaluator& eval, const Kernel& k, cons
         stages = v && stages ? checked_mul(*stages, *v) : std::nullopt;
       }
       b.stages = stages;
-      unsigned bits = dtype_bits(s.type.dtype);
+      unsigned bits = stored_bits(s.type.dtype);
       if (b.columns && stages && bits != 0 && *b.columns > 0 && out.cell_bits > 0) {
         auto cells = checked_mul(*b.columns, bits);
         auto rounded = cells ? round_up(*cells, out.cell_bits) : std::nullopt;

@@ -55,6 +55,8 @@ constexpr std::array<DTypeInfo, 21> kDTypes = {{
 std::string_view dtype_name(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].name; }
 unsigned dtype_bits(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].bits; }
 bool is_float(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].is_float; }
+bool is_sub_byte_float(DType dtype) { return is_float(dtype) && dtype_bits(dtype) < 8; }
+unsigned stored_bits(DType dtype) { return is_sub_byte_float(dtype) ? 8 : dtype_bits(dtype); }
 bool is_fp8(DType dtype) { return dtype == DType::F8E4M3 || dtype == DType::F8E5M2; }
 bool is_int8(DType dtype) { return dtype == DType::I8 || dtype == DType::U8; }
 std::string_view red_add_type(DType dtype) { return kDTypes[static_cast<size_t>(dtype)].red_add; }

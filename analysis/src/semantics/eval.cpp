@@ -157,7 +157,14 @@ std::optional<int64_t> Evaluator::trips(ExprId start, ExprId end, ExprId step, c
 }
 
 std::optional<int64_t> Evaluator::bytes_of(const ValueType& type, size_t skip_dims) const {
-  unsigned bits = dtype_bits(type.dtype);
+  return bits_times_elements(type, skip_dims, dtype_bits(type.dtype));
+}
+
+std::optional<int64_t> Evaluator::stored_bytes_of(const ValueType& type, size_t skip_dims) const {
+  return bits_times_elements(type, skip_dims, stored_bits(type.dtype));
+}
+
+std::optional<int64_t> Evaluator::bits_times_elements(const ValueType& type, size_t skip_dims, unsigned bits) const {
   if (bits == 0) return std::nullopt;
   int64_t elements = 1;
   size_t index = 0;

@@ -335,8 +335,33 @@ inline uint8_t float_to_fp8_bits(float f, bool e5m2) {
 
 /// An MMA operand's element type, as PTX names it: 16-bit floats, the
 /// 8-bit floats of OCP FP8 (e4m3: bias 7, only S.1111.111 is NaN; e5m2:
-/// bias 15, IEEE specials), or 8-bit integers.
-enum class Elem { F16, BF16, E4M3, E5M2, S8, U8, TF32 };
+/// bias 15, IEEE specials), 8-bit integers, or the OCP MX 6- and 4-bit
+/// floats (e3m2: bias 3, e2m3 and e2m1: bias 1; no infinities or NaNs),
+/// which shared memory holds sixteen to a 16-byte chunk (below).
+enum class Elem { F16, BF16, E4M3, E5M2, S8, U8, TF32, E3M2, E2M3, E2M1 };
+
+/// Bits of a 6- or 4-bit float, 0 for the others.
+inline unsigned sub_byte_bits(Elem e) { return e == Elem::E2M1 ? 4 : e == Elem::E3M2 || e == Elem::E2M3 ? 6 : 0; }
+
+/// The value of a sign-exponent-mantissa code without specials.
+inline float small_float(uint32_t code, int exponent_bits, int mantissa_bits) {
+  int bias = (1 << (exponent_bits - 1)) - 1;
+  uint32_t exponent = (code >> mantissa_bits) & ((1u << exponent_bits) - 1), fraction = code & ((1u << mantissa_bits) - 1);
+  float magnitude = exponent == 0 ? std::ldexp(float(fraction), 1 - bias - mantissa_bits)
+                                  : std::ldexp(float(fraction | (1u << mantissa_bits)), int(exponent) - bias - mantissa_bits);
+  return (code >> (exponent_bits + mantissa_bits)) & 1 ? -magnitude : magnitude;
+}
+
+/// Value j (< 16) of the 16-byte chunk at `chunk` holding 6- or 4-bit
+/// floats: the PTX ISA's packing of kind::f8f6f4 operands in shared memory
+/// (and what TMA's 16U6/16U4_ALIGN16B types write): the sixteen values
+/// packed from bit 0 of the chunk, value j at bits j x width, then padding.
+inline float sub_byte_value(const unsigned char* chunk, unsigned j, Elem e) {
+  unsigned bits = sub_byte_bits(e), at = j * bits;
+  uint32_t word = uint32_t(chunk[at / 8]) | uint32_t(chunk[at / 8 + 1]) << 8;
+  uint32_t code = (word >> (at % 8)) & ((1u << bits) - 1);
+  return e == Elem::E2M1 ? small_float(code, 2, 1) : e == Elem::E3M2 ? small_float(code, 3, 2) : small_float(code, 2, 3);
+}
 
 inline Elem elem_of(const char* type) {
   if (std::strcmp(type, "bf16") == 0) return Elem::BF16;
@@ -348,6 +373,7 @@ inline Elem elem_of(const char* type) {
   return Elem::F16;
 }
 
+/// Bytes an element takes in shared memory (a 6- or 4-bit float: one).
 inline unsigned elem_bytes(Elem e) { return e == Elem::TF32 ? 4 : e == Elem::F16 || e == Elem::BF16 ? 2 : 1; }
 
 /// A tf32 operand as the tensor cores read it: an f32 whose low 13
@@ -543,6 +569,8 @@ inline unsigned elect_sync() {
 
 // Section - TMA and bulk copies, at issue.
 
+[[noreturn]] inline void tmem_fault(const char* what);
+
 /// Byte offset `o` from the block's shared memory, swizzled with a span of
 /// `swizzle` bytes (16-byte chunk bits XOR the bits from 7).
 inline size_t swizzle_offset(size_t o, uint32_t swizzle) {
@@ -590,6 +618,32 @@ inline std::vector<Block*> multicast_blocks(unsigned mask) {
 /// The box at `c` into shared `dst` of each block `mask` names (0: this
 /// block's alone, without a multicast), each element swizzled by its
 /// offset, completing its bytes on `bar` of each.
+/// A packed type's box (16U4/16U6_ALIGN16B: 4- or 6-bit values, the inner
+/// box 128 of them) into shared memory at `to` (offset `start`): each 16
+/// values of a row packed into the first bytes of a 16-byte chunk, value j
+/// at bits j x width, the rest of the chunk zeros; outside the tensor, a
+/// zero value. Returns the bytes it counts (the tensor's: packed).
+inline int64_t tma_load_packed(const TensorMap& map, int rank, const long long* c, unsigned char* to, size_t start) {
+  unsigned bits = map.element_bits;
+  if (map.box[0] != 128 || (bits != 4 && bits != 6)) tmem_fault("a packed tensor map whose inner box is not 128 values");
+  uint64_t count = box_elements(map, rank);
+  size_t row = 0;
+  for (uint64_t e = 0; e < count; e += 16) {
+    unsigned char* chunk = to + swizzle_offset(start + e, map.swizzle);
+    std::memset(chunk, 0, 16);
+    for (unsigned j = 0; j < 16; ++j) {
+      if (!box_element(map, rank, c, e + j, row)) continue;  // strides[0] is 0: `row` is the row's first byte
+      uint64_t x = uint64_t(c[0]) + (e + j) % map.box[0], at = x * bits;
+      const unsigned char* p = map.base + row + at / 8;
+      uint32_t code = ((uint32_t(p[0]) | (at % 8 + bits > 8 ? uint32_t(p[1]) << 8 : 0u)) >> (at % 8)) & ((1u << bits) - 1);
+      unsigned put = j * bits;
+      chunk[put / 8] |= uint8_t(code << (put % 8));
+      if (put % 8 + bits > 8) chunk[put / 8 + 1] |= uint8_t(code >> (8 - put % 8));
+    }
+  }
+  return int64_t(count * bits / 8);
+}
+
 inline void tma_load(int rank, void* dst, const void* map_bytes, const long long* c, const void* bar, unsigned mask,
                      Block* signal = nullptr) {
   TensorMap map;
@@ -599,6 +653,10 @@ inline void tma_load(int rank, void* dst, const void* map_bytes, const long long
   std::vector<Block*> to_blocks = mask == 0 ? std::vector<Block*>{block} : multicast_blocks(mask);
   for (Block* b : to_blocks) {
     unsigned char* base = smem_of(*b);
+    if (map.element_bits != 0 && map.element_bits < 8) {
+      mbar_complete_tx(bar, tma_load_packed(map, rank, c, base, start), signal ? signal : b);
+      continue;
+    }
     for (uint64_t e = 0; e < count; ++e) {
       unsigned char* to = base + swizzle_offset(start + e * map.element_bytes, map.swizzle);
       if (box_element(map, rank, c, e, from)) std::memcpy(to, map.base + from, map.element_bytes);
@@ -682,6 +740,7 @@ inline void cluster_sync() {
 inline void tma_store(int rank, const void* map_bytes, const long long* c, const void* src) {
   TensorMap map;
   std::memcpy(&map, map_bytes, sizeof map);
+  if (map.element_bits != 0 && map.element_bits < 8) tmem_fault("a TMA store through a packed tensor map");
   size_t start = static_cast<size_t>(static_cast<const unsigned char*>(src) - cake_smem_base()), to = 0;
   for (uint64_t e = 0; e < box_elements(map, rank); ++e)
     if (box_element(map, rank, c, e, to))
@@ -756,7 +815,12 @@ inline uint32_t& tmem_cell(unsigned taddr, unsigned lane, unsigned column, Block
 /// running block's by default).
 inline float mma_operand(size_t start, size_t sbo, uint32_t span, unsigned r, unsigned k, Elem e,
                          const unsigned char* base = nullptr) {
-  size_t o = swizzle_offset(start + (r / 8) * sbo + (r % 8) * span + elem_bytes(e) * k, span);
+  size_t row = start + (r / 8) * sbo + (r % 8) * span;
+  if (sub_byte_bits(e)) {  // value k % 16 of the row's 16-byte chunk k / 16
+    size_t o = swizzle_offset(row + 16 * (k / 16), span);
+    return sub_byte_value((base ? base : cake_smem_base()) + o, k % 16, e);
+  }
+  size_t o = swizzle_offset(row + elem_bytes(e) * k, span);
   return elem_value((base ? base : cake_smem_base()) + o, e);
 }
 
@@ -766,6 +830,7 @@ inline float mma_operand(size_t start, size_t sbo, uint32_t span, unsigned r, un
 /// further; swizzled as mma_operand()'s.
 inline float mma_operand_mn(size_t start, size_t sbo, size_t lbo, uint32_t span, unsigned r, unsigned k, Elem e,
                             const unsigned char* base = nullptr) {
+  if (sub_byte_bits(e)) tmem_fault("an MN-major operand of 6- or 4-bit floats");
   size_t along = size_t(elem_bytes(e)) * r;
   size_t o = swizzle_offset(start + (k / 8) * sbo + (k % 8) * span + (along / span) * lbo + along % span, span);
   return elem_value((base ? base : cake_smem_base()) + o, e);
@@ -786,7 +851,8 @@ inline uint32_t umma_span(unsigned long long desc) {
 /// What a tcgen05.mma instruction descriptor names for `.kind::kind`
 /// (f16, tf32, f8f6f4 or i8): dense, A and B K-major, M = `m` (faults
 /// otherwise); N, the operands' element types (kind::f16: f16 0, bf16 1,
-/// both alike; tf32: 2; f8f6f4: e4m3 0, e5m2 1; i8: u8 0, s8 1) and
+/// both alike; tf32: 2; f8f6f4: e4m3 0, e5m2 1, e2m3 3, e3m2 4, e2m1 5;
+/// i8: u8 0, s8 1) and
 /// whether D is s32 (i8) rather than f32 (D format 2, else 1).
 struct UmmaShape {
   unsigned n;
@@ -798,10 +864,14 @@ inline UmmaShape umma_shape(const char* kind, unsigned idesc, unsigned m) {
   bool f16 = std::strcmp(kind, "f16") == 0, f8 = std::strcmp(kind, "f8f6f4") == 0, i8 = std::strcmp(kind, "i8") == 0,
        tf32 = std::strcmp(kind, "tf32") == 0;
   unsigned dtype = (idesc >> 4) & 3, atype = (idesc >> 7) & 7, btype = (idesc >> 10) & 7;
-  const Elem table[3][2] = {{Elem::F16, Elem::BF16}, {Elem::E4M3, Elem::E5M2}, {Elem::U8, Elem::S8}};
+  const Elem table[3][6] = {{Elem::F16, Elem::BF16},
+                            {Elem::E4M3, Elem::E5M2, Elem::E4M3, Elem::E2M3, Elem::E3M2, Elem::E2M1},
+                            {Elem::U8, Elem::S8}};
   int row = f16 ? 0 : f8 ? 1 : i8 ? 2 : tf32 ? 3 : -1;
-  // kind::tf32 names its operands 2 (tf32), the others 0 or 1.
-  unsigned low = tf32 ? 2 : 0, high = tf32 ? 2 : 1;
+  // kind::tf32 names its operands 2 (tf32), kind::f8f6f4 0 to 5 (2 is
+  // none of its types), the others 0 or 1.
+  unsigned low = tf32 ? 2 : 0, high = tf32 ? 2 : f8 ? 5 : 1;
+  if (f8 && (atype == 2 || btype == 2)) tmem_fault("a kind::f8f6f4 instruction descriptor naming type 2");
   if (row < 0 || dtype != (i8 ? 2u : 1u) || atype < low || atype > high || btype < low || btype > high ||
       (f16 && atype != btype) || ((idesc >> 13) & 3) != 0 || (idesc & 15) != 0 || (((idesc >> 24) & 31) << 4) != m ||
       ((idesc >> 23) & 1) != 0 || (idesc >> 29) != 0)
@@ -831,7 +901,7 @@ void mma_step(unsigned m, unsigned n, unsigned k, bool integer, unsigned add, A 
     }
 }
 
-/// Elements a k-step covers: 32 bytes of a row.
+/// Elements a k-step covers: 32 bytes of a row (32 6- or 4-bit floats).
 inline unsigned umma_k(Elem e) { return 32 / elem_bytes(e); }
 
 /// A shared-memory operand a tcgen05 descriptor names, K-major or (`mn`,
@@ -854,6 +924,7 @@ struct UmmaOperand {
 /// Element k of a row of A in tensor memory (TMEM lane = row, from
 /// column `a`): packed low bits first, 4 / bytes elements a column.
 inline float tmem_operand(unsigned a, unsigned row, unsigned k, Elem e, Block* in = nullptr) {
+  if (sub_byte_bits(e)) tmem_fault("a 6- or 4-bit A in tensor memory");
   unsigned per = 4 / elem_bytes(e);
   uint32_t word = tmem_cell(a, row, k / per, in) >> (8 * elem_bytes(e) * (k % per) % 32);
   unsigned char bytes[4] = {uint8_t(word), uint8_t(word >> 8), uint8_t(word >> 16), uint8_t(word >> 24)};

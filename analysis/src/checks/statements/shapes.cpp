@@ -95,7 +95,12 @@ void StatementChecker::check(const Stmt&, const MmaStmt& mm) {
   if (!ok || acc.kind == Typed::Kind::Unknown || a.kind == Typed::Kind::Unknown || b.kind == Typed::Kind::Unknown)
     return;
   const Expr& ea = m_.exprs[mm.a];
-  if (a.dtype != b.dtype && a.dtype != DType::Unknown && b.dtype != DType::Unknown && !(is_fp8(a.dtype) && is_fp8(b.dtype))) {
+  // Two operand types mix only where one instruction kind takes both:
+  // e4m3 with e5m2, and tcgen05.mma's kind::f8f6f4 any of its five.
+  bool mixed_ok = (is_fp8(a.dtype) && is_fp8(b.dtype)) ||
+                  (mm.op == Op::Tcgen05Mma && tcgen05_operand(a.dtype).kind == "f8f6f4" &&
+                   tcgen05_operand(b.dtype).kind == "f8f6f4");
+  if (a.dtype != b.dtype && a.dtype != DType::Unknown && b.dtype != DType::Unknown && !mixed_ok) {
     diags_.push_back(make_diagnostic(DiagForm::MmaOperandDtypes, ByteRange{ea.range.begin, m_.exprs[mm.b].range.end},
                                      op, dtype_name(a.dtype), dtype_name(b.dtype)));
     return;
@@ -130,8 +135,9 @@ void StatementChecker::check(const Stmt&, const MmaStmt& mm) {
                                        "N = " + std::to_string(*acc_cols) + ", B has " + std::to_string(*bn_cols)));
     return;
   }
-  // K a whole number of instructions (ops.cpp's mma_k_bits()).
-  unsigned bits = dtype_bits(a.dtype), step = bits > 0 ? mma_k_bits(mm.op) / bits : 0;
+  // K a whole number of instructions (ops.cpp's mma_k_bits(); a 6- or 4-bit
+  // float takes a byte, so kind::f8f6f4's K is 32 for each).
+  unsigned bits = stored_bits(a.dtype), step = bits > 0 ? mma_k_bits(mm.op) / bits : 0;
   if (k_ok && step > 0)
     if (auto k = eval_.fold(a.dims[an - 1]); k && *k % step != 0) {
       diags_.push_back(make_diagnostic(DiagForm::MmaShapeK, ByteRange{ea.range.begin, m_.exprs[mm.b].range.end}, op,

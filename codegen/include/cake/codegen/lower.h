@@ -21,7 +21,8 @@ namespace cake::codegen {
 struct TensorMapEncoding {
   std::string tensor;               // the tensor parameter's name
   std::string dtype;                // "bf16", "f32", ...
-  int64_t element_bytes = 0;
+  int64_t element_bytes = 0;        // in shared memory (a byte for 6- and 4-bit floats)
+  int64_t element_bits = 0;         // in the tensor: 4 and 6 for the packed 16U4/16U6_ALIGN16B types
   std::vector<std::string> dims;    // C++ expressions over the shape symbols
   std::vector<int64_t> box;         // the box, element strides all 1
   int64_t swizzle = 0;              // bytes: 0 (none), 32, 64, 128
