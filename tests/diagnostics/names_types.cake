@@ -67,6 +67,28 @@ kernel mixed_mma(A: global bf16[64, 64]) grid (1) block 128 {
 
 // -----
 
+// kind::f8f6f4 names each operand's type: tcgen05.mma mixes any two of
+// the 8-, 6- and 4-bit floats, but not one of them with bf16.
+target sm_100a
+kernel mixed_f8f6f4() grid (1) block 128 {
+  smem a: f4e2m1[128, 128] swizzle(128B)
+  smem b: f6e2m3[64, 128] swizzle(128B)
+  smem c: f8e5m2[64, 128] swizzle(128B)
+  smem d: bf16[64, 64] swizzle(128B)
+  tmem acc: f32[128, 64]
+  mbarrier done
+  elect {
+    tcgen05.mma acc = a @ b.T
+    tcgen05.mma acc += a @ c.T
+    // expected-error@+1 [CAKE-E0103] {{operands differ in dtype: A is f4e2m1, B is bf16}}
+    tcgen05.mma acc += a @ d.T
+    tcgen05.commit done
+  }
+  wait done parity(0)
+}
+
+// -----
+
 target sm_90a
 kernel bad_accumulator(A: global bf16[64, 64]) grid (1) block 128 {
   smem a: bf16[64, 16]
