@@ -108,6 +108,7 @@ struct Lowerer {
     auto f = x.fragment(r.symbol, r.range);
     if (!f) return;
     int rank = static_cast<int>(f->dims.size());
+    if (is_sub_byte_float(x.m.symbols[root_symbol(x.m, mem)].type.dtype)) return load_packed(*f, r.symbol, mem, rank, load, add);
     // In plain memory the thread's corner is addressed once (cake_corner) and
     // each register from it by a constant (emitter.h, SplitPlace).
     SplitPlace split = x.split_place(*f, "cake_i");
@@ -145,6 +146,28 @@ struct Lowerer {
       --x.indent;
       line("}");
     }
+  }
+
+  /// A per-thread fragment of 6- or 4-bit floats from a tensor, which holds
+  /// them packed (value i at bits i x width): each value's code extracted
+  /// from its byte or two (CAKE_PACKED_LD). Storing them is refused: two
+  /// threads' values may share a byte, and shared memory holds them in
+  /// 16-byte chunks that only TMA writes and tcgen05.mma reads.
+  void load_packed(const FragShape& f, SymbolId reg, ExprId mem, int rank, bool load, bool add) {
+    const Expr& e = x.m.exprs[mem];
+    SymbolId base = root_symbol(x.m, mem);
+    if (!load || add) return x.refuse(e.range, "a store of 6- or 4-bit floats (neighbouring values share a byte)");
+    if (x.m.symbols[base].kind != SymbolKind::TensorParam)
+      return x.refuse(e.range, "a load of 6- or 4-bit floats other than from a tensor (shared memory holds them as tcgen05.mma reads them)");
+    ElementPlace at = x.place(f, "cake_i");
+    auto l = x.operand_layout(mem, at.row, at.col, rank);
+    if (!l) return;
+    if (!l->plain) return x.refuse(e.range, "this load of 6- or 4-bit floats");
+    std::string code = "CAKE_PACKED_LD(" + x.name(l->base) + ", " + l->linear(0, l->dims.size()) + ", " +
+                       std::to_string(dtype_bits(x.m.symbols[base].type.dtype)) + ")";
+    std::string body = x.slot_write(f, reg, "cake_i", code);
+    if (f.dims.empty()) return line("{ const int cake_i = 0; " + body + " }");
+    each_register(f, body);
   }
 
   /// Values 2k and 2k + 1 of an accumulator layout are neighbours in a row

@@ -69,13 +69,21 @@ const NarrowFloat* narrow_float(DType dtype) {
   static constexpr NarrowFloat kE4M3{"CAKE_E4M3_F32", "CAKE_F32_E4M3", "CAKE_PACK_E4M3X4"};
   static constexpr NarrowFloat kE5M2{"CAKE_E5M2_F32", "CAKE_F32_E5M2", "CAKE_PACK_E5M2X4"};
   static constexpr NarrowFloat kTF32{"", "CAKE_ROUND_TF32", ""};
+  // A 6- or 4-bit float's code in a byte, per thread only (never packed in
+  // a register).
+  static constexpr NarrowFloat kE3M2{"CAKE_E3M2_F32", "CAKE_F32_E3M2", ""};
+  static constexpr NarrowFloat kE2M3{"CAKE_E2M3_F32", "CAKE_F32_E2M3", ""};
+  static constexpr NarrowFloat kE2M1{"CAKE_E2M1_F32", "CAKE_F32_E2M1", ""};
   switch (dtype) {
     case DType::BF16: return &kBF16;
     case DType::F16: return &kF16;
     case DType::F8E4M3: return &kE4M3;
     case DType::F8E5M2: return &kE5M2;
     case DType::TF32: return &kTF32;
-    case DType::F64: case DType::F32: case DType::F6E3M2: case DType::F6E2M3: case DType::F4E2M1:
+    case DType::F6E3M2: return &kE3M2;
+    case DType::F6E2M3: return &kE2M3;
+    case DType::F4E2M1: return &kE2M1;
+    case DType::F64: case DType::F32:
     case DType::I64: case DType::I32: case DType::I16: case DType::I8: case DType::U64: case DType::U32:
     case DType::U16: case DType::U8: case DType::B32: case DType::Pred: case DType::Unknown:
       return nullptr;
@@ -162,7 +170,10 @@ std::string Emitter::to_f32(DType dtype, const std::string& bits) const {
   return n && !n->to_f32.empty() ? std::string(n->to_f32) + "(" + bits + ")" : bits;
 }
 
-std::string Emitter::storage(const FragShape& f) const { return f.packed() ? "unsigned" : memory_type(f.dtype); }
+std::string Emitter::storage(const FragShape& f) const {
+  if (f.packed()) return "unsigned";
+  return is_sub_byte_float(f.dtype) ? "unsigned char" : memory_type(f.dtype);  // a 6- or 4-bit code a byte
+}
 
 std::string Emitter::slot_read(const FragShape& f, SymbolId s, const std::string& i) const {
   if (!f.packed()) return name(s) + "[" + i + "]";
@@ -353,11 +364,14 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
   bool small_int = !is_float(f.dtype) && dtype_bits(f.dtype) < 32;
   bool small_int_ok = f.layout == FragLayout::None ||
                       (is_int8(f.dtype) && (f.layout == FragLayout::MmaAcc || f.layout == FragLayout::WgmmaAcc));
+  // 6- and 4-bit floats per thread, a code a byte.
+  bool sub_byte = is_sub_byte_float(f.dtype);
   // 16- and 8-bit floats in any layout (packed in the register layouts).
-  if (memory_type(f.dtype).empty() || (dtype_bits(f.dtype) > 32 && !wide) || (small_int && !small_int_ok)) {
+  if ((memory_type(f.dtype).empty() && !sub_byte) || (sub_byte && f.layout != FragLayout::None) ||
+      (dtype_bits(f.dtype) > 32 && !wide) || (small_int && !small_int_ok)) {
     refuse(sym.decl, "a " + std::string(dtype_name(f.dtype)) +
-                         " fragment in this layout (so far: 32-bit and 16- and 8-bit float types, f64 and 8- and 16-bit "
-                         "integers per thread, 8-bit integers in mma_acc or wgmma_acc)");
+                         " fragment in this layout (so far: 32-bit and 16- and 8-bit float types, f64, 6- and 4-bit "
+                         "floats and 8- and 16-bit integers per thread, 8-bit integers in mma_acc or wgmma_acc)");
     return std::nullopt;
   }
   // Its values are converted to and from f32 by cvt's .e4m3x2/.e5m2x2 forms.

@@ -893,6 +893,33 @@ inline const std::vector<OpKernel>& op_kernels() {
   tcgen05.wait.ld
   store C[q * 32 : 32, :] <- r
 })"},
+    // 6- and 4-bit floats per thread: codes read from packed tensors (f6
+    // values straddle bytes), decoded element-wise, and f32 values rounded
+    // to them (beyond the largest value: saturated; 5 between 4 and 6:
+    // the even 4) and read back.
+    {"load", R"(kernel op_subbyte_load(A: global f4e2m1[64, 10], B: global f6e3m2[64, 10], D: global f6e2m3[64], X: global f32[64, 8], C: global f32[64, 10], E: global f32[64, 8]) grid (1) block 64 {
+  let i = warp.id * 32 + lane
+  reg a: f4e2m1[10]
+  reg b: f6e3m2[10]
+  reg d: f6e2m3
+  reg x: f32[8]
+  reg q: f4e2m1[8]
+  reg h: f6e2m3[8]
+  reg u: f4e2m1[8]
+  reg c: f32[10]
+  reg r: f32[8]
+  load a <- A[i, :]
+  load b <- B[i, :]
+  load d <- D[i]
+  load x <- X[i, :]
+  c = cvt<f32>(a) * cvt<f32>(b) + cvt<f32>(d)
+  q = cvt<f4e2m1>(x * 8.0)
+  h = cvt<f6e2m3>(x)
+  u = cvt<f4e2m1>(x * 0.0 + 5.0)
+  r = cvt<f32>(q) + cvt<f32>(h) + cvt<f32>(u)
+  store C[i, :] <- c
+  store E[i, :] <- r
+})"},
     // A row of 96 f32 columns moved as .x64 then .x32, and e4m3 values four
     // to a column (packed registers), each read back by other pieces.
     {"tcgen05.st tcgen05.ld", R"(kernel op_tcgen05_wide(X: global f32[128, 96], Y: global f8e4m3[128, 64], C: global f32[128, 96], D: global f8e4m3[128, 64]) grid (1) block 128 {

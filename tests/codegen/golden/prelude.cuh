@@ -72,6 +72,52 @@ static __device__ __forceinline__ unsigned char cake_f32_e5m2(float f) {
 #define CAKE_PACK_E4M3X4(d, v0, v1, v2, v3) CAKE_PACK_F8X4("e4m3", d, v0, v1, v2, v3)
 #define CAKE_PACK_E5M2X4(d, v0, v1, v2, v3) CAKE_PACK_F8X4("e5m2", d, v0, v1, v2, v3)
 #endif
+// 6- and 4-bit floats (OCP MX: e3m2 bias 3, e2m3 and e2m1 bias 1; no
+// infinities or NaNs) are kept as their code in a byte, by arithmetic on
+// every target. To f32 exactly; from f32 to nearest even, beyond the
+// largest finite value that value, NaN the largest positive one, as
+// cuda_fp6.h and cuda_fp4.h convert and the CPU executor rounds. A tensor
+// holds them packed: value i at bits i x width of its bytes.
+static __device__ __forceinline__ float cake_mini_f32(unsigned code, int e_bits, int m_bits) {
+  int bias = (1 << (e_bits - 1)) - 1;
+  unsigned field = (code >> m_bits) & ((1u << e_bits) - 1), man = code & ((1u << m_bits) - 1);
+  float magnitude = field == 0 ? ldexpf((float)man, 1 - bias - m_bits)
+                               : ldexpf((float)(man | (1u << m_bits)), (int)field - bias - m_bits);
+  return ((code >> (e_bits + m_bits)) & 1u) ? -magnitude : magnitude;
+}
+static __device__ __forceinline__ unsigned char cake_f32_mini(float x, int e_bits, int m_bits) {
+  int bias = (1 << (e_bits - 1)) - 1;
+  unsigned top = (1u << (e_bits + m_bits)) - 1;  // the largest finite value's code
+  float largest = cake_mini_f32(top, e_bits, m_bits);
+  if (isnan(x)) return (unsigned char)top;
+  unsigned sign = (__float_as_uint(x) >> 31) ? 1u << (e_bits + m_bits) : 0u;
+  float a = fminf(fabsf(x), largest);
+  if (a == 0.0f) return (unsigned char)sign;
+  int e;
+  frexpf(a, &e);  // a = f x 2^e, f in [0.5, 1)
+  int quantum = (e - 1 > 1 - bias ? e - 1 : 1 - bias) - m_bits;
+  float r = fminf(ldexpf(rintf(ldexpf(a, -quantum)), quantum), largest);  // rintf: ties to even
+  if (r == 0.0f) return (unsigned char)sign;
+  frexpf(r, &e);
+  int field = e - 1 + bias;
+  if (field < 1) return (unsigned char)(sign | (unsigned)ldexpf(r, bias - 1 + m_bits));
+  unsigned man = (unsigned)ldexpf(r, m_bits - (e - 1)) & ((1u << m_bits) - 1);
+  return (unsigned char)(sign | ((unsigned)field << m_bits) | man);
+}
+// The code of value i of a packed tensor of `bits`-bit values at `p`.
+static __device__ __forceinline__ unsigned cake_packed_ld(const unsigned char* p, long long i, int bits) {
+  long long at = i * bits;
+  unsigned word = p[at / 8];
+  if (at % 8 + bits > 8) word |= (unsigned)p[at / 8 + 1] << 8;
+  return (word >> (at % 8)) & ((1u << bits) - 1);
+}
+#define CAKE_E3M2_F32(b) cake_mini_f32((b), 3, 2)
+#define CAKE_E2M3_F32(b) cake_mini_f32((b), 2, 3)
+#define CAKE_E2M1_F32(b) cake_mini_f32((b), 2, 1)
+#define CAKE_F32_E3M2(x) cake_f32_mini((x), 3, 2)
+#define CAKE_F32_E2M3(x) cake_f32_mini((x), 2, 3)
+#define CAKE_F32_E2M1(x) cake_f32_mini((x), 2, 1)
+#define CAKE_PACKED_LD(p, i, bits) cake_packed_ld((const unsigned char*)(p), (i), (bits))
 #ifndef CAKE_F16_F32
 #define CAKE_F16_F32(h) cake_f16_f32(h)
 #define CAKE_F32_F16(x) cake_f32_f16(x)
