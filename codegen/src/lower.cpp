@@ -135,7 +135,21 @@ static __device__ __forceinline__ unsigned cake_packed_ld(const unsigned char* p
 #define CAKE_F32_E3M2(x) cake_f32_mini((x), 3, 2)
 #define CAKE_F32_E2M3(x) cake_f32_mini((x), 2, 3)
 #define CAKE_F32_E2M1(x) cake_f32_mini((x), 2, 1)
+// `n` codes (n x bits a whole number of bytes) into a packed tensor from
+// its value `first`, which starts a byte: written a byte at a time.
+static __device__ __forceinline__ void cake_packed_st_run(unsigned char* p, long long first, const unsigned char* codes,
+                                                          int n, int bits) {
+  unsigned char* out = p + first * bits / 8;
+  unsigned held = 0;
+  int have = 0;
+#pragma unroll
+  for (int k = 0; k < n; ++k) {
+    held |= (unsigned)codes[k] << have;
+    for (have += bits; have >= 8; have -= 8, held >>= 8) *out++ = (unsigned char)held;
+  }
+}
 #define CAKE_PACKED_LD(p, i, bits) cake_packed_ld((const unsigned char*)(p), (i), (bits))
+#define CAKE_PACKED_ST_RUN(p, first, codes, n, bits) cake_packed_st_run((unsigned char*)(p), (first), (codes), (n), (bits))
 #ifndef CAKE_F16_F32
 #define CAKE_F16_F32(h) cake_f16_f32(h)
 #define CAKE_F32_F16(x) cake_f32_f16(x)

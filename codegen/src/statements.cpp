@@ -148,23 +148,41 @@ struct Lowerer {
     }
   }
 
-  /// A per-thread fragment of 6- or 4-bit floats from a tensor, which holds
-  /// them packed (value i at bits i x width): each value's code extracted
-  /// from its byte or two (CAKE_PACKED_LD). Storing them is refused: two
-  /// threads' values may share a byte, and shared memory holds them in
-  /// 16-byte chunks that only TMA writes and tcgen05.mma reads.
+  /// A per-thread fragment of 6- or 4-bit floats and a tensor, which holds
+  /// them packed (value i at bits i x width). Loaded: each value's code
+  /// extracted from its byte or two (CAKE_PACKED_LD). Stored: only a run of
+  /// whole bytes that the thread owns (a 1-D fragment along the tensor's
+  /// contiguous dim, its start and length whole bytes of bits: an even
+  /// number of 4-bit values from an even element, 6-bit ones by fours),
+  /// packed and written a byte at a time (CAKE_PACKED_ST_RUN); elsewhere two
+  /// threads' values may share a byte. Shared memory holds them in 16-byte
+  /// chunks that only TMA writes and tcgen05.mma reads.
   void load_packed(const FragShape& f, SymbolId reg, ExprId mem, int rank, bool load, bool add) {
     const Expr& e = x.m.exprs[mem];
     SymbolId base = root_symbol(x.m, mem);
-    if (!load || add) return x.refuse(e.range, "a store of 6- or 4-bit floats (neighbouring values share a byte)");
+    int64_t bits = dtype_bits(x.m.symbols[base].type.dtype);
+    if (add) return x.refuse(e.range, "a store.add of 6- or 4-bit floats");
     if (x.m.symbols[base].kind != SymbolKind::TensorParam)
-      return x.refuse(e.range, "a load of 6- or 4-bit floats other than from a tensor (shared memory holds them as tcgen05.mma reads them)");
+      return x.refuse(e.range, std::string(load ? "a load" : "a store") +
+                                   " of 6- or 4-bit floats other than with a tensor (shared memory holds them as tcgen05.mma reads them)");
     ElementPlace at = x.place(f, "cake_i");
     auto l = x.operand_layout(mem, at.row, at.col, rank);
     if (!l) return;
-    if (!l->plain) return x.refuse(e.range, "this load of 6- or 4-bit floats");
+    if (!l->plain) return x.refuse(e.range, std::string(load ? "this load" : "this store") + " of 6- or 4-bit floats");
+    if (!load) {
+      int64_t count = f.dims.size() == 1 ? f.dims[0] : 0;
+      bool run = count > 0 && l->tile_dims.size() == 1 && !l->order.empty() && l->tile_dims.back() == l->order.back();
+      if (!run || (count * bits) % 8 != 0 || (x.alignment(mem) * bits) % 8 != 0)
+        return x.refuse(e.range, "a store of 6- or 4-bit floats other than a run of whole bytes along the tensor's rows "
+                                 "(a thread's 1-D fragment of an even number of 4-bit values, or 6-bit ones by fours, "
+                                 "from an element proven to start a byte): neighbouring values share a byte");
+      auto first = x.operand_layout(mem, x.place(f, "0").row, x.place(f, "0").col, rank);
+      if (!first) return;
+      return line("CAKE_PACKED_ST_RUN(" + x.name(l->base) + ", " + first->linear(0, first->dims.size()) + ", " +
+                  x.name(reg) + ", " + std::to_string(count) + ", " + std::to_string(bits) + ");");
+    }
     std::string code = "CAKE_PACKED_LD(" + x.name(l->base) + ", " + l->linear(0, l->dims.size()) + ", " +
-                       std::to_string(dtype_bits(x.m.symbols[base].type.dtype)) + ")";
+                       std::to_string(bits) + ")";
     std::string body = x.slot_write(f, reg, "cake_i", code);
     if (f.dims.empty()) return line("{ const int cake_i = 0; " + body + " }");
     each_register(f, body);

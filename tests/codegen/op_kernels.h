@@ -920,6 +920,25 @@ inline const std::vector<OpKernel>& op_kernels() {
   store C[i, :] <- c
   store E[i, :] <- r
 })"},
+    // Quantising per thread: each thread rounds its row of f32 values to
+    // f4e2m1 and f6e3m2 and stores them as whole bytes it owns (8 values:
+    // 4 and 6 bytes), the f4 row's second half from element 4 (a byte in).
+    {"store", R"(kernel op_subbyte_store(X: global f32[64, 8], Q: global f4e2m1[64, 8], H: global f6e3m2[64, 8], R: global f4e2m1[64, 12]) grid (1) block 64 {
+  let i = warp.id * 32 + lane
+  reg x: f32[8]
+  reg q: f4e2m1[8]
+  reg h: f6e3m2[8]
+  reg t: f4e2m1[4]
+  reg y: f32[4]
+  load x <- X[i, :]
+  q = cvt<f4e2m1>(x * 8.0)
+  h = cvt<f6e3m2>(x * 32.0)
+  store Q[i, :] <- q
+  store H[i, :] <- h
+  load y <- X[i, 4 : 4]
+  t = cvt<f4e2m1>(y)
+  store R[i, 4 : 4] <- t
+})"},
     // A row of 96 f32 columns moved as .x64 then .x32, and e4m3 values four
     // to a column (packed registers), each read back by other pieces.
     {"tcgen05.st tcgen05.ld", R"(kernel op_tcgen05_wide(X: global f32[128, 96], Y: global f8e4m3[128, 64], C: global f32[128, 96], D: global f8e4m3[128, 64]) grid (1) block 128 {
