@@ -23,7 +23,7 @@ void check_tmem_alloc(const ResourceContext& c) {
       continue;
     }
     const std::optional<int64_t>&lanes = b.lanes, &cols = b.columns, &stages = b.stages;
-    unsigned bits = dtype_bits(s.type.dtype);
+    unsigned bits = stored_bits(s.type.dtype);  // a byte for 6- and 4-bit floats, as the plan counts
     if (lanes) {
       group_targets<int64_t>(
           tc,
