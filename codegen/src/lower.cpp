@@ -654,19 +654,12 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
       continue;
     }
     // 6- and 4-bit floats: the 16U6/16U4_ALIGN16B types, which unpack 16
-    // values of a packed tensor into a 16-byte chunk of shared memory, under
-    // the target's packed-type rules (E0511 checks them; a target without
-    // them has no such map).
-    if (is_sub_byte_float(tensor.type.dtype)) {
-      const TargetInfo& tt = x.target;
-      auto inner = Emitter::tma_dims(tensor.type);
-      auto box0 = inner.empty() ? std::nullopt : x.eval.fold(t.box[inner.front()]);
-      if (!tt.tma_packed_inner_box.known() || box0 != tt.tma_packed_inner_box.value ||
-          (p.map.swizzle != 0 && p.map.swizzle != tt.tma_packed_swizzle_span.value) || is_col_major(tensor.type)) {
-        x.refuse(t.decl, "a tensor map of " + p.map.dtype + " other than a row-major tensor's under " +
-                             std::string(tt.name) + "'s packed-type rules (E0511)");
-        continue;
-      }
+    // values of a packed tensor into a 16-byte chunk of shared memory. The
+    // verifier holds such a map to the target's packed-type rules (E0511),
+    // so a file that lowers keeps them; a target without them has none.
+    if (is_sub_byte_float(tensor.type.dtype) && (!x.target.tma_packed_inner_box.known() || is_col_major(tensor.type))) {
+      x.refuse(t.decl, "a tensor map of " + p.map.dtype + " other than a row-major tensor's on a target with packed tensor-map types (sm_100a)");
+      continue;
     }
     for (size_t d : Emitter::tma_dims(tensor.type)) {
       p.map.dims.push_back(x.index(tensor.type.dims[d]));

@@ -615,3 +615,13 @@ kernel packed_swizzle(A: global f6e2m3[128, 256]) grid (1) block 128 {
   // expected-error@+1 [CAKE-E0511] {{tensor map `tA` of f6e2m3 has swizzle(32B)}} fix {{swizzle(128B)}}
   tensormap tA = A box [128, 128] swizzle(32B)
 }
+
+// -----
+
+// E0511 holds on each listed target whose table has the packed types,
+// whichever target is listed first (sm_90a has no such rules).
+target sm_90a, sm_100a
+kernel packed_two(A: global f4e2m1[128, 256]) grid (1) block 128 {
+  // expected-error@+1 [CAKE-E0511] {{inner box dim 64 f4e2m1}} fix {{128}}
+  tensormap tA = A box [128, 64]
+}

@@ -278,13 +278,25 @@ class MovementChecker {
     return dtype_bits(dtype) == 4 ? "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B" : "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B";
   }
 
+  /// The targets of `tma` whose tables have the packed tensor-map types'
+  /// rules (sm_100a): E0511 is reported on those, whichever target the
+  /// file lists first.
+  static TargetSet with_packed_types(TargetSet tma) {
+    TargetSet out;
+    tma.for_each([&](size_t i) {
+      if (target_at(i).tma_packed_inner_box.known()) out.add(i);
+    });
+    return out;
+  }
+
   /// E0511: a tensor map of 6- or 4-bit floats: an inner box of exactly
   /// the packed types' 128 values, swizzle none or their one span, and a
   /// tensor whose rows are a multiple of 128 values (which also makes its
   /// strides multiples of 32 bytes). Targets without the facts: no check.
-  void packed_tensormap(const Symbol& map, const Symbol& tensor, size_t inner, TargetSet tma) {
+  void packed_tensormap(const Symbol& map, const Symbol& tensor, size_t inner, TargetSet listed) {
+    TargetSet tma = with_packed_types(listed);
+    if (tma.empty()) return;
     const TargetInfo& t = first(tma);
-    if (!t.tma_packed_inner_box.known()) return;
     const ValueType& tt = tensor.type;
     int64_t box = t.tma_packed_inner_box.value;
     std::string_view dtype = dtype_name(tt.dtype), type = packed_type(tt.dtype);
@@ -353,12 +365,12 @@ class MovementChecker {
     const Expr& at = m_.exprs[smem];
     // 16U4_ALIGN16B is load-only (cuda.h, cuTensorMapEncodeTiled's swizzle
     // modes); 16U6_ALIGN16B also stores.
-    if (role == "source" && tm.tensor != kNone && first(tma).tma_packed_inner_box.known() &&
+    if (TargetSet packed = with_packed_types(tma); role == "source" && tm.tensor != kNone && !packed.empty() &&
         is_sub_byte_float(m_.symbols[tm.tensor].type.dtype) && dtype_bits(m_.symbols[tm.tensor].type.dtype) == 4) {
       Diagnostic d = make_diagnostic(DiagForm::TmaPackedStore, m_.exprs[map_expr].range, tm.name,
-                                     "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B", first(tma).tma_packed_inner_box.src);
+                                     "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B", first(packed).tma_packed_inner_box.src);
       d.related.push_back({tm.decl, "`" + std::string(tm.name) + "` declared here"});
-      push(std::move(d), tma);
+      push(std::move(d), packed);
       return;
     }
     if (buf.type.swizzle != tm.type.swizzle) {
