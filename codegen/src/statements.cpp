@@ -176,7 +176,8 @@ struct Lowerer {
         return x.refuse(e.range, "a store of 6- or 4-bit floats other than a run of whole bytes along the tensor's rows "
                                  "(a thread's 1-D fragment of an even number of 4-bit values, or 6-bit ones by fours, "
                                  "from an element proven to start a byte): neighbouring values share a byte");
-      auto first = x.operand_layout(mem, x.place(f, "0").row, x.place(f, "0").col, rank);
+      ElementPlace zero = x.place(f, "0");
+      auto first = x.operand_layout(mem, zero.row, zero.col, rank);
       if (!first) return;
       return line("CAKE_PACKED_ST_RUN(" + x.name(l->base) + ", " + first->linear(0, first->dims.size()) + ", " +
                   x.name(reg) + ", " + std::to_string(count) + ", " + std::to_string(bits) + ");");

@@ -76,8 +76,9 @@ class Evaluator {
   /// elements / 8 as `bytes()` counts them; nullopt when a dim is not
   /// constant.
   std::optional<int64_t> bytes_of(const ValueType& type, size_t skip_dims = 0) const;
-  /// The bytes the buffer takes in shared or tensor memory: as bytes_of()
-  /// but each element stored_bits() wide (a byte for 6- and 4-bit floats).
+  /// The bytes the buffer takes where it lives: in shared or tensor memory
+  /// each element stored_bits() wide (a byte for 6- and 4-bit floats),
+  /// elsewhere as bytes_of().
   std::optional<int64_t> stored_bytes_of(const ValueType& type, size_t skip_dims = 0) const;
 
   /// Every symbol `e` reads (through lets, transitively), without duplicates.

@@ -130,13 +130,9 @@ class Describer {
     if (t.layout != FragLayout::None) out.push_back(fact("layout", HoverFact::Kind::Text, std::string(frag_layout_name(t.layout))));
     // What the buffer takes where it lives (a byte per 6- or 4-bit float in
     // shared and tensor memory).
-    bool stored = t.space == Space::Smem || t.space == Space::Tmem;
-    auto bytes = [&](size_t skip) {
-      return stored ? typer_.evaluator().stored_bytes_of(t, skip) : typer_.evaluator().bytes_of(t, skip);
-    };
-    if (std::optional<int64_t> b = bytes(0)) {
+    if (std::optional<int64_t> b = typer_.evaluator().stored_bytes_of(t)) {
       HoverFact size = fact("size", HoverFact::Kind::Bytes, {}, *b);
-      if (!t.stage_dims.empty()) size.per_stage = bytes(t.stage_dims.size());
+      if (!t.stage_dims.empty()) size.per_stage = typer_.evaluator().stored_bytes_of(t, t.stage_dims.size());
       out.push_back(std::move(size));
     }
   }

@@ -197,13 +197,10 @@ std::vector<InlayHintInfo> inlay_hints(const Module& m, std::string_view text, B
   for (const Symbol& s : m.symbols) {
     bool buffer = s.kind == SymbolKind::Smem || s.kind == SymbolKind::Tmem || s.kind == SymbolKind::Reg;
     if (!buffer || !in_range(s.decl.end) || s.decl.end == 0) continue;
-    // Shared and tensor memory: what the buffer takes there.
-    auto bytes = [&](size_t skip) {
-      return s.kind == SymbolKind::Reg ? eval.bytes_of(s.type, skip) : eval.stored_bytes_of(s.type, skip);
-    };
-    if (std::optional<int64_t> b = bytes(0)) {
+    // What the buffer takes where it lives.
+    if (std::optional<int64_t> b = eval.stored_bytes_of(s.type)) {
       InlayHintInfo h{.kind = InlayHintInfo::Kind::Size, .offset = s.decl.end, .name = s.name, .bytes = *b};
-      if (!s.type.stage_dims.empty()) h.per_stage = bytes(s.type.stage_dims.size());
+      if (!s.type.stage_dims.empty()) h.per_stage = eval.stored_bytes_of(s.type, s.type.stage_dims.size());
       out.push_back(h);
     }
   }

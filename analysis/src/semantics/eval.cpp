@@ -161,7 +161,8 @@ std::optional<int64_t> Evaluator::bytes_of(const ValueType& type, size_t skip_di
 }
 
 std::optional<int64_t> Evaluator::stored_bytes_of(const ValueType& type, size_t skip_dims) const {
-  return bits_times_elements(type, skip_dims, stored_bits(type.dtype));
+  bool stored = type.space == Space::Smem || type.space == Space::Tmem;
+  return bits_times_elements(type, skip_dims, stored ? stored_bits(type.dtype) : dtype_bits(type.dtype));
 }
 
 std::optional<int64_t> Evaluator::bits_times_elements(const ValueType& type, size_t skip_dims, unsigned bits) const {

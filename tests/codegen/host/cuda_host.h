@@ -352,14 +352,21 @@ inline float small_float(uint32_t code, int exponent_bits, int mantissa_bits) {
   return (code >> (exponent_bits + mantissa_bits)) & 1 ? -magnitude : magnitude;
 }
 
+/// The `bits` (at most 8) bits at bit `at` of the bytes at `p`, low bits
+/// first; the byte after is read only when the field reaches into it.
+inline uint32_t bits_at(const unsigned char* p, uint64_t at, unsigned bits) {
+  uint32_t word = p[at / 8];
+  if (at % 8 + bits > 8) word |= uint32_t(p[at / 8 + 1]) << 8;
+  return (word >> (at % 8)) & ((1u << bits) - 1);
+}
+
 /// Value j (< 16) of the 16-byte chunk at `chunk` holding 6- or 4-bit
 /// floats: the PTX ISA's packing of kind::f8f6f4 operands in shared memory
 /// (and what TMA's 16U6/16U4_ALIGN16B types write): the sixteen values
 /// packed from bit 0 of the chunk, value j at bits j x width, then padding.
 inline float sub_byte_value(const unsigned char* chunk, unsigned j, Elem e) {
-  unsigned bits = sub_byte_bits(e), at = j * bits;
-  uint32_t word = uint32_t(chunk[at / 8]) | uint32_t(chunk[at / 8 + 1]) << 8;
-  uint32_t code = (word >> (at % 8)) & ((1u << bits) - 1);
+  unsigned bits = sub_byte_bits(e);
+  uint32_t code = bits_at(chunk, j * bits, bits);
   return e == Elem::E2M1 ? small_float(code, 2, 1) : e == Elem::E3M2 ? small_float(code, 3, 2) : small_float(code, 2, 3);
 }
 
@@ -633,9 +640,8 @@ inline int64_t tma_load_packed(const TensorMap& map, int rank, const long long* 
     std::memset(chunk, 0, 16);
     for (unsigned j = 0; j < 16; ++j) {
       if (!box_element(map, rank, c, e + j, row)) continue;  // strides[0] is 0: `row` is the row's first byte
-      uint64_t x = uint64_t(c[0]) + (e + j) % map.box[0], at = x * bits;
-      const unsigned char* p = map.base + row + at / 8;
-      uint32_t code = ((uint32_t(p[0]) | (at % 8 + bits > 8 ? uint32_t(p[1]) << 8 : 0u)) >> (at % 8)) & ((1u << bits) - 1);
+      uint64_t x = uint64_t(c[0]) + (e + j) % map.box[0];
+      uint32_t code = bits_at(map.base + row, x * bits, bits);
       unsigned put = j * bits;
       chunk[put / 8] |= uint8_t(code << (put % 8));
       if (put % 8 + bits > 8) chunk[put / 8 + 1] |= uint8_t(code >> (8 - put % 8));
