@@ -165,6 +165,12 @@ class Emitter {
   /// result of shape `result` (C++ integer arithmetic, which the statement
   /// that stores it narrows); operands as element() takes them.
   std::string integer_element(ExprId e, const FragShape& result, const std::string& i);
+  /// `row(x)` or `col(x)` at register `i` of a result of shape `result`:
+  /// the place of that element, which x must share (nullopt: refused).
+  std::optional<std::string> element_place(const Expr& call, const FragShape& result, const std::string& i);
+  /// Whether `e` computes integers (not pred): element() then computes it
+  /// as integer_element() does and converts the result.
+  bool integer_valued(ExprId e);
   /// Which register of operand `s` element-wise expressions read at
   /// register `i` of a result of shape `result` (as stored: 16-bit floats
   /// as their bits), or nullopt (refused at `at`).
@@ -444,6 +450,7 @@ class Emitter {
  private:
   ByteRange current_{};
   std::map<SymbolId, int64_t> symbol_multiple_;
+  std::map<ExprId, bool> integer_valued_;  // integer_valued(), by expression
   std::set<std::string> defined_;
 };
 

@@ -379,6 +379,14 @@ struct Lowerer {
     return (mma || wgmma) && row.dims.size() == 1 && src.dims.size() == 2 && row.dims[0] == src.dims[0];
   }
 
+  /// A per-thread [R, C] fragment and a per-thread vector of its rows:
+  /// [R], or [R, 1] (which spreads back across the columns).
+  static bool thread_rows(const FragShape& src, const FragShape& row) {
+    bool vector = row.dims.size() == 1 || (row.dims.size() == 2 && row.dims[1] == 1);
+    return src.layout == FragLayout::None && row.layout == FragLayout::None && src.dims.size() == 2 && vector &&
+           row.dims[0] == src.dims[0];
+  }
+
   /// `reduce.row max|min|sum d <- src`. mma_acc into mma_acc.row: each
   /// thread over its values of a row, then across the quad of lanes that
   /// holds the row (shfl xor 1, 2). A per-thread [R, C] into [R]: each
@@ -396,9 +404,7 @@ struct Lowerer {
                                                             : "cake_v = cake_v + cake_w;";
     std::string init = r.kind == ReduceStmt::Kind::Max ? "-CAKE_INF" : r.kind == ReduceStmt::Kind::Min ? "CAKE_INF" : "0.0f";
     std::string dn = x.name(d.symbol), sn = x.name(src.symbol);
-    if (fs->layout == FragLayout::None && fd->layout == FragLayout::None && fs->dims.size() == 2 &&
-        (fd->dims.size() == 1 || (fd->dims.size() == 2 && fd->dims[1] == 1)) && fd->dims[0] == fs->dims[0] &&
-        is_float(fd->dtype)) {
+    if (thread_rows(*fs, *fd) && is_float(fd->dtype)) {
       std::string columns = std::to_string(fs->dims[1]);
       line("#pragma unroll");
       line("for (int cake_j = 0; cake_j < " + std::to_string(fd->dims[0]) + "; ++cake_j) {");
@@ -415,7 +421,7 @@ struct Lowerer {
       return;
     }
     if (!row_pair(*fs, *fd))
-      return x.refuse(s.range, "a row reduction other than an accumulator into its .row vector, or per-thread [R, C] into [R]");
+      return x.refuse(s.range, "a row reduction other than an accumulator into its .row vector, or per-thread [R, C] into [R] or [R, 1]");
     int64_t tiles_per_row = fs->dims[1] / 8;
     line("#pragma unroll");
     line("for (int cake_j = 0; cake_j < " + std::to_string(fd->values()) + "; ++cake_j) {");
@@ -439,7 +445,8 @@ struct Lowerer {
   /// value replaces (the smallest column wins a tie, an earlier call wins
   /// over a later equal one), as the CPU executor does. Per thread over its
   /// own rows, or for mma_acc over a thread's values of a row, then the
-  /// quad's (value, column) pairs (shfl xor 1, 2), then against v.
+  /// quad's (value, column) pairs (shfl xor 1, 2), then against v. Per
+  /// thread the vectors are [R] or [R, 1].
   void arg_reduce(const ArgReduceStmt& r) {
     const Expr &v = x.m.exprs[r.value], &ix = x.m.exprs[r.index], &src = x.m.exprs[r.src];
     for (const Expr* e : {&v, &ix, &src})
@@ -458,8 +465,7 @@ struct Lowerer {
     std::string take = "if (cake_w " + better + " " + x.value(v.symbol, x.slot_read(*fv, v.symbol, "cake_j")) + ") { " +
                        x.slot_write(*fv, v.symbol, "cake_j", x.store_value(*fv, "cake_w")) + " " + in + "[cake_j] = (" +
                        itype + ")(cake_col + " + base + "); }";
-    if (fs->layout == FragLayout::None && fv->layout == FragLayout::None && fs->dims.size() == 2 &&
-        fv->dims.size() == 1 && fv->dims[0] == fs->dims[0]) {
+    if (thread_rows(*fs, *fv)) {
       std::string columns = std::to_string(fs->dims[1]);
       line("#pragma unroll");
       line("for (int cake_j = 0; cake_j < " + std::to_string(fv->dims[0]) + "; ++cake_j)");
@@ -471,7 +477,7 @@ struct Lowerer {
       return;
     }
     if (!row_pair(*fs, *fv))
-      return x.refuse(s.range, "an arg-reduction other than an accumulator into its .row vectors, or per-thread [R, C] into [R]");
+      return x.refuse(s.range, "an arg-reduction other than an accumulator into its .row vectors, or per-thread [R, C] into [R] or [R, 1]");
     int64_t tiles_per_row = fs->dims[1] / 8;
     line("#pragma unroll");
     line("for (int cake_j = 0; cake_j < " + std::to_string(fv->values()) + "; ++cake_j) {");

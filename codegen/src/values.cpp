@@ -573,8 +573,52 @@ std::string Emitter::integer_element(ExprId id, const FragShape& result, const s
     }
     return operand_slot(e.symbol, e.range, result, i).value_or("0");
   }
-  if (auto c = composite_integer(e, [&](ExprId o) { return integer_element(o, result, i); })) return *c;
+  auto integer = [&](ExprId o) { return integer_element(o, result, i); };
+  if (e.kind == Expr::Kind::Call) {
+    if ((e.text == "row" || e.text == "col") && e.args.size() == 1) {
+      auto p = element_place(e, result, i);
+      return p ? "((int)" + *p + ")" : "0";
+    }
+    if (e.text == "select" && e.args.size() == 3)
+      return "(" + element(e.args[0], result, i) + " != 0.0f ? " + integer(e.args[1]) + " : " + integer(e.args[2]) + ")";
+    if (e.text == "abs" && e.args.size() == 1) {
+      std::string a = integer(e.args[0]);
+      return "(" + a + " < 0 ? -" + a + " : " + a + ")";
+    }
+  }
+  if (e.kind == Expr::Kind::Cast && !is_float(e.cast_type)) {
+    // To an integer type: of an integer, its value wrapped by the statement
+    // (or here, to this width); of a float, truncated toward zero through
+    // 64 bits, then wrapped (NaN is 0): the executor's round_integer, and
+    // what `cvt.rzi.s64` then a narrowing give on the GPU.
+    std::string type = ctype(e.cast_type);
+    if (integer_valued(e.lhs)) return "((" + type + ")(" + integer(e.lhs) + "))";
+    return "((" + type + ")(long long)(" + element(e.lhs, result, i) + "))";
+  }
+  if (auto c = composite_integer(e, integer)) return *c;
   return index(id);
+}
+
+std::optional<std::string> Emitter::element_place(const Expr& call, const FragShape& result, const std::string& i) {
+  // The place of element i of the result, which row(x) and col(x) give
+  // when x is laid out as the result is.
+  const Expr& x = m.exprs[call.args[0]];
+  auto f = x.symbol == kNone ? std::nullopt : fragment(x.symbol, x.range);
+  if (!f) return std::nullopt;
+  if (f->layout != result.layout || f->dims != result.dims || result.dims.size() != 2) {
+    refuse(call.range, "`" + std::string(m.written(call.range)) + "` where the result has another shape or layout");
+    return std::nullopt;
+  }
+  ElementPlace p = place(result, i);
+  return call.text == "row" ? p.row : p.col;
+}
+
+bool Emitter::integer_valued(ExprId id) {
+  if (auto it = integer_valued_.find(id); it != integer_valued_.end()) return it->second;
+  Typed t = Typer(m, nullptr).type_of(id);
+  bool integer = !t.literal && t.dtype != DType::Pred && t.dtype != DType::Unknown && !is_float(t.dtype);
+  integer_valued_.emplace(id, integer);
+  return integer;
 }
 
 std::string Emitter::element(ExprId id, const FragShape& result, const std::string& i) {
@@ -600,6 +644,13 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
       return narrow_float(b.type.dtype) ? to_f32(b.type.dtype, *at) : "(float)" + *at;
     }
   }
+  // Integer arithmetic inside a float expression (`cvt<f32>(k & 3)`, `k * 2
+  // > 5`) is computed as integers, as the executor computes it.
+  // Bitwise operators take integers only (E0103), literals too (`4 >> 3`).
+  bool composite = e.kind == Expr::Kind::Unary || e.kind == Expr::Kind::Binary || e.kind == Expr::Kind::Call ||
+                   e.kind == Expr::Kind::Cast;
+  bool bitwise = e.kind == Expr::Kind::Binary && is_bitwise_operator(e.text);
+  if (composite && (bitwise || integer_valued(id))) return "(float)(" + integer_element(id, result, i) + ")";
   switch (e.kind) {
     case Expr::Kind::Int: return float_literal(static_cast<double>(e.int_value));
     case Expr::Kind::Float: return float_literal(e.float_value);
@@ -617,9 +668,18 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
       std::string op(e.text);
       if (op == "+" || op == "-" || op == "*" || op == "/")
         return "(" + element(e.lhs, result, i) + " " + op + " " + element(e.rhs, result, i) + ")";
-      // A comparison is 1 or 0, as the executor has it (exec/src/tile.cpp).
-      if (op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=")
+      // C's fmod, as the executor's: exact, so f32 and f64 agree.
+      if (op == "%")
+        return std::string(Typer(m, nullptr).type_of(id).dtype == DType::F64 ? "fmod(" : "fmodf(") +
+               element(e.lhs, result, i) + ", " + element(e.rhs, result, i) + ")";
+      // A comparison is 1 or 0, as the executor has it (exec/src/tile.cpp);
+      // of integers, compared as integers (beyond 2^24 an f32 is not exact).
+      if (op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=") {
+        bool float_literal_operand = m.exprs[e.lhs].kind == Expr::Kind::Float || m.exprs[e.rhs].kind == Expr::Kind::Float;
+        if ((integer_valued(e.lhs) || integer_valued(e.rhs)) && !float_literal_operand)
+          return "(float)(" + integer_element(e.lhs, result, i) + " " + op + " " + integer_element(e.rhs, result, i) + ")";
         return "(float)(" + element(e.lhs, result, i) + " " + op + " " + element(e.rhs, result, i) + ")";
+      }
       if (op == "&&" || op == "||")
         return "(float)((" + element(e.lhs, result, i) + " != 0.0f) " + op + " (" + element(e.rhs, result, i) +
                " != 0.0f))";
@@ -634,17 +694,8 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
         return "(" + element(e.args[0], result, i) + " != 0.0f ? " + element(e.args[1], result, i) + " : " +
                element(e.args[2], result, i) + ")";
       if ((e.text == "row" || e.text == "col") && e.args.size() == 1) {
-        // The place of element i of the result, which row(x) and col(x)
-        // give when x is laid out as the result is.
-        const Expr& x = m.exprs[e.args[0]];
-        auto f = x.symbol == kNone ? std::nullopt : fragment(x.symbol, x.range);
-        if (!f) return "0";
-        if (f->layout != result.layout || f->dims != result.dims || result.dims.size() != 2) {
-          refuse(e.range, "`" + std::string(m.written(e.range)) + "` where the result has another shape or layout");
-          return "0";
-        }
-        ElementPlace p = place(result, i);
-        return "(float)" + (e.text == "row" ? p.row : p.col);
+        auto p = element_place(e, result, i);
+        return p ? "(float)" + *p : "0";
       }
       if (const UnaryBuiltin* b = find_unary_builtin(e.text); b && e.args.size() == 1)
         return std::string(b->cuda) + "(" + element(e.args[0], result, i) + ")";
@@ -658,6 +709,8 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
       if (e.cast_type == DType::F64) return "(double)(" + element(e.lhs, result, i) + ")";
       if (e.cast_type == DType::F32 && Typer(m, nullptr).type_of(e.lhs).dtype == DType::F64)
         return "(float)(" + element(e.lhs, result, i) + ")";
+      if (e.cast_type == DType::F32 && integer_valued(e.lhs))
+        return "(float)(" + integer_element(e.lhs, result, i) + ")";
       if (e.cast_type == DType::F32) return element(e.lhs, result, i);
       if (e.cast_type == DType::BF16) return "CAKE_ROUND_BF16(" + element(e.lhs, result, i) + ")";
       if (e.cast_type == DType::F16) return "CAKE_ROUND_F16(" + element(e.lhs, result, i) + ")";

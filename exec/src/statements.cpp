@@ -339,6 +339,20 @@ World::Result World::assign(Actor& a, const AssignStmt& s, StmtId id) {
       return Result::Stop;
     }
     value = std::move(r);
+  } else if (!value->scalar && value->values.size() != static_cast<size_t>(v.elements())) {
+    // A value of fewer dims (a `.row` vector, an [M, 1] or [N] operand)
+    // spreads over the target as it would over an operand of its shape.
+    Tile onto;
+    onto.scalar = false;
+    onto.row_vector = v.row_vector;
+    onto.dims.assign(v.extent.begin(), v.extent.end());
+    std::string error;
+    auto r = spread_over(*value, onto, error);
+    if (!r) {
+      ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.stmts[id].range, error);
+      return Result::Stop;
+    }
+    value = std::move(r);
   }
   return write(a, v, *value, id) ? Result::Next : Result::Stop;
 }

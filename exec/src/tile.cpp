@@ -3,9 +3,11 @@
 
 #include "cake/broadcast.h"
 #include "cake/exec/numeric.h"
+#include "cake/typing.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <initializer_list>
 
 namespace cake::exec {
@@ -28,6 +30,30 @@ std::optional<double> binary(std::string_view op, double x, double y) {
   if (op == "&&") return x != 0 && y != 0;
   if (op == "||") return x != 0 || y != 0;
   return std::nullopt;
+}
+
+/// A bitwise operator on the values of integers of `dtype` (the verifier
+/// refuses them on floats, E0103), before the result is wrapped to the
+/// dtype. A shift by an amount outside 0 .. 63 shifts by 63 or gives 0, as
+/// PTX's `shl`/`shr` clamp theirs: every bit out, or the sign in.
+double bitwise(std::string_view op, DType dtype, double x, double y) {
+  bool is_signed = dtype == DType::I8 || dtype == DType::I16 || dtype == DType::I32 || dtype == DType::I64;
+  // The operands as two's-complement 64-bit words (a u64 beyond 2^63 too).
+  auto word = [](double v) {
+    return v >= 9223372036854775808.0 ? static_cast<uint64_t>(v) : static_cast<uint64_t>(static_cast<int64_t>(v));
+  };
+  uint64_t a = word(x), b = word(y);
+  uint64_t r = 0;
+  if (op == "&") r = a & b;
+  if (op == "|") r = a | b;
+  if (op == "^") r = a ^ b;
+  int64_t amount = y < 0 || y > 63 ? 64 : static_cast<int64_t>(y);
+  if (op == "<<") r = amount > 63 ? 0 : a << amount;
+  if (op == ">>") {
+    int64_t n = std::min<int64_t>(amount, 63);
+    r = is_signed ? static_cast<uint64_t>(static_cast<int64_t>(a) >> n) : amount > 63 ? 0 : a >> n;
+  }
+  return is_signed ? static_cast<double>(static_cast<int64_t>(r)) : static_cast<double>(r);
 }
 
 std::optional<double> unary(std::string_view fn, double x) {
@@ -112,7 +138,8 @@ std::optional<Tile> combine(std::string_view op, const Tile& a, const Tile& b, s
   Spread sa = spread(a, out.dims), sb = spread(b, out.dims);
   int64_t columns = out.dims.size() == 2 ? out.dims[1] : 1;
   for (size_t i = 0; i < out.values.size(); ++i) {
-    auto v = binary(op, element(a, sa, i, columns), element(b, sb, i, columns));
+    double x = element(a, sa, i, columns), y = element(b, sb, i, columns);
+    auto v = is_bitwise_operator(op) ? std::optional<double>(bitwise(op, out.dtype, x, y)) : binary(op, x, y);
     if (!v) {
       error = "the executor has no operator `" + std::string(op) + "`";
       return std::nullopt;
@@ -147,6 +174,18 @@ std::optional<Tile> apply(std::string_view fn, const Tile& a, std::string& error
     }
     v = round_to(out.dtype, *r);
   }
+  return out;
+}
+
+std::optional<Tile> spread_over(const Tile& a, const Tile& onto, std::string& error) {
+  Spread s = spread(a, onto.dims);
+  if (s == Spread::None) {
+    error = "the value does not broadcast over the target";
+    return std::nullopt;
+  }
+  Tile out = shaped_as(onto, a.dtype, a.literal);
+  int64_t columns = out.dims.size() == 2 ? out.dims[1] : 1;
+  for (size_t i = 0; i < out.values.size(); ++i) out.values[i] = element(a, s, i, columns);
   return out;
 }
 

@@ -34,6 +34,10 @@ std::optional<Tile> combine(std::string_view op, const Tile& a, const Tile& b, s
 std::optional<Tile> choose(const Tile& c, const Tile& a, const Tile& b, std::string& error);
 /// A unary operator (- + !) or function (exp2, log2, exp, log, rsqrt, sqrt, abs).
 std::optional<Tile> apply(std::string_view fn, const Tile& a, std::string& error);
+/// `a` spread over a tile shaped as `onto` (an assignment's value over its
+/// target: `y = v` of a `.row` vector v); nullopt with `error` when it does
+/// not broadcast.
+std::optional<Tile> spread_over(const Tile& a, const Tile& onto, std::string& error);
 /// `a` converted to `dtype` (cvt<T>).
 Tile convert(const Tile& a, DType dtype);
 

@@ -9,10 +9,12 @@
 #include <catch2/catch.hpp>
 
 #include "cake/arch.h"
+#include "cake/codegen/nvrtc.h"
 #include "cake/registry.h"
 #include "kernel_io.h"
 #include "host/tensor_map.h"
 #include "op_kernels.h"
+#include "random_kernels.h"
 #include "support/test_files.h"
 
 #include <dlfcn.h>
@@ -67,6 +69,7 @@ fs::path host_runtime(const fs::path& work) {
 void run_on_host(const Module& m, uint32_t k, const codegen::Lowered& low, const fs::path& work) {
   testing::KernelCase c = testing::make_case(m, k, low.plan, 7);
   INFO("shape " << c.shape.text);
+  INFO(c.error);
   REQUIRE(c.error.empty());
 
   // The lowered code, built as a shared object with the host compiler.
@@ -237,5 +240,51 @@ TEST_CASE("the published stream-K FP8 GEMM computes on the host what the CPU exe
   REQUIRE(low.ok());
   fs::path work = work_dir();
   run_on_host(m, k, low, work);
+  fs::remove_all(work);
+}
+
+// Random kernels of register fragments (tests/codegen/random_kernels.h):
+// each is accepted by the verifier, lowers, and computes on the host what
+// the CPU executor computes; it compiles with NVRTC where NVRTC is found.
+// CAKE_RANDOM_KERNELS (how many, default 24) and CAKE_RANDOM_SEED (the
+// first seed, default 1) run others.
+TEST_CASE("random fragment kernels compute on the host what the CPU executor computes", "[random]") {
+  auto number = [](const char* name, uint64_t fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
+  };
+  uint64_t count = number("CAKE_RANDOM_KERNELS", 24), first = number("CAKE_RANDOM_SEED", 1);
+  fs::path work = work_dir();
+  for (uint64_t seed = first; seed < first + count; ++seed) {
+    testing::RandomKernel r = testing::random_kernel(seed);
+    std::string text = "target " + r.target + "\n" + r.text;
+    INFO("seed " << seed << ": " << r.what << "\n" << text);
+    auto a = analyze(text);
+    std::string errors;
+    for (const Diagnostic& d : a->diagnostics)
+      if (d.severity == Severity::Error) errors += "  " + d.message + "\n";
+    if (!errors.empty()) {
+      FAIL_CHECK("the verifier refuses it:\n" << errors);
+      continue;
+    }
+    codegen::Lowered low = codegen::lower(*a, 0, r.target, "/random/seed" + std::to_string(seed) + ".cake");
+    if (!low.ok()) {
+      for (const Diagnostic& d : low.diagnostics) errors += "  " + d.message + "\n";
+      FAIL_CHECK("the lowering refuses it:\n" << errors);
+      continue;
+    }
+    // NVRTC is stricter than the host compiler (an `isnan` of an int is
+    // ambiguous there): where it is at hand, the kernel compiles with it.
+    if (codegen::available()) {
+      codegen::CompileRequest request;
+      request.source = low.cuda;
+      request.arch = r.target;
+      request.line_info = false;
+      codegen::CompileResult built = codegen::compile(request);
+      INFO(built.error << "\n" << built.log);
+      CHECK(built.ok);
+    }
+    run_on_host(a->module, 0, low, work);
+  }
   fs::remove_all(work);
 }

@@ -117,6 +117,25 @@ kernel no_implicit_conversion(A: global bf16[64, 64]) grid (1) block 128 {
 // -----
 
 target sm_80
+kernel bitwise_on_integers(X: global f32[16, 8], K: global i32[16, 8]) grid (1) block 32 {
+  reg x: f32[16, 8] layout(mma_acc)
+  reg k: i32[16, 8] layout(mma_acc)
+  load x <- X
+  k = cvt<i32>(x * 8.0)
+  k = (k & 255) ^ (k << 2)
+  // select's literal values take the dtype of what they meet, not pred's
+  x = select(x > 0.5, 2.0, 4.0) * x
+  x = select(k > 3, 2.0, 4.0)
+  // expected-error@+1 [CAKE-E0103] {{`&` takes integers, and its operands are f32}}
+  x = x & 3.0
+  // expected-error@+1 [CAKE-E0103] {{`>>` takes integers}}
+  x = cvt<f32>(k) >> 1
+  store K <- k
+}
+
+// -----
+
+target sm_80
 kernel store_add_dtypes(X: global f32[N], Y: global bf16[32], Z: global f32[32], W: global i32[32]) where N % 32 == 0 grid (N / 32) block 32 {
   smem s: f32[32]
   reg x: f32

@@ -17,18 +17,22 @@
 // --rehearse MAJOR.MINOR: all but the GPU's part, for a GPU of that compute
 // capability: which kernels would run, their cases and their compiles.
 //
+// --random FIRST:COUNT: instead, the random fragment kernels of seeds FIRST
+// .. FIRST + COUNT - 1 (tests/codegen/random_kernels.h) that this GPU runs.
+//
 // --only NAME: only the kernels whose name contains NAME (examples, op and
 // form kernels alike). --dump DIR: for each kernel whose outputs differ,
 // the GPU's bytes of each tensor argument as DIR/KERNEL.TARGET.TENSOR.bin
 // (its inputs are the seeded ones of kernel_io.h, so the case can be
 // rebuilt on any machine and the difference studied there).
 //
-// Usage: cake-gpu-check [--rehearse MAJOR.MINOR] [--time FILE] [--only NAME]
-//                       [--dump DIR] [EXAMPLES_DIR]
+// Usage: cake-gpu-check [--rehearse MAJOR.MINOR] [--time FILE | --random FIRST:COUNT]
+//                       [--only NAME] [--dump DIR] [EXAMPLES_DIR]
 // (tests/gpu/run.sh wraps it).
 #include "driver.h"
 #include "kernel_io.h"
 #include "op_kernels.h"
+#include "random_kernels.h"
 #include "support/test_files.h"
 
 #include "cake/arch.h"
@@ -348,6 +352,34 @@ Tally check(gpu::Driver* driver, int major, int minor, const fs::path& dir) {
   return tally;
 }
 
+/// The random fragment kernels of seeds first .. first + kernels - 1 whose
+/// target this GPU runs.
+Tally check_random(gpu::Driver* driver, int major, int minor, uint64_t first, uint64_t kernels) {
+  Tally tally;
+  std::printf("random fragment kernels, seeds %llu .. %llu:\n", static_cast<unsigned long long>(first),
+              static_cast<unsigned long long>(first + kernels - 1));
+  for (uint64_t seed = first; seed < first + kernels && !tally.stop; ++seed) {
+    testing::RandomKernel r = testing::random_kernel(seed);
+    std::string label = "[" + r.what + "] seed " + std::to_string(seed);
+    std::string arch = arch_for(r.target, major, minor);
+    if (arch.empty()) {
+      std::printf("  skipped          %s: this GPU cannot run %s code\n", label.c_str(), r.target.c_str());
+      ++tally.skipped;
+      continue;
+    }
+    auto a = analyze("target " + r.target + "\n" + r.text);
+    codegen::Lowered low = codegen::lower(*a, 0, r.target, "/random/seed" + std::to_string(seed) + ".cake");
+    if (count(a->diagnostics).errors > 0 || !low.ok()) {
+      // codegen.random_kernels checks that every seed verifies and lowers.
+      std::printf("  FAILED           %s: refused by the verifier or the lowering\n", label.c_str());
+      ++tally.failed;
+      continue;
+    }
+    tally.add(check_case(driver, a->module, 0, low, arch, label));
+  }
+  return tally;
+}
+
 /// Each tensor parameter of `got` against the reference's parameter at the
 /// same position (references match by position, E0118); a line per
 /// difference. The inputs are compared too: that both kernels got the same
@@ -572,6 +604,7 @@ int main(int argc, char** argv) {
   int major = 0, minor = 0;
   bool rehearse = false;
   std::string time_file;
+  unsigned long long random_first = 0, random_count = 0;
   std::vector<std::string> rest;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -580,12 +613,17 @@ int main(int argc, char** argv) {
       ++i;
     } else if (arg == "--time" && i + 1 < argc) {
       time_file = argv[++i];
+    } else if (arg == "--random" && i + 1 < argc &&
+               std::sscanf(argv[i + 1], "%llu:%llu", &random_first, &random_count) == 2 && random_count > 0) {
+      ++i;
     } else if (arg == "--only" && i + 1 < argc) {
       options.only = argv[++i];
     } else if (arg == "--dump" && i + 1 < argc) {
       options.dump = argv[++i];
     } else if (arg.rfind("--", 0) == 0 || !rest.empty()) {
-      std::fprintf(stderr, "usage: cake-gpu-check [--rehearse MAJOR.MINOR] [--time FILE] [--only NAME] [--dump DIR] [EXAMPLES_DIR]\n");
+      std::fprintf(stderr,
+                   "usage: cake-gpu-check [--rehearse MAJOR.MINOR] [--time FILE | --random FIRST:COUNT] [--only NAME] "
+                   "[--dump DIR] [EXAMPLES_DIR]\n");
       return 2;
     } else {
       rest.push_back(arg);
@@ -609,8 +647,9 @@ int main(int argc, char** argv) {
   std::printf("cake-gpu-check: %s (sm_%d%d), NVRTC %s\n", driver ? driver->device_name().c_str() : "a rehearsal",
               major, minor, codegen::version().c_str());
   fs::path dir = rest.empty() ? fs::path(CAKE_EXAMPLES_DIR) : fs::path(rest[0]);
-  Tally tally = time_file.empty() ? check(driver.get(), major, minor, dir)
-                                  : time_benches(driver.get(), major, minor, dir, time_file);
+  Tally tally = random_count > 0    ? check_random(driver.get(), major, minor, random_first, random_count)
+                : time_file.empty() ? check(driver.get(), major, minor, dir)
+                                    : time_benches(driver.get(), major, minor, dir, time_file);
   if (tally.stop) std::printf("cake-gpu-check: stopped after a failure that can leave the context unusable\n");
   std::printf("cake-gpu-check: %d %s, %d failed, %d not run (not lowered yet, or not for this GPU)\n", tally.ran,
               driver ? "ran" : "compiled", tally.failed, tally.skipped);

@@ -10,6 +10,7 @@
 #include "cake/eval.h"
 
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace cake {
@@ -38,6 +39,9 @@ struct Typed {
   bool is_buffer() const { return kind == Kind::Buffer; }
   bool is_scalar() const { return kind == Kind::Scalar; }
 };
+
+/// `&`, `|`, `^`, `<<`, `>>`: operators on integers only (E0103 on floats).
+bool is_bitwise_operator(std::string_view op);
 
 class Typer {
  public:

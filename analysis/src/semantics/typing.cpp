@@ -23,6 +23,8 @@ bool is_comparison(std::string_view op) {
 
 }  // namespace
 
+bool is_bitwise_operator(std::string_view op) { return op == "&" || op == "|" || op == "^" || op == "<<" || op == ">>"; }
+
 void Typer::report(Diagnostic d) {
   if (diags_) diags_->push_back(std::move(d));
 }
@@ -196,6 +198,12 @@ Typed Typer::type_depth(ExprId id, int depth) {
       }
       Typed out = elementwise(e, {l, r});
       if (out.is_buffer() && is_comparison(e.text)) out.dtype = DType::Pred;
+      if (out.is_buffer() && is_bitwise_operator(e.text) && is_float(out.dtype)) {
+        report(make_diagnostic(DiagId::DtypeMismatch, e.range,
+                               "`" + std::string(e.text) + "` takes integers, and its operands are " +
+                                   std::string(dtype_name(out.dtype)) + ": convert them with cvt<i32>(...) first"));
+        return {};
+      }
       return out;
     }
     case Expr::Kind::Call:
@@ -454,7 +462,13 @@ Typed Typer::call(const Expr& e, int depth) {
       if (!t.literal) out.dtype = t.dtype, out.literal = false;
     return out;
   }
-  return elementwise(e, std::move(args));
+  // `select(c, 2.0, 4.0)` over a pred fragment c: c lends only its shape,
+  // so the value is a literal's, taking the dtype of what it meets.
+  bool literal_values = f == "select" && args[1].literal && args[2].literal;
+  DType literal_dtype = args[1].dtype;
+  Typed out = elementwise(e, std::move(args));
+  if (literal_values && out.kind != Typed::Kind::Unknown) out.dtype = literal_dtype, out.literal = true;
+  return out;
 }
 
 }  // namespace cake

@@ -1,0 +1,428 @@
+// Random kernels of register fragments, for differential tests of the
+// lowering against the CPU executor (codegen/host_run_test.cpp on the host,
+// gpu/gpu_check.cpp on a GPU): each seed gives one kernel the verifier
+// accepts, of one owner (a thread, a warp's `mma_acc`, a warpgroup's
+// `wgmma_acc`), whose statements mix loads, element-wise expressions
+// (arithmetic, max/min/abs, select over comparisons of values and of
+// row()/col(), broadcast row vectors, exp2), conversions to 16- and 8-bit
+// floats and to i32, integer arithmetic, row reductions, an arg-reduction
+// and a round trip through shared memory, and that stores every fragment it
+// computes. What decides each element is where the lowering places it, so
+// these kernels exercise the fragment layouts' index arithmetic in
+// combinations no hand-written kernel covers.
+//
+// The values stay comparable with the executor's tolerances: every f32
+// assignment is clamped to [-64, 64]; a row sum adds terms made multiples of
+// 2^-6 first, which any order adds exactly; and a conversion to a narrower
+// type, a comparison, a sum and an arg-reduction read only values both
+// sides compute bit for bit (not of an exp2, which a GPU approximates).
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace cake::testing {
+
+struct RandomKernel {
+  std::string target;
+  std::string text;  // without its `target` line
+  std::string what;  // owner and shape, for a failure's message
+};
+
+namespace random_kernel_detail {
+
+/// An expression's text, and whether both sides compute it bit for bit.
+struct Val {
+  std::string text;
+  bool exact = true;
+};
+
+enum class Owner { Thread, Warp, Warpgroup };
+
+class Generator {
+ public:
+  explicit Generator(uint64_t seed) : rng_(seed), seed_(seed) {}
+
+  RandomKernel make() {
+    RandomKernel out;
+    owner_ = static_cast<Owner>(pick(3));
+    switch (owner_) {
+      case Owner::Thread:
+        rows_ = one_of<int>({1, 2, 4});
+        cols_ = one_of<int>({1, 2, 4, 8, 16});
+        units_ = one_of<int>({32, 64, 128});
+        threads_ = units_;
+        unit_ = "(warp.id * 32 + lane)";
+        out.target = one_of<std::string>({"sm_80", "sm_89", "sm_90a"});
+        break;
+      case Owner::Warp:
+        rows_ = one_of<int>({16, 16, 32});
+        cols_ = one_of<int>({8, 16, 24, 32, 64});
+        units_ = one_of<int>({1, 2, 4});
+        threads_ = 32 * units_;
+        unit_ = "warp.id";
+        layout_ = " layout(mma_acc)";
+        row_layout_ = " layout(mma_acc.row)";
+        out.target = one_of<std::string>({"sm_80", "sm_89", "sm_90a"});
+        break;
+      case Owner::Warpgroup:
+        rows_ = 64;
+        cols_ = one_of<int>({8, 16, 32, 64});
+        units_ = one_of<int>({1, 2});
+        threads_ = 128 * units_;
+        unit_ = "role.rank";
+        layout_ = " layout(wgmma_acc)";
+        row_layout_ = " layout(wgmma_acc.row)";
+        out.target = "sm_90a";
+        break;
+    }
+    // Four tiles of rows x cols within a thread's registers (E0304).
+    while (rows_ * cols_ / (threads_ / units_) > 48) cols_ /= 2;
+    ctas_ = one_of<int>({1, 2});
+    target_ = out.target;
+    total_rows_ = ctas_ * units_ * rows_;
+    std::vector<std::string> narrow = {"bf16", "f16"};
+    if (out.target != "sm_80") {
+      narrow.push_back("f8e4m3");
+      narrow.push_back("f8e5m2");
+    }
+    narrow_ = one_of(narrow);
+    argmax_ = chance(50);
+    smem_ = chance(60);
+    swizzle_ = smem_ && owner_ != Owner::Thread && chance(50) ? swizzle_for(cols_ * 4) : "";
+
+    body();
+    out.text = kernel_text();
+    out.what = std::string(owner_ == Owner::Thread ? "per-thread" : owner_ == Owner::Warp ? "mma_acc" : "wgmma_acc") +
+               " [" + std::to_string(rows_) + ", " + std::to_string(cols_) + "] x " + std::to_string(units_) +
+               " units x " + std::to_string(ctas_) + " CTAs, " + narrow_ + " on " + out.target;
+    return out;
+  }
+
+ private:
+  std::mt19937_64 rng_;
+  uint64_t seed_;
+  Owner owner_ = Owner::Thread;
+  int rows_ = 1, cols_ = 1, units_ = 1, threads_ = 32, ctas_ = 1, total_rows_ = 1;
+  std::string unit_, layout_, row_layout_, narrow_, swizzle_, target_;
+  bool argmax_ = true, smem_ = false;
+  std::vector<std::string> lines_;
+  // Whether each fragment's current value is computed bit for bit alike.
+  bool x_exact_ = true, y_exact_ = true, v_exact_ = true, u_exact_ = true;
+  // Whether y, v and u hold a value yet (the first statements set them).
+  bool have_y_ = false, have_v_ = false, have_u_ = false;
+
+  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+  bool chance(int percent) { return pick(100) < percent; }
+  template <class T>
+  T one_of(const std::vector<T>& v) {
+    return v[static_cast<size_t>(pick(static_cast<int>(v.size())))];
+  }
+
+  /// The widest swizzle a row of `bytes` fills whole, or none.
+  std::string swizzle_for(int bytes) {
+    std::vector<std::string> fit;
+    for (int span : {32, 64, 128})
+      if (bytes % span == 0) fit.push_back(" swizzle(" + std::to_string(span) + "B)");
+    return fit.empty() ? "" : one_of(fit);
+  }
+
+  std::string base() const {
+    return "(block.x * " + std::to_string(units_) + " + " + unit_ + ") * " + std::to_string(rows_);
+  }
+  std::string tile(const std::string& tensor) const {
+    return tensor + "[" + base() + " : " + std::to_string(rows_) + ", :]";
+  }
+  std::string row_slice(const std::string& tensor) const {
+    return owner_ == Owner::Thread ? tensor + "[" + base() + " : " + std::to_string(rows_) + ", :]"
+                                   : tensor + "[" + base() + " : " + std::to_string(rows_) + "]";
+  }
+  std::string tile_type(const std::string& dtype) const {
+    return dtype + "[" + std::to_string(rows_) + ", " + std::to_string(cols_) + "]";
+  }
+  std::string row_type(const std::string& dtype) const {
+    return owner_ == Owner::Thread ? dtype + "[" + std::to_string(rows_) + ", 1]"
+                                   : dtype + "[" + std::to_string(rows_) + "]";
+  }
+
+  std::string f32_literal() {
+    return one_of<std::string>({"0.5", "2.0", "1.25", "0.75", "3.0", "0.125", "1.5", "4.0"});
+  }
+
+  // --- expressions ---------------------------------------------------------
+
+  Val f32_leaf(bool exact_only) {
+    for (;;) {
+      switch (pick(9)) {
+        case 0: case 1: if (!exact_only || x_exact_) return {"x", x_exact_}; break;
+        case 2: case 3: if (have_y_ && (!exact_only || y_exact_)) return {"y", y_exact_}; break;
+        case 4: return {f32_literal()};
+        case 5: if (have_v_ && (!exact_only || v_exact_)) return {"v", v_exact_}; break;
+        case 6: if (have_u_ && (!exact_only || u_exact_)) return {"u", u_exact_}; break;
+        case 7: return {"cvt<f32>(h)"};
+        case 8: return {one_of<std::string>({"cvt<f32>(row(x))", "cvt<f32>(col(x))", "cvt<f32>(k)"})};
+      }
+    }
+  }
+
+  Val f32_expr(int depth, bool exact_only) {
+    if (depth == 0 || chance(25)) return f32_leaf(exact_only);
+    auto both = [&](const std::string& pre, const std::string& mid, const std::string& post) {
+      Val a = f32_expr(depth - 1, exact_only), b = f32_expr(depth - 1, exact_only);
+      return Val{pre + a.text + mid + b.text + post, a.exact && b.exact};
+    };
+    switch (pick(9)) {
+      case 0: return both("(", " + ", ")");
+      case 1: return both("(", " - ", ")");
+      case 2: return both("(", " * ", ")");
+      case 3: return both("max(", ", ", ")");
+      case 4: return both("min(", ", ", ")");
+      case 5: { Val a = f32_expr(depth - 1, exact_only); return {"abs(" + a.text + ")", a.exact}; }
+      case 6: { Val a = f32_expr(depth - 1, exact_only); return {"(" + a.text + " * " + f32_literal() + ")", a.exact}; }
+      case 7: {
+        Val a = f32_expr(depth - 1, exact_only), b = f32_expr(depth - 1, exact_only);
+        return {"select(" + condition(depth - 1) + ", " + a.text + ", " + b.text + ")", a.exact && b.exact};
+      }
+      case 8:
+        if (exact_only) return f32_leaf(true);
+        return {"exp2(min(" + f32_expr(depth - 1, false).text + ", 3.0))", false};
+    }
+    return f32_leaf(exact_only);
+  }
+
+  /// A pred fragment from values computed alike on both sides.
+  std::string condition(int depth) {
+    if (depth > 0 && chance(30))
+      return "(" + condition(depth - 1) + (chance(50) ? " && " : " || ") + condition(depth - 1) + ")";
+    static const std::vector<std::string> ops = {" < ", " <= ", " > ", " >= "};
+    switch (pick(3)) {
+      case 0: return f32_expr(depth, true).text + one_of(ops) + f32_expr(depth, true).text;
+      case 1: return "col(x)" + one_of(ops) + "row(x) + " + std::to_string(pick(9) - 4);
+      default: return int_expr(depth) + one_of(ops) + std::to_string(pick(40) - 20);
+    }
+  }
+
+  std::string int_leaf() {
+    switch (pick(6)) {
+      case 0: case 1: return "k";
+      case 2: return "row(x)";
+      case 3: return "col(x)";
+      case 4: return std::to_string(1 + pick(9));
+      default: return x_exact_ ? "cvt<i32>(x * 8.0)" : "col(x)";
+    }
+  }
+
+  std::string int_expr(int depth) {
+    if (depth == 0 || chance(25)) return int_leaf();
+    std::string a = int_expr(depth - 1), b = int_expr(depth - 1);
+    switch (pick(10)) {
+      case 0: return "(" + a + " + " + b + ")";
+      case 1: return "(" + a + " - " + b + ")";
+      case 2: return "(" + a + " * " + b + ")";
+      case 3: return "(" + a + " & " + b + ")";
+      case 4: return "(" + a + " | " + b + ")";
+      case 5: return "(" + a + " ^ " + b + ")";
+      case 6: return "(" + a + " % " + std::to_string(2 + pick(7)) + ")";
+      case 7: return "(" + a + " / " + std::to_string(2 + pick(7)) + ")";
+      case 8: return "(" + a + " << " + std::to_string(1 + pick(3)) + ")";
+      default: return "(" + a + " >> " + std::to_string(1 + pick(3)) + ")";
+    }
+  }
+
+  Val row_expr(int depth) {
+    if (depth == 0 || chance(30)) {
+      switch (pick(3)) {
+        case 0: return {"v", v_exact_};
+        case 1: return {"u", u_exact_};
+        default: return {f32_literal()};
+      }
+    }
+    Val a = row_expr(depth - 1), b = row_expr(depth - 1);
+    bool exact = a.exact && b.exact;
+    switch (pick(5)) {
+      case 0: return {"(" + a.text + " + " + b.text + ")", exact};
+      case 1: return {"(" + a.text + " - " + b.text + ")", exact};
+      case 2: return {"(" + a.text + " * " + b.text + ")", exact};
+      case 3: return {"max(" + a.text + ", " + b.text + ")", exact};
+      default: return {"min(" + a.text + ", " + b.text + ")", exact};
+    }
+  }
+
+  static std::string clamped(const std::string& e) { return "max(min(" + e + ", 64.0), -64.0)"; }
+
+  // --- statements ------------------------------------------------------------
+
+  void say(const std::string& line) { lines_.push_back(line); }
+
+  void assign_f32(bool to_x) {
+    Val e = f32_expr(2 + pick(2), false);
+    say(std::string(to_x ? "x" : "y") + " = " + clamped(e.text));
+    (to_x ? x_exact_ : y_exact_) = e.exact;
+  }
+
+  /// Whether `ldmatrix`/`stmatrix` move the narrow fragment: an accumulator
+  /// layout, 16-bit values (stmatrix from sm_90) or 8-bit ones in 16-row,
+  /// 32-column tiles.
+  bool matrix_moves() const {
+    if (owner_ == Owner::Thread || target_ != "sm_90a") return false;
+    if (narrow_ == "bf16" || narrow_ == "f16") return true;
+    return rows_ % 16 == 0 && cols_ % 32 == 0;
+  }
+
+  void step() {
+    switch (pick(13)) {
+      case 10: {
+        // The narrow fragment's own arithmetic, rounded to its type.
+        static const std::vector<std::string> ops = {" + ", " - ", " * "};
+        say("h = max(min(h" + one_of(ops) + (chance(50) ? std::string("h") : f32_literal()) + ", 64.0), -64.0)");
+        break;
+      }
+      case 11: {
+        // Narrow values kept as such: max and min exactly, a sum rounded
+        // once from f32 (within one unit of the type, whatever the order).
+        std::string how = one_of<std::string>({"max", "min", "sum"});
+        say("reduce.row " + how + " hv <- h");
+        break;
+      }
+      case 12:
+        if (!smem_) break;
+        // The narrow fragment through shared memory into the next unit's,
+        // by ldmatrix/stmatrix where they move it.
+        if (matrix_moves()) {
+          say("stmatrix sh[" + unit_ + "] <- h");
+          say("syncthreads");
+          say("ldmatrix h <- sh[(" + unit_ + " + 1) % " + std::to_string(units_) + "]");
+        } else {
+          say("store sh[" + unit_ + "] <- h");
+          say("syncthreads");
+          say("load h <- sh[(" + unit_ + " + 1) % " + std::to_string(units_) + "]");
+        }
+        say("syncthreads");
+        break;
+      case 0: case 1: assign_f32(false); break;
+      case 2: assign_f32(true); break;
+      case 3: say("h = cvt<" + narrow_ + ">(" + f32_expr(2, true).text + ")"); break;
+      case 4: say("k = " + int_expr(2 + pick(2)) + " & 65535"); break;
+      case 5: {
+        bool from_y = chance(50);
+        std::string how = one_of<std::string>({"max", "min", "sum"});
+        bool to_v = chance(50);
+        std::string src = from_y ? "y" : "x";
+        bool exact = from_y ? y_exact_ : x_exact_;
+        if (how == "sum" && !exact) how = "max";
+        // A sum in any order is the same when its terms are multiples of
+        // 2^-6 below 2^6 (the sums need 19 bits): made so first.
+        if (how == "sum") say(src + " = cvt<f32>(cvt<i32>(" + src + " * 64.0)) * 0.015625");
+        say("reduce.row " + how + (to_v ? " v" : " u") + " <- " + src);
+        (to_v ? v_exact_ : u_exact_) = exact;
+        break;
+      }
+      case 6: {
+        Val e = row_expr(2);
+        say("v = " + clamped(e.text));
+        v_exact_ = e.exact;
+        break;
+      }
+      case 7: {
+        // Only of values computed alike: a near tie must not flip the index.
+        std::string src = y_exact_ ? "y" : x_exact_ ? "x" : "";
+        if (src.empty()) break;
+        std::string base = chance(50) ? "" : ", base(" + std::to_string(pick(100)) + ")";
+        say(std::string(argmax_ ? "argmax.row" : "argmin.row") + " best, arg <- " + src + base);
+        break;
+      }
+      case 8:
+        if (!smem_) break;
+        // Each unit's tile through shared memory into the next unit's
+        // fragment: the layout's placement both ways.
+        say("store s[" + unit_ + "] <- y");
+        say("syncthreads");
+        say("load y <- s[(" + unit_ + " + 1) % " + std::to_string(units_) + "]");
+        say("syncthreads");
+        break;
+      case 9: {
+        bool to_x = chance(50);
+        Val e = f32_expr(1, false);
+        say(std::string(to_x ? "x" : "y") + (chance(50) ? " += " : " -= ") + clamped(e.text));
+        // x op= e reads x itself; clamping bounds only e, so keep x's growth
+        // in check by clamping the whole next time around.
+        say(std::string(to_x ? "x" : "y") + " = " + clamped(to_x ? "x" : "y"));
+        (to_x ? x_exact_ : y_exact_) = (to_x ? x_exact_ : y_exact_) && e.exact;
+        break;
+      }
+    }
+  }
+
+  void body() {
+    say("load x <- " + tile("X"));
+    say("load h <- " + tile("H"));
+    say("k = col(x) * 3 - row(x)");
+    say("reduce.row max v <- x");
+    have_v_ = true;
+    say("y = " + clamped(f32_expr(2, true).text));
+    have_y_ = true;
+    say("reduce.row min u <- y");
+    have_u_ = true;
+    say("reduce.row max hv <- h");
+    int steps = 4 + pick(6);
+    for (int i = 0; i < steps; ++i) step();
+    say("store " + tile("XO") + " <- x");
+    say("store " + tile("YO") + " <- y");
+    say("store " + tile("HO") + " <- h");
+    say("store " + tile("KO") + " <- k");
+    say("store " + row_slice("VO") + " <- v");
+    say("store " + row_slice("UO") + " <- u");
+    say("store " + row_slice("BO") + " <- best");
+    say("store " + row_slice("AO") + " <- arg");
+    say("store " + row_slice("HVO") + " <- hv");
+  }
+
+  std::string kernel_text() const {
+    std::string R = std::to_string(total_rows_), C = std::to_string(cols_);
+    auto tensor = [&](const std::string& name, const std::string& dtype) {
+      return name + ": global " + dtype + "[" + R + ", " + C + "]";
+    };
+    auto rows = [&](const std::string& name, const std::string& dtype) {
+      return name + ": global " + dtype + (owner_ == Owner::Thread ? "[" + R + ", 1]" : "[" + R + "]");
+    };
+    std::string params = tensor("X", "f32") + ", " + tensor("H", narrow_) + ", " + tensor("XO", "f32") + ", " +
+                         tensor("YO", "f32") + ", " + tensor("HO", narrow_) + ", " + tensor("KO", "i32") + ", " +
+                         rows("VO", "f32") + ", " + rows("UO", "f32") + ", " + rows("BO", "f32") + ", " +
+                         rows("AO", "i32") + ", " + rows("HVO", narrow_);
+    std::string text = "kernel random_" + std::to_string(seed_) + "(" + params + ") grid (" + std::to_string(ctas_) + ") block " +
+                       std::to_string(threads_) + " {\n";
+    if (smem_) {
+      text += "  smem s: f32[" + std::to_string(units_) + "][" + std::to_string(rows_) + ", " + C + "]" + swizzle_ + "\n";
+      text += "  smem sh: " + narrow_ + "[" + std::to_string(units_) + "][" + std::to_string(rows_) + ", " + C + "]\n";
+    }
+    std::string indent = "  ";
+    if (owner_ == Owner::Warpgroup) {
+      text += "  role wg warpgroup(" + std::string(units_ == 1 ? "0" : "0, 1") + ") {\n";
+      indent = "    ";
+    }
+    text += indent + "reg x: " + tile_type("f32") + layout_ + "\n";
+    text += indent + "reg y: " + tile_type("f32") + layout_ + "\n";
+    text += indent + "reg h: " + tile_type(narrow_) + layout_ + "\n";
+    text += indent + "reg k: " + tile_type("i32") + layout_ + "\n";
+    text += indent + "reg v: " + row_type("f32") + row_layout_ + "\n";
+    text += indent + "reg u: " + row_type("f32") + row_layout_ + "\n";
+    text += indent + "reg best: " + row_type("f32") + row_layout_ + (argmax_ ? " = -inf\n" : " = +inf\n");
+    text += indent + "reg arg: " + row_type("i32") + row_layout_ + " = 0\n";
+    text += indent + "reg hv: " + row_type(narrow_) + row_layout_ + "\n";
+    for (const std::string& line : lines_) text += indent + line + "\n";
+    if (owner_ == Owner::Warpgroup) text += "  }\n";
+    return text + "}\n";
+  }
+};
+
+}  // namespace random_kernel_detail
+
+/// The kernel of `seed`: the same text for the same seed on every machine
+/// (std::mt19937_64 and uniform_int_distribution's use of it are fixed by
+/// the library in use; a different standard library may give other kernels
+/// for a seed, each as valid).
+inline RandomKernel random_kernel(uint64_t seed) { return random_kernel_detail::Generator(seed).make(); }
+
+}  // namespace cake::testing
