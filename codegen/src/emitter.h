@@ -171,6 +171,9 @@ class Emitter {
   /// Whether `e` computes integers (not pred): element() then computes it
   /// as integer_element() does and converts the result.
   bool integer_valued(ExprId e);
+  /// The dtype of value `e` as the verifier types it; Unknown for a literal
+  /// (it takes the dtype of what it meets).
+  DType value_dtype(ExprId e);
   /// Which register of operand `s` element-wise expressions read at
   /// register `i` of a result of shape `result` (as stored: 16-bit floats
   /// as their bits), or nullopt (refused at `at`).
@@ -450,7 +453,7 @@ class Emitter {
  private:
   ByteRange current_{};
   std::map<SymbolId, int64_t> symbol_multiple_;
-  std::map<ExprId, bool> integer_valued_;  // integer_valued(), by expression
+  std::map<ExprId, DType> value_dtype_;  // value_dtype(), by expression
   std::set<std::string> defined_;
 };
 

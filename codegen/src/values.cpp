@@ -595,7 +595,13 @@ std::string Emitter::integer_element(ExprId id, const FragShape& result, const s
     if (integer_valued(e.lhs)) return "((" + type + ")(" + integer(e.lhs) + "))";
     return "((" + type + ")(long long)(" + element(e.lhs, result, i) + "))";
   }
-  if (auto c = composite_integer(e, integer)) return *c;
+  if (auto c = composite_integer(e, integer)) {
+    // Wrapped to the expression's dtype at every operation, as the
+    // executor rounds each result: `(k << 3) / 4` of a u16 k drops the
+    // bits the shift carried out, where C++ would have kept them in an int.
+    DType t = integer_valued(id) ? value_dtype(id) : DType::Unknown;
+    return t == DType::Unknown ? *c : "((" + ctype(t) + ")" + *c + ")";
+  }
   return index(id);
 }
 
@@ -613,12 +619,17 @@ std::optional<std::string> Emitter::element_place(const Expr& call, const FragSh
   return call.text == "row" ? p.row : p.col;
 }
 
-bool Emitter::integer_valued(ExprId id) {
-  if (auto it = integer_valued_.find(id); it != integer_valued_.end()) return it->second;
+DType Emitter::value_dtype(ExprId id) {
+  if (auto it = value_dtype_.find(id); it != value_dtype_.end()) return it->second;
   Typed t = Typer(m, nullptr).type_of(id);
-  bool integer = !t.literal && t.dtype != DType::Pred && t.dtype != DType::Unknown && !is_float(t.dtype);
-  integer_valued_.emplace(id, integer);
-  return integer;
+  DType dtype = t.literal ? DType::Unknown : t.dtype;
+  value_dtype_.emplace(id, dtype);
+  return dtype;
+}
+
+bool Emitter::integer_valued(ExprId id) {
+  DType t = value_dtype(id);
+  return t != DType::Pred && t != DType::Unknown && !is_float(t);
 }
 
 std::string Emitter::element(ExprId id, const FragShape& result, const std::string& i) {

@@ -89,6 +89,9 @@ class Generator {
       narrow.push_back("f8e5m2");
     }
     narrow_ = one_of(narrow);
+    // 8- and 16-bit integers wrap as they are stored; in an accumulator
+    // layout an 8-bit one is an MMA operand, not written element-wise.
+    if (owner_ == Owner::Thread) int_ = one_of<std::string>({"i32", "i32", "i16", "u16", "i8", "u8", "u32"});
     argmax_ = chance(50);
     smem_ = chance(60);
     swizzle_ = smem_ && owner_ != Owner::Thread && chance(50) ? swizzle_for(cols_ * 4) : "";
@@ -107,6 +110,10 @@ class Generator {
   Owner owner_ = Owner::Thread;
   int rows_ = 1, cols_ = 1, units_ = 1, threads_ = 32, ctas_ = 1, total_rows_ = 1;
   std::string unit_, layout_, row_layout_, narrow_, swizzle_, target_;
+  std::string int_ = "i32";  // k's dtype: narrower ones per thread only
+
+  /// An i32 value (row(x), col(x)) as k's dtype.
+  std::string as_int(const std::string& e) const { return int_ == "i32" ? e : "cvt<" + int_ + ">(" + e + ")"; }
   bool argmax_ = true, smem_ = false;
   std::vector<std::string> lines_;
   // Whether each fragment's current value is computed bit for bit alike.
@@ -207,10 +214,10 @@ class Generator {
   std::string int_leaf() {
     switch (pick(6)) {
       case 0: case 1: return "k";
-      case 2: return "row(x)";
-      case 3: return "col(x)";
+      case 2: return as_int("row(x)");
+      case 3: return as_int("col(x)");
       case 4: return std::to_string(1 + pick(9));
-      default: return x_exact_ ? "cvt<i32>(x * 8.0)" : "col(x)";
+      default: return x_exact_ ? "cvt<" + int_ + ">(x * 8.0)" : as_int("col(x)");
     }
   }
 
@@ -358,7 +365,7 @@ class Generator {
   void body() {
     say("load x <- " + tile("X"));
     say("load h <- " + tile("H"));
-    say("k = col(x) * 3 - row(x)");
+    say("k = " + as_int("col(x)") + " * 3 - " + as_int("row(x)"));
     say("reduce.row max v <- x");
     have_v_ = true;
     say("y = " + clamped(f32_expr(2, true).text));
@@ -388,7 +395,7 @@ class Generator {
       return name + ": global " + dtype + (owner_ == Owner::Thread ? "[" + R + ", 1]" : "[" + R + "]");
     };
     std::string params = tensor("X", "f32") + ", " + tensor("H", narrow_) + ", " + tensor("XO", "f32") + ", " +
-                         tensor("YO", "f32") + ", " + tensor("HO", narrow_) + ", " + tensor("KO", "i32") + ", " +
+                         tensor("YO", "f32") + ", " + tensor("HO", narrow_) + ", " + tensor("KO", int_) + ", " +
                          rows("VO", "f32") + ", " + rows("UO", "f32") + ", " + rows("BO", "f32") + ", " +
                          rows("AO", "i32") + ", " + rows("HVO", narrow_);
     std::string text = "kernel random_" + std::to_string(seed_) + "(" + params + ") grid (" + std::to_string(ctas_) + ") block " +
@@ -405,7 +412,7 @@ class Generator {
     text += indent + "reg x: " + tile_type("f32") + layout_ + "\n";
     text += indent + "reg y: " + tile_type("f32") + layout_ + "\n";
     text += indent + "reg h: " + tile_type(narrow_) + layout_ + "\n";
-    text += indent + "reg k: " + tile_type("i32") + layout_ + "\n";
+    text += indent + "reg k: " + tile_type(int_) + layout_ + "\n";
     text += indent + "reg v: " + row_type("f32") + row_layout_ + "\n";
     text += indent + "reg u: " + row_type("f32") + row_layout_ + "\n";
     text += indent + "reg best: " + row_type("f32") + row_layout_ + (argmax_ ? " = -inf\n" : " = +inf\n");

@@ -239,7 +239,7 @@ flash_fwd_causal(unsigned short* __restrict__ Q, unsigned short* __restrict__ K,
 #line 62 "@CAKE_FILE@"
       #pragma unroll
 #line 62 "@CAKE_FILE@"
-      for (int cake_i = 0; cake_i < 32; ++cake_i) s[cake_i] = ((float)(((kt * 64LL) + ((int)(2 * (cake_lane % 4) + (8 * ((cake_i) / 4) + ((cake_i) % 2))))) > (q0 + ((int)(16 * (int)(cake_warp % 4) + cake_lane / 4 + (8 * (((cake_i) / 2) % 2)))))) != 0.0f ? (-CAKE_INF) : (s[cake_i] * 0.18033688f));
+      for (int cake_i = 0; cake_i < 32; ++cake_i) s[cake_i] = ((float)(((int)(((int)(kt * 64LL)) + ((int)(2 * (cake_lane % 4) + (8 * ((cake_i) / 4) + ((cake_i) % 2)))))) > ((int)(q0 + ((int)(16 * (int)(cake_warp % 4) + cake_lane / 4 + (8 * (((cake_i) / 2) % 2))))))) != 0.0f ? (-CAKE_INF) : (s[cake_i] * 0.18033688f));
 #line 63 "@CAKE_FILE@"
       // reduce.row max mt <- s
 #line 63 "@CAKE_FILE@"
