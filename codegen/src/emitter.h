@@ -168,6 +168,19 @@ class Emitter {
   /// `row(x)` or `col(x)` at register `i` of a result of shape `result`:
   /// the place of that element, which x must share (nullopt: refused).
   std::optional<std::string> element_place(const Expr& call, const FragShape& result, const std::string& i);
+  /// Part `op` of fragment `f` (`y[32 : 32, :]`, `t[1, :]`): the C++
+  /// condition that register `i` lies in it ("" when every one does) and,
+  /// into `tile`, the register's coordinates in the part (a scalar item's
+  /// dim dropped); nullopt where the part is not lowered (refused).
+  std::optional<std::string> part_guard(const FragShape& f, const IndexedOperand& op, const std::string& i,
+                                        std::vector<std::string>& tile);
+  /// The items of the part an assignment writes (`x[:, 0 : 8] = ...`), while
+  /// its value is lowered: an operand that is the same part of a fragment
+  /// laid out as x is read at the same register.
+  const std::vector<IndexItem>* part_items = nullptr;
+  /// Operand `id`, a part of a fragment, at register `i` of the result
+  /// (its slot as stored), when it is the assigned part (part_items).
+  std::optional<std::string> part_operand(ExprId id, const FragShape& result, const std::string& i);
   /// Whether `e` computes integers (not pred): element() then computes it
   /// as integer_element() does and converts the result.
   bool integer_valued(ExprId e);

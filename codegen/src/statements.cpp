@@ -104,6 +104,7 @@ struct Lowerer {
   void load_store(const MoveStmt& mv, bool load, bool add = false) {
     ExprId reg = load ? mv.dst : mv.src, mem = load ? mv.src : mv.dst;
     const Expr& r = x.m.exprs[reg];
+    if (r.kind == Expr::Kind::Index) return load_store_part(reg, mem, load, add);
     if (r.kind != Expr::Kind::Name || r.symbol == kNone) return x.refuse(r.range, "a register operand that is not a name");
     auto f = x.fragment(r.symbol, r.range);
     if (!f) return;
@@ -146,6 +147,33 @@ struct Lowerer {
       --x.indent;
       line("}");
     }
+  }
+
+  /// `store mem <- r[items]`, `load r[items] <- mem`: part of a fragment
+  /// (of the owner's tile, as the whole is). Each register whose place lies
+  /// in the items moves, at the tile coordinate it has there: its place less
+  /// a slice's start, a scalar item's dim dropped. A `.row` vector's values,
+  /// which the four lanes of a quad hold alike, are stored by one of them.
+  void load_store_part(ExprId reg, ExprId mem, bool load, bool add) {
+    const Expr& r = x.m.exprs[reg];
+    Operand op = operand_of(x.m, reg);
+    if (op.base == kNone || x.m.symbols[op.base].kind != SymbolKind::Reg)
+      return x.refuse(r.range, "a register operand that is not a fragment or part of one");
+    auto f = x.fragment(op.base, r.range);
+    if (!f) return;
+    if (is_sub_byte_float(x.m.symbols[root_symbol(x.m, mem)].type.dtype))
+      return x.refuse(r.range, "part of a fragment of 6- or 4-bit floats");
+    std::vector<std::string> tile;
+    auto when = x.part_guard(*f, op, "cake_i", tile);
+    if (!when) return x.refuse(r.range, "this part of a fragment");
+    auto addr = x.address(mem, tile);
+    if (!addr) return;
+    std::string body = load  ? x.slot_write(*f, op.base, "cake_i", *addr)
+                       : add ? x.red_add(f->dtype, "&" + *addr, x.slot_read(*f, op.base, "cake_i"))
+                             : *addr + " = " + x.slot_read(*f, op.base, "cake_i") + ";";
+    if (!load && (f->layout == FragLayout::MmaAccRow || f->layout == FragLayout::WgmmaAccRow))
+      *when = "cake_lane % 4 == 0" + std::string(when->empty() ? "" : " && " + *when);
+    each_register(*f, when->empty() ? "{ " + body + " }" : "if (" + *when + ") { " + body + " }");
   }
 
   /// A per-thread fragment of 6- or 4-bit floats and a tensor, which holds
@@ -499,8 +527,41 @@ struct Lowerer {
     line("}");
   }
 
+  /// `x[items] = v` (and op=): each register of x whose place lies in the
+  /// part, computed as a whole assignment computes it, value by value. An
+  /// operand is a scalar, or the same part of a fragment laid out as x
+  /// (`s[:, 0 : 8] = s[:, 0 : 8] * 2.0`), read at the same register.
+  void assign_part(const AssignStmt& a) {
+    const Expr& t = x.m.exprs[a.target];
+    Operand op = operand_of(x.m, a.target);
+    if (op.base == kNone || x.m.symbols[op.base].kind != SymbolKind::Reg)
+      return x.refuse(t.range, "an assignment to something other than a register");
+    auto f = x.fragment(op.base, t.range);
+    if (!f) return;
+    if (f->packed() && !is_float(f->dtype)) return x.refuse(t.range, "an element-wise write to an 8-bit integer fragment in mma_acc");
+    std::string o(a.op);
+    if (o != "=" && o != "+=" && o != "-=" && o != "*=" && o != "/=") return x.refuse(s.keyword, "`" + o + "`");
+    std::vector<std::string> tile;
+    auto when = x.part_guard(*f, op, "cake_i", tile);
+    if (!when) return x.refuse(t.range, "this part of a fragment");
+    x.part_items = &op.items;
+    std::string value;
+    if (o == "=") {
+      value = rvalue(*f, a.value);
+    } else {
+      std::string now = x.value(op.base, x.slot_read(*f, op.base, "cake_i"));
+      value = is_float(f->dtype) ? x.store_value(*f, "(" + now + " " + o.substr(0, 1) + " " + x.element(a.value, *f, "cake_i") + ")")
+                                 : "(" + x.ctype(f->dtype) + ")(" + now + " " + o.substr(0, 1) + " " +
+                                       x.integer_element(a.value, *f, "cake_i") + ")";
+    }
+    x.part_items = nullptr;
+    std::string body = x.slot_write(*f, op.base, "cake_i", value);
+    each_register(*f, when->empty() ? "{ " + body + " }" : "if (" + *when + ") { " + body + " }");
+  }
+
   void assign(const AssignStmt& a) {
     const Expr& t = x.m.exprs[a.target];
+    if (t.kind == Expr::Kind::Index) return assign_part(a);
     if (t.kind != Expr::Kind::Name || t.symbol == kNone) return x.refuse(t.range, "an assignment to something other than a register");
     auto f = x.fragment(t.symbol, t.range);
     if (!f) return;

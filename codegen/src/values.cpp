@@ -574,6 +574,10 @@ std::string Emitter::integer_element(ExprId id, const FragShape& result, const s
     return operand_slot(e.symbol, e.range, result, i).value_or("0");
   }
   auto integer = [&](ExprId o) { return integer_element(o, result, i); };
+  if (e.kind == Expr::Kind::Index) {
+    SymbolId base = root_symbol(m, id);
+    if (base != kNone && m.symbols[base].kind == SymbolKind::Reg) return part_operand(id, result, i).value_or("0");
+  }
   if (e.kind == Expr::Kind::Call) {
     if ((e.text == "row" || e.text == "col") && e.args.size() == 1) {
       auto p = element_place(e, result, i);
@@ -603,6 +607,48 @@ std::string Emitter::integer_element(ExprId id, const FragShape& result, const s
     return t == DType::Unknown ? *c : "((" + ctype(t) + ")" + *c + ")";
   }
   return index(id);
+}
+
+std::optional<std::string> Emitter::part_guard(const FragShape& f, const IndexedOperand& op, const std::string& i,
+                                               std::vector<std::string>& tile) {
+  if (f.dims.empty() || op.items.size() != f.dims.size() || f.dims.size() > 2) return std::nullopt;
+  ElementPlace p = place(f, i);
+  std::vector<std::string> at = {p.row};
+  if (f.dims.size() == 2) at.push_back(p.col);
+  std::string guard;
+  auto both = [&](const std::string& g) { guard += (guard.empty() ? "" : " && ") + g; };
+  for (size_t d = 0; d < at.size(); ++d) {
+    const IndexItem& item = op.items[d];
+    std::string place = "(long long)(" + at[d] + ")";
+    switch (item.kind) {
+      case IndexItem::Kind::Full: tile.push_back(place); break;
+      case IndexItem::Kind::Scalar: both(place + " == " + index(item.start)); break;
+      case IndexItem::Kind::Slice: {
+        std::string from = "(" + place + " - " + index(item.start) + ")";
+        both(from + " >= 0 && " + from + " < " + index(item.extent));
+        tile.push_back(from);
+        break;
+      }
+    }
+  }
+  return guard;
+}
+
+std::optional<std::string> Emitter::part_operand(ExprId id, const FragShape& result, const std::string& i) {
+  const Expr& e = m.exprs[id];
+  IndexedOperand op = operand_of(m, id);
+  auto same_part = [&] {
+    if (!part_items || op.items.size() != part_items->size()) return false;
+    for (size_t d = 0; d < op.items.size(); ++d)
+      if (op.items[d].kind != (*part_items)[d].kind || m.written(op.items[d].range) != m.written((*part_items)[d].range))
+        return false;
+    return true;
+  };
+  if (!same_part()) {
+    refuse(e.range, "part of a fragment as an operand, other than the part an assignment writes");
+    return std::nullopt;
+  }
+  return operand_slot(op.base, e.range, result, i);
 }
 
 std::optional<std::string> Emitter::element_place(const Expr& call, const FragShape& result, const std::string& i) {
@@ -662,6 +708,13 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
                    e.kind == Expr::Kind::Cast;
   bool bitwise = e.kind == Expr::Kind::Binary && is_bitwise_operator(e.text);
   if (composite && (bitwise || integer_valued(id))) return "(float)(" + integer_element(id, result, i) + ")";
+  if (e.kind == Expr::Kind::Index) {
+    SymbolId base = root_symbol(m, id);
+    if (base != kNone && m.symbols[base].kind == SymbolKind::Reg) {
+      auto slot = part_operand(id, result, i);
+      return slot ? value(base, *slot) : "0";
+    }
+  }
   switch (e.kind) {
     case Expr::Kind::Int: return float_literal(static_cast<double>(e.int_value));
     case Expr::Kind::Float: return float_literal(e.float_value);

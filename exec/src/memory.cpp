@@ -231,6 +231,27 @@ World::Window World::window_of(const Actor& a, StmtId id) const {
   return w;
 }
 
+World::Window World::part_window(const View& frag, const Window& w) const {
+  if (!w.active || frag.st->space != Space::Reg || !warpgroup_owned(frag.st->layout) || frag.origin.empty()) return w;
+  int64_t first = frag.origin[0];
+  size_t along = frag.rank();
+  for (size_t d = 0; d < frag.rank(); ++d)
+    if (frag.axis[d] == 0) along = d;
+  Window out = w;
+  if (along == frag.rank()) {  // one row: its warp's
+    out.none = !(w.lo <= first && first < w.hi);
+    out.full = -1;  // no other operand is windowed
+    return out;
+  }
+  int64_t extent = frag.extent[along];
+  if (first == 0 && extent == w.full) return w;
+  out.full = extent;
+  out.lo = std::clamp<int64_t>(w.lo - first, 0, extent);
+  out.hi = std::clamp<int64_t>(w.hi - first, 0, extent);
+  out.none = out.lo >= out.hi;
+  return out;
+}
+
 View World::windowed(const View& v, const Window& w) const {
   if (!w.active || v.rank() == 0 || v.extent[0] != w.full) return v;
   bool fragment = v.st->space == Space::Reg && warpgroup_owned(v.st->layout);

@@ -57,6 +57,16 @@ World::Result World::pair_mma(Actor& a, StmtId id, const View& acc, const View& 
 bool World::share(Actor& a, StmtId id, View& dst, View& src) {
   const Module& m = ctx_.m;
   Window w = window_of(a, id);
+  // Part of a warpgroup's fragment (`y[32 : 32, :]`, `y[5, :]`): each warp
+  // moves the rows of the part it holds, at their rows in the part.
+  for (const View* frag : {&dst, &src}) {
+    Window p = part_window(*frag, w);
+    if (p.full == w.full && !p.none) continue;
+    if (p.none) return false;
+    for (View* v : {&dst, &src})
+      if (p.full > 0 && v->rank() > 0 && v->extent[0] == p.full) *v = v->rows(p.lo, p.hi);
+    return true;
+  }
   if (w.active) {
     View d = windowed(dst, w), s = windowed(src, w);
     bool dw = d.elements() != dst.elements(), sw = s.elements() != src.elements();

@@ -327,6 +327,10 @@ World::Result World::assign(Actor& a, const AssignStmt& s, StmtId id) {
       ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.stmts[id].range, "the executor cannot assign to this target");
     return Result::Stop;
   }
+  // Part of a warpgroup's fragment: its warp's rows of the part (every
+  // operand is the same part or spreads over it), or nothing.
+  w = part_window(*target, w);
+  if (w.none) return Result::Next;
   View v = windowed(*target, w);
   auto value = tile(a, s.value, w, id);
   if (!value) return Result::Stop;

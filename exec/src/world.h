@@ -198,7 +198,13 @@ class World {
   struct Window {
     bool active = false;
     int64_t full = 0, lo = 0, hi = 0;  // rows [lo, hi) of `full`
+    bool none = false;                 // this warp holds none of the rows
   };
+  /// The window `w` of a warpgroup's fragment, made the window of part
+  /// `frag` of it (`y[32 : 32, :]`, `y[5, :]`): the warp's rows of the
+  /// fragment as rows of the part, `none` when it holds none of them; `w`
+  /// itself for a whole fragment or anything else.
+  Window part_window(const View& frag, const Window& w) const;
   std::optional<int64_t> integer(const Actor& a, ExprId e);
   bool integral(ExprId e);
   std::optional<View> view(Actor& a, ExprId e, StmtId at);

@@ -1271,6 +1271,62 @@ inline const std::vector<OpKernel>& op_kernels() {
   x = x - m
   store Y[block.x * 16 : 16, :] <- x
 })"},
+    // Parts of fragments: column and row slices of an mma_acc tile, of a
+    // .row vector (stored by one lane of each quad), a packed bf16 tile's
+    // columns, a scalar row of a per-thread tile, and a load into a part.
+    {"load store", R"(kernel op_fragment_part(X: global f32[16, 16], Y: global f32[16, 16], Z: global f32[16], W: global f32[8, 4], B: global bf16[16, 8], P: global f32[32, 4], Q: global f32[32]) grid (1) block 32 {
+  reg x: f32[16, 16] layout(mma_acc)
+  reg y: f32[16, 16] layout(mma_acc)
+  reg h: bf16[16, 16] layout(mma_acc)
+  reg v: f32[16] layout(mma_acc.row)
+  reg t: f32[2, 4]
+  load x <- X
+  y = x * 2.0
+  load y[:, 8 : 8] <- X[0 : 16, 0 : 8]
+  store Y[0 : 16, 0 : 8] <- y[:, 8 : 8]
+  store Y[0 : 16, 8 : 8] <- y[:, 0 : 8]
+  reduce.row max v <- x
+  store Z[0 : 8] <- v[8 : 8]
+  store Z[8 : 8] <- v[0 : 8]
+  store W <- x[4 : 8, 12 : 4]
+  h = cvt<bf16>(x)
+  store B <- h[:, 4 : 8]
+  load t <- X[lane % 8 : 2, lane / 8 * 4 : 4]
+  store P[lane, :] <- t[1, :]
+  store Q[lane] <- t[0, 3]
+})"},
+    // Assignments to parts of fragments (`x[:, 0 : 8] = ...`, a row, a
+    // per-thread row), reading the same part: mma_acc, per thread, and
+    // wgmma_acc f32, packed bf16 and i32.
+    {"load store", R"(kernel op_assign_part(X: global f32[16, 16], Y: global f32[16, 16]) grid (1) block 32 {
+  reg x: f32[16, 16] layout(mma_acc)
+  reg z: f32[2, 4]
+  load x <- X
+  x[:, 0 : 8] = x[:, 0 : 8] * 2.0
+  x[3, :] = 0.5
+  z = 1.0
+  z[1, :] = 2.0
+  store Y <- x
+})"},
+    {"load store", R"(kernel op_assign_part_wgmma(X: global f32[64, 16], Y: global f32[64, 16], B: global bf16[64, 16], K: global i32[64, 16]) grid (1) block 128 {
+  role wg warpgroup(0) {
+    reg x: f32[64, 16] layout(wgmma_acc)
+    reg y: f32[64, 16] layout(wgmma_acc)
+    reg h: bf16[64, 16] layout(wgmma_acc)
+    reg k: i32[64, 16] layout(wgmma_acc)
+    load x <- X
+    y = x
+    y[8 : 40, 4 : 8] = x[8 : 40, 4 : 8] * 3.0 - y[8 : 40, 4 : 8]
+    y[2, :] += 1.0
+    h = cvt<bf16>(x)
+    h[:, 0 : 8] = cvt<bf16>(x[:, 0 : 8] * 2.0)
+    k = col(x)
+    k[0 : 32, :] *= 3
+    store Y <- y
+    store B <- h
+    store K <- k
+  }
+})"},
     // A packed 16-bit fragment written whole, a register at a time: `=`
     // into f16 and bf16, and `*=` of a bf16 one.
     {"load store", R"(kernel op_pack16(X: global f32[16, 16], Y: global f16[16, 16], Z: global bf16[16, 16]) grid (1) block 32 {

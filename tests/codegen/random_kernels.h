@@ -120,6 +120,9 @@ class Generator {
   bool x_exact_ = true, y_exact_ = true, v_exact_ = true, u_exact_ = true;
   // Whether y, v and u hold a value yet (the first statements set them).
   bool have_y_ = false, have_v_ = false, have_u_ = false;
+  int depth_ = 0, loops_ = 0;
+  bool divergent_ = false;  // inside an `if`: no barrier
+  std::vector<std::string> loop_vars_;
 
   int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
   bool chance(int percent) { return pick(100) < percent; }
@@ -162,7 +165,8 @@ class Generator {
 
   Val f32_leaf(bool exact_only) {
     for (;;) {
-      switch (pick(9)) {
+      switch (pick(10)) {
+        case 9: if (!loop_vars_.empty()) return {"cvt<f32>(" + loop_vars_.back() + ")"}; break;
         case 0: case 1: if (!exact_only || x_exact_) return {"x", x_exact_}; break;
         case 2: case 3: if (have_y_ && (!exact_only || y_exact_)) return {"y", y_exact_}; break;
         case 4: return {f32_literal()};
@@ -261,7 +265,58 @@ class Generator {
 
   // --- statements ------------------------------------------------------------
 
-  void say(const std::string& line) { lines_.push_back(line); }
+  void say(const std::string& line) { lines_.push_back(std::string(2 * depth_, ' ') + line); }
+
+  /// A loop of 2 to 4 turns (its variable a leaf of the f32 expressions),
+  /// or an `if` on a condition each owner takes as one, around 1 to 3
+  /// steps. Under an `if` no barrier runs (the threads of a block may
+  /// disagree), and a value that was not computed alike before may still
+  /// hold after it.
+  void nested() {
+    // A loop's body runs again after its end: a value it leaves not
+    // computed alike would reach the reads at its start that needed it so.
+    // Such a body is taken back and another drawn.
+    size_t mark = lines_.size();
+    int loops_before = loops_;
+    bool x = x_exact_, y = y_exact_, v = v_exact_, u = u_exact_;
+    for (int attempt = 0; attempt < 4; ++attempt) {
+      nested_once();
+      if (x_exact_ == x && y_exact_ == y && v_exact_ == v && u_exact_ == u) return;
+      if (lines_.size() > mark && lines_[mark].find("for ") == std::string::npos) return;  // an if: kept
+      lines_.resize(mark);
+      loops_ = loops_before;
+      x_exact_ = x, y_exact_ = y, v_exact_ = v, u_exact_ = u;
+    }
+  }
+
+  void nested_once() {
+    bool loop = chance(60) || depth_ > 0;
+    if (loop) {
+      loop_vars_.push_back("it" + std::to_string(loops_++));
+      say("for " + loop_vars_.back() + " in 0 .. " + std::to_string(2 + pick(3)) + " {");
+    } else {
+      std::string c;
+      switch (owner_) {
+        case Owner::Thread: c = one_of<std::string>({"lane % 2 == 0", "block.x == 0"}); break;
+        case Owner::Warp: c = one_of<std::string>({"warp.id % 2 == 0", "block.x == 1"}); break;
+        case Owner::Warpgroup: c = one_of<std::string>({"role.rank == 0", "block.x == 0"}); break;
+      }
+      say("if " + c + " {");
+    }
+    bool was_divergent = divergent_;
+    divergent_ = divergent_ || !loop;
+    bool x = x_exact_, y = y_exact_, v = v_exact_, u = u_exact_;
+    ++depth_;
+    for (int n = 1 + pick(3); n > 0; --n) step();
+    --depth_;
+    say("}");
+    divergent_ = was_divergent;
+    if (loop) {
+      loop_vars_.pop_back();
+    } else {
+      x_exact_ = x_exact_ && x, y_exact_ = y_exact_ && y, v_exact_ = v_exact_ && v, u_exact_ = u_exact_ && u;
+    }
+  }
 
   void assign_f32(bool to_x) {
     Val e = f32_expr(2 + pick(2), false);
@@ -279,7 +334,32 @@ class Generator {
   }
 
   void step() {
-    switch (pick(13)) {
+    switch (pick(15)) {
+      case 14: {
+        // Part of y written from the same part of y and x: columns, rows
+        // or one row.
+        std::string items;
+        if (cols_ % 2 == 0 && chance(50)) {
+          std::string half = std::to_string(cols_ / 2);
+          items = chance(50) ? ":, 0 : " + half : ":, " + half + " : " + half;
+        } else if (rows_ >= 2 && chance(50)) {
+          items = "1 : " + std::to_string(rows_ - 1) + ", :";
+        } else {
+          items = std::to_string(pick(rows_)) + ", :";
+        }
+        std::string yp = "y[" + items + "]", xp = "x[" + items + "]";
+        say(yp + " = " + clamped("select(" + xp + " > " + f32_literal() + ", " + yp + " * " + f32_literal() + ", " + xp +
+                                 " - " + yp + ")"));
+        y_exact_ = y_exact_ && x_exact_;
+        break;
+      }
+      case 13:
+        // A load into part of x: its right half from the tile's left half.
+        if (cols_ % 2 == 0) {
+          std::string half = std::to_string(cols_ / 2);
+          say("load x[:, " + half + " : " + half + "] <- X[" + base() + " : " + std::to_string(rows_) + ", 0 : " + half + "]");
+        }
+        break;
       case 10: {
         // The narrow fragment's own arithmetic, rounded to its type.
         static const std::vector<std::string> ops = {" + ", " - ", " * "};
@@ -294,7 +374,7 @@ class Generator {
         break;
       }
       case 12:
-        if (!smem_) break;
+        if (!smem_ || divergent_) break;
         // The narrow fragment through shared memory into the next unit's,
         // by ldmatrix/stmatrix where they move it.
         if (matrix_moves()) {
@@ -341,7 +421,7 @@ class Generator {
         break;
       }
       case 8:
-        if (!smem_) break;
+        if (!smem_ || divergent_) break;
         // Each unit's tile through shared memory into the next unit's
         // fragment: the layout's placement both ways.
         say("store s[" + unit_ + "] <- y");
@@ -374,9 +454,28 @@ class Generator {
     have_u_ = true;
     say("reduce.row max hv <- h");
     int steps = 4 + pick(6);
-    for (int i = 0; i < steps; ++i) step();
+    for (int i = 0; i < steps; ++i) {
+      if (chance(20)) {
+        nested();
+        continue;
+      }
+      step();
+    }
     say("store " + tile("XO") + " <- x");
-    say("store " + tile("YO") + " <- y");
+    if (cols_ % 2 == 0 && chance(50)) {
+      // y's column halves, each stored where the other belongs: parts of
+      // a fragment.
+      std::string half = std::to_string(cols_ / 2);
+      std::string at = "YO[" + base() + " : " + std::to_string(rows_) + ", ";
+      say("store " + at + "0 : " + half + "] <- y[:, " + half + " : " + half + "]");
+      say("store " + at + half + " : " + half + "] <- y[:, 0 : " + half + "]");
+    } else if (rows_ % 2 == 0 && chance(50)) {
+      std::string half = std::to_string(rows_ / 2);
+      say("store YO[" + base() + " : " + half + ", :] <- y[" + half + " : " + half + ", :]");
+      say("store YO[" + base() + " + " + half + " : " + half + ", :] <- y[0 : " + half + ", :]");
+    } else {
+      say("store " + tile("YO") + " <- y");
+    }
     say("store " + tile("HO") + " <- h");
     say("store " + tile("KO") + " <- k");
     say("store " + row_slice("VO") + " <- v");
