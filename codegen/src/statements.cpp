@@ -545,15 +545,7 @@ struct Lowerer {
     auto when = x.part_guard(*f, op, "cake_i", tile);
     if (!when) return x.refuse(t.range, "this part of a fragment");
     x.part_items = &op.items;
-    std::string value;
-    if (o == "=") {
-      value = rvalue(*f, a.value);
-    } else {
-      std::string now = x.value(op.base, x.slot_read(*f, op.base, "cake_i"));
-      value = is_float(f->dtype) ? x.store_value(*f, "(" + now + " " + o.substr(0, 1) + " " + x.element(a.value, *f, "cake_i") + ")")
-                                 : "(" + x.ctype(f->dtype) + ")(" + now + " " + o.substr(0, 1) + " " +
-                                       x.integer_element(a.value, *f, "cake_i") + ")";
-    }
+    std::string value = stored_value(*f, op.base, o, a.value);
     x.part_items = nullptr;
     std::string body = x.slot_write(*f, op.base, "cake_i", value);
     each_register(*f, when->empty() ? "{ " + body + " }" : "if (" + *when + ") { " + body + " }");
@@ -575,14 +567,17 @@ struct Lowerer {
         return "(" + x.value(t.symbol, x.slot_read(*f, t.symbol, i)) + " " + op.substr(0, 1) + " " + x.element(a.value, *f, i) + ")";
       });
     }
-    if (op == "=") return each_register(*f, x.slot_write(*f, t.symbol, "cake_i", rvalue(*f, a.value)));
-    // `a op= v` is `a = a op v`, computed as `=` is.
-    std::string now = x.value(t.symbol, x.slot_read(*f, t.symbol, "cake_i"));
-    std::string v = is_float(f->dtype)
-                        ? x.store_value(*f, "(" + now + " " + op.substr(0, 1) + " " + x.element(a.value, *f, "cake_i") + ")")
-                        : "(" + x.ctype(f->dtype) + ")(" + now + " " + op.substr(0, 1) + " " +
-                              x.integer_element(a.value, *f, "cake_i") + ")";
-    each_register(*f, x.slot_write(*f, t.symbol, "cake_i", v));
+    each_register(*f, x.slot_write(*f, t.symbol, "cake_i", stored_value(*f, t.symbol, op, a.value)));
+  }
+
+  /// What `target op value` stores at register cake_i of fragment `f`:
+  /// `=` the value (rvalue()), `a op= v` `a = a op v` computed alike.
+  std::string stored_value(const FragShape& f, SymbolId target, const std::string& op, ExprId value) {
+    if (op == "=") return rvalue(f, value);
+    std::string now = x.value(target, x.slot_read(f, target, "cake_i"));
+    return is_float(f.dtype) ? x.store_value(f, "(" + now + " " + op.substr(0, 1) + " " + x.element(value, f, "cake_i") + ")")
+                             : "(" + x.ctype(f.dtype) + ")(" + now + " " + op.substr(0, 1) + " " +
+                                   x.integer_element(value, f, "cake_i") + ")";
   }
 
   /// The value of `e` as fragment `f` stores it: f32 arithmetic rounded

@@ -465,7 +465,7 @@ Typed Typer::call(const Expr& e, int depth) {
   // `select(c, 2.0, 4.0)` over a pred fragment c: c lends only its shape,
   // so the value is a literal's, taking the dtype of what it meets.
   bool literal_values = f == "select" && args[1].literal && args[2].literal;
-  DType literal_dtype = args[1].dtype;
+  DType literal_dtype = literal_values ? args[1].dtype : DType::Unknown;
   Typed out = elementwise(e, std::move(args));
   if (literal_values && out.kind != Typed::Kind::Unknown) out.dtype = literal_dtype, out.literal = true;
   return out;
