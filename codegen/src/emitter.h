@@ -178,9 +178,38 @@ class Emitter {
   /// its value is lowered: an operand that is the same part of a fragment
   /// laid out as x is read at the same register.
   const std::vector<IndexItem>* part_items = nullptr;
+  /// While an assignment's value is lowered: the fragment it writes, and
+  /// the statements that fetch the operand values other lanes hold
+  /// (shuffles, which every lane of the warp must run: the caller puts them
+  /// before any guard of the register loop's body). `reads_target`: an
+  /// operand reads the written fragment at another place, from the copy
+  /// `name + "_was"` the caller makes before writing. Null elsewhere,
+  /// where such operands are refused.
+  struct Fetch {
+    explicit Fetch(SymbolId written) : target(written) {}
+    SymbolId target = kNone;
+    std::vector<std::string> statements;
+    bool reads_target = false;
+  };
+  Fetch* fetch = nullptr;
   /// Operand `id`, a part of a fragment, at register `i` of the result
-  /// (its slot as stored), when it is the assigned part (part_items).
+  /// (its slot as stored): the same register when it is the assigned part
+  /// (part_items), else the element as far from the part's start as the
+  /// result's register is from the written part's (other_place()).
   std::optional<std::string> part_operand(ExprId id, const FragShape& result, const std::string& i);
+  /// A fragment operand at `at` (shape `y`, `items` its part, none for the
+  /// whole fragment) read where the result (`result`, its written part
+  /// part_items or the whole) has its registers: how far apart the two
+  /// starts are, per dim, when the parts have one shape (nullopt: refused).
+  std::optional<std::array<int64_t, 2>> part_shift(ByteRange at, const FragShape& y,
+                                                   const std::vector<IndexItem>& items, const FragShape& result);
+  /// Element (row + shift[0], col + shift[1]) of fragment `s` (as stored),
+  /// (row, col) the place of register `i` of `result`, laid out alike: read
+  /// from this thread's registers, or fetched from the lane that holds it
+  /// by `__shfl_sync` (into fetch->statements; nullopt, refused, without
+  /// `fetch` or where another warp holds it).
+  std::optional<std::string> other_place(SymbolId s, ByteRange at, const FragShape& y, const FragShape& result,
+                                         const std::string& i, const std::array<int64_t, 2>& shift);
   /// Whether `e` computes integers (not pred): element() then computes it
   /// as integer_element() does and converts the result.
   bool integer_valued(ExprId e);
@@ -196,6 +225,10 @@ class Emitter {
   std::string value(SymbolId s, const std::string& slot) const;
   /// Value `i` of fragment `s` as stored (16-bit floats as their bits).
   std::string slot_read(const FragShape& f, SymbolId s, const std::string& i) const;
+  /// The same of the C++ array `array` that holds a fragment of shape `f`.
+  std::string slot_read(const FragShape& f, const std::string& array, const std::string& i) const;
+  /// The C++ type of slot_read()'s value.
+  std::string slot_type(const FragShape& f) const;
   /// A statement that stores `stored` (as store_value() gives it) as value
   /// `i` of fragment `s`.
   std::string slot_write(const FragShape& f, SymbolId s, const std::string& i, const std::string& stored) const;

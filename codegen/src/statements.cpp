@@ -26,15 +26,22 @@ struct Lowerer {
   }
 
   /// `#pragma unroll` loop over the values a fragment holds per thread,
-  /// `body` using `cake_i`.
-  void each_register(const FragShape& f, const std::string& body) {
+  /// `body` using `cake_i`, after the statements `before` (a line each).
+  void each_register(const FragShape& f, const std::string& body, const std::vector<std::string>& before = {}) {
     int64_t n = f.values();
-    if (n == 1) {
-      line("{ const int cake_i = 0; " + body + " }");
-      return;
-    }
+    if (n == 1) return loop("{ const int cake_i = 0;", before, body, " }");
     line("#pragma unroll");
-    line("for (int cake_i = 0; cake_i < " + std::to_string(n) + "; ++cake_i) " + body);
+    loop("for (int cake_i = 0; cake_i < " + std::to_string(n) + "; ++cake_i)", before, body, "");
+  }
+
+  /// `head`, the statements `before`, `body` and `tail`: one line, or
+  /// with `before`, a block of a line each.
+  void loop(const std::string& head, const std::vector<std::string>& before, const std::string& body, const std::string& tail) {
+    if (before.empty()) return line(head + " " + body + tail);
+    line(head + (tail.empty() ? " {" : ""));
+    for (const std::string& b : before) line("  " + b);
+    line("  " + body);
+    line("}");
   }
 
   /// A packed fragment written whole, a register at a time: its two (16-bit)
@@ -45,11 +52,41 @@ struct Lowerer {
   void each_register_packed(const FragShape& f, SymbolId s, const std::function<std::string(const std::string&)>& value) {
     int64_t n = f.per_register();
     std::vector<std::string> values;
-    for (int64_t k = 0; k < n; ++k)
-      values.push_back(value("(" + std::to_string(n) + " * cake_j" + (k ? " + " + std::to_string(k) : "") + ")"));
+    Emitter::Fetch fetch{s};
+    fetching(fetch, [&] {
+      for (int64_t k = 0; k < n; ++k)
+        values.push_back(value("(" + std::to_string(n) + " * cake_j" + (k ? " + " + std::to_string(k) : "") + ")"));
+    });
+    keeping_old(f, fetch, [&] {
+      line("#pragma unroll");
+      loop("for (int cake_j = 0; cake_j < " + std::to_string(f.slots()) + "; ++cake_j)", fetch.statements,
+           x.pack_register(f, x.name(s) + "[cake_j]", values), "");
+    });
+  }
+
+  /// Runs `lower` (which lowers an assignment's value) with x.fetch
+  /// collecting what other lanes' values it reads.
+  void fetching(Emitter::Fetch& fetch, const std::function<void()>& lower) {
+    x.fetch = &fetch;
+    lower();
+    x.fetch = nullptr;
+  }
+
+  /// Emits the register loop (`emit`) of an assignment to fragment `f`
+  /// (fetch.target): after a copy of the fragment's old registers when the
+  /// value reads them at other places (`x[0 : 8, :] = x[8 : 8, :]`), which
+  /// the loop would otherwise overwrite before it reads them.
+  void keeping_old(const FragShape& f, const Emitter::Fetch& fetch, const std::function<void()>& emit) {
+    if (!fetch.reads_target) return emit();
+    std::string name = x.name(fetch.target), slots = std::to_string(f.slots());
+    line("{");
+    ++x.indent;
+    line(x.storage(f) + " " + name + "_was[" + slots + "];");
     line("#pragma unroll");
-    line("for (int cake_j = 0; cake_j < " + std::to_string(f.slots()) + "; ++cake_j) " +
-         x.pack_register(f, x.name(s) + "[cake_j]", values));
+    line("for (int cake_k = 0; cake_k < " + slots + "; ++cake_k) " + name + "_was[cake_k] = " + name + "[cake_k];");
+    emit();
+    --x.indent;
+    line("}");
   }
 
   /// Fragment `f`'s value at `i` of `e` in f32, before storing rounds it
@@ -67,11 +104,12 @@ struct Lowerer {
         auto f = x.fragment(d.symbol, sym.decl);
         if (!f) return;
         line(x.storage(*f) + " " + x.name(d.symbol) + "[" + std::to_string(f->slots()) + "];");
-        if (sym.value == kNone) return;
-        if (f->packed() && !is_float(f->dtype))
-          return x.refuse(sym.decl, "an element-wise write to an 8-bit integer fragment in mma_acc");
+        if (sym.value == kNone || !writable(*f, sym.decl, "=")) return;
         if (f->packed()) return each_register_packed(*f, d.symbol, [&](const std::string& i) { return f32_value(*f, sym.value, i); });
-        each_register(*f, x.slot_write(*f, d.symbol, "cake_i", rvalue(*f, sym.value)));
+        Emitter::Fetch fetch{d.symbol};
+        std::string value;
+        fetching(fetch, [&] { value = rvalue(*f, sym.value); });
+        each_register(*f, x.slot_write(*f, d.symbol, "cake_i", value), fetch.statements);
         return;
       }
       case SymbolKind::Dsmem: {
@@ -527,6 +565,21 @@ struct Lowerer {
     line("}");
   }
 
+  /// Whether an assignment `op` to fragment `f` (at `target`) lowers: `=`
+  /// and the arithmetic op= forms, to anything but an 8-bit integer
+  /// fragment in an accumulator layout (an MMA operand only); refused if not.
+  bool writable(const FragShape& f, ByteRange target, const std::string& op) {
+    if (op != "=" && op != "+=" && op != "-=" && op != "*=" && op != "/=") {
+      x.refuse(s.keyword, "`" + op + "`");
+      return false;
+    }
+    if (f.packed() && !is_float(f.dtype)) {
+      x.refuse(target, "an element-wise write to an 8-bit integer fragment in mma_acc");
+      return false;
+    }
+    return true;
+  }
+
   /// `x[items] = v` (and op=): each register of x whose place lies in the
   /// part, computed as a whole assignment computes it, value by value. An
   /// operand is a scalar, or the same part of a fragment laid out as x
@@ -537,18 +590,19 @@ struct Lowerer {
     if (op.base == kNone || x.m.symbols[op.base].kind != SymbolKind::Reg)
       return x.refuse(t.range, "an assignment to something other than a register");
     auto f = x.fragment(op.base, t.range);
-    if (!f) return;
-    if (f->packed() && !is_float(f->dtype)) return x.refuse(t.range, "an element-wise write to an 8-bit integer fragment in mma_acc");
     std::string o(a.op);
-    if (o != "=" && o != "+=" && o != "-=" && o != "*=" && o != "/=") return x.refuse(s.keyword, "`" + o + "`");
+    if (!f || !writable(*f, t.range, o)) return;
     std::vector<std::string> tile;
     auto when = x.part_guard(*f, op, "cake_i", tile);
     if (!when) return x.refuse(t.range, "this part of a fragment");
+    Emitter::Fetch fetch{op.base};
+    std::string value;
     x.part_items = &op.items;
-    std::string value = stored_value(*f, op.base, o, a.value);
+    fetching(fetch, [&] { value = stored_value(*f, op.base, o, a.value); });
     x.part_items = nullptr;
     std::string body = x.slot_write(*f, op.base, "cake_i", value);
-    each_register(*f, when->empty() ? "{ " + body + " }" : "if (" + *when + ") { " + body + " }");
+    body = when->empty() ? "{ " + body + " }" : "if (" + *when + ") { " + body + " }";
+    keeping_old(*f, fetch, [&] { each_register(*f, body, fetch.statements); });
   }
 
   void assign(const AssignStmt& a) {
@@ -556,10 +610,8 @@ struct Lowerer {
     if (t.kind == Expr::Kind::Index) return assign_part(a);
     if (t.kind != Expr::Kind::Name || t.symbol == kNone) return x.refuse(t.range, "an assignment to something other than a register");
     auto f = x.fragment(t.symbol, t.range);
-    if (!f) return;
     std::string op(a.op);
-    if (op != "=" && op != "+=" && op != "-=" && op != "*=" && op != "/=") return x.refuse(s.keyword, "`" + op + "`");
-    if (f->packed() && !is_float(f->dtype)) return x.refuse(t.range, "an element-wise write to an 8-bit integer fragment in mma_acc");
+    if (!f || !writable(*f, t.range, op)) return;
     if (f->packed()) {
       // `a op= v` is `a = a op v`, computed as `=` is.
       return each_register_packed(*f, t.symbol, [&](const std::string& i) {
@@ -567,7 +619,11 @@ struct Lowerer {
         return "(" + x.value(t.symbol, x.slot_read(*f, t.symbol, i)) + " " + op.substr(0, 1) + " " + x.element(a.value, *f, i) + ")";
       });
     }
-    each_register(*f, x.slot_write(*f, t.symbol, "cake_i", stored_value(*f, t.symbol, op, a.value)));
+    Emitter::Fetch fetch{t.symbol};
+    std::string value;
+    fetching(fetch, [&] { value = stored_value(*f, t.symbol, op, a.value); });
+    std::string body = x.slot_write(*f, t.symbol, "cake_i", value);
+    keeping_old(*f, fetch, [&] { each_register(*f, body, fetch.statements); });
   }
 
   /// What `target op value` stores at register cake_i of fragment `f`:

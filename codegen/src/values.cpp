@@ -176,11 +176,19 @@ std::string Emitter::storage(const FragShape& f) const {
 }
 
 std::string Emitter::slot_read(const FragShape& f, SymbolId s, const std::string& i) const {
-  if (!f.packed()) return name(s) + "[" + i + "]";
+  return slot_read(f, name(s), i);
+}
+
+std::string Emitter::slot_read(const FragShape& f, const std::string& array, const std::string& i) const {
+  if (!f.packed()) return array + "[" + i + "]";
   std::string per = std::to_string(f.per_register()), bits = std::to_string(dtype_bits(f.dtype));
+  return "((" + slot_type(f) + ")(" + array + "[(" + i + ") / " + per + "] >> (" + bits + " * ((" + i + ") % " + per + "))))";
+}
+
+std::string Emitter::slot_type(const FragShape& f) const {
+  if (!f.packed()) return storage(f);
   // Floats as their bits; integers as their type (s8 sign-extends).
-  std::string type = !is_float(f.dtype) ? memory_type(f.dtype) : dtype_bits(f.dtype) == 8 ? "unsigned char" : "unsigned short";
-  return "((" + type + ")(" + name(s) + "[(" + i + ") / " + per + "] >> (" + bits + " * ((" + i + ") % " + per + "))))";
+  return !is_float(f.dtype) ? memory_type(f.dtype) : dtype_bits(f.dtype) == 8 ? "unsigned char" : "unsigned short";
 }
 
 std::string Emitter::slot_write(const FragShape& f, SymbolId s, const std::string& i, const std::string& stored) const {
@@ -560,6 +568,13 @@ std::optional<std::string> Emitter::operand_slot(SymbolId s, ByteRange at, const
       case Spread::None: break;
     }
   }
+  // A whole fragment of the shape of the part an assignment writes
+  // (`x[:, 0 : 8] = y`): y's element as far from its corner as the
+  // register is from the part's.
+  if (part_items && f->layout == result.layout) {
+    auto shift = part_shift(at, *f, {}, result);
+    return shift ? other_place(s, at, *f, result, i, *shift) : std::nullopt;
+  }
   refuse(at, "`" + std::string(m.symbols[s].name) + "` as an operand of this shape and layout");
   return std::nullopt;
 }
@@ -644,11 +659,169 @@ std::optional<std::string> Emitter::part_operand(ExprId id, const FragShape& res
         return false;
     return true;
   };
-  if (!same_part()) {
-    refuse(e.range, "part of a fragment as an operand, other than the part an assignment writes");
+  if (same_part()) return operand_slot(op.base, e.range, result, i);
+  auto y = fragment(op.base, e.range);
+  if (!y) return std::nullopt;
+  auto shift = part_shift(e.range, *y, op.items, result);
+  if (!shift) return std::nullopt;
+  return other_place(op.base, e.range, *y, result, i, *shift);
+}
+
+std::optional<std::array<int64_t, 2>> Emitter::part_shift(ByteRange at, const FragShape& y,
+                                                          const std::vector<IndexItem>& items, const FragShape& result) {
+  auto refused = [&](const std::string& what) -> std::optional<std::array<int64_t, 2>> {
+    refuse(at, what);
     return std::nullopt;
+  };
+  if (y.layout != result.layout || y.dims.size() != result.dims.size() || y.dims.empty() || y.dims.size() > 2 ||
+      (!items.empty() && items.size() != y.dims.size()) || (part_items && part_items->size() != result.dims.size()))
+    return refused("`" + std::string(m.written(at)) + "` as an operand of this shape and layout");
+  // Each dim's first index and extent (a scalar item is one index of a
+  // dim the part drops), of the operand's part and of the written one.
+  struct Span {
+    int64_t start = 0, extent = 0;
+    bool scalar = false;
+  };
+  auto spans = [&](const std::vector<IndexItem>* part, const std::vector<int64_t>& dims) -> std::optional<std::vector<Span>> {
+    std::vector<Span> out;
+    for (size_t d = 0; d < dims.size(); ++d) {
+      if (!part || part->empty()) {
+        out.push_back({0, dims[d], false});
+        continue;
+      }
+      const IndexItem& item = (*part)[d];
+      switch (item.kind) {
+        case IndexItem::Kind::Full: out.push_back({0, dims[d], false}); break;
+        case IndexItem::Kind::Scalar: {
+          auto v = eval.fold(item.start);
+          if (!v) return std::nullopt;
+          out.push_back({*v, 1, true});
+          break;
+        }
+        case IndexItem::Kind::Slice: {
+          auto v = eval.fold(item.start), n = eval.fold(item.extent);
+          if (!v || !n) return std::nullopt;
+          out.push_back({*v, *n, false});
+          break;
+        }
+      }
+    }
+    return out;
+  };
+  auto from = spans(&items, y.dims), to = spans(part_items, result.dims);
+  if (!from || !to) return refused("a part of a fragment read at another place, where the parts do not start at constants");
+  std::array<int64_t, 2> shift{0, 0};
+  for (size_t d = 0; d < from->size(); ++d) {
+    if ((*from)[d].scalar != (*to)[d].scalar || (*from)[d].extent != (*to)[d].extent)
+      return refused("`" + std::string(m.written(at)) + "`, which is not of the shape of the part written");
+    shift[d] = (*from)[d].start - (*to)[d].start;
   }
-  return operand_slot(op.base, e.range, result, i);
+  // A warpgroup's fragment: warp w holds rows 16 (w % 4) .. + 15, and a
+  // shuffle reaches only the warp's own lanes.
+  if (result.layout == FragLayout::WgmmaAcc)
+    for (int64_t r = (*to)[0].start; r < (*to)[0].start + (*to)[0].extent; ++r)
+      if (r / 16 != (r + shift[0]) / 16)
+        return refused("`" + std::string(m.written(at)) + "` across warps (its row " + std::to_string(r + shift[0]) +
+                       " into row " + std::to_string(r) + ", which another warp holds)");
+  return shift;
+}
+
+std::optional<std::string> Emitter::other_place(SymbolId s, ByteRange at, const FragShape& y, const FragShape& result,
+                                                const std::string& i, const std::array<int64_t, 2>& shift) {
+  bool target = fetch && fetch->target == s;
+  if (target) fetch->reads_target = true;
+  std::string array = target ? name(s) + "_was" : name(s);
+  auto num = [](int64_t v) { return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v); };
+  // Names for this operand's values in the register loop's body.
+  std::string tag = fetch ? std::to_string(fetch->statements.size()) : "";
+  auto local = [&](const std::string& what, const std::string& type, const std::string& value) {
+    if (!fetch) return "(" + value + ")";
+    std::string v = "cake_" + what + tag;
+    fetch->statements.push_back("const " + type + " " + v + " = " + value + ";");
+    return v;
+  };
+  // What __shfl_sync moves of slot `q`: 32 bits at least (a 16- or
+  // 8-bit value widened, signed ones by sign).
+  auto sent = [&](const std::string& q) {
+    std::string v = slot_read(y, array, q);
+    if (dtype_bits(y.dtype) >= 32) return v;
+    return std::string(y.dtype == DType::I8 || y.dtype == DType::I16 ? "(int)" : "(unsigned)") + v;
+  };
+  // A slot for registers outside the part too (their values are not used).
+  auto within = [](const std::string& valid, const std::string& slot) { return "(" + valid + " ? " + slot + " : 0)"; };
+  SplitPlace p = split_place(result, i);
+  switch (result.layout) {
+    case FragLayout::None: {
+      // The thread's own values: plain indexing.
+      ElementPlace q = place(result, i);
+      if (y.dims.size() == 1) return slot_read(y, array, "(" + q.row + " + " + num(shift[0]) + ")");
+      return slot_read(y, array, "((" + q.row + " + " + num(shift[0]) + ") * " + num(y.dims[1]) + " + " + q.col + " + " +
+                                     num(shift[1]) + ")");
+    }
+    case FragLayout::Tcgen05Acc: {
+      // Lane l holds row l, value c at column c.
+      std::string column = local("c", "int", "(int)" + p.reg.col + " + " + num(shift[1]));
+      std::string slot = local("q", "int", within(column + " >= 0 && " + column + " < " + num(y.dims[1]), column));
+      if (shift[0] == 0) return slot_read(y, array, slot);
+      if (!fetch) break;
+      std::string v = local("f", "auto", "__shfl_sync(0xffffffffu, " + sent(slot) + ", (int)((cake_lane + " +
+                                             num(shift[0] + 32) + ") % 32))");
+      return "((" + slot_type(y) + ")" + v + ")";
+    }
+    case FragLayout::MmaAcc: case FragLayout::WgmmaAcc: {
+      // Lane 4g + t holds rows g (+ 8), columns 2t, 2t + 1 of each 8 x 8
+      // block (of the warp's 16 rows for wgmma_acc); register i's block is
+      // at (R, C) = split_place()'s offsets, its column C % 2 of the pair.
+      // Rows and columns move by 8 A + a and 8 D + d (0 <= a, d < 8): the
+      // value of row g + R lies in lane row (g + a) % 8 of block row
+      // R + 8 A, or the next when g + a carries; of column 2t + C, column
+      // (2t + b) % 8 with b = (C + d) % 8 of block column (C + d) / 8 + D,
+      // or the next when 2t + b carries.
+      auto floor8 = [](int64_t v) { return v >= 0 ? v / 8 : -((7 - v) / 8); };
+      int64_t big_a = floor8(shift[0]), a = shift[0] - 8 * big_a, big_d = floor8(shift[1]), d = shift[1] - 8 * big_d;
+      auto plus = [&](const std::string& v, int64_t k) { return k == 0 ? v : v + " + " + num(k); };
+      std::string r = local("r", "int", "(int)" + p.reg.row), c = local("c", "int", plus("(int)" + p.reg.col, d));
+      auto slot_at = [&](int row_carry, int col_carry) {
+        // The value of y at the thread's corner of that block, if y has it.
+        std::string carries = std::to_string(2 * row_carry + col_carry) + "_";
+        std::string row = local("yr" + carries, "int", plus(r, 8 * (big_a + row_carry)));
+        std::string col = local("yc" + carries, "int", "8 * " + plus("(" + c + " / 8", big_d + col_carry) + ") + " + c + " % 2");
+        std::string valid = row + " >= 0 && " + row + " < " + num(y.layout == FragLayout::WgmmaAcc ? 16 : y.dims[0]) +
+                            " && " + col + " >= 0 && " + col + " < " + num(y.dims[1]);
+        if (y.layout == FragLayout::WgmmaAcc)
+          return within(valid, "4 * (" + col + " / 8) + 2 * (" + row + " / 8) + " + col + " % 2");
+        MmaTiles tiles = mma_tiles(y);
+        return within(valid, tiles.pick(row + " < " + num(8 * tiles.half_block_row()),
+                                        "((" + row + " / 16 * " + num(tiles.tiles_per_row) + " + " + col + " / 8) * 4 + " + row +
+                                            " % 16 / 8 * 2 + " + col + " % 2)",
+                                        "(" + num(tiles.whole_values()) + " + 2 * (" + col + " / 8) + " + col + " % 2)"));
+      };
+      if (a == 0 && d == 0) return slot_read(y, array, local("q", "int", slot_at(0, 0)));
+      if (!fetch) break;
+      std::string g = "(int)(cake_lane / 4)", t = "(int)(cake_lane % 4)";
+      std::string source = local("s", "int", "4 * ((" + plus(g, a) + ") % 8) + (2 * " + t + " + " + c + " % 8) % 8 / 2");
+      std::string row_carry = a > 0 ? local("rc", "bool", plus(g, a) + " >= 8") : "";
+      std::string col_carry = d > 0 ? local("cc", "bool", "2 * " + t + " + " + c + " % 8 >= 8") : "";
+      // Every lane sends its value of each block the value may be in; each
+      // keeps what its source lane sent of the block that holds it.
+      auto candidate = [&](int rc, int cc) {
+        std::string q = local("q" + std::to_string(2 * rc + cc) + "_", "int", slot_at(rc, cc));
+        return local("f" + std::to_string(2 * rc + cc) + "_", "auto",
+                     "__shfl_sync(0xffffffffu, " + sent(q) + ", " + source + ")");
+      };
+      auto columns = [&](int rc) {
+        std::string same = candidate(rc, 0);
+        return col_carry.empty() ? same : "(" + col_carry + " ? " + candidate(rc, 1) + " : " + same + ")";
+      };
+      std::string value = columns(0);
+      if (!row_carry.empty()) value = "(" + row_carry + " ? " + columns(1) + " : " + value + ")";
+      return "((" + slot_type(y) + ")" + value + ")";
+    }
+    case FragLayout::MmaAccRow: case FragLayout::WgmmaAccRow: break;
+  }
+  refuse(at, fetch ? "`" + std::string(m.written(at)) + "` read at another place of a .row vector"
+                   : "`" + std::string(m.written(at)) + "`, which other lanes hold, outside an assignment");
+  return std::nullopt;
 }
 
 std::optional<std::string> Emitter::element_place(const Expr& call, const FragShape& result, const std::string& i) {
@@ -734,7 +907,7 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
         return "(" + element(e.lhs, result, i) + " " + op + " " + element(e.rhs, result, i) + ")";
       // C's fmod, as the executor's: exact, so f32 and f64 agree.
       if (op == "%")
-        return std::string(Typer(m, nullptr).type_of(id).dtype == DType::F64 ? "fmod(" : "fmodf(") +
+        return std::string(value_dtype(id) == DType::F64 ? "fmod(" : "fmodf(") +
                element(e.lhs, result, i) + ", " + element(e.rhs, result, i) + ")";
       // A comparison is 1 or 0, as the executor has it (exec/src/tile.cpp);
       // of integers, compared as integers (beyond 2^24 an f32 is not exact).
@@ -771,7 +944,7 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
       // cvt<f64> makes the operand a double, and C++ then computes what it
       // meets in f64 (a per-thread f64 sum); cvt<f32> of an f64 value rounds.
       if (e.cast_type == DType::F64) return "(double)(" + element(e.lhs, result, i) + ")";
-      if (e.cast_type == DType::F32 && Typer(m, nullptr).type_of(e.lhs).dtype == DType::F64)
+      if (e.cast_type == DType::F32 && value_dtype(e.lhs) == DType::F64)
         return "(float)(" + element(e.lhs, result, i) + ")";
       if (e.cast_type == DType::F32 && integer_valued(e.lhs))
         return "(float)(" + integer_element(e.lhs, result, i) + ")";

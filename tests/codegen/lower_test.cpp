@@ -676,6 +676,39 @@ TEST_CASE("6- and 4-bit floats lower as packed tensors TMA unpacks and tcgen05.m
           "a load of 6- or 4-bit floats other than with a tensor");
 }
 
+TEST_CASE("a part read at another place of an accumulator is fetched by shuffles every lane runs in its warp") {
+  auto lowered = [](const std::string& body) {
+    auto a = analyze("target sm_90a\nkernel k(X: global f32[64, 32], Y: global f32[64, 32]) grid (1) block 128 {\n"
+                     "  role wg warpgroup(0) {\n    reg x: f32[64, 32] layout(wgmma_acc)\n    load x <- X\n" + body +
+                     "    store Y <- x\n  }\n}\n");
+    REQUIRE(count(a->diagnostics).errors == 0);
+    return codegen::lower(*a, 0, "sm_90a", kFile);
+  };
+  // Rows 16 .. 31 from rows 18 .., columns one to the right: another lane,
+  // four candidate blocks; the shuffles before the part's guard, the
+  // values from a copy of x.
+  codegen::Lowered low = lowered("    x[16 : 14, 1 : 31] = x[18 : 14, 0 : 31] * 2.0\n");
+  REQUIRE(low.ok());
+  size_t copy = low.cuda.find("float x_was[16];"), shuffle = low.cuda.find("__shfl_sync(0xffffffffu, x_was[");
+  size_t guard = low.cuda.find("if (", shuffle);
+  REQUIRE(copy != std::string::npos);
+  REQUIRE(shuffle != std::string::npos);
+  CHECK(copy < shuffle);
+  CHECK(low.cuda.find("x[cake_i] = (((float)(cake_rc0 ? (cake_cc0 ? cake_f3_0 : cake_f2_0) : (cake_cc0 ? cake_f1_0 : cake_f0_0))) * 2.0f); }", guard) !=
+        std::string::npos);
+  // Columns 8 over and rows 8 down stay in the lane: no shuffle.
+  low = lowered("    x[0 : 8, 0 : 8] = x[8 : 8, 8 : 8]\n");
+  REQUIRE(low.ok());
+  CHECK(low.cuda.find("__shfl_sync(0xffffffffu, x") == std::string::npos);
+  // Rows 16 .. 19 from rows 12 ..: warp 0 holds those, warp 1 these.
+  low = lowered("    x[16 : 4, :] = x[12 : 4, :]\n");
+  REQUIRE(!low.ok());
+  bool found = false;
+  for (const Diagnostic& d : low.diagnostics)
+    found |= d.id == DiagId::NotLowered && d.message.find("`x[12 : 4, :]` across warps (its row 12 into row 16, which another warp holds)") != std::string::npos;
+  CHECK(found);
+}
+
 TEST_CASE("lowered kernels compile without spills and map every PTX line to the .cake file") {
   if (!codegen::available()) {
     WARN("skipped: this build has no NVRTC (the CUDA Toolkit was not found)");

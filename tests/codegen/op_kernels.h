@@ -1327,6 +1327,64 @@ inline const std::vector<OpKernel>& op_kernels() {
     store K <- k
   }
 })"},
+    // Parts read at other places than the part written, and whole
+    // fragments of a part's shape: in the accumulator layouts from the lanes
+    // that hold them (shuffles), in place from a copy of the old registers.
+    {"load store", R"(kernel op_part_other(X: global f32[16, 16], Y: global f32[16, 16], B: global bf16[16, 16], H: global f32[8, 16], K: global i32[16, 8], Z: global f32[4, 4]) grid (1) block 32 {
+  reg x: f32[16, 16] layout(mma_acc)
+  reg y: f32[16, 8] layout(mma_acc)
+  reg y2: f32[8, 16] layout(mma_acc)
+  reg h: bf16[16, 16] layout(mma_acc)
+  reg k: i32[16, 8] layout(mma_acc)
+  reg z: f32[4, 4]
+  reg w: f32[2, 2]
+  load x <- X
+  y = x[:, 8 : 8] * 2.0
+  x[:, 0 : 8] = y
+  x[0 : 8, 8 : 8] = x[8 : 8, 0 : 8] + 1.0
+  x[3 : 4, 3 : 5] = x[5 : 4, 10 : 5]
+  x[1 : 15, :] += x[0 : 15, :]
+  y2 = x[4 : 8, :]
+  y2[1 : 7, 2 : 13] = y2[0 : 7, 3 : 13] - y2[1 : 7, 2 : 13]
+  h = cvt<bf16>(x)
+  h[2 : 12, 1 : 14] = h[4 : 12, 0 : 14]
+  k = col(y) * 3 + row(y)
+  k[:, 1 : 7] += k[:, 0 : 7]
+  k[9, :] = k[2, :]
+  z = 1.0
+  w = 2.5
+  z[1 : 2, 2 : 2] = w
+  z[0 : 3, :] = z[1 : 3, :] + 1.0
+  store Y <- x
+  store B <- h
+  store H <- y2
+  store K <- k
+  store Z <- z
+})"},
+    {"load store", R"(kernel op_part_other_tcgen05(X: global f32[32, 16], Y: global f32[32, 16]) grid (1) block 32 {
+  reg r: f32[32, 16] layout(tcgen05_acc)
+  load r <- X
+  r[3 : 20, 2 : 9] = r[5 : 20, 0 : 9] * 2.0
+  r[0 : 8, 12 : 4] += r[24 : 8, 0 : 4]
+  store Y <- r
+})"},
+    {"load store", R"(kernel op_part_other_wgmma(X: global f32[64, 32], Y: global f32[64, 32], B: global bf16[64, 32]) grid (1) block 128 {
+  role wg warpgroup(0) {
+    reg x: f32[64, 32] layout(wgmma_acc)
+    reg y: f32[64, 16] layout(wgmma_acc)
+    reg h: bf16[64, 32] layout(wgmma_acc)
+    load x <- X
+    y = x[:, 8 : 16]
+    x[:, 16 : 16] = y * 2.0
+    x[0 : 8, :] = x[8 : 8, :]
+    x[16 : 16, 1 : 31] = x[16 : 16, 0 : 31]
+    x[35 : 10, 0 : 29] = x[37 : 10, 3 : 29]
+    h = cvt<bf16>(x)
+    h[50 : 4, :] = h[58 : 4, :]
+    store Y <- x
+    store B <- h
+  }
+})"},
     // A packed 16-bit fragment written whole, a register at a time: `=`
     // into f16 and bf16, and `*=` of a bf16 one.
     {"load store", R"(kernel op_pack16(X: global f32[16, 16], Y: global f16[16, 16], Z: global bf16[16, 16]) grid (1) block 32 {

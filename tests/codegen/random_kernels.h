@@ -18,6 +18,7 @@
 // sides compute bit for bit (not of an exp2, which a GPU approximates).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -333,9 +334,28 @@ class Generator {
     return rows_ % 16 == 0 && cols_ % 32 == 0;
   }
 
+  /// Part of y written from another part of y of its shape (other lanes'
+  /// values in the accumulator layouts, read before any is written) and
+  /// the same part of x. A warpgroup's rows stay in one warp's 16.
+  void shifted_part() {
+    auto spans = [&](int64_t size, int64_t band) {
+      int64_t first = band * pick(static_cast<int>(size / band));
+      int64_t to = first + pick(static_cast<int>(band)), from = first + pick(static_cast<int>(band));
+      int64_t extent = 1 + pick(static_cast<int>(first + band - std::max(to, from)));
+      return std::array<std::string, 3>{std::to_string(to), std::to_string(from), std::to_string(extent)};
+    };
+    auto r = spans(rows_, owner_ == Owner::Warpgroup ? 16 : rows_), c = spans(cols_, cols_);
+    std::string written = "[" + r[0] + " : " + r[2] + ", " + c[0] + " : " + c[2] + "]";
+    std::string read = "[" + r[1] + " : " + r[2] + ", " + c[1] + " : " + c[2] + "]";
+    say("y" + written + " = " + clamped("select(x" + written + " > " + f32_literal() + ", y" + read + " * " + f32_literal() +
+                                        ", x" + written + " - y" + read + ")"));
+    y_exact_ = y_exact_ && x_exact_;
+  }
+
   void step() {
     switch (pick(15)) {
       case 14: {
+        if (chance(50)) return shifted_part();
         // Part of y written from the same part of y and x: columns, rows
         // or one row.
         std::string items;

@@ -188,13 +188,15 @@ inline uint32_t exchange(uint32_t bits, unsigned from) {
   return all[from % 32];
 }
 
+/// CUDA's 32- and 64-bit shuffles (the 64-bit ones as two 32-bit halves);
+/// a narrower argument would take the int overload, so it is refused here.
 template <typename T>
 T shfl(T v, unsigned from) {
-  static_assert(sizeof(T) == 4);
-  uint32_t bits;
-  std::memcpy(&bits, &v, 4);
-  bits = exchange(bits, from);
-  std::memcpy(&v, &bits, 4);
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8);
+  uint32_t bits[2];
+  std::memcpy(bits, &v, sizeof(T));
+  for (size_t h = 0; h < sizeof(T) / 4; ++h) bits[h] = exchange(bits[h], from);
+  std::memcpy(&v, bits, sizeof(T));
   return v;
 }
 
