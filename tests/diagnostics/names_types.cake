@@ -619,3 +619,20 @@ kernel no_block(A: global f32[N]) grid (1) { }
 target sm_90a
 // expected-error@+1 [CAKE-E0117] {{`grid` is given twice}}
 kernel twice(A: global f32[N]) grid (1) block 128 grid (2) { }
+
+// -----
+
+target sm_80
+kernel shifts(K: global i32[32], Y: global i32[32]) grid (1) block 32 {
+  reg k: i32[1]
+  reg h: u16[1]
+  load k <- K[lane : 1]
+  // expected-error@+1 [CAKE-E0124] {{`k << 32` shifts a i32 by 32: the amount must be from 0 to 31}}
+  k = k << 32
+  // expected-error@+1 [CAKE-E0124] {{`cvt<u16>(k) >> 16` shifts a u16 by 16: the amount must be from 0 to 15}}
+  h = cvt<u16>(k) >> 16
+  // expected-error@+1 [CAKE-E0124] {{`k >> (0 - 1)` shifts a i32 by -1: the amount must be from 0 to 31}}
+  k = k >> (0 - 1)
+  k = (k >> 31) + (cvt<i32>(h) << 15)
+  store Y[lane : 1] <- k
+}

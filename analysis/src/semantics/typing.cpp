@@ -190,6 +190,15 @@ Typed Typer::type_depth(ExprId id, int depth) {
       Typed l = type_depth(e.lhs, depth + 1);
       Typed r = type_depth(e.rhs, depth + 1);
       if (l.kind == Typed::Kind::Unknown || r.kind == Typed::Kind::Unknown) return {};
+      if ((e.text == "<<" || e.text == ">>") && !l.literal && !is_float(l.dtype) && dtype_bits(l.dtype) > 1) {
+        auto amount = eval_.fold(e.rhs);
+        int64_t bits = dtype_bits(l.dtype);
+        if (amount && (*amount < 0 || *amount >= bits)) {
+          report(make_diagnostic(DiagId::ShiftOutOfRange, m_.exprs[e.rhs].range, m_.written(e.range), dtype_name(l.dtype),
+                                 std::to_string(*amount), std::to_string(bits - 1)));
+          return {};
+        }
+      }
       if (l.is_scalar() && r.is_scalar()) {
         Typed out = l.literal ? r : l;
         out.literal = l.literal && r.literal;
