@@ -18,21 +18,6 @@
 
 namespace cake::exec {
 
-std::vector<ExprId> operand_exprs(const Stmt& s) {
-  std::vector<ExprId> out;
-  std::visit(
-      [&](const auto& n) {
-        using T = std::decay_t<decltype(n)>;
-        if constexpr (std::is_same_v<T, MoveStmt>) out = {n.dst, n.src};
-        else if constexpr (std::is_same_v<T, MmaStmt>) out = {n.acc, n.a, n.b};
-        else if constexpr (std::is_same_v<T, AssignStmt>) out = {n.target, n.value};
-        else if constexpr (std::is_same_v<T, ReduceStmt>) out = {n.dst, n.src};
-        else if constexpr (std::is_same_v<T, ArgReduceStmt>) out = {n.value, n.index, n.src};
-      },
-      s.node);
-  return out;
-}
-
 bool World::warpgroup_owned(FragLayout layout) const {
   switch (layout) {
     case FragLayout::WgmmaAcc:

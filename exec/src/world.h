@@ -146,10 +146,6 @@ struct RunContext {
   void fail(RunProblem::Kind kind, ByteRange at, std::string message, std::vector<RunProblem::Related> related = {});
 };
 
-/// The operand expressions of a data statement (moves, MMAs, assignments,
-/// reductions); empty for others.
-std::vector<ExprId> operand_exprs(const Stmt& s);
-
 class World {
  public:
   World(RunContext& ctx, std::vector<std::array<int64_t, 3>> blocks, uint64_t seed);

@@ -2503,3 +2503,41 @@ kernel pair_shapes(X: global f32[64]) grid (2) block 128 cluster (2) cta_group 2
   }
   wait done parity(0)
 }
+
+// -----
+
+target sm_90a
+kernel divergent(X: global f32[64, 16], Y: global f32[64, 16]) grid (1) block 128 {
+  role wg warpgroup(0) {
+    reg x: f32[16, 16] layout(mma_acc)
+    reg m: f32[16] layout(mma_acc.row)
+    reg w: f32[64, 16] layout(wgmma_acc)
+    reg t: f32[4]
+    load x <- X[16 * warp.id : 16, :]
+    load w <- X
+    load t <- X[lane, 0 : 4]
+    if lane < 16 {
+      // expected-error@+1 [CAKE-E0422] {{this `reduce.row` works on `m`, which each warp holds together, but only some of the warp's threads run it (`lane < 16` depends on the lane): each would compute a share the others never see}}
+      reduce.row max m <- x
+      t = t * 2.0
+    }
+    for i in 0 .. lane % 4 {
+      // expected-error@+1 [CAKE-E0422] {{this assignment works on `x`, which each warp holds together, but only some of the warp's threads run it (`lane % 4` depends on the lane): each would compute a share the others never see}}
+      x = x * 2.0
+    }
+    elect {
+      // expected-error@+1 [CAKE-E0422] {{this assignment works on `w`, which each warpgroup holds together, but only some of the warpgroup's threads run it (`elect` runs it on one thread): each would compute a share the others never see}}
+      w = w + 1.0
+    }
+    if warp.id == 0 {
+      x = x + 1.0
+      // expected-error@+1 [CAKE-E0422] {{this assignment works on `w`, which each warpgroup holds together, but only some of the warpgroup's threads run it (`warp.id == 0` depends on the warp): each would compute a share the others never see}}
+      w = w * 0.5
+      // expected-error@+1 [CAKE-E0422] {{`wgmma.fence` is issued by each warpgroup together, but only some of the warpgroup's threads run it here (`warp.id == 0` depends on the warp)}}
+      wgmma.fence
+    }
+    x = select(col(x) < 8, x * 3.0, x)
+    store Y[16 * warp.id : 16, :] <- x
+    store Y <- w
+  }
+}

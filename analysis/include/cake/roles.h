@@ -50,5 +50,14 @@ bool reaches_op(const Module& m, const std::vector<StmtId>& body, Op op);
 /// True when `e` reads a per-thread builtin (`lane`, `warp.id`, `role.rank`),
 /// directly or through a `let`.
 bool depends_on_thread(const Module& m, const Evaluator& eval, ExprId e);
+/// True when `e` reads builtin `name` (`lane`, `warp`, `role`), directly or
+/// through a `let`.
+bool depends_on_builtin(const Module& m, const Evaluator& eval, ExprId e, std::string_view name);
+
+/// The operands a statement names, in its form's order: a move's dst and
+/// src, an MMA's acc, a and b, an assignment's target and value, a
+/// reduction's dst and src, an arg-reduction's value, index and src; none
+/// for the others.
+std::vector<ExprId> operand_exprs(const Stmt& s);
 
 }  // namespace cake

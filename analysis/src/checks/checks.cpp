@@ -19,6 +19,7 @@ void check_fragment_order(const Module& module, std::vector<Diagnostic>& diagnos
 void check_protocol(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics);
 void check_sync_static(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics);
 void check_role_races(const Module& module, const FactsCache& facts, std::vector<Diagnostic>& diagnostics);
+void check_divergent_fragments(const Module& module, std::vector<Diagnostic>& diagnostics);
 void check_performance(const Module& module, const FactsCache& facts,
                        const AnalyzeOptions& options, std::vector<Diagnostic>& diagnostics);
 
@@ -38,6 +39,7 @@ void run_checks(const Module& module, const AnalyzeOptions& options,
   check_protocol(module, facts, diagnostics);
   check_sync_static(module, facts, diagnostics);
   check_role_races(module, facts, diagnostics);
+  check_divergent_fragments(module, diagnostics);
   check_performance(module, facts, options, diagnostics);
 }
 

@@ -91,14 +91,31 @@ bool reaches_op(const Module& m, const std::vector<StmtId>& body, Op op) {
 }
 
 bool depends_on_thread(const Module& m, const Evaluator& eval, ExprId e) {
+  return depends_on_builtin(m, eval, e, "lane") || depends_on_builtin(m, eval, e, "warp") ||
+         depends_on_builtin(m, eval, e, "role");
+}
+
+bool depends_on_builtin(const Module& m, const Evaluator& eval, ExprId e, std::string_view name) {
   std::vector<SymbolId> free;
   eval.free_symbols(e, free);
-  for (SymbolId s : free) {
-    const Symbol& sym = m.symbols[s];
-    if (sym.kind == SymbolKind::Builtin && (sym.name == "lane" || sym.name == "warp" || sym.name == "role"))
-      return true;
-  }
+  for (SymbolId s : free)
+    if (m.symbols[s].kind == SymbolKind::Builtin && m.symbols[s].name == name) return true;
   return false;
+}
+
+std::vector<ExprId> operand_exprs(const Stmt& s) {
+  std::vector<ExprId> out;
+  std::visit(
+      [&](const auto& n) {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, MoveStmt>) out = {n.dst, n.src};
+        else if constexpr (std::is_same_v<T, MmaStmt>) out = {n.acc, n.a, n.b};
+        else if constexpr (std::is_same_v<T, AssignStmt>) out = {n.target, n.value};
+        else if constexpr (std::is_same_v<T, ReduceStmt>) out = {n.dst, n.src};
+        else if constexpr (std::is_same_v<T, ArgReduceStmt>) out = {n.value, n.index, n.src};
+      },
+      s.node);
+  return out;
 }
 
 }  // namespace cake
