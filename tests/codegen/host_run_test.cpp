@@ -15,6 +15,7 @@
 #include "host/tensor_map.h"
 #include "op_kernels.h"
 #include "random_kernels.h"
+#include "random_mma_kernels.h"
 #include "support/test_files.h"
 
 #include <dlfcn.h>
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -243,20 +245,20 @@ TEST_CASE("the published stream-K FP8 GEMM computes on the host what the CPU exe
   fs::remove_all(work);
 }
 
-// Random kernels of register fragments (tests/codegen/random_kernels.h):
-// each is accepted by the verifier, lowers, and computes on the host what
-// the CPU executor computes; it compiles with NVRTC where NVRTC is found.
-// CAKE_RANDOM_KERNELS (how many, default 24) and CAKE_RANDOM_SEED (the
-// first seed, default 1) run others.
-TEST_CASE("random fragment kernels compute on the host what the CPU executor computes", "[random]") {
+/// Kernels `make` gives for seeds CAKE_RANDOM_SEED (default 1) on,
+/// CAKE_RANDOM_KERNELS of them (default `count`): each is accepted by the
+/// verifier, lowers, compiles with NVRTC where NVRTC is found, and computes
+/// on the host what the CPU executor computes.
+void run_random_kernels(const std::function<testing::RandomKernel(uint64_t)>& make, uint64_t count) {
   auto number = [](const char* name, uint64_t fallback) {
     const char* v = std::getenv(name);
     return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
   };
-  uint64_t count = number("CAKE_RANDOM_KERNELS", 24), first = number("CAKE_RANDOM_SEED", 1);
+  count = number("CAKE_RANDOM_KERNELS", count);
+  uint64_t first = number("CAKE_RANDOM_SEED", 1);
   fs::path work = work_dir();
   for (uint64_t seed = first; seed < first + count; ++seed) {
-    testing::RandomKernel r = testing::random_kernel(seed);
+    testing::RandomKernel r = make(seed);
     std::string text = "target " + r.target + "\n" + r.text;
     INFO("seed " << seed << ": " << r.what << "\n" << text);
     auto a = analyze(text);
@@ -287,4 +289,14 @@ TEST_CASE("random fragment kernels compute on the host what the CPU executor com
     run_on_host(a->module, 0, low, work);
   }
   fs::remove_all(work);
+}
+
+// Random kernels of register fragments (tests/codegen/random_kernels.h).
+TEST_CASE("random fragment kernels compute on the host what the CPU executor computes", "[random]") {
+  run_random_kernels(testing::random_kernel, 24);
+}
+
+// Random mma.sync kernels (tests/codegen/random_mma_kernels.h).
+TEST_CASE("random mma.sync kernels compute on the host what the CPU executor computes", "[random-mma]") {
+  run_random_kernels(testing::random_mma_kernel, 24);
 }

@@ -1338,6 +1338,7 @@ inline const std::vector<OpKernel>& op_kernels() {
   reg k: i32[16, 8] layout(mma_acc)
   reg z: f32[4, 4]
   reg w: f32[2, 2]
+  reg v: f32[4]
   load x <- X
   y = x[:, 8 : 8] * 2.0
   x[:, 0 : 8] = y
@@ -1355,6 +1356,10 @@ inline const std::vector<OpKernel>& op_kernels() {
   w = 2.5
   z[1 : 2, 2 : 2] = w
   z[0 : 3, :] = z[1 : 3, :] + 1.0
+  v = 0.5
+  v[1 : 3] = v[0 : 3] + 1.0
+  z[3, :] = v
+  x[0 : 8, 0 : 8] = cvt<f32>(h[8 : 8, 3 : 8]) + cvt<f32>(k[5 : 8, :])
   store Y <- x
   store B <- h
   store H <- y2

@@ -19,6 +19,8 @@
 //
 // --random FIRST:COUNT: instead, the random fragment kernels of seeds FIRST
 // .. FIRST + COUNT - 1 (tests/codegen/random_kernels.h) that this GPU runs.
+// --random-mma FIRST:COUNT: the same of the random mma.sync kernels
+// (tests/codegen/random_mma_kernels.h).
 //
 // --only NAME: only the kernels whose name contains NAME (examples, op and
 // form kernels alike). --dump DIR: for each kernel whose outputs differ,
@@ -26,13 +28,14 @@
 // (its inputs are the seeded ones of kernel_io.h, so the case can be
 // rebuilt on any machine and the difference studied there).
 //
-// Usage: cake-gpu-check [--rehearse MAJOR.MINOR] [--time FILE | --random FIRST:COUNT]
+// Usage: cake-gpu-check [--rehearse MAJOR.MINOR] [--time FILE | --random FIRST:COUNT | --random-mma FIRST:COUNT]
 //                       [--only NAME] [--dump DIR] [EXAMPLES_DIR]
 // (tests/gpu/run.sh wraps it).
 #include "driver.h"
 #include "kernel_io.h"
 #include "op_kernels.h"
 #include "random_kernels.h"
+#include "random_mma_kernels.h"
 #include "support/test_files.h"
 
 #include "cake/arch.h"
@@ -352,14 +355,15 @@ Tally check(gpu::Driver* driver, int major, int minor, const fs::path& dir) {
   return tally;
 }
 
-/// The random fragment kernels of seeds first .. first + kernels - 1 whose
-/// target this GPU runs.
-Tally check_random(gpu::Driver* driver, int major, int minor, uint64_t first, uint64_t kernels) {
+/// The random kernels (`make`: fragment or mma.sync kernels, `what`) of
+/// seeds first .. first + kernels - 1 whose target this GPU runs.
+Tally check_random(gpu::Driver* driver, int major, int minor, uint64_t first, uint64_t kernels,
+                   testing::RandomKernel (*make)(uint64_t), const char* what) {
   Tally tally;
-  std::printf("random fragment kernels, seeds %llu .. %llu:\n", static_cast<unsigned long long>(first),
+  std::printf("random %s kernels, seeds %llu .. %llu:\n", what, static_cast<unsigned long long>(first),
               static_cast<unsigned long long>(first + kernels - 1));
   for (uint64_t seed = first; seed < first + kernels && !tally.stop; ++seed) {
-    testing::RandomKernel r = testing::random_kernel(seed);
+    testing::RandomKernel r = make(seed);
     std::string label = "[" + r.what + "] seed " + std::to_string(seed);
     std::string arch = arch_for(r.target, major, minor);
     if (arch.empty()) {
@@ -370,7 +374,8 @@ Tally check_random(gpu::Driver* driver, int major, int minor, uint64_t first, ui
     auto a = analyze("target " + r.target + "\n" + r.text);
     codegen::Lowered low = codegen::lower(*a, 0, r.target, "/random/seed" + std::to_string(seed) + ".cake");
     if (count(a->diagnostics).errors > 0 || !low.ok()) {
-      // codegen.random_kernels checks that every seed verifies and lowers.
+      // codegen.random_kernels and codegen.random_mma check that every seed
+      // verifies and lowers.
       std::printf("  FAILED           %s: refused by the verifier or the lowering\n", label.c_str());
       ++tally.failed;
       continue;
@@ -605,6 +610,7 @@ int main(int argc, char** argv) {
   bool rehearse = false;
   std::string time_file;
   unsigned long long random_first = 0, random_count = 0;
+  bool random_mma = false;
   std::vector<std::string> rest;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -613,8 +619,9 @@ int main(int argc, char** argv) {
       ++i;
     } else if (arg == "--time" && i + 1 < argc) {
       time_file = argv[++i];
-    } else if (arg == "--random" && i + 1 < argc &&
+    } else if ((arg == "--random" || arg == "--random-mma") && i + 1 < argc &&
                std::sscanf(argv[i + 1], "%llu:%llu", &random_first, &random_count) == 2 && random_count > 0) {
+      random_mma = arg == "--random-mma";
       ++i;
     } else if (arg == "--only" && i + 1 < argc) {
       options.only = argv[++i];
@@ -622,7 +629,8 @@ int main(int argc, char** argv) {
       options.dump = argv[++i];
     } else if (arg.rfind("--", 0) == 0 || !rest.empty()) {
       std::fprintf(stderr,
-                   "usage: cake-gpu-check [--rehearse MAJOR.MINOR] [--time FILE | --random FIRST:COUNT] [--only NAME] "
+                   "usage: cake-gpu-check [--rehearse MAJOR.MINOR] [--time FILE | --random FIRST:COUNT | --random-mma FIRST:COUNT] "
+                   "[--only NAME] "
                    "[--dump DIR] [EXAMPLES_DIR]\n");
       return 2;
     } else {
@@ -647,7 +655,9 @@ int main(int argc, char** argv) {
   std::printf("cake-gpu-check: %s (sm_%d%d), NVRTC %s\n", driver ? driver->device_name().c_str() : "a rehearsal",
               major, minor, codegen::version().c_str());
   fs::path dir = rest.empty() ? fs::path(CAKE_EXAMPLES_DIR) : fs::path(rest[0]);
-  Tally tally = random_count > 0    ? check_random(driver.get(), major, minor, random_first, random_count)
+  Tally tally = random_count > 0    ? check_random(driver.get(), major, minor, random_first, random_count,
+                                                   random_mma ? testing::random_mma_kernel : testing::random_kernel,
+                                                   random_mma ? "mma.sync" : "fragment")
                 : time_file.empty() ? check(driver.get(), major, minor, dir)
                                     : time_benches(driver.get(), major, minor, dir, time_file);
   if (tally.stop) std::printf("cake-gpu-check: stopped after a failure that can leave the context unusable\n");
