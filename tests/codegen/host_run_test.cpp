@@ -296,7 +296,11 @@ TEST_CASE("random fragment kernels compute on the host what the CPU executor com
   run_random_kernels(testing::random_kernel, 24);
 }
 
-// Random mma.sync kernels (tests/codegen/random_mma_kernels.h).
+// Random mma.sync and wgmma kernels (tests/codegen/random_mma_kernels.h).
 TEST_CASE("random mma.sync kernels compute on the host what the CPU executor computes", "[random-mma]") {
   run_random_kernels(testing::random_mma_kernel, 24);
+}
+
+TEST_CASE("random wgmma kernels compute on the host what the CPU executor computes", "[random-mma]") {
+  run_random_kernels(testing::random_wgmma_kernel, 16);
 }

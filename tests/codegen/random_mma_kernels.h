@@ -1,10 +1,12 @@
-// Random mma.sync kernels for codegen.random_mma: one warp multiplies an
+// Random MMA kernels for codegen.random_mma. mma.sync: one warp multiplies an
 // [M, K] by an [N, K] tile of one operand type (bf16, f16, tf32, f8e4m3,
 // f8e5m2, i8, u8) into an f32 (i32) accumulator, its operands loaded in the
 // accumulator layout (which the lowering gathers into operand registers for
 // 8-bit values and tf32), or B through shared memory by ldmatrix, plain or
-// `trans`. Each is accepted by the verifier, lowers, and computes on the
-// host what the CPU executor computes (tests/codegen/host_run_test.cpp).
+// `trans`. wgmma (random_wgmma_kernel()): one warpgroup, A in swizzled
+// shared memory or in registers, B K-major or (16-bit) N-major in swizzled
+// shared memory. Each is accepted by the verifier, lowers, and computes on
+// the host what the CPU executor computes (tests/codegen/host_run_test.cpp).
 //
 // Float operands are made multiples of 1/4 in [-2, 2], which every
 // operand type holds exactly, so products and sums are exact in f32 and the
@@ -67,6 +69,84 @@ inline RandomKernel random_mma_kernel(uint64_t seed) {
   s += "  store C <- acc\n}\n";
   out.text = s;
   out.what = t + " [" + M + ", " + K + "] x " + b_shape + " (B by " + b_from + ") on " + out.target;
+  return out;
+}
+
+/// A warpgroup's wgmma (sm_90a) of an A [64, K] (in swizzled shared memory
+/// or in registers) by a B [N, K] (or, for 16-bit values, an N-major
+/// [K, N]) in swizzled shared memory, each tile's rows one swizzle span,
+/// filled a row per thread from quantized values (see above).
+inline RandomKernel random_wgmma_kernel(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
+  auto one_of = [&](std::vector<std::string> v) { return v[pick(static_cast<int>(v.size()))]; };
+  RandomKernel out;
+  out.target = "sm_90a";
+  std::string t = one_of({"bf16", "f16", "tf32", "f8e4m3", "f8e5m2", "i8", "u8"});
+  bool integer = t == "i8" || t == "u8", sixteen = t == "bf16" || t == "f16";
+  int bytes = integer || t[1] == '8' ? 1 : sixteen ? 2 : 4;
+  std::string swizzle = sixteen ? one_of({"128B", "64B", "32B"}) : "128B";
+  int span = swizzle == "128B" ? 128 : swizzle == "64B" ? 64 : 32;
+  bool mn_major = sixteen && pick(3) == 0, a_in_registers = pick(3) == 0;
+  // K-major rows are one span of K; an N-major B's rows one span of N (and
+  // K any number of k-steps when A is in registers).
+  int k = span / bytes, n = 0;
+  if (mn_major) {
+    n = span / bytes;
+    if (a_in_registers) k = 16 * (1 + pick(4));
+  } else {
+    n = std::stoi(one_of({"8", "16", "24", "32", "48", "64", "96", "128"}));
+  }
+  std::string acc = integer ? "i32" : "f32", N = std::to_string(n), K = std::to_string(k);
+  std::string b_shape = mn_major ? "[" + K + ", " + N + "]" : "[" + N + ", " + K + "]";
+  int b_rows = mn_major ? k : n, b_cols = mn_major ? n : k;
+  std::string in = integer ? t : "f32";
+  std::string s = "kernel random_wgmma_" + std::to_string(seed) + "(A: global " + in + "[64, " + K + "], B: global " + in +
+                  b_shape + ", C: global " + acc + "[64, " + N + "]) grid (1) block 128 {\n";
+  if (!a_in_registers) s += "  smem sa: " + t + "[64, " + K + "] swizzle(" + swizzle + ")\n";
+  s += "  smem sb: " + t + b_shape + " swizzle(" + swizzle + ")\n";
+  s += "  role mma warpgroup(0) {\n";
+  s += "    reg acc: " + acc + "[64, " + N + "] layout(wgmma_acc)\n";
+  auto quantized = [&](const std::string& name) {
+    return "cvt<" + t + ">(cvt<f32>(cvt<i32>(max(min(" + name + ", 2.0), -2.0) * 4.0)) / 4.0)";
+  };
+  // A row per thread into shared memory, 16 values at a time: the thread's
+  // row of `tile`.
+  auto rows = [&](const std::string& name, const std::string& tensor, const std::string& tile, int count, int cols) {
+    std::string r = "32 * warp.id + lane", part = "[" + r + ", 16 * c : 16]";
+    std::string body = "    if " + r + " < " + std::to_string(count) + " {\n      for c in 0 .. " + std::to_string(cols / 16) + " {\n";
+    if (integer) {
+      body += "        load q" + name + " <- " + tensor + part + "\n";
+    } else {
+      body += "        load f" + name + " <- " + tensor + part + "\n";
+      body += "        q" + name + " = " + quantized("f" + name) + "\n";
+    }
+    body += "        store " + tile + part + " <- q" + name + "\n      }\n    }\n";
+    std::string decl = "    reg q" + name + ": " + t + "[16]\n";
+    if (!integer) decl += "    reg f" + name + ": f32[16]\n";
+    return decl + body;
+  };
+  std::string a = "sa";
+  if (a_in_registers) {
+    a = "p";
+    s += "    reg p: " + t + "[64, " + K + "] layout(wgmma_acc)\n";
+    if (integer) {
+      s += "    load p <- A\n";
+    } else {
+      s += "    reg fp: f32[64, " + K + "] layout(wgmma_acc)\n    load fp <- A\n    p = " + quantized("fp") + "\n";
+    }
+  } else {
+    s += rows("a", "A", "sa", 64, k);
+  }
+  s += rows("b", "B", "sb", b_rows, b_cols);
+  s += "    fence.proxy.async\n    syncthreads\n    wgmma.fence\n";
+  std::string product = a + " @ sb" + std::string(mn_major ? "" : ".T");
+  s += "    wgmma acc = " + product + "\n";
+  if (pick(2)) s += "    wgmma acc += " + product + "\n";
+  s += "    wgmma.commit\n    wgmma.wait 0\n    store C <- acc\n  }\n}\n";
+  out.text = s;
+  out.what = t + " A " + (a_in_registers ? "in registers" : "in shared memory") + " x B " + b_shape + " swizzle(" +
+             swizzle + ")" + (mn_major ? " N-major" : "");
   return out;
 }
 

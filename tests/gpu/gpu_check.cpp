@@ -19,8 +19,8 @@
 //
 // --random FIRST:COUNT: instead, the random fragment kernels of seeds FIRST
 // .. FIRST + COUNT - 1 (tests/codegen/random_kernels.h) that this GPU runs.
-// --random-mma FIRST:COUNT: the same of the random mma.sync kernels
-// (tests/codegen/random_mma_kernels.h).
+// --random-mma FIRST:COUNT: the same of the random mma.sync kernels, then
+// of the random wgmma kernels (tests/codegen/random_mma_kernels.h).
 //
 // --only NAME: only the kernels whose name contains NAME (examples, op and
 // form kernels alike). --dump DIR: for each kernel whose outputs differ,
@@ -655,11 +655,19 @@ int main(int argc, char** argv) {
   std::printf("cake-gpu-check: %s (sm_%d%d), NVRTC %s\n", driver ? driver->device_name().c_str() : "a rehearsal",
               major, minor, codegen::version().c_str());
   fs::path dir = rest.empty() ? fs::path(CAKE_EXAMPLES_DIR) : fs::path(rest[0]);
-  Tally tally = random_count > 0    ? check_random(driver.get(), major, minor, random_first, random_count,
-                                                   random_mma ? testing::random_mma_kernel : testing::random_kernel,
-                                                   random_mma ? "mma.sync" : "fragment")
-                : time_file.empty() ? check(driver.get(), major, minor, dir)
-                                    : time_benches(driver.get(), major, minor, dir, time_file);
+  Tally tally;
+  if (random_count > 0 && !random_mma) {
+    tally = check_random(driver.get(), major, minor, random_first, random_count, testing::random_kernel, "fragment");
+  } else if (random_count > 0) {
+    tally = check_random(driver.get(), major, minor, random_first, random_count, testing::random_mma_kernel, "mma.sync");
+    if (!tally.stop) {
+      Tally wgmma =
+          check_random(driver.get(), major, minor, random_first, random_count, testing::random_wgmma_kernel, "wgmma");
+      tally.ran += wgmma.ran, tally.failed += wgmma.failed, tally.skipped += wgmma.skipped, tally.stop = wgmma.stop;
+    }
+  } else {
+    tally = time_file.empty() ? check(driver.get(), major, minor, dir) : time_benches(driver.get(), major, minor, dir, time_file);
+  }
   if (tally.stop) std::printf("cake-gpu-check: stopped after a failure that can leave the context unusable\n");
   std::printf("cake-gpu-check: %d %s, %d failed, %d not run (not lowered yet, or not for this GPU)\n", tally.ran,
               driver ? "ran" : "compiled", tally.failed, tally.skipped);

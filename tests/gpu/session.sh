@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Everything the GPU check has to say in one short sitting, for a GPU that is
 # lent for minutes: the check at the check shapes (mismatching kernels'
-# outputs dumped), the bench timings, random fragment and mma.sync kernels
-# (seeds 1-100 of each), and compute-sanitizer's memcheck over the check. Each step has its own time limit, so a slow one cannot take the
+# outputs dumped), the bench timings, random fragment, mma.sync and wgmma
+# kernels (seeds 1-100 of each), and compute-sanitizer's memcheck over the check. Each step has its own time limit, so a slow one cannot take the
 # others' time, and everything lands in OUTDIR:
 #
 #   check.log, dump/ (KERNEL.ARCH.TENSOR.bin of each kernel that differed),
