@@ -210,6 +210,19 @@ class Emitter {
   /// `fetch` or where another warp holds it).
   std::optional<std::string> other_place(SymbolId s, ByteRange at, const FragShape& y, const FragShape& result,
                                          const std::string& i, const std::array<int64_t, 2>& shift);
+  /// Element `items` (each a scalar) of fragment `s` (shape `y`) as a
+  /// scalar every register of the result reads (`w = x[0, 0] * 2.0`): a
+  /// thread's own, or fetched from the lane that holds it (constant
+  /// places; refused for a warpgroup's fragment, which one warp holds).
+  std::optional<std::string> element_of(SymbolId s, ByteRange at, const FragShape& y, const std::vector<IndexItem>& items);
+  /// The value index of accumulator fragment `y` (mma_acc, wgmma_acc) at
+  /// row `row` and column `col` of a lane's block corner (C++ expressions:
+  /// multiples of 8, the column plus its place in the pair).
+  std::string acc_value_index(const FragShape& y, const std::string& row, const std::string& col) const;
+  /// The statement (into fetch->statements) that takes slot `slot` of
+  /// fragment array `array` from lane `lane` as `name`, which it returns.
+  std::string shuffle(const FragShape& y, const std::string& array, const std::string& slot, const std::string& lane,
+                      const std::string& name);
   /// Whether `e` computes integers (not pred): element() then computes it
   /// as integer_element() does and converts the result.
   bool integer_valued(ExprId e);

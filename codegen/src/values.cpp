@@ -12,6 +12,7 @@
 #include "cake/fragments.h"
 #include "cake/shape_logic.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -662,6 +663,10 @@ std::optional<std::string> Emitter::part_operand(ExprId id, const FragShape& res
   if (same_part()) return operand_slot(op.base, e.range, result, i);
   auto y = fragment(op.base, e.range);
   if (!y) return std::nullopt;
+  bool element = !op.items.empty() && std::all_of(op.items.begin(), op.items.end(), [](const IndexItem& item) {
+    return item.kind == IndexItem::Kind::Scalar;
+  });
+  if (element) return element_of(op.base, e.range, *y, op.items);
   auto shift = part_shift(e.range, *y, op.items, result);
   if (!shift) return std::nullopt;
   return other_place(op.base, e.range, *y, result, i, *shift);
@@ -726,12 +731,39 @@ std::optional<std::array<int64_t, 2>> Emitter::part_shift(ByteRange at, const Fr
   return shift;
 }
 
+namespace {
+
+std::string num(int64_t v) { return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v); }
+
+}  // namespace
+
+std::string Emitter::acc_value_index(const FragShape& y, const std::string& row, const std::string& col) const {
+  // wgmma_acc: value i at row 8 ((i / 2) % 2), column 8 (i / 4) + i % 2 of
+  // the lane's corner; mma_acc: 16 x 8 tiles in row-major order, 4 values
+  // each, then the half tiles' 2 (mma_tiles()).
+  if (y.layout == FragLayout::WgmmaAcc) return "(4 * (" + col + " / 8) + 2 * (" + row + " / 8) + " + col + " % 2)";
+  MmaTiles tiles = mma_tiles(y);
+  return tiles.pick(row + " < " + num(8 * tiles.half_block_row()),
+                    "((" + row + " / 16 * " + num(tiles.tiles_per_row) + " + " + col + " / 8) * 4 + " + row + " % 16 / 8 * 2 + " +
+                        col + " % 2)",
+                    "(" + num(tiles.whole_values()) + " + 2 * (" + col + " / 8) + " + col + " % 2)");
+}
+
+std::string Emitter::shuffle(const FragShape& y, const std::string& array, const std::string& slot, const std::string& lane,
+                             const std::string& name) {
+  // __shfl_sync moves 32 bits at least: a 16- or 8-bit value widened
+  // (signed ones by sign), and narrowed again.
+  std::string v = slot_read(y, array, slot);
+  if (dtype_bits(y.dtype) < 32) v = std::string(y.dtype == DType::I8 || y.dtype == DType::I16 ? "(int)" : "(unsigned)") + v;
+  fetch->statements.push_back("const auto " + name + " = __shfl_sync(0xffffffffu, " + v + ", " + lane + ");");
+  return name;
+}
+
 std::optional<std::string> Emitter::other_place(SymbolId s, ByteRange at, const FragShape& y, const FragShape& result,
                                                 const std::string& i, const std::array<int64_t, 2>& shift) {
   bool target = fetch && fetch->target == s;
   if (target) fetch->reads_target = true;
   std::string array = target ? name(s) + "_was" : name(s);
-  auto num = [](int64_t v) { return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v); };
   // Names for this operand's values in the register loop's body.
   std::string tag = fetch ? std::to_string(fetch->statements.size()) : "";
   auto local = [&](const std::string& what, const std::string& type, const std::string& value) {
@@ -739,13 +771,6 @@ std::optional<std::string> Emitter::other_place(SymbolId s, ByteRange at, const 
     std::string v = "cake_" + what + tag;
     fetch->statements.push_back("const " + type + " " + v + " = " + value + ";");
     return v;
-  };
-  // What __shfl_sync moves of slot `q`: 32 bits at least (a 16- or
-  // 8-bit value widened, signed ones by sign).
-  auto sent = [&](const std::string& q) {
-    std::string v = slot_read(y, array, q);
-    if (dtype_bits(y.dtype) >= 32) return v;
-    return std::string(y.dtype == DType::I8 || y.dtype == DType::I16 ? "(int)" : "(unsigned)") + v;
   };
   // A slot for registers outside the part too (their values are not used).
   auto within = [](const std::string& valid, const std::string& slot) { return "(" + valid + " ? " + slot + " : 0)"; };
@@ -764,9 +789,8 @@ std::optional<std::string> Emitter::other_place(SymbolId s, ByteRange at, const 
       std::string slot = local("q", "int", within(column + " >= 0 && " + column + " < " + num(y.dims[1]), column));
       if (shift[0] == 0) return slot_read(y, array, slot);
       if (!fetch) break;
-      std::string v = local("f", "auto", "__shfl_sync(0xffffffffu, " + sent(slot) + ", (int)((cake_lane + " +
-                                             num(shift[0] + 32) + ") % 32))");
-      return "((" + slot_type(y) + ")" + v + ")";
+      return "((" + slot_type(y) + ")" + shuffle(y, array, slot, "(int)((cake_lane + " + num(shift[0] + 32) + ") % 32)", "cake_f" + tag) +
+             ")";
     }
     case FragLayout::MmaAcc: case FragLayout::WgmmaAcc: {
       // Lane 4g + t holds rows g (+ 8), columns 2t, 2t + 1 of each 8 x 8
@@ -788,13 +812,7 @@ std::optional<std::string> Emitter::other_place(SymbolId s, ByteRange at, const 
         std::string col = local("yc" + carries, "int", "8 * " + plus("(" + c + " / 8", big_d + col_carry) + ") + " + c + " % 2");
         std::string valid = row + " >= 0 && " + row + " < " + num(y.layout == FragLayout::WgmmaAcc ? 16 : y.dims[0]) +
                             " && " + col + " >= 0 && " + col + " < " + num(y.dims[1]);
-        if (y.layout == FragLayout::WgmmaAcc)
-          return within(valid, "4 * (" + col + " / 8) + 2 * (" + row + " / 8) + " + col + " % 2");
-        MmaTiles tiles = mma_tiles(y);
-        return within(valid, tiles.pick(row + " < " + num(8 * tiles.half_block_row()),
-                                        "((" + row + " / 16 * " + num(tiles.tiles_per_row) + " + " + col + " / 8) * 4 + " + row +
-                                            " % 16 / 8 * 2 + " + col + " % 2)",
-                                        "(" + num(tiles.whole_values()) + " + 2 * (" + col + " / 8) + " + col + " % 2)"));
+        return within(valid, acc_value_index(y, row, col));
       };
       if (a == 0 && d == 0) return slot_read(y, array, local("q", "int", slot_at(0, 0)));
       if (!fetch) break;
@@ -805,9 +823,8 @@ std::optional<std::string> Emitter::other_place(SymbolId s, ByteRange at, const 
       // Every lane sends its value of each block the value may be in; each
       // keeps what its source lane sent of the block that holds it.
       auto candidate = [&](int rc, int cc) {
-        std::string q = local("q" + std::to_string(2 * rc + cc) + "_", "int", slot_at(rc, cc));
-        return local("f" + std::to_string(2 * rc + cc) + "_", "auto",
-                     "__shfl_sync(0xffffffffu, " + sent(q) + ", " + source + ")");
+        std::string k = std::to_string(2 * rc + cc) + "_";
+        return shuffle(y, array, local("q" + k, "int", slot_at(rc, cc)), source, "cake_f" + k + tag);
       };
       auto columns = [&](int rc) {
         std::string same = candidate(rc, 0);
@@ -822,6 +839,53 @@ std::optional<std::string> Emitter::other_place(SymbolId s, ByteRange at, const 
   refuse(at, fetch ? "`" + std::string(m.written(at)) + "` read at another place of a .row vector"
                    : "`" + std::string(m.written(at)) + "`, which other lanes hold, outside an assignment");
   return std::nullopt;
+}
+
+std::optional<std::string> Emitter::element_of(SymbolId s, ByteRange at, const FragShape& y, const std::vector<IndexItem>& items) {
+  bool target = fetch && fetch->target == s;
+  if (target) fetch->reads_target = true;
+  std::string array = target ? name(s) + "_was" : name(s);
+  if (y.layout == FragLayout::None) {
+    // The thread's own value, at any index.
+    std::string flat = "(long long)(" + index(items[0].start) + ")";
+    for (size_t d = 1; d < items.size(); ++d) flat = "(" + flat + " * " + num(y.dims[d]) + " + " + index(items[d].start) + ")";
+    return slot_read(y, array, flat);
+  }
+  std::vector<int64_t> place;
+  for (const IndexItem& item : items) {
+    auto v = eval.fold(item.start);
+    if (!v) {
+      refuse(at, "`" + std::string(m.written(at)) + "`, an element of a warp's fragment at a place that is not a constant");
+      return std::nullopt;
+    }
+    place.push_back(*v);
+  }
+  // The lane that holds it and its value there; every lane reads it from
+  // that lane.
+  std::string lane, slot;
+  switch (y.layout) {
+    case FragLayout::MmaAcc:
+      lane = num(4 * (place[0] % 8) + place[1] % 8 / 2);
+      slot = acc_value_index(y, num(place[0] / 8 * 8), num(place[1] / 8 * 8 + place[1] % 2));
+      break;
+    case FragLayout::MmaAccRow:
+      // Row r is row slot 2 (r / 16) + (r % 16) / 8 of lanes 4 (r % 8) ...
+      lane = num(4 * (place[0] % 8));
+      slot = num(2 * (place[0] / 16) + place[0] % 16 / 8);
+      break;
+    case FragLayout::Tcgen05Acc:
+      lane = num(place[0]);
+      slot = num(place[1]);
+      break;
+    case FragLayout::WgmmaAcc: case FragLayout::WgmmaAccRow: case FragLayout::None:
+      refuse(at, "`" + std::string(m.written(at)) + "`, an element of a warpgroup's fragment, which one of its warps holds");
+      return std::nullopt;
+  }
+  if (!fetch) {
+    refuse(at, "`" + std::string(m.written(at)) + "`, which one lane holds, outside an assignment");
+    return std::nullopt;
+  }
+  return "((" + slot_type(y) + ")" + shuffle(y, array, slot, lane, "cake_e" + std::to_string(fetch->statements.size())) + ")";
 }
 
 std::optional<std::string> Emitter::element_place(const Expr& call, const FragShape& result, const std::string& i) {

@@ -1366,6 +1366,25 @@ inline const std::vector<OpKernel>& op_kernels() {
   store K <- k
   store Z <- z
 })"},
+    // One element of a fragment as a scalar: from the lane that holds it.
+    {"load store", R"(kernel op_fragment_element(X: global f32[16, 16], Y: global f32[16, 16], Z: global f32[4, 4], T: global f32[32, 16]) grid (1) block 32 {
+  reg x: f32[16, 16] layout(mma_acc)
+  reg h: bf16[16, 16] layout(mma_acc)
+  reg m: f32[16] layout(mma_acc.row)
+  reg t: f32[32, 16] layout(tcgen05_acc)
+  reg z: f32[4, 4]
+  load x <- X
+  load t <- T
+  h = cvt<bf16>(x)
+  reduce.row max m <- x
+  z = x[3, 5] * 2.0 + cvt<f32>(h[10, 9])
+  z[1, :] = m[11] + t[17, 3]
+  z[2, 2] = z[0, 1]
+  x = x - x[15, 14]
+  x[2, :] = m[2]
+  store Y <- x
+  store Z <- z
+})"},
     {"load store", R"(kernel op_part_other_tcgen05(X: global f32[32, 16], Y: global f32[32, 16]) grid (1) block 32 {
   reg r: f32[32, 16] layout(tcgen05_acc)
   load r <- X
