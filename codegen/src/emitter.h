@@ -215,6 +215,10 @@ class Emitter {
   /// thread's own, or fetched from the lane that holds it (constant
   /// places; refused for a warpgroup's fragment, which one warp holds).
   std::optional<std::string> element_of(SymbolId s, ByteRange at, const FragShape& y, const std::vector<IndexItem>& items);
+  /// The C++ array an operand read of fragment `s` at another place reads:
+  /// its own, or the copy of the old registers when the assignment writes
+  /// `s` (noted in fetch->reads_target).
+  std::string read_array(SymbolId s);
   /// The value index of accumulator fragment `y` (mma_acc, wgmma_acc) at
   /// row `row` and column `col` of a lane's block corner (C++ expressions:
   /// multiples of 8, the column plus its place in the pair).

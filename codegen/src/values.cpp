@@ -759,11 +759,15 @@ std::string Emitter::shuffle(const FragShape& y, const std::string& array, const
   return name;
 }
 
+std::string Emitter::read_array(SymbolId s) {
+  if (!fetch || fetch->target != s) return name(s);
+  fetch->reads_target = true;
+  return name(s) + "_was";
+}
+
 std::optional<std::string> Emitter::other_place(SymbolId s, ByteRange at, const FragShape& y, const FragShape& result,
                                                 const std::string& i, const std::array<int64_t, 2>& shift) {
-  bool target = fetch && fetch->target == s;
-  if (target) fetch->reads_target = true;
-  std::string array = target ? name(s) + "_was" : name(s);
+  std::string array = read_array(s);
   // Names for this operand's values in the register loop's body.
   std::string tag = fetch ? std::to_string(fetch->statements.size()) : "";
   auto local = [&](const std::string& what, const std::string& type, const std::string& value) {
@@ -842,9 +846,7 @@ std::optional<std::string> Emitter::other_place(SymbolId s, ByteRange at, const 
 }
 
 std::optional<std::string> Emitter::element_of(SymbolId s, ByteRange at, const FragShape& y, const std::vector<IndexItem>& items) {
-  bool target = fetch && fetch->target == s;
-  if (target) fetch->reads_target = true;
-  std::string array = target ? name(s) + "_was" : name(s);
+  std::string array = read_array(s);
   if (y.layout == FragLayout::None) {
     // The thread's own value, at any index.
     std::string flat = "(long long)(" + index(items[0].start) + ")";

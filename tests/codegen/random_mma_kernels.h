@@ -21,6 +21,11 @@
 
 namespace cake::testing {
 
+/// `f` (f32) made a multiple of 1/4 in [-2, 2] and converted to `t`.
+inline std::string quantized_operand(const std::string& t, const std::string& f) {
+  return "cvt<" + t + ">(cvt<f32>(cvt<i32>(max(min(" + f + ", 2.0), -2.0) * 4.0)) / 4.0)";
+}
+
 inline RandomKernel random_mma_kernel(uint64_t seed) {
   std::mt19937_64 rng(seed);
   auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
@@ -51,7 +56,7 @@ inline RandomKernel random_mma_kernel(uint64_t seed) {
   auto operand = [&](const std::string& name, const std::string& tensor, const std::string& shape) {
     if (integer) return "  load " + name + " <- " + tensor + "\n";
     return "  reg f" + name + ": f32" + shape + " layout(mma_acc)\n  load f" + name + " <- " + tensor + "\n  " + name +
-           " = cvt<" + t + ">(cvt<f32>(cvt<i32>(max(min(f" + name + ", 2.0), -2.0) * 4.0)) / 4.0)\n";
+           " = " + quantized_operand(t, "f" + name) + "\n";
   };
   s += operand("a", "A", "[" + M + ", " + K + "]");
   if (b_from == "load") {
@@ -108,7 +113,7 @@ inline RandomKernel random_wgmma_kernel(uint64_t seed) {
   s += "  role mma warpgroup(0) {\n";
   s += "    reg acc: " + acc + "[64, " + N + "] layout(wgmma_acc)\n";
   auto quantized = [&](const std::string& name) {
-    return "cvt<" + t + ">(cvt<f32>(cvt<i32>(max(min(" + name + ", 2.0), -2.0) * 4.0)) / 4.0)";
+    return quantized_operand(t, name);
   };
   // A row per thread into shared memory, 16 values at a time: the thread's
   // row of `tile`.
