@@ -579,8 +579,28 @@ kernel masks(A: global f32[N]) grid (1) block 128 {
     s = select(s > 0.0, s)
     // expected-error@+1 [CAKE-E0103] {{assigning i32 to f32 fragment without a conversion}}
     s = row(s)
+    // A scalar value arm gives select its dtype as a fragment does.
+    s = select(s > 1.0, cvt<f32>(block.x), 3.0)
+    // expected-error@+1 [CAKE-E0103] {{assigning i32 to f32 fragment without a conversion}}
+    s = select(s > 1.0, block.x, 3.0)
     // expected-error@+1 [CAKE-E0109] {{element-wise shapes [64, 64] and [32] do not broadcast (dims align from the last; each must be equal or 1, and a `.row` vector of length M spreads across the columns of [M, N])}}
     s = select(col(s) < 8, s, cvt<f32>(k[0, 0 : 32]))
+  }
+}
+
+// -----
+
+// A scalar operand of another dtype is not converted implicitly: the error
+// is on the operand that differs from the first.
+target sm_90a
+kernel scalar_dtype(A: global f32[N]) grid (1) block 128 {
+  role r warpgroup(0) {
+    reg s: f32[64, 64] layout(wgmma_acc) = 0
+    for it in 0 .. 4 {
+      // expected-error@+1 [CAKE-E0103] {{element-wise operands differ in dtype: f32 and i32; convert one with cvt<f32>(...)}} fix {{s * cvt<f32>(it)}}
+      s = s * it
+      s = s * cvt<f32>(it) + 1.0
+    }
   }
 }
 

@@ -65,7 +65,8 @@ class Typer {
  private:
   Typed type_depth(ExprId e, int depth);
   Typed index(const Expr& e, int depth);
-  Typed elementwise(const Expr& e, std::vector<Typed> operands);
+  /// `operands` typed from the expressions `ids`, one each.
+  Typed elementwise(const Expr& e, std::vector<Typed> operands, const std::vector<ExprId>& ids);
   Typed call(const Expr& e, int depth);
   void report(Diagnostic d);
 

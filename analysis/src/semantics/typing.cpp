@@ -205,7 +205,7 @@ Typed Typer::type_depth(ExprId id, int depth) {
         if (is_comparison(e.text)) out.dtype = DType::Pred, out.literal = false;
         return out;
       }
-      Typed out = elementwise(e, {l, r});
+      Typed out = elementwise(e, {l, r}, {e.lhs, e.rhs});
       if (out.is_buffer() && is_comparison(e.text)) out.dtype = DType::Pred;
       if (out.is_buffer() && is_bitwise_operator(e.text) && is_float(out.dtype)) {
         report(make_diagnostic(DiagId::DtypeMismatch, e.range,
@@ -324,7 +324,7 @@ Typed Typer::index(const Expr& e, int depth) {
   return {};
 }
 
-Typed Typer::elementwise(const Expr& e, std::vector<Typed> operands) {
+Typed Typer::elementwise(const Expr& e, std::vector<Typed> operands, const std::vector<ExprId>& ids) {
   Typed out;
   const Typed* widest = nullptr;
   for (const Typed& o : operands) {
@@ -349,18 +349,26 @@ Typed Typer::elementwise(const Expr& e, std::vector<Typed> operands) {
     }
     if (o.is_buffer() && (!widest || o.dims.size() > widest->dims.size())) widest = &o;
   }
-  // dtypes: non-literal operands agree (no implicit conversions).
+  // dtypes: non-literal operands, fragments and scalars, agree (no
+  // implicit conversions).
   const Typed* typed = nullptr;
-  for (const Typed& o : operands) {
-    if (o.literal || !o.is_buffer()) continue;
+  size_t first = 0;
+  for (size_t k = 0; k < operands.size(); ++k) {
+    const Typed& o = operands[k];
+    if (o.literal) continue;
     if (typed && typed->dtype != o.dtype && typed->dtype != DType::Unknown && o.dtype != DType::Unknown) {
-      report(make_diagnostic(DiagId::DtypeMismatch, e.range,
-                             "element-wise operands differ in dtype: " + std::string(dtype_name(typed->dtype)) +
-                                 " and " + std::string(dtype_name(o.dtype)) + "; convert one with cvt<" +
-                                 std::string(dtype_name(typed->dtype)) + ">(...)"));
+      // On the operand that differs from the first, which it names.
+      std::string want(dtype_name(typed->dtype)), cvt = "cvt<" + want + ">(";
+      ByteRange at = m_.exprs[ids[k]].range, other = m_.exprs[ids[first]].range;
+      Diagnostic d = make_diagnostic(DiagId::DtypeMismatch, at,
+                                     "element-wise operands differ in dtype: " + want + " and " +
+                                         std::string(dtype_name(o.dtype)) + "; convert one with " + cvt + "...)");
+      d.related.push_back({other, "`" + std::string(m_.written(other)) + "` is " + want});
+      d.fixes.push_back({"convert with " + cvt + "...)", {{{at.begin, at.begin}, cvt}, {{at.end, at.end}, ")"}}, true});
+      report(std::move(d));
       return {};
     }
-    if (!typed) typed = &o;
+    if (!typed) typed = &o, first = k;
   }
   if (!widest) {  // only scalars
     out.kind = Typed::Kind::Scalar;
@@ -475,7 +483,7 @@ Typed Typer::call(const Expr& e, int depth) {
   // so the value is a literal's, taking the dtype of what it meets.
   bool literal_values = f == "select" && args[1].literal && args[2].literal;
   DType literal_dtype = literal_values ? args[1].dtype : DType::Unknown;
-  Typed out = elementwise(e, std::move(args));
+  Typed out = elementwise(e, std::move(args), e.args);
   if (literal_values && out.kind != Typed::Kind::Unknown) out.dtype = literal_dtype, out.literal = true;
   return out;
 }
