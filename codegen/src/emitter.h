@@ -181,7 +181,8 @@ class Emitter {
   /// While an assignment's value is lowered: the fragment it writes, and
   /// the statements that fetch the operand values other lanes hold
   /// (shuffles, which every lane of the warp must run: the caller puts them
-  /// before any guard of the register loop's body). `reads_target`: an
+  /// before any guard of the register loop's body; `once`, those that do
+  /// not depend on the register, before the loop). `reads_target`: an
   /// operand reads the written fragment at another place, from the copy
   /// `name + "_was"` the caller makes before writing. Null elsewhere,
   /// where such operands are refused.
@@ -189,6 +190,7 @@ class Emitter {
     explicit Fetch(SymbolId written) : target(written) {}
     SymbolId target = kNone;
     std::vector<std::string> statements;
+    std::vector<std::string> once;
     bool reads_target = false;
   };
   Fetch* fetch = nullptr;
@@ -213,7 +215,8 @@ class Emitter {
   /// Element `items` (each a scalar) of fragment `s` (shape `y`) as a
   /// scalar every register of the result reads (`w = x[0, 0] * 2.0`): a
   /// thread's own, or fetched from the lane that holds it (constant
-  /// places; refused for a warpgroup's fragment, which one warp holds).
+  /// places; refused for a warpgroup's fragment, which one warp holds),
+  /// into fetch->once, so read before the loop writes the fragment.
   std::optional<std::string> element_of(SymbolId s, ByteRange at, const FragShape& y, const std::vector<IndexItem>& items);
   /// The C++ array an operand read of fragment `s` at another place reads:
   /// its own, or the copy of the old registers when the assignment writes
@@ -223,10 +226,11 @@ class Emitter {
   /// row `row` and column `col` of a lane's block corner (C++ expressions:
   /// multiples of 8, the column plus its place in the pair).
   std::string acc_value_index(const FragShape& y, const std::string& row, const std::string& col) const;
-  /// The statement (into fetch->statements) that takes slot `slot` of
-  /// fragment array `array` from lane `lane` as `name`, which it returns.
+  /// The statement (into fetch->statements, or fetch->once when `once`:
+  /// slot and lane are the same for every register) that takes slot `slot`
+  /// of fragment array `array` from lane `lane` as `name`, which it returns.
   std::string shuffle(const FragShape& y, const std::string& array, const std::string& slot, const std::string& lane,
-                      const std::string& name);
+                      const std::string& name, bool once = false);
   /// Whether `e` computes integers (not pred): element() then computes it
   /// as integer_element() does and converts the result.
   bool integer_valued(ExprId e);

@@ -57,7 +57,7 @@ struct Lowerer {
       for (int64_t k = 0; k < n; ++k)
         values.push_back(value("(" + std::to_string(n) + " * cake_j" + (k ? " + " + std::to_string(k) : "") + ")"));
     });
-    keeping_old(f, fetch, [&] {
+    register_loop(f, fetch, [&] {
       line("#pragma unroll");
       loop("for (int cake_j = 0; cake_j < " + std::to_string(f.slots()) + "; ++cake_j)", fetch.statements,
            x.pack_register(f, x.name(s) + "[cake_j]", values), "");
@@ -73,17 +73,23 @@ struct Lowerer {
   }
 
   /// Emits the register loop (`emit`) of an assignment to fragment `f`
-  /// (fetch.target): after a copy of the fragment's old registers when the
-  /// value reads them at other places (`x[0 : 8, :] = x[8 : 8, :]`), which
-  /// the loop would otherwise overwrite before it reads them.
-  void keeping_old(const FragShape& f, const Emitter::Fetch& fetch, const std::function<void()>& emit) {
-    if (!fetch.reads_target) return emit();
-    std::string name = x.name(fetch.target), slots = std::to_string(f.slots());
+  /// (fetch.target), in a block after what it needs first: a copy of the
+  /// fragment's old registers when the value reads them at other places
+  /// (`x[0 : 8, :] = x[8 : 8, :]`), which the loop would otherwise
+  /// overwrite before it reads them, and the fetches of elements every
+  /// register reads alike (`x = x - x[15, 14]`: one shuffle, not one a
+  /// register).
+  void register_loop(const FragShape& f, const Emitter::Fetch& fetch, const std::function<void()>& emit) {
+    if (!fetch.reads_target && fetch.once.empty()) return emit();
     line("{");
     ++x.indent;
-    line(x.storage(f) + " " + name + "_was[" + slots + "];");
-    line("#pragma unroll");
-    line("for (int cake_k = 0; cake_k < " + slots + "; ++cake_k) " + name + "_was[cake_k] = " + name + "[cake_k];");
+    if (fetch.reads_target) {
+      std::string name = x.name(fetch.target), slots = std::to_string(f.slots());
+      line(x.storage(f) + " " + name + "_was[" + slots + "];");
+      line("#pragma unroll");
+      line("for (int cake_k = 0; cake_k < " + slots + "; ++cake_k) " + name + "_was[cake_k] = " + name + "[cake_k];");
+    }
+    for (const std::string& statement : fetch.once) line(statement);
     emit();
     --x.indent;
     line("}");
@@ -109,7 +115,7 @@ struct Lowerer {
         Emitter::Fetch fetch{d.symbol};
         std::string value;
         fetching(fetch, [&] { value = rvalue(*f, sym.value); });
-        each_register(*f, x.slot_write(*f, d.symbol, "cake_i", value), fetch.statements);
+        register_loop(*f, fetch, [&] { each_register(*f, x.slot_write(*f, d.symbol, "cake_i", value), fetch.statements); });
         return;
       }
       case SymbolKind::Dsmem: {
@@ -602,7 +608,7 @@ struct Lowerer {
     x.part_items = nullptr;
     std::string body = x.slot_write(*f, op.base, "cake_i", value);
     body = when->empty() ? "{ " + body + " }" : "if (" + *when + ") { " + body + " }";
-    keeping_old(*f, fetch, [&] { each_register(*f, body, fetch.statements); });
+    register_loop(*f, fetch, [&] { each_register(*f, body, fetch.statements); });
   }
 
   void assign(const AssignStmt& a) {
@@ -623,7 +629,7 @@ struct Lowerer {
     std::string value;
     fetching(fetch, [&] { value = stored_value(*f, t.symbol, op, a.value); });
     std::string body = x.slot_write(*f, t.symbol, "cake_i", value);
-    keeping_old(*f, fetch, [&] { each_register(*f, body, fetch.statements); });
+    register_loop(*f, fetch, [&] { each_register(*f, body, fetch.statements); });
   }
 
   /// What `target op value` stores at register cake_i of fragment `f`:

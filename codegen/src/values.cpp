@@ -750,12 +750,12 @@ std::string Emitter::acc_value_index(const FragShape& y, const std::string& row,
 }
 
 std::string Emitter::shuffle(const FragShape& y, const std::string& array, const std::string& slot, const std::string& lane,
-                             const std::string& name) {
+                             const std::string& name, bool once) {
   // __shfl_sync moves 32 bits at least: a 16- or 8-bit value widened
   // (signed ones by sign), and narrowed again.
   std::string v = slot_read(y, array, slot);
   if (dtype_bits(y.dtype) < 32) v = std::string(y.dtype == DType::I8 || y.dtype == DType::I16 ? "(int)" : "(unsigned)") + v;
-  fetch->statements.push_back("const auto " + name + " = __shfl_sync(0xffffffffu, " + v + ", " + lane + ");");
+  (once ? fetch->once : fetch->statements).push_back("const auto " + name + " = __shfl_sync(0xffffffffu, " + v + ", " + lane + ");");
   return name;
 }
 
@@ -846,12 +846,17 @@ std::optional<std::string> Emitter::other_place(SymbolId s, ByteRange at, const 
 }
 
 std::optional<std::string> Emitter::element_of(SymbolId s, ByteRange at, const FragShape& y, const std::vector<IndexItem>& items) {
-  std::string array = read_array(s);
+  // Read once, before the register loop writes anything: the fragment's
+  // own registers even where the assignment writes it.
+  std::string array = name(s);
   if (y.layout == FragLayout::None) {
     // The thread's own value, at any index.
     std::string flat = "(long long)(" + index(items[0].start) + ")";
     for (size_t d = 1; d < items.size(); ++d) flat = "(" + flat + " * " + num(y.dims[d]) + " + " + index(items[d].start) + ")";
-    return slot_read(y, array, flat);
+    if (!fetch) return slot_read(y, array, flat);
+    std::string v = "cake_e" + std::to_string(fetch->once.size());
+    fetch->once.push_back("const auto " + v + " = " + slot_read(y, array, flat) + ";");
+    return v;
   }
   std::vector<int64_t> place;
   for (const IndexItem& item : items) {
@@ -887,7 +892,7 @@ std::optional<std::string> Emitter::element_of(SymbolId s, ByteRange at, const F
     refuse(at, "`" + std::string(m.written(at)) + "`, which one lane holds, outside an assignment");
     return std::nullopt;
   }
-  return "((" + slot_type(y) + ")" + shuffle(y, array, slot, lane, "cake_e" + std::to_string(fetch->statements.size())) + ")";
+  return "((" + slot_type(y) + ")" + shuffle(y, array, slot, lane, "cake_e" + std::to_string(fetch->once.size()), true) + ")";
 }
 
 std::optional<std::string> Emitter::element_place(const Expr& call, const FragShape& result, const std::string& i) {

@@ -12,25 +12,14 @@
 #include "world.h"
 
 #include "cake/exec/numeric.h"
+#include "cake/fragments.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace cake::exec {
 
-bool World::warpgroup_owned(FragLayout layout) const {
-  switch (layout) {
-    case FragLayout::WgmmaAcc:
-    case FragLayout::WgmmaAccRow:
-      return true;
-    case FragLayout::None:
-    case FragLayout::MmaAcc:
-    case FragLayout::MmaAccRow:
-    case FragLayout::Tcgen05Acc:
-      return false;
-  }
-  return false;
-}
+bool World::warpgroup_owned(FragLayout layout) const { return fragment_owner_threads(layout, 32) > 32; }
 
 std::optional<int64_t> World::integer(const Actor& a, ExprId e) { return ctx_.eval.eval(e, &a.env); }
 

@@ -217,6 +217,8 @@ class World {
   Mbarrier* barrier(Actor& a, ExprId e, int64_t* index, int cta = -1);
   /// A `cta_group 2` kernel's tcgen05.mma: both CTAs of the pair.
   Result pair_mma(Actor& a, StmtId id, const View& acc, const View& x, const View& y, bool add, int64_t threads);
+  /// Whether a warpgroup holds a fragment of this layout together
+  /// (fragment_owner_threads()), not a warp or a thread.
   bool warpgroup_owned(FragLayout layout) const;
 
   // Section - barriers (world.cpp)

@@ -1380,6 +1380,7 @@ inline const std::vector<OpKernel>& op_kernels() {
   z = x[3, 5] * 2.0 + cvt<f32>(h[10, 9])
   z[1, :] = m[11] + t[17, 3]
   z[2, 2] = z[0, 1]
+  z = z * 0.5 - z[0, 0]
   x = x - x[15, 14]
   x[2, :] = m[2]
   store Y <- x

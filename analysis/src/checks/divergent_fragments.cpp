@@ -53,6 +53,14 @@ class DivergenceChecker {
     return outer;
   }
 
+  /// A `for` or `pipeline` loop: its body runs where its bounds say.
+  template <class Loop>
+  void loop(const Loop& l, const Divergence& d) {
+    Divergence in = d;
+    for (ExprId e : {l.start, l.end, l.step}) in = inside(in, e);
+    walk(l.body, in);
+  }
+
   void statement(StmtId id, const Divergence& d) {
     const Stmt& s = m_.stmts[id];
     if (const auto* e = std::get_if<ElectStmt>(&s.node)) {
@@ -63,16 +71,8 @@ class DivergenceChecker {
       walk(i->then_body, in);
       return walk(i->else_body, in);
     }
-    if (const auto* f = std::get_if<ForStmt>(&s.node)) {
-      Divergence in = d;
-      for (ExprId e : {f->start, f->end, f->step}) in = inside(in, e);
-      return walk(f->body, in);
-    }
-    if (const auto* p = std::get_if<PipelineStmt>(&s.node)) {
-      Divergence in = d;
-      for (ExprId e : {p->start, p->end, p->step}) in = inside(in, e);
-      return walk(p->body, in);
-    }
+    if (const auto* f = std::get_if<ForStmt>(&s.node)) return loop(*f, d);
+    if (const auto* p = std::get_if<PipelineStmt>(&s.node)) return loop(*p, d);
     if (const auto* r = std::get_if<RoleStmt>(&s.node)) return walk(r->body, d);
     if (d.any()) check(id, d);
   }
