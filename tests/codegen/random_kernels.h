@@ -4,7 +4,8 @@
 // accepts, of one owner (a thread, a warp's `mma_acc`, a warpgroup's
 // `wgmma_acc`), whose statements mix loads, element-wise expressions
 // (arithmetic, max/min/abs, select over comparisons of values and of
-// row()/col(), broadcast row vectors, exp2), conversions to 16- and 8-bit
+// row()/col(), broadcast row vectors, single elements as scalars (`x[3, 5]`,
+// not of a warpgroup's fragment), exp2), conversions to 16- and 8-bit
 // floats and to i32, integer arithmetic, row reductions, an arg-reduction
 // and a round trip through shared memory, and that stores every fragment it
 // computes. What decides each element is where the lowering places it, so
@@ -166,7 +167,8 @@ class Generator {
 
   Val f32_leaf(bool exact_only) {
     for (;;) {
-      switch (pick(10)) {
+      switch (pick(11)) {
+        case 10: if (owner_ != Owner::Warpgroup) { Val e = element(); if (!exact_only || e.exact) return e; } break;
         case 9: if (!loop_vars_.empty()) return {"cvt<f32>(" + loop_vars_.back() + ")"}; break;
         case 0: case 1: if (!exact_only || x_exact_) return {"x", x_exact_}; break;
         case 2: case 3: if (have_y_ && (!exact_only || y_exact_)) return {"y", y_exact_}; break;
@@ -177,6 +179,17 @@ class Generator {
         case 8: return {one_of<std::string>({"cvt<f32>(row(x))", "cvt<f32>(col(x))", "cvt<f32>(k)"})};
       }
     }
+  }
+
+  /// One element of x, y or v at a constant place, a scalar every element
+  /// reads (a warpgroup's fragment's is refused: one warp holds it).
+  Val element() {
+    std::string r = std::to_string(pick(static_cast<int>(rows_))), c = std::to_string(pick(static_cast<int>(cols_)));
+    switch (pick(3)) {
+      case 0: if (have_y_) return {"y[" + r + ", " + c + "]", y_exact_}; break;
+      case 1: if (have_v_) return {owner_ == Owner::Thread ? "v[" + r + ", 0]" : "v[" + r + "]", v_exact_}; break;
+    }
+    return {"x[" + r + ", " + c + "]", x_exact_};
   }
 
   Val f32_expr(int depth, bool exact_only) {
