@@ -2541,3 +2541,32 @@ kernel divergent(X: global f32[64, 16], Y: global f32[64, 16]) grid (1) block 12
     store Y <- w
   }
 }
+
+// -----
+
+// Nested loops simulate as the product of their trips: at the bench shape
+// these two rings would be 128 x 128 bodies, so the simulation takes the
+// smallest shape grown until each ring turns twice, and still finds the
+// read of a stage whose cp.async is in flight in the inner ring.
+target sm_80
+kernel nested_rings(A: global bf16[M, K] row_major)
+  where M % 128 == 0, K % 32 == 0, K >= 32
+  grid (1, M / 128)
+  block 256
+{
+  smem sA: bf16[3][128, 32] swizzle(64B)
+  role gemm all {
+    reg a: bf16[16, 32] layout(mma_acc)
+    pipeline s in ring(3) for kt in 0 .. K / 32 {  // expected-warning [CAKE-W0701] {{pipeline `s` exposes}}
+      pipeline s2 in ring(3) for kt2 in 0 .. K / 32 {
+        cp.async sA[s2] <- A[block.y * 128 : 128, kt2 * 32 : 32]
+        cp.async.commit
+        // expected-error@+1 [CAKE-E0409] {{`sA[0]` is read while the cp.async that fills it is still in flight}}
+        ldmatrix a <- sA[s2][warp.id * 16 : 16, :]
+        syncthreads
+      }
+    }
+  }
+}
+
+bench nested_rings { M = 4096, K = 4096 }

@@ -48,6 +48,7 @@
 #include "cake/checked.h"
 #include "cake/typing.h"
 
+#include <llvm/ADT/BitVector.h>
 #include <llvm/ADT/SmallVector.h>
 
 #include <algorithm>
@@ -86,8 +87,8 @@ struct BarrierState {
   int64_t arrivals = 0, expected = 0, delivered = 0;
   std::vector<std::pair<StmtId, int64_t>> contributors;  // this phase's arrivals
   StmtId expect_stmt = kNone;
-  std::vector<int> phase_accesses;      // released into the current phase
-  std::vector<char> completed_accesses;  // by access id: 1 when a completed phase carries it
+  llvm::BitVector phase_accesses;      // by access id: released into the current phase
+  llvm::BitVector completed_accesses;  // by access id: carried by a completed phase
 };
 
 struct SlotState {
@@ -118,8 +119,17 @@ struct Actor {
   StmtId blocked_at = kNone;
   BarrierKey blocked_on;
   int64_t blocked_parity = 0;
-  std::vector<char> known_all, known_one;  // acquired accesses, by id
-  std::vector<int> own;                     // own accesses, for release
+  llvm::BitVector known_all, known_one;  // acquired accesses, by id
+  std::vector<int> own;                     // own accesses, in order
+  // For release: own accesses a role-wide sync has ordered and that are
+  // complete (always released, as a set), and the rest. Each sync moves
+  // what settled, so a release and a sync cost what is in flight, not
+  // every access of the loop's trips so far.
+  llvm::BitVector settled;
+  std::vector<int> unsettled;
+  // own[0 .. *_upto) are fenced (fence.proxy.async) and have no unwaited
+  // tcgen05.st (tcgen05.wait.st): each fence or wait marks the rest.
+  size_t fenced_upto = 0, st_waited_upto = 0;
   // wgmma smem reads: complete at the wgmma.wait that retires their group
   std::vector<int> wgmma_reads_uncommitted;
   std::deque<std::vector<int>> wgmma_read_groups;
@@ -147,19 +157,40 @@ struct Actor {
 /// the declared threads have arrived; what the arriving threads vouched for
 /// is then known to all of them.
 struct NamedState {
+  /// What a completed round carries, until each actor that waits in it
+  /// has taken it (then it is dropped: a kept round per trip of a loop
+  /// around `syncthreads` grew with trips x accesses, gigabytes).
+  struct Round {
+    llvm::BitVector accesses;
+    int waiters = 0;
+  };
   int64_t arrived = 0, round = 0;
-  std::vector<int> pending;                   // released into the open round
-  std::map<int64_t, std::vector<int>> carried;  // by completed round
+  int waiting = 0;                    // actors that wait in the open round
+  llvm::BitVector pending;            // by access id: released into the open round
+  std::map<int64_t, Round> carried;   // by completed round
 
-  /// `threads` more arrive in the open round (`sync` or `arrive`); it
-  /// completes once `declared` have, carrying what they released.
-  void arrive(int64_t threads, int64_t declared) {
+  /// `threads` more arrive in the open round (`sync` or `arrive`; `waits`:
+  /// a `sync`, which takes the round's accesses once it completes, by
+  /// take()); it completes once `declared` have, carrying what they
+  /// released.
+  void arrive(int64_t threads, int64_t declared, bool waits) {
     arrived += threads;
+    waiting += waits;
     if (arrived < declared) return;
-    carried[round] = std::move(pending);
-    pending.clear();
+    if (waiting > 0) carried[round] = Round{std::move(pending), waiting};
+    pending = llvm::BitVector();
     arrived = 0;
+    waiting = 0;
     ++round;
+  }
+
+  /// The accesses completed round `r` carries, for `known`, by one of
+  /// its waiting actors.
+  void take(int64_t r, llvm::BitVector& known) {
+    auto it = carried.find(r);
+    if (it == carried.end()) return;
+    known |= it->second.accesses;
+    if (--it->second.waiters == 0) carried.erase(it);
   }
 };
 
@@ -621,25 +652,28 @@ class Simulator {
   }
 
   /// Accesses of actor `a` that an arrive by threads of `scope` vouches for.
-  void released_by(const Actor& a, ThreadScope scope, std::vector<int>& out) const {
-    for (size_t e = 0; e < a.known_all.size(); ++e)
-      if (a.known_all[e] || (e < a.known_one.size() && a.known_one[e])) out.push_back(static_cast<int>(e));
-    for (int e : a.own) {
+  void released_by(const Actor& a, ThreadScope scope, llvm::BitVector& out) const {
+    // Bit sets, a word at a time: every release carries all the actor
+    // knows, which grows with the trips of a loop around it.
+    out |= a.known_all;
+    out |= a.known_one;
+    out |= a.settled;
+    for (int e : a.unsettled) {
       const Access& ev = accesses_[e];
       if (ev.async && !ev.done) continue;
-      if (ev.synced || scope == ThreadScope::All) { out.push_back(e); continue; }
+      if (ev.synced || scope == ThreadScope::All) { mark(out, e); continue; }
       switch (ev.scope) {
-        case ThreadScope::One: out.push_back(e); break;
-        case ThreadScope::PerWarp: if (scope == ThreadScope::PerWarp) out.push_back(e); break;
+        case ThreadScope::One: mark(out, e); break;
+        case ThreadScope::PerWarp: if (scope == ThreadScope::PerWarp) mark(out, e); break;
         case ThreadScope::PerWarpgroup:
-          if (scope == ThreadScope::PerWarp || scope == ThreadScope::PerWarpgroup) out.push_back(e);
+          if (scope == ThreadScope::PerWarp || scope == ThreadScope::PerWarpgroup) mark(out, e);
           break;
         case ThreadScope::All:
         case ThreadScope::Partial:
           // wgmma reads complete for the whole warpgroup at wgmma.wait.
           if (ev.async && ev.done &&
               (scope == ThreadScope::PerWarp || scope == ThreadScope::PerWarpgroup || a.role.warpgroups() <= 1))
-            out.push_back(e);
+            mark(out, e);
           break;
       }
     }
@@ -665,14 +699,11 @@ class Simulator {
     e.delivered = b.delivered;
     record(cta, e);
     b.phase++;
-    // A bitmap, not a sorted list: every arrival releases all the accesses
+    // Bit sets, not sorted lists: every arrival releases all the accesses
     // its actor knows, so sorting them into a list each phase made a
     // 1,024-trip ring cost ~90 ms.
-    for (int x : b.phase_accesses) {
-      if (static_cast<size_t>(x) >= b.completed_accesses.size()) b.completed_accesses.resize(x + 1, 0);
-      b.completed_accesses[x] = 1;
-    }
-    b.phase_accesses.clear();
+    b.completed_accesses |= b.phase_accesses;
+    b.phase_accesses.reset();
     b.contributors.clear();
     b.arrivals = b.expected = b.delivered = 0;
     b.expect_stmt = kNone;
@@ -716,9 +747,7 @@ class Simulator {
     record(a.cta, event(SyncEventKind::Wait, &a, id, *key, b));
     // Acquire what the completed phases carry.
     const Frame& f = a.frames.back();
-    auto& into = f.scope == ThreadScope::All ? a.known_all : a.known_one;
-    for (size_t e = 0; e < b.completed_accesses.size(); ++e)
-      if (b.completed_accesses[e]) mark(into, static_cast<int>(e));
+    (f.scope == ThreadScope::All ? a.known_all : a.known_one) |= b.completed_accesses;
     return Result::Next;
   }
 
@@ -736,7 +765,7 @@ class Simulator {
     for (int e : a.mma_accesses) accesses_[e].done = true;
     for (int64_t cta : *to) {
       BarrierState& b = barrier(cta, *key);
-      for (int e : a.mma_accesses) b.phase_accesses.push_back(e);
+      for (int e : a.mma_accesses) mark(b.phase_accesses, e);
       arrive(a, id, cta, *key, f.threads, f.scope);
     }
     return Result::Next;
@@ -789,7 +818,7 @@ class Simulator {
       released_by(a, ThreadScope::All, n.pending);
       a.held = &n;
       a.held_round = n.round;
-      n.arrive(threads, declared);
+      n.arrive(threads, declared, true);
     }
     if (n.round == a.held_round) {
       a.blocked_at = id;
@@ -797,7 +826,7 @@ class Simulator {
       a.blocked_parity = 0;
       return Result::Blocked;
     }
-    for (int e : n.carried[a.held_round]) mark(a.known_all, e);
+    n.take(a.held_round, a.known_all);
     a.held = nullptr;
     return Result::Next;
   }
@@ -812,14 +841,19 @@ class Simulator {
     NamedState& n = named_[{a.cta, b}];
     const Frame& f = a.frames.back();
     released_by(a, f.scope, n.pending);
-    n.arrive(f.threads, *declared);
+    n.arrive(f.threads, *declared, false);
     return Result::Next;
   }
 
   void sync_role(Actor& a, StmtId id) {
-    for (int e : a.own) accesses_[e].synced = true;
-    for (size_t e = 0; e < a.known_one.size(); ++e)
-      if (a.known_one[e]) mark(a.known_all, static_cast<int>(e));
+    size_t kept = 0;
+    for (int e : a.unsettled) {
+      accesses_[e].synced = true;
+      if (accesses_[e].done) mark(a.settled, e);
+      else a.unsettled[kept++] = e;
+    }
+    a.unsettled.resize(kept);
+    a.known_all |= a.known_one;
     async_of(a).push_back(async_event(AsyncEventKind::RoleSync, a, id));
   }
 
@@ -847,12 +881,12 @@ class Simulator {
 
   // Section - accesses
 
-  static void mark(std::vector<char>& set, int e) {
+  static void mark(llvm::BitVector& set, int e) {
     if (e < 0) return;
-    if (static_cast<size_t>(e) >= set.size()) set.resize(e + 1, 0);
-    set[e] = 1;
+    if (static_cast<size_t>(e) >= set.size()) set.resize(std::max<size_t>(e + 1, 2 * set.size()));
+    set.set(e);
   }
-  static bool has(const std::vector<char>& set, int e) { return e >= 0 && static_cast<size_t>(e) < set.size() && set[e]; }
+  static bool has(const llvm::BitVector& set, int e) { return e >= 0 && static_cast<size_t>(e) < set.size() && set.test(e); }
 
   bool knows(const Actor& a, int e, ThreadScope scope) const {
     if (has(a.known_all, e)) return true;
@@ -927,6 +961,7 @@ class Simulator {
     accesses_.push_back(ev);
     int e = static_cast<int>(accesses_.size() - 1);
     a.own.push_back(e);
+    a.unsettled.push_back(e);
     return e;
   }
 
@@ -1241,7 +1276,7 @@ class Simulator {
           ev.bytes = bytes * f.threads;
           ev.remote = cta != a.cta;
           record(cta, ev);
-          if (e >= 0) b.phase_accesses.push_back(e);
+          mark(b.phase_accesses, e);
           try_complete(&a, id, cta, *key, b);
         }
         return Result::Next;
@@ -1487,10 +1522,10 @@ class Simulator {
       // The rest below are not plain ops.
       case Op::FenceProxyAsync:
         // Orders this role's generic writes before later async-proxy reads.
-        for (int e : a.own) accesses_[e].fenced = true;
+        for (; a.fenced_upto < a.own.size(); ++a.fenced_upto) accesses_[a.own[a.fenced_upto]].fenced = true;
         break;
       case Op::Tcgen05WaitSt:
-        for (int e : a.own) accesses_[e].unwaited_st = false;
+        for (; a.st_waited_upto < a.own.size(); ++a.st_waited_upto) accesses_[a.own[a.st_waited_upto]].unwaited_st = false;
         break;
       case Op::TmaStoreCommit:
         async_of(a).push_back(async_event(AsyncEventKind::TmaStoreCommit, a, id));
@@ -1571,33 +1606,37 @@ class Simulator {
   SymbolId lane_ = kNone, warp_ = kNone, rank_ = kNone;
 };
 
-/// Trip counts of every loop in `body` under `env` (loop variables unbound:
-/// bounds that use them are skipped), and whether each ring turns twice.
+/// The most iterations the body of any loop in `body` runs under `env`:
+/// a loop's trips times those of the loops around it (`outer`), so that
+/// nested loops count as the product they simulate (two 128-trip loops
+/// are 16,384 bodies, not 128); loop variables are unbound, so bounds
+/// that use them count once. Also whether each ring turns twice.
 void loop_trips(const Module& m, const Evaluator& eval, const std::vector<StmtId>& body, const Env& env,
-                int64_t& max_trips, bool& rings_turn_twice) {
+                int64_t outer, int64_t& max_trips, bool& rings_turn_twice) {
+  auto nested = [&](std::optional<int64_t> t) {
+    int64_t total = outer;
+    if (t && *t > 0) total = checked_mul(outer, *t).value_or(INT64_MAX);
+    max_trips = std::max(max_trips, total);
+    return total;
+  };
   for (StmtId id : body) {
     const Stmt& s = m.stmts[id];
-    const std::vector<StmtId>* inner = nullptr;
     if (const auto* p = std::get_if<PipelineStmt>(&s.node)) {
       auto t = eval.trips(p->start, p->end, p->step, &env);
       auto r = eval.fold(p->stages);
-      if (t) {
-        max_trips = std::max(max_trips, *t);
-        if (r && *t / 2 < *r) rings_turn_twice = false;
-      }
-      inner = &p->body;
+      if (t && r && *t / 2 < *r) rings_turn_twice = false;
+      loop_trips(m, eval, p->body, env, nested(t), max_trips, rings_turn_twice);
     } else if (const auto* f = std::get_if<ForStmt>(&s.node)) {
-      if (auto t = eval.trips(f->start, f->end, f->step, &env)) max_trips = std::max(max_trips, *t);
-      inner = &f->body;
+      loop_trips(m, eval, f->body, env, nested(eval.trips(f->start, f->end, f->step, &env)), max_trips,
+                 rings_turn_twice);
     } else if (const auto* r = std::get_if<RoleStmt>(&s.node)) {
-      inner = &r->body;
+      loop_trips(m, eval, r->body, env, outer, max_trips, rings_turn_twice);
     } else if (const auto* el = std::get_if<ElectStmt>(&s.node)) {
-      inner = &el->body;
+      loop_trips(m, eval, el->body, env, outer, max_trips, rings_turn_twice);
     } else if (const auto* i = std::get_if<IfStmt>(&s.node)) {
-      loop_trips(m, eval, i->then_body, env, max_trips, rings_turn_twice);
-      inner = &i->else_body;
+      loop_trips(m, eval, i->then_body, env, outer, max_trips, rings_turn_twice);
+      loop_trips(m, eval, i->else_body, env, outer, max_trips, rings_turn_twice);
     }
-    if (inner) loop_trips(m, eval, *inner, env, max_trips, rings_turn_twice);
   }
 }
 
@@ -1637,7 +1676,7 @@ std::optional<Env> simulation_env(const KernelFacts& facts) {
   auto fits = [&](const Env& env, bool need_two_turns) {
     int64_t trips = 0;
     bool twice = true;
-    loop_trips(m, eval, kernel.body, env, trips, twice);
+    loop_trips(m, eval, kernel.body, env, 1, trips, twice);
     return trips <= kMaxTrips && (twice || !need_two_turns);
   };
   // Bench shapes are what runs; otherwise grow the smallest shape (doubling
