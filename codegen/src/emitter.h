@@ -226,6 +226,10 @@ class Emitter {
   /// row `row` and column `col` of a lane's block corner (C++ expressions:
   /// multiples of 8, the column plus its place in the pair).
   std::string acc_value_index(const FragShape& y, const std::string& row, const std::string& col) const;
+  /// The lane of an accumulator layout (mma_acc, wgmma_acc and their .row
+  /// vectors) that holds row `row`, column `col` of an 8 x 8 block (C++
+  /// expressions).
+  static std::string acc_lane(const std::string& row, const std::string& col);
   /// The statement (into fetch->statements, or fetch->once when `once`:
   /// slot and lane are the same for every register) that takes slot `slot`
   /// of fragment array `array` from lane `lane` as `name`, which it returns.

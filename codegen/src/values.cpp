@@ -749,6 +749,12 @@ std::string Emitter::acc_value_index(const FragShape& y, const std::string& row,
                     "(" + num(tiles.whole_values()) + " + 2 * (" + col + " / 8) + " + col + " % 2)");
 }
 
+std::string Emitter::acc_lane(const std::string& row, const std::string& col) {
+  // Lane 4g + t has its corner at row g, column 2t of each 8 x 8 block
+  // (split_place()).
+  return "4 * ((" + row + ") % 8) + (" + col + ") % 8 / 2";
+}
+
 std::string Emitter::shuffle(const FragShape& y, const std::string& array, const std::string& slot, const std::string& lane,
                              const std::string& name, bool once) {
   // __shfl_sync moves 32 bits at least: a 16- or 8-bit value widened
@@ -821,7 +827,7 @@ std::optional<std::string> Emitter::other_place(SymbolId s, ByteRange at, const 
       if (a == 0 && d == 0) return slot_read(y, array, local("q", "int", slot_at(0, 0)));
       if (!fetch) break;
       std::string g = "(int)(cake_lane / 4)", t = "(int)(cake_lane % 4)";
-      std::string source = local("s", "int", "4 * ((" + plus(g, a) + ") % 8) + (2 * " + t + " + " + c + " % 8) % 8 / 2");
+      std::string source = local("s", "int", acc_lane(plus(g, a), "2 * " + t + " + " + c + " % 8"));
       std::string row_carry = a > 0 ? local("rc", "bool", plus(g, a) + " >= 8") : "";
       std::string col_carry = d > 0 ? local("cc", "bool", "2 * " + t + " + " + c + " % 8 >= 8") : "";
       // Every lane sends its value of each block the value may be in; each
@@ -872,12 +878,12 @@ std::optional<std::string> Emitter::element_of(SymbolId s, ByteRange at, const F
   std::string lane, slot;
   switch (y.layout) {
     case FragLayout::MmaAcc:
-      lane = num(4 * (place[0] % 8) + place[1] % 8 / 2);
+      lane = acc_lane(num(place[0]), num(place[1]));
       slot = acc_value_index(y, num(place[0] / 8 * 8), num(place[1] / 8 * 8 + place[1] % 2));
       break;
     case FragLayout::MmaAccRow:
       // Row r is row slot 2 (r / 16) + (r % 16) / 8 of lanes 4 (r % 8) ...
-      lane = num(4 * (place[0] % 8));
+      lane = acc_lane(num(place[0]), "0");
       slot = num(2 * (place[0] / 16) + place[0] % 16 / 8);
       break;
     case FragLayout::Tcgen05Acc:
