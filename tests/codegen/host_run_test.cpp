@@ -16,6 +16,7 @@
 #include "op_kernels.h"
 #include "random_kernels.h"
 #include "random_mma_kernels.h"
+#include "random_pipeline_kernels.h"
 #include "support/test_files.h"
 
 #include <dlfcn.h>
@@ -303,4 +304,13 @@ TEST_CASE("random mma.sync kernels compute on the host what the CPU executor com
 
 TEST_CASE("random wgmma kernels compute on the host what the CPU executor computes", "[random-mma]") {
   run_random_kernels(testing::random_wgmma_kernel, 16);
+}
+
+TEST_CASE("random tcgen05.mma kernels compute on the host what the CPU executor computes", "[random-mma]") {
+  run_random_kernels(testing::random_tcgen05_kernel, 16);
+}
+
+// Random rings of stages (tests/codegen/random_pipeline_kernels.h).
+TEST_CASE("random pipelines compute on the host what the CPU executor computes", "[random-pipeline]") {
+  run_random_kernels(testing::random_pipeline_kernel, 24);
 }

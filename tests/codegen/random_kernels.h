@@ -33,6 +33,18 @@ struct RandomKernel {
   std::string what;  // owner and shape, for a failure's message
 };
 
+/// A seed's draws, for the generators written as one function.
+class Dice {
+ public:
+  explicit Dice(uint64_t seed) : rng_(seed) {}
+  /// 0 .. n - 1.
+  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+  std::string one_of(const std::vector<std::string>& v) { return v[pick(static_cast<int>(v.size()))]; }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
 namespace random_kernel_detail {
 
 /// An expression's text, and whether both sides compute it bit for bit.

@@ -20,7 +20,9 @@
 // --random FIRST:COUNT: instead, the random fragment kernels of seeds FIRST
 // .. FIRST + COUNT - 1 (tests/codegen/random_kernels.h) that this GPU runs.
 // --random-mma FIRST:COUNT: the same of the random mma.sync kernels, then
-// of the random wgmma kernels (tests/codegen/random_mma_kernels.h).
+// of the random wgmma and tcgen05.mma kernels (tests/codegen/random_mma_kernels.h).
+// --random-pipeline FIRST:COUNT: the same of the random rings of stages
+// (tests/codegen/random_pipeline_kernels.h).
 //
 // --only NAME: only the kernels whose name contains NAME (examples, op and
 // form kernels alike). --dump DIR: for each kernel whose outputs differ,
@@ -28,7 +30,8 @@
 // (its inputs are the seeded ones of kernel_io.h, so the case can be
 // rebuilt on any machine and the difference studied there).
 //
-// Usage: cake-gpu-check [--rehearse MAJOR.MINOR] [--time FILE | --random FIRST:COUNT | --random-mma FIRST:COUNT]
+// Usage: cake-gpu-check [--rehearse MAJOR.MINOR]
+//                       [--time FILE | --random FIRST:COUNT | --random-mma FIRST:COUNT | --random-pipeline FIRST:COUNT]
 //                       [--only NAME] [--dump DIR] [EXAMPLES_DIR]
 // (tests/gpu/run.sh wraps it).
 #include "driver.h"
@@ -36,6 +39,7 @@
 #include "op_kernels.h"
 #include "random_kernels.h"
 #include "random_mma_kernels.h"
+#include "random_pipeline_kernels.h"
 #include "support/test_files.h"
 
 #include "cake/arch.h"
@@ -248,8 +252,10 @@ Outcome check_case(gpu::Driver* gpu, const Module& m, uint32_t k, const codegen:
   const double floor = fp8_wgmma_floor(m, k, low.plan.target);
   char allowance[96] = "";
   if (floor > 0) std::snprintf(allowance, sizeof allowance, " (fp8 wgmma: f32 outputs within %.3g of their largest |value|)", floor);
+  // A kernel of constant shapes (the random ones) has no shape to name.
+  const std::string at = c.shape.text.empty() ? "" : " at " + c.shape.text;
   if (!gpu) {
-    std::printf("  compiled         %s as %s at %s%s\n", label.c_str(), arch.c_str(), c.shape.text.c_str(), allowance);
+    std::printf("  compiled         %s as %s%s%s\n", label.c_str(), arch.c_str(), at.c_str(), allowance);
     return Outcome::Ran;
   }
   DeviceRun run(*gpu, *cubin, low.plan, c);
@@ -259,8 +265,8 @@ Outcome check_case(gpu::Driver* gpu, const Module& m, uint32_t k, const codegen:
   if (error.empty()) error = run.download();
   if (!error.empty()) return failure(*gpu, label, error);
   std::vector<std::string> wrong = testing::mismatches(c, floor);
-  std::printf("  %-16s %s as %s at %s: %d registers, %.3f ms%s\n", wrong.empty() ? "ok" : "MISMATCH", label.c_str(),
-              arch.c_str(), c.shape.text.c_str(), run.registers(), ms, allowance);
+  std::printf("  %-16s %s as %s%s: %d registers, %.3f ms%s\n", wrong.empty() ? "ok" : "MISMATCH", label.c_str(),
+              arch.c_str(), at.c_str(), run.registers(), ms, allowance);
   for (const std::string& w : wrong) std::printf("                   %s\n", w.c_str());
   if (!wrong.empty() && !options.dump.empty()) dump(c, low.plan, arch);
   std::fflush(stdout);
@@ -355,7 +361,7 @@ Tally check(gpu::Driver* driver, int major, int minor, const fs::path& dir) {
   return tally;
 }
 
-/// The random kernels (`make`: fragment or mma.sync kernels, `what`) of
+/// The random kernels (`make`: fragment, mma.sync or pipeline kernels, `what`) of
 /// seeds first .. first + kernels - 1 whose target this GPU runs.
 Tally check_random(gpu::Driver* driver, int major, int minor, uint64_t first, uint64_t kernels,
                    testing::RandomKernel (*make)(uint64_t), const char* what) {
@@ -374,7 +380,7 @@ Tally check_random(gpu::Driver* driver, int major, int minor, uint64_t first, ui
     auto a = analyze("target " + r.target + "\n" + r.text);
     codegen::Lowered low = codegen::lower(*a, 0, r.target, "/random/seed" + std::to_string(seed) + ".cake");
     if (count(a->diagnostics).errors > 0 || !low.ok()) {
-      // codegen.random_kernels and codegen.random_mma check that every seed
+      // codegen.random_kernels, random_mma and random_pipelines check that every seed
       // verifies and lowers.
       std::printf("  FAILED           %s: refused by the verifier or the lowering\n", label.c_str());
       ++tally.failed;
@@ -610,7 +616,7 @@ int main(int argc, char** argv) {
   bool rehearse = false;
   std::string time_file;
   unsigned long long random_first = 0, random_count = 0;
-  bool random_mma = false;
+  std::string random_kind;  // --random, --random-mma or --random-pipeline
   std::vector<std::string> rest;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -619,9 +625,9 @@ int main(int argc, char** argv) {
       ++i;
     } else if (arg == "--time" && i + 1 < argc) {
       time_file = argv[++i];
-    } else if ((arg == "--random" || arg == "--random-mma") && i + 1 < argc &&
+    } else if ((arg == "--random" || arg == "--random-mma" || arg == "--random-pipeline") && i + 1 < argc &&
                std::sscanf(argv[i + 1], "%llu:%llu", &random_first, &random_count) == 2 && random_count > 0) {
-      random_mma = arg == "--random-mma";
+      random_kind = arg;
       ++i;
     } else if (arg == "--only" && i + 1 < argc) {
       options.only = argv[++i];
@@ -629,8 +635,8 @@ int main(int argc, char** argv) {
       options.dump = argv[++i];
     } else if (arg.rfind("--", 0) == 0 || !rest.empty()) {
       std::fprintf(stderr,
-                   "usage: cake-gpu-check [--rehearse MAJOR.MINOR] [--time FILE | --random FIRST:COUNT | --random-mma FIRST:COUNT] "
-                   "[--only NAME] "
+                   "usage: cake-gpu-check [--rehearse MAJOR.MINOR] [--time FILE | --random FIRST:COUNT | --random-mma FIRST:COUNT "
+                   "| --random-pipeline FIRST:COUNT] [--only NAME] "
                    "[--dump DIR] [EXAMPLES_DIR]\n");
       return 2;
     } else {
@@ -656,14 +662,20 @@ int main(int argc, char** argv) {
               major, minor, codegen::version().c_str());
   fs::path dir = rest.empty() ? fs::path(CAKE_EXAMPLES_DIR) : fs::path(rest[0]);
   Tally tally;
-  if (random_count > 0 && !random_mma) {
+  if (random_kind == "--random") {
     tally = check_random(driver.get(), major, minor, random_first, random_count, testing::random_kernel, "fragment");
-  } else if (random_count > 0) {
+  } else if (random_kind == "--random-pipeline") {
+    tally = check_random(driver.get(), major, minor, random_first, random_count, testing::random_pipeline_kernel, "pipeline");
+  } else if (random_kind == "--random-mma") {
     tally = check_random(driver.get(), major, minor, random_first, random_count, testing::random_mma_kernel, "mma.sync");
-    if (!tally.stop) {
-      Tally wgmma =
-          check_random(driver.get(), major, minor, random_first, random_count, testing::random_wgmma_kernel, "wgmma");
-      tally.ran += wgmma.ran, tally.failed += wgmma.failed, tally.skipped += wgmma.skipped, tally.stop = wgmma.stop;
+    struct Kind {
+      testing::RandomKernel (*make)(uint64_t);
+      const char* what;
+    };
+    for (const Kind& kind : {Kind{testing::random_wgmma_kernel, "wgmma"}, Kind{testing::random_tcgen05_kernel, "tcgen05.mma"}}) {
+      if (tally.stop) break;
+      Tally more = check_random(driver.get(), major, minor, random_first, random_count, kind.make, kind.what);
+      tally.ran += more.ran, tally.failed += more.failed, tally.skipped += more.skipped, tally.stop = more.stop;
     }
   } else {
     tally = time_file.empty() ? check(driver.get(), major, minor, dir) : time_benches(driver.get(), major, minor, dir, time_file);

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Everything the GPU check has to say in one short sitting, for a GPU that is
 # lent for minutes: the check at the check shapes (mismatching kernels'
-# outputs dumped), the bench timings, random fragment, mma.sync and wgmma
-# kernels (seeds 1-100 of each), and compute-sanitizer's memcheck over the check. Each step has its own time limit, so a slow one cannot take the
-# others' time, and everything lands in OUTDIR:
+# outputs dumped), the bench timings, random fragment, mma.sync, wgmma,
+# tcgen05.mma and pipeline kernels (seeds 1-100 of each), and compute-sanitizer's memcheck
+# over the check. Each step has its own time limit, so a slow one cannot
+# take the others' time, and everything lands in OUTDIR:
 #
 #   check.log, dump/ (KERNEL.ARCH.TENSOR.bin of each kernel that differed),
 #   time.log, measured.json (cake-measurements, written after each bench),
-#   random.log, random_mma.log, memcheck.log
+#   random.log, random_mma.log, random_pipeline.log, memcheck.log
 #
 # Usage: tests/gpu/session.sh OUTDIR [CHECK_S TIME_S MEMCHECK_S RANDOM_S]
 # (defaults 120, 300, 150, 60 seconds; RANDOM_S for each random step).
@@ -48,10 +49,13 @@ grep -v '^  ok ' "$out/random.log" | tail -20
 step random_mma "$random_s" "$bin" --random-mma 1:100
 random_mma=$?
 grep -v '^  ok ' "$out/random_mma.log" | tail -20
+step random_pipeline "$random_s" "$bin" --random-pipeline 1:100
+random_pipeline=$?
+grep -v '^  ok ' "$out/random_pipeline.log" | tail -20
 if command -v compute-sanitizer >/dev/null; then
   step memcheck "$memcheck_s" compute-sanitizer --tool memcheck --print-limit 20 "$bin" docs/examples
   tail -3 "$out/memcheck.log"
 else
   echo "memcheck: skipped, compute-sanitizer is not on the PATH"
 fi
-[ $check -eq 0 ] && [ $timing -eq 0 ] && [ $random -eq 0 ] && [ $random_mma -eq 0 ]
+[ $check -eq 0 ] && [ $timing -eq 0 ] && [ $random -eq 0 ] && [ $random_mma -eq 0 ] && [ $random_pipeline -eq 0 ]
