@@ -192,6 +192,8 @@ class Emitter {
     std::vector<std::string> statements;
     std::vector<std::string> once;
     bool reads_target = false;
+    /// The name of the next value fetched `once`.
+    std::string next_once() const { return "cake_e" + std::to_string(once.size()); }
   };
   Fetch* fetch = nullptr;
   /// Operand `id`, a part of a fragment, at register `i` of the result

@@ -860,7 +860,7 @@ std::optional<std::string> Emitter::element_of(SymbolId s, ByteRange at, const F
     std::string flat = "(long long)(" + index(items[0].start) + ")";
     for (size_t d = 1; d < items.size(); ++d) flat = "(" + flat + " * " + num(y.dims[d]) + " + " + index(items[d].start) + ")";
     if (!fetch) return slot_read(y, array, flat);
-    std::string v = "cake_e" + std::to_string(fetch->once.size());
+    std::string v = fetch->next_once();
     fetch->once.push_back("const auto " + v + " = " + slot_read(y, array, flat) + ";");
     return v;
   }
@@ -898,7 +898,7 @@ std::optional<std::string> Emitter::element_of(SymbolId s, ByteRange at, const F
     refuse(at, "`" + std::string(m.written(at)) + "`, which one lane holds, outside an assignment");
     return std::nullopt;
   }
-  return "((" + slot_type(y) + ")" + shuffle(y, array, slot, lane, "cake_e" + std::to_string(fetch->once.size()), true) + ")";
+  return "((" + slot_type(y) + ")" + shuffle(y, array, slot, lane, fetch->next_once(), true) + ")";
 }
 
 std::optional<std::string> Emitter::element_place(const Expr& call, const FragShape& result, const std::string& i) {

@@ -314,3 +314,11 @@ TEST_CASE("random tcgen05.mma kernels compute on the host what the CPU executor 
 TEST_CASE("random pipelines compute on the host what the CPU executor computes", "[random-pipeline]") {
   run_random_kernels(testing::random_pipeline_kernel, 24);
 }
+
+TEST_CASE("random wgmma pipelines compute on the host what the CPU executor computes", "[random-pipeline]") {
+  run_random_kernels(testing::random_wgmma_pipeline_kernel, 8);
+}
+
+TEST_CASE("random tcgen05.mma pipelines compute on the host what the CPU executor computes", "[random-pipeline]") {
+  run_random_kernels(testing::random_tcgen05_pipeline_kernel, 8);
+}

@@ -232,4 +232,162 @@ inline RandomKernel random_pipeline_kernel(uint64_t seed) {
   return out;
 }
 
+namespace random_pipeline_detail {
+
+/// What the GEMM pipelines share, once drawn: C [M, N] = A [M, K] @ B [N,
+/// K].T (or A @ an N-major B [K, N]) of dtype `t`, in tiles bm x bn x bk
+/// whose rows are one swizzle span, over a grid of gx x gy CTAs, through a
+/// ring of `stages` TMA-filled stages turned `trips` times.
+struct GemmRing {
+  std::string t, swizzle;
+  int stages = 1, trips = 1, bm = 0, bn = 0, bk = 0, gx = 1, gy = 1;
+  bool n_major = false;
+
+  static std::string str(int64_t v) { return std::to_string(v); }
+  int64_t m() const { return int64_t(bm) * gy; }
+  int64_t n() const { return int64_t(bn) * gx; }
+  int64_t k() const { return int64_t(bk) * trips; }
+  std::string sw() const { return " swizzle(" + swizzle + ")"; }
+  std::string b_tensor() const {
+    return n_major ? "[" + str(k()) + ", " + str(n()) + "]" : "[" + str(n()) + ", " + str(k()) + "]";
+  }
+  std::string b_tile() const {
+    return n_major ? "[" + str(bk) + ", " + str(bn) + "]" : "[" + str(bn) + ", " + str(bk) + "]";
+  }
+  std::string ring() const { return "pipeline s in ring(" + str(stages) + ") for kt in 0 .. " + str(trips) + " {\n"; }
+  /// The kernel `name`'s header (C of `acc`, `threads` a CTA), its tiles,
+  /// `more` declarations, its barriers (`empty` counting `empty_count`,
+  /// nothing for one arrival; then `more_barriers`), the tensor maps, and
+  /// the role of `producer`'s warps whose elected thread fills the ring.
+  std::string head(const std::string& name, const std::string& acc, int threads, const std::string& more,
+                   const std::string& empty_count, const std::string& more_barriers, const std::string& producer) const {
+    std::string S = str(stages), BM = str(bm), BK = str(bk);
+    std::string b_at = n_major ? "kt * " + BK + ", block.x * " + str(bn) : "block.x * " + str(bn) + ", kt * " + BK;
+    std::string s = "kernel " + name + "(A: global " + t + "[" + str(m()) + ", " + str(k()) + "], B: global " + t +
+                    b_tensor() + ", C: global " + acc + "[" + str(m()) + ", " + str(n()) + "]) grid (" + str(gx) + ", " +
+                    str(gy) + ") block " + str(threads) + " {\n";
+    s += "  smem sA: " + t + "[" + S + "][" + BM + ", " + BK + "]" + sw() + "\n";
+    s += "  smem sB: " + t + "[" + S + "]" + b_tile() + sw() + "\n" + more;
+    s += "  mbarrier full[" + S + "]\n  mbarrier empty[" + S + "]" + empty_count + "\n" + more_barriers;
+    s += "  tensormap tA = A box [" + BM + ", " + BK + "]" + sw() + "\n";
+    s += "  tensormap tB = B box " + b_tile() + sw() + "\n";
+    s += "  role producer " + producer + " {\n    elect {\n      " + ring();
+    s += "        wait empty[s] parity(s.phase ^ 1)\n";
+    s += "        arrive.expect_tx full[s], bytes(sA[s]) + bytes(sB[s])\n";
+    s += "        tma.load sA[s] <- tA[block.y * " + BM + ", kt * " + BK + "], full[s]\n";
+    s += "        tma.load sB[s] <- tB[" + b_at + "], full[s]\n      }\n    }\n  }\n";
+    return s;
+  }
+  /// For a failure's message (then the tiles).
+  std::string what() const {
+    return t + " [" + str(m()) + ", " + str(k()) + "] x " + b_tensor() + (n_major ? " N-major" : "") + sw() + ", " +
+           str(stages) + " stages, " + str(trips) + " trips, ";
+  }
+};
+
+}  // namespace random_pipeline_detail
+
+/// hopper_gemm's shape at random (sm_90a): a producer warpgroup's elected
+/// thread fills a ring of A and B tiles by TMA, each tile's rows one
+/// swizzle span of K; one or two consumer warpgroups wait for a stage,
+/// multiply their 64 rows of it by wgmma (K-major A and B, or a 16-bit
+/// N-major B, each k-step's descriptor further along the stage), wait for
+/// the group and release the stage once per warpgroup; C = A B^T (or A B)
+/// over the trips, stored at the end. The inputs are the seeded ones of
+/// kernel_io.h (not quantized): the sums are compared with the executor's
+/// tolerances, as the examples' are.
+inline RandomKernel random_wgmma_pipeline_kernel(uint64_t seed) {
+  Dice dice(seed);
+  random_pipeline_detail::GemmRing g;
+  auto str = random_pipeline_detail::GemmRing::str;
+  RandomKernel out;
+  out.target = "sm_90a";
+  g.t = dice.one_of({"bf16", "f16", "tf32", "f8e4m3"});
+  int bytes = g.t == "tf32" ? 4 : g.t == "f8e4m3" ? 1 : 2;
+  bool sixteen = bytes == 2;
+  g.swizzle = dice.one_of({"128B", "64B", "32B"});
+  if (!sixteen) g.swizzle = "128B";
+  int span = g.swizzle == "128B" ? 128 : g.swizzle == "64B" ? 64 : 32;
+  g.n_major = sixteen && dice.pick(3) == 0;
+  int groups = 1 + dice.pick(2);
+  g.stages = 1 + dice.pick(4), g.trips = 1 + dice.pick(5);
+  g.bk = span / bytes, g.bm = 64 * groups;
+  // An N-major B tile is [BK, BN] with BN one span; a K-major one [BN, BK].
+  g.bn = g.n_major ? span / bytes : 8 * (1 + dice.pick(16));
+  g.gx = 1 + dice.pick(2), g.gy = 1 + dice.pick(2);
+  std::string BM = str(g.bm), BN = str(g.bn);
+  std::string s = g.head("random_wgmma_pipeline_" + str(static_cast<int64_t>(seed)), "f32", 128 * (1 + groups), "",
+                         " count(" + str(groups) + ")", "", "warpgroup(0)");
+  s += "  role consumer warpgroup(1 .. " + str(1 + groups) + ") {\n";
+  s += "    reg acc: f32[64, " + BN + "] layout(wgmma_acc)\n    " + g.ring();
+  s += "      wait full[s] parity(s.phase)\n      wgmma.fence\n";
+  std::string a = groups > 1 ? "sA[s][role.rank * 64 : 64, :]" : "sA[s]";
+  std::string product = a + " @ sB[s]" + (g.n_major ? "" : ".T");
+  s += "      wgmma acc += " + product + ", accumulate(kt > 0)\n";
+  s += "      wgmma.commit\n      wgmma.wait 0\n";
+  s += "      elect.warpgroup { arrive empty[s] }\n    }\n";
+  s += "    store C[block.y * " + BM + " + role.rank * 64 : 64, block.x * " + BN + " : " + BN + "] <- acc\n  }\n}\n";
+  out.text = s;
+  out.what = g.what() + str(groups) + " consumer warpgroups, tiles " + BM + " x " + BN;
+  return out;
+}
+
+/// blackwell_gemm's shape at random (sm_100a): warp 0's elected thread
+/// fills a ring of A and B tiles by TMA, warp 1's issues each stage's
+/// tcgen05.mma into tensor memory and frees the stage with tcgen05.commit,
+/// and a warpgroup reads the accumulator back once the last commit lands.
+/// M = 128 or 64, K-major tiles (or a 16-bit N-major B) whose rows are
+/// one swizzle span, 16- and 8-bit floats, tf32 and i8; as above, the
+/// seeded inputs and the executor's tolerances.
+inline RandomKernel random_tcgen05_pipeline_kernel(uint64_t seed) {
+  Dice dice(seed);
+  random_pipeline_detail::GemmRing g;
+  auto str = random_pipeline_detail::GemmRing::str;
+  RandomKernel out;
+  out.target = "sm_100a";
+  g.t = dice.one_of({"bf16", "f16", "tf32", "f8e4m3", "f8e5m2", "i8"});
+  int bytes = g.t == "tf32" ? 4 : g.t == "bf16" || g.t == "f16" ? 2 : 1;
+  g.swizzle = dice.one_of({"128B", "64B", "32B"});
+  int span = g.swizzle == "128B" ? 128 : g.swizzle == "64B" ? 64 : 32;
+  g.bm = dice.pick(2) ? 128 : 64;
+  int n_step = g.bm == 128 ? 16 : 8;
+  g.n_major = bytes == 2 && span / bytes % n_step == 0 && dice.pick(3) == 0;
+  g.stages = 1 + dice.pick(4), g.trips = 1 + dice.pick(5);
+  g.bk = span / bytes;
+  g.bn = g.n_major ? span / bytes : n_step * (1 + dice.pick(128 / n_step));
+  if (g.t == "i8" && g.bm == 64 && g.bn > 32) g.bn = g.bn / 16 * 16;  // kind::i8 at M = 64 (PTX ISA)
+  g.gx = 1 + dice.pick(2), g.gy = 1 + dice.pick(2);
+  int columns = 32;
+  while (columns < g.bn) columns *= 2;
+  std::string acc = g.t == "i8" ? "i32" : "f32";
+  std::string BM = str(g.bm), BN = str(g.bn);
+  std::string s = g.head("random_tcgen05_pipeline_" + str(static_cast<int64_t>(seed)), acc, 256,
+                         "  tmem acc: " + acc + "[" + BM + ", " + str(columns) + "]\n", "", "  mbarrier done\n", "warp(0)");
+  std::string d = g.bn == columns ? "acc" : "acc[:, 0 : " + BN + "]";
+  s += "  role mma warp(1) {\n    elect {\n      " + g.ring();
+  s += "        wait full[s] parity(s.phase)\n";
+  s += "        tcgen05.mma " + d + " += sA[s] @ sB[s]" + (g.n_major ? "" : ".T") + ", accumulate(kt > 0)\n";
+  s += "        tcgen05.commit empty[s]\n      }\n      tcgen05.commit done\n    }\n  }\n";
+  s += "  role idle warp(2 .. 4) { }\n";
+  // Each warp its own lanes: 32 rows (M = 128) or 16 (M = 64).
+  int lanes = g.bm == 128 ? 32 : 16;
+  std::string L = str(lanes), layout = g.bm == 128 ? "tcgen05_acc" : "mma_acc";
+  bool chunks = g.bn % 32 == 0 && g.bn > 32;
+  std::string width = chunks ? "32" : BN;
+  s += "  role epilogue warpgroup(1) {\n    let q = warp.id % 4\n";
+  s += "    reg r: " + acc + "[" + L + ", " + width + "] layout(" + layout + ")\n    wait done parity(0)\n";
+  std::string rows = "q * " + L + " : " + L;
+  if (chunks) {
+    s += "    for c in 0 .. " + BN + " step 32 {\n      tcgen05.ld r <- acc[" + rows + ", c : 32]\n";
+    s += "      tcgen05.wait.ld\n      store C[block.y * " + BM + " + " + rows + ", block.x * " + BN + " + c : 32] <- r\n    }\n";
+  } else {
+    s += "    tcgen05.ld r <- acc[" + rows + ", 0 : " + BN + "]\n    tcgen05.wait.ld\n";
+    s += "    store C[block.y * " + BM + " + " + rows + ", block.x * " + BN + " : " + BN + "] <- r\n";
+  }
+  s += "  }\n}\n";
+  out.text = s;
+  out.what = g.what() + "tiles " + BM + " x " + BN;
+  return out;
+}
+
 }  // namespace cake::testing

@@ -21,7 +21,8 @@
 // .. FIRST + COUNT - 1 (tests/codegen/random_kernels.h) that this GPU runs.
 // --random-mma FIRST:COUNT: the same of the random mma.sync kernels, then
 // of the random wgmma and tcgen05.mma kernels (tests/codegen/random_mma_kernels.h).
-// --random-pipeline FIRST:COUNT: the same of the random rings of stages
+// --random-pipeline FIRST:COUNT: the same of the random rings of stages,
+// then of the random wgmma and tcgen05.mma GEMM pipelines
 // (tests/codegen/random_pipeline_kernels.h).
 //
 // --only NAME: only the kernels whose name contains NAME (examples, op and
@@ -57,8 +58,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -662,17 +666,21 @@ int main(int argc, char** argv) {
               major, minor, codegen::version().c_str());
   fs::path dir = rest.empty() ? fs::path(CAKE_EXAMPLES_DIR) : fs::path(rest[0]);
   Tally tally;
-  if (random_kind == "--random") {
-    tally = check_random(driver.get(), major, minor, random_first, random_count, testing::random_kernel, "fragment");
-  } else if (random_kind == "--random-pipeline") {
-    tally = check_random(driver.get(), major, minor, random_first, random_count, testing::random_pipeline_kernel, "pipeline");
-  } else if (random_kind == "--random-mma") {
-    tally = check_random(driver.get(), major, minor, random_first, random_count, testing::random_mma_kernel, "mma.sync");
-    struct Kind {
-      testing::RandomKernel (*make)(uint64_t);
-      const char* what;
-    };
-    for (const Kind& kind : {Kind{testing::random_wgmma_kernel, "wgmma"}, Kind{testing::random_tcgen05_kernel, "tcgen05.mma"}}) {
+  // Each option's generators, in order (tests/codegen/random_*.h).
+  struct Kind {
+    testing::RandomKernel (*make)(uint64_t);
+    const char* what;
+  };
+  const std::map<std::string, std::vector<Kind>> generators = {
+      {"--random", {{testing::random_kernel, "fragment"}}},
+      {"--random-mma",
+       {{testing::random_mma_kernel, "mma.sync"}, {testing::random_wgmma_kernel, "wgmma"},
+        {testing::random_tcgen05_kernel, "tcgen05.mma"}}},
+      {"--random-pipeline",
+       {{testing::random_pipeline_kernel, "pipeline"}, {testing::random_wgmma_pipeline_kernel, "wgmma pipeline"},
+        {testing::random_tcgen05_pipeline_kernel, "tcgen05.mma pipeline"}}}};
+  if (!random_kind.empty()) {
+    for (const Kind& kind : generators.at(random_kind)) {
       if (tally.stop) break;
       Tally more = check_random(driver.get(), major, minor, random_first, random_count, kind.make, kind.what);
       tally.ran += more.ran, tally.failed += more.failed, tally.skipped += more.skipped, tally.stop = more.stop;
