@@ -319,6 +319,10 @@ TEST_CASE("random wgmma pipelines compute on the host what the CPU executor comp
   run_random_kernels(testing::random_wgmma_pipeline_kernel, 8);
 }
 
+TEST_CASE("random mma.sync pipelines compute on the host what the CPU executor computes", "[random-pipeline]") {
+  run_random_kernels(testing::random_mma_pipeline_kernel, 8);
+}
+
 TEST_CASE("random tcgen05.mma pipelines compute on the host what the CPU executor computes", "[random-pipeline]") {
   run_random_kernels(testing::random_tcgen05_pipeline_kernel, 8);
 }

@@ -390,4 +390,59 @@ inline RandomKernel random_tcgen05_pipeline_kernel(uint64_t seed) {
   return out;
 }
 
+/// ampere_gemm's shape at random (sm_80 on): every warp fills a cp.async
+/// ring of A and B tiles (a group a stage, the stage refilled S trips
+/// ahead), reads its part of each stage by ldmatrix between two
+/// `syncthreads` and multiplies it by mma.sync; 16-bit values, or 8-bit
+/// ones (which ldmatrix leaves in the operand's order), on a grid of warps
+/// of 1-2 x 1-2, each a TM x TN tile.
+inline RandomKernel random_mma_pipeline_kernel(uint64_t seed) {
+  Dice dice(seed);
+  auto str = random_pipeline_detail::GemmRing::str;
+  RandomKernel out;
+  std::string t = dice.one_of({"bf16", "f16", "f8e4m3", "i8"});
+  bool eight = t == "f8e4m3" || t == "i8";
+  out.target = t == "f8e4m3" ? dice.one_of({"sm_89", "sm_90a"}) : dice.one_of({"sm_80", "sm_86", "sm_89", "sm_90a"});
+  int bytes = eight ? 1 : 2;
+  std::string swizzle = dice.one_of({"128B", "64B", "32B", ""});
+  int span = swizzle == "128B" ? 128 : swizzle == "64B" ? 64 : 32;
+  int bk = span / bytes;
+  int wm = 1 + dice.pick(2), wn = 1 + dice.pick(2), tm = 16 << dice.pick(3);
+  int tn = eight ? 16 << dice.pick(2) : 8 << dice.pick(3);
+  int bm = wm * tm, bn = wn * tn, stages = 1 + dice.pick(4), trips = 1 + dice.pick(6);
+  int gx = 1 + dice.pick(2), gy = 1 + dice.pick(2);
+  std::string acc = t == "i8" ? "i32" : "f32", S = str(stages), T = str(trips), BM = str(bm), BN = str(bn), BK = str(bk);
+  std::string TM = str(tm), TN = str(tn), SW = swizzle.empty() ? "" : " swizzle(" + swizzle + ")";
+  int64_t m = int64_t(bm) * gy, n = int64_t(bn) * gx, k = int64_t(bk) * trips;
+  std::string s = "kernel random_mma_pipeline_" + str(static_cast<int64_t>(seed)) + "(A: global " + t + "[" + str(m) +
+                  ", " + str(k) + "], B: global " + t + "[" + str(n) + ", " + str(k) + "], C: global " + acc + "[" +
+                  str(m) + ", " + str(n) + "]) grid (" + str(gx) + ", " + str(gy) + ") block " + str(32 * wm * wn) +
+                  " {\n";
+  s += "  smem sA: " + t + "[" + S + "][" + BM + ", " + BK + "]" + SW + "\n";
+  s += "  smem sB: " + t + "[" + S + "][" + BN + ", " + BK + "]" + SW + "\n";
+  s += "  role gemm all {\n    let wm = warp.id / " + str(wn) + "\n    let wn = warp.id % " + str(wn) + "\n";
+  s += "    reg acc: " + acc + "[" + TM + ", " + TN + "] layout(mma_acc) = 0\n";
+  s += "    reg a: " + t + "[" + TM + ", " + BK + "] layout(mma_acc)\n";
+  s += "    reg b: " + t + "[" + TN + ", " + BK + "] layout(mma_acc)\n";
+  auto fill = [&](const std::string& stage, const std::string& tile, const std::string& indent) {
+    return indent + "cp.async sA[" + stage + "] <- A[block.y * " + BM + " : " + BM + ", " + tile + " * " + BK + " : " + BK +
+           "]\n" + indent + "cp.async sB[" + stage + "] <- B[block.x * " + BN + " : " + BN + ", " + tile + " * " + BK +
+           " : " + BK + "]\n";
+  };
+  s += "    for p in 0 .. " + S + " {\n      if p < " + T + " {\n" + fill("p", "p", "        ") +
+       "      }\n      cp.async.commit\n    }\n";
+  s += "    pipeline s in ring(" + S + ") for kt in 0 .. " + T + " {\n";
+  s += "      cp.async.wait " + str(stages - 1) + "\n      syncthreads\n";
+  s += "      ldmatrix a <- sA[s][wm * " + TM + " : " + TM + ", :]\n";
+  s += "      ldmatrix b <- sB[s][wn * " + TN + " : " + TN + ", :]\n      syncthreads\n";
+  s += "      if kt + " + S + " < " + T + " {\n" + fill("s", "(kt + " + S + ")", "        ") + "      }\n";
+  s += "      cp.async.commit\n      mma acc += a @ b.T\n    }\n";
+  s += "    store C[block.y * " + BM + " + wm * " + TM + " : " + TM + ", block.x * " + BN + " + wn * " + TN + " : " + TN +
+       "] <- acc\n  }\n}\n";
+  out.text = s;
+  out.what = t + " [" + str(m) + ", " + str(k) + "] x [" + str(n) + ", " + str(k) + "]" + SW + " on " + out.target + ", " +
+             S + " stages, " + T + " trips, " + str(wm) + " x " + str(wn) + " warps of " + TM + " x " + TN;
+  return out;
+}
+
 }  // namespace cake::testing

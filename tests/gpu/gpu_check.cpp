@@ -22,7 +22,7 @@
 // --random-mma FIRST:COUNT: the same of the random mma.sync kernels, then
 // of the random wgmma and tcgen05.mma kernels (tests/codegen/random_mma_kernels.h).
 // --random-pipeline FIRST:COUNT: the same of the random rings of stages,
-// then of the random wgmma and tcgen05.mma GEMM pipelines
+// then of the random mma.sync, wgmma and tcgen05.mma GEMM pipelines
 // (tests/codegen/random_pipeline_kernels.h).
 //
 // --only NAME: only the kernels whose name contains NAME (examples, op and
@@ -677,7 +677,8 @@ int main(int argc, char** argv) {
        {{testing::random_mma_kernel, "mma.sync"}, {testing::random_wgmma_kernel, "wgmma"},
         {testing::random_tcgen05_kernel, "tcgen05.mma"}}},
       {"--random-pipeline",
-       {{testing::random_pipeline_kernel, "pipeline"}, {testing::random_wgmma_pipeline_kernel, "wgmma pipeline"},
+       {{testing::random_pipeline_kernel, "pipeline"}, {testing::random_mma_pipeline_kernel, "mma.sync pipeline"},
+        {testing::random_wgmma_pipeline_kernel, "wgmma pipeline"},
         {testing::random_tcgen05_pipeline_kernel, "tcgen05.mma pipeline"}}}};
   if (!random_kind.empty()) {
     for (const Kind& kind : generators.at(random_kind)) {
