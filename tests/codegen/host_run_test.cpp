@@ -14,9 +14,7 @@
 #include "kernel_io.h"
 #include "host/tensor_map.h"
 #include "op_kernels.h"
-#include "random_kernels.h"
-#include "random_mma_kernels.h"
-#include "random_pipeline_kernels.h"
+#include "random_generators.h"
 #include "support/test_files.h"
 
 #include <dlfcn.h>
@@ -24,10 +22,10 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <functional>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 namespace {
 
@@ -250,7 +248,7 @@ TEST_CASE("the published stream-K FP8 GEMM computes on the host what the CPU exe
 /// CAKE_RANDOM_KERNELS of them (default `count`): each is accepted by the
 /// verifier, lowers, compiles with NVRTC where NVRTC is found, and computes
 /// on the host what the CPU executor computes.
-void run_random_kernels(const std::function<testing::RandomKernel(uint64_t)>& make, uint64_t count) {
+void run_random_kernels(testing::RandomKernel (*make)(uint64_t), uint64_t count) {
   auto number = [](const char* name, uint64_t fallback) {
     const char* v = std::getenv(name);
     return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
@@ -292,37 +290,27 @@ void run_random_kernels(const std::function<testing::RandomKernel(uint64_t)>& ma
   fs::remove_all(work);
 }
 
+/// Every generator of `group` (tests/codegen/random_generators.h), each
+/// for its default count of seeds.
+void run_random_group(std::string_view group) {
+  for (const testing::RandomGenerator& g : testing::random_generators)
+    if (g.group == group) {
+      INFO(g.what << " kernels");
+      run_random_kernels(g.make, g.host_seeds);
+    }
+}
+
 // Random kernels of register fragments (tests/codegen/random_kernels.h).
 TEST_CASE("random fragment kernels compute on the host what the CPU executor computes", "[random]") {
-  run_random_kernels(testing::random_kernel, 24);
+  run_random_group("random");
 }
 
-// Random mma.sync and wgmma kernels (tests/codegen/random_mma_kernels.h).
-TEST_CASE("random mma.sync kernels compute on the host what the CPU executor computes", "[random-mma]") {
-  run_random_kernels(testing::random_mma_kernel, 24);
+// Random mma.sync, wgmma and tcgen05.mma kernels (tests/codegen/random_mma_kernels.h).
+TEST_CASE("random MMA kernels compute on the host what the CPU executor computes", "[random-mma]") {
+  run_random_group("random-mma");
 }
 
-TEST_CASE("random wgmma kernels compute on the host what the CPU executor computes", "[random-mma]") {
-  run_random_kernels(testing::random_wgmma_kernel, 16);
-}
-
-TEST_CASE("random tcgen05.mma kernels compute on the host what the CPU executor computes", "[random-mma]") {
-  run_random_kernels(testing::random_tcgen05_kernel, 16);
-}
-
-// Random rings of stages (tests/codegen/random_pipeline_kernels.h).
+// Random rings of stages and GEMM pipelines (tests/codegen/random_pipeline_kernels.h).
 TEST_CASE("random pipelines compute on the host what the CPU executor computes", "[random-pipeline]") {
-  run_random_kernels(testing::random_pipeline_kernel, 24);
-}
-
-TEST_CASE("random wgmma pipelines compute on the host what the CPU executor computes", "[random-pipeline]") {
-  run_random_kernels(testing::random_wgmma_pipeline_kernel, 8);
-}
-
-TEST_CASE("random mma.sync pipelines compute on the host what the CPU executor computes", "[random-pipeline]") {
-  run_random_kernels(testing::random_mma_pipeline_kernel, 8);
-}
-
-TEST_CASE("random tcgen05.mma pipelines compute on the host what the CPU executor computes", "[random-pipeline]") {
-  run_random_kernels(testing::random_tcgen05_pipeline_kernel, 8);
+  run_random_group("random-pipeline");
 }

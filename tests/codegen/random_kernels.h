@@ -39,7 +39,12 @@ class Dice {
   explicit Dice(uint64_t seed) : rng_(seed) {}
   /// 0 .. n - 1.
   int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
-  std::string one_of(const std::vector<std::string>& v) { return v[pick(static_cast<int>(v.size()))]; }
+  bool chance(int percent) { return pick(100) < percent; }
+  /// One of v; a braced list of string literals draws a std::string.
+  template <class T = std::string>
+  T one_of(const std::vector<T>& v) {
+    return v[static_cast<size_t>(pick(static_cast<int>(v.size())))];
+  }
 
  private:
   std::mt19937_64 rng_;
@@ -55,9 +60,9 @@ struct Val {
 
 enum class Owner { Thread, Warp, Warpgroup };
 
-class Generator {
+class Generator : Dice {
  public:
-  explicit Generator(uint64_t seed) : rng_(seed), seed_(seed) {}
+  explicit Generator(uint64_t seed) : Dice(seed), seed_(seed) {}
 
   RandomKernel make() {
     RandomKernel out;
@@ -119,7 +124,6 @@ class Generator {
   }
 
  private:
-  std::mt19937_64 rng_;
   uint64_t seed_;
   Owner owner_ = Owner::Thread;
   int rows_ = 1, cols_ = 1, units_ = 1, threads_ = 32, ctas_ = 1, total_rows_ = 1;
@@ -138,12 +142,9 @@ class Generator {
   bool divergent_ = false;  // inside an `if`: no barrier
   std::vector<std::string> loop_vars_;
 
-  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
-  bool chance(int percent) { return pick(100) < percent; }
-  template <class T>
-  T one_of(const std::vector<T>& v) {
-    return v[static_cast<size_t>(pick(static_cast<int>(v.size())))];
-  }
+  using Dice::chance;
+  using Dice::one_of;
+  using Dice::pick;
 
   /// The widest swizzle a row of `bytes` fills whole, or none.
   std::string swizzle_for(int bytes) {

@@ -17,13 +17,11 @@
 // --rehearse MAJOR.MINOR: all but the GPU's part, for a GPU of that compute
 // capability: which kernels would run, their cases and their compiles.
 //
-// --random FIRST:COUNT: instead, the random fragment kernels of seeds FIRST
-// .. FIRST + COUNT - 1 (tests/codegen/random_kernels.h) that this GPU runs.
-// --random-mma FIRST:COUNT: the same of the random mma.sync kernels, then
-// of the random wgmma and tcgen05.mma kernels (tests/codegen/random_mma_kernels.h).
-// --random-pipeline FIRST:COUNT: the same of the random rings of stages,
-// then of the random mma.sync, wgmma and tcgen05.mma GEMM pipelines
-// (tests/codegen/random_pipeline_kernels.h).
+// --GROUP FIRST:COUNT: instead, the random kernels of seeds FIRST .. FIRST +
+// COUNT - 1 that this GPU runs, of each generator of GROUP in
+// tests/codegen/random_generators.h: --random (fragment kernels),
+// --random-mma (mma.sync, wgmma and tcgen05.mma kernels), --random-pipeline
+// (rings of stages, then mma.sync, wgmma and tcgen05.mma GEMM pipelines).
 //
 // --only NAME: only the kernels whose name contains NAME (examples, op and
 // form kernels alike). --dump DIR: for each kernel whose outputs differ,
@@ -32,15 +30,13 @@
 // rebuilt on any machine and the difference studied there).
 //
 // Usage: cake-gpu-check [--rehearse MAJOR.MINOR]
-//                       [--time FILE | --random FIRST:COUNT | --random-mma FIRST:COUNT | --random-pipeline FIRST:COUNT]
+//                       [--time FILE | --GROUP FIRST:COUNT]
 //                       [--only NAME] [--dump DIR] [EXAMPLES_DIR]
 // (tests/gpu/run.sh wraps it).
 #include "driver.h"
 #include "kernel_io.h"
 #include "op_kernels.h"
-#include "random_kernels.h"
-#include "random_mma_kernels.h"
-#include "random_pipeline_kernels.h"
+#include "random_generators.h"
 #include "support/test_files.h"
 
 #include "cake/arch.h"
@@ -365,15 +361,23 @@ Tally check(gpu::Driver* driver, int major, int minor, const fs::path& dir) {
   return tally;
 }
 
-/// The random kernels (`make`: fragment, mma.sync or pipeline kernels, `what`) of
-/// seeds first .. first + kernels - 1 whose target this GPU runs.
+/// The groups of random generators, in their table's order, each once.
+std::vector<std::string_view> random_groups() {
+  std::vector<std::string_view> groups;
+  for (const testing::RandomGenerator& g : testing::random_generators)
+    if (std::find(groups.begin(), groups.end(), g.group) == groups.end()) groups.push_back(g.group);
+  return groups;
+}
+
+/// The random kernels of generator `g` of seeds first .. first + kernels - 1
+/// whose target this GPU runs.
 Tally check_random(gpu::Driver* driver, int major, int minor, uint64_t first, uint64_t kernels,
-                   testing::RandomKernel (*make)(uint64_t), const char* what) {
+                   const testing::RandomGenerator& g) {
   Tally tally;
-  std::printf("random %s kernels, seeds %llu .. %llu:\n", what, static_cast<unsigned long long>(first),
-              static_cast<unsigned long long>(first + kernels - 1));
+  std::printf("random %.*s kernels, seeds %llu .. %llu:\n", static_cast<int>(g.what.size()), g.what.data(),
+              static_cast<unsigned long long>(first), static_cast<unsigned long long>(first + kernels - 1));
   for (uint64_t seed = first; seed < first + kernels && !tally.stop; ++seed) {
-    testing::RandomKernel r = make(seed);
+    testing::RandomKernel r = g.make(seed);
     std::string label = "[" + r.what + "] seed " + std::to_string(seed);
     std::string arch = arch_for(r.target, major, minor);
     if (arch.empty()) {
@@ -620,7 +624,8 @@ int main(int argc, char** argv) {
   bool rehearse = false;
   std::string time_file;
   unsigned long long random_first = 0, random_count = 0;
-  std::string random_kind;  // --random, --random-mma or --random-pipeline
+  std::string random_group;  // a group of tests/codegen/random_generators.h, from --GROUP
+  const std::vector<std::string_view> groups = random_groups();
   std::vector<std::string> rest;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -629,19 +634,20 @@ int main(int argc, char** argv) {
       ++i;
     } else if (arg == "--time" && i + 1 < argc) {
       time_file = argv[++i];
-    } else if ((arg == "--random" || arg == "--random-mma" || arg == "--random-pipeline") && i + 1 < argc &&
+    } else if (arg.rfind("--", 0) == 0 && groups.end() != std::find(groups.begin(), groups.end(), arg.substr(2)) &&
+               i + 1 < argc &&
                std::sscanf(argv[i + 1], "%llu:%llu", &random_first, &random_count) == 2 && random_count > 0) {
-      random_kind = arg;
+      random_group = arg.substr(2);
       ++i;
     } else if (arg == "--only" && i + 1 < argc) {
       options.only = argv[++i];
     } else if (arg == "--dump" && i + 1 < argc) {
       options.dump = argv[++i];
     } else if (arg.rfind("--", 0) == 0 || !rest.empty()) {
-      std::fprintf(stderr,
-                   "usage: cake-gpu-check [--rehearse MAJOR.MINOR] [--time FILE | --random FIRST:COUNT | --random-mma FIRST:COUNT "
-                   "| --random-pipeline FIRST:COUNT] [--only NAME] "
-                   "[--dump DIR] [EXAMPLES_DIR]\n");
+      std::string random;
+      for (std::string_view group : groups) random += " | --" + std::string(group) + " FIRST:COUNT";
+      std::fprintf(stderr, "usage: cake-gpu-check [--rehearse MAJOR.MINOR] [--time FILE%s] [--only NAME] [--dump DIR] [EXAMPLES_DIR]\n",
+                   random.c_str());
       return 2;
     } else {
       rest.push_back(arg);
@@ -666,24 +672,11 @@ int main(int argc, char** argv) {
               major, minor, codegen::version().c_str());
   fs::path dir = rest.empty() ? fs::path(CAKE_EXAMPLES_DIR) : fs::path(rest[0]);
   Tally tally;
-  // Each option's generators, in order (tests/codegen/random_*.h).
-  struct Kind {
-    testing::RandomKernel (*make)(uint64_t);
-    const char* what;
-  };
-  const std::map<std::string, std::vector<Kind>> generators = {
-      {"--random", {{testing::random_kernel, "fragment"}}},
-      {"--random-mma",
-       {{testing::random_mma_kernel, "mma.sync"}, {testing::random_wgmma_kernel, "wgmma"},
-        {testing::random_tcgen05_kernel, "tcgen05.mma"}}},
-      {"--random-pipeline",
-       {{testing::random_pipeline_kernel, "pipeline"}, {testing::random_mma_pipeline_kernel, "mma.sync pipeline"},
-        {testing::random_wgmma_pipeline_kernel, "wgmma pipeline"},
-        {testing::random_tcgen05_pipeline_kernel, "tcgen05.mma pipeline"}}}};
-  if (!random_kind.empty()) {
-    for (const Kind& kind : generators.at(random_kind)) {
+  if (!random_group.empty()) {
+    for (const testing::RandomGenerator& g : testing::random_generators) {
+      if (g.group != random_group) continue;
       if (tally.stop) break;
-      Tally more = check_random(driver.get(), major, minor, random_first, random_count, kind.make, kind.what);
+      Tally more = check_random(driver.get(), major, minor, random_first, random_count, g);
       tally.ran += more.ran, tally.failed += more.failed, tally.skipped += more.skipped, tally.stop = more.stop;
     }
   } else {
