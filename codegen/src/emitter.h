@@ -159,8 +159,11 @@ class Emitter {
   std::string acc_row_column(const std::string& k) const;
   /// The C++ of element-wise expression `e` at register `i` of a result of
   /// shape `result`; operands are fragments of that shape, row vectors
-  /// broadcast along rows, or scalars.
-  std::string element(ExprId e, const FragShape& result, const std::string& i);
+  /// broadcast along rows, or scalars. `context` is the dtype a literal or
+  /// an integer scalar takes here (the other operand's, or the assigned
+  /// fragment's: docs/language.md, "Types"): f64 keeps them in double,
+  /// anything else computes them in f32.
+  std::string element(ExprId e, const FragShape& result, const std::string& i, DType context = DType::Unknown);
   /// The C++ of integer expression `e` at register `i` of an integer
   /// result of shape `result` (C++ integer arithmetic, which the statement
   /// that stores it narrows); operands as element() takes them.
@@ -531,6 +534,9 @@ class Emitter {
 };
 
 std::string cxx_int(int64_t v);
+/// A dtype's name after "a" or "an", as it is read aloud: "an f64", "an
+/// i8", "a bf16", "a u16".
+std::string dtype_with_article(DType dtype);
 
 /// E0801 for the first error of a file, which nothing of it lowers past.
 std::optional<Diagnostic> file_error(const Analysis& analysis);

@@ -158,6 +158,8 @@ static __device__ __forceinline__ void cake_packed_st_run(unsigned char* p, long
 // max/min as the CPU executor computes them: NaN in, NaN out.
 #define CAKE_MAX(a, b) ((isnan(a) || isnan(b)) ? CAKE_NAN : fmaxf((a), (b)))
 #define CAKE_MIN(a, b) ((isnan(a) || isnan(b)) ? CAKE_NAN : fminf((a), (b)))
+#define CAKE_MAX_F64(a, b) ((isnan(a) || isnan(b)) ? (double)CAKE_NAN : fmax((double)(a), (double)(b)))
+#define CAKE_MIN_F64(a, b) ((isnan(a) || isnan(b)) ? (double)CAKE_NAN : fmin((double)(a), (double)(b)))
 // Two neighbouring values of a row at `p` in one access: a packed 16-bit
 // register (32 bits), two f32 values (float2) or two 8-bit ones (16 bits).
 // The lowering uses them only where the pair's address is a multiple of the
@@ -626,7 +628,7 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
     const Symbol& s = m.symbols[p];
     std::string type = s.kind == SymbolKind::TensorParam ? x.buffer_type(s.type.dtype) : x.ctype(s.type.dtype);
     if (type.empty()) {
-      x.refuse(s.decl, "a " + std::string(dtype_name(s.type.dtype)) + " parameter");
+      x.refuse(s.decl, dtype_with_article(s.type.dtype) + " parameter");
       continue;
     }
     if (s.kind == SymbolKind::TensorParam) plan.params.push_back({x.name(p), LaunchParam::Kind::Tensor, type + "* __restrict__", {}});

@@ -100,7 +100,7 @@ struct Lowerer {
   std::string f32_value(const FragShape& f, ExprId e, const std::string& i) {
     const Expr& v = x.m.exprs[e];
     if (v.kind == Expr::Kind::Cast && v.cast_type == f.dtype) e = v.lhs;
-    return x.element(e, f, i);
+    return x.element(e, f, i, f.dtype);
   }
 
   void declaration(const DeclStmt& d) {
@@ -444,7 +444,7 @@ struct Lowerer {
   }
 
   /// An accumulator and the `.row` vector of its rows (mma_acc and
-  /// mma_acc.row, wgmma_acc and wgmma_acc.row), f32 values.
+  /// mma_acc.row, wgmma_acc and wgmma_acc.row).
   static bool row_pair(const FragShape& src, const FragShape& row) {
     bool mma = src.layout == FragLayout::MmaAcc && row.layout == FragLayout::MmaAccRow;
     bool wgmma = src.layout == FragLayout::WgmmaAcc && row.layout == FragLayout::WgmmaAccRow;
@@ -459,6 +459,58 @@ struct Lowerer {
            row.dims[0] == src.dims[0];
   }
 
+  /// How the reductions hold values of a dtype: in f32 the floats up to
+  /// 32 bits (reading widens them), in double f64, integers in 32 or 64
+  /// bits of their signedness, and integer sums unsigned, so that they wrap
+  /// modulo 2^bits as the language's integers do (the CPU executor sums
+  /// exactly, then wraps into the destination's dtype).
+  struct Accumulator {
+    enum class Kind { F32, F64, Integer } kind;
+    std::string type, sum_type, zero, lowest, highest;
+
+    /// `v` (read as f32, double or its own integer type) as `t`.
+    std::string as(const std::string& t, const std::string& v) const {
+      return kind == Kind::Integer ? "(" + t + ")" + v : v;
+    }
+
+    /// `cake_v = max(cake_v, cake_w)` (or min), NaN propagating as the
+    /// executor's does.
+    std::string fold_into(bool max) const {
+      switch (kind) {
+        case Kind::F32: return max ? "CAKE_MAX_INTO(cake_v, cake_w);" : "CAKE_MIN_INTO(cake_v, cake_w);";
+        case Kind::F64:
+          return std::string("cake_v = cake_v != cake_v || cake_w != cake_w ? cake_v + cake_w : cake_w ") +
+                 (max ? ">" : "<") + " cake_v ? cake_w : cake_v;";
+        case Kind::Integer: return std::string("if (cake_w ") + (max ? ">" : "<") + " cake_v) cake_v = cake_w;";
+      }
+      return "";
+    }
+  };
+  static std::optional<Accumulator> accumulator(DType dtype) {
+    using K = Accumulator::Kind;
+    switch (dtype) {
+      case DType::F32: case DType::TF32: case DType::F16: case DType::BF16: case DType::F8E4M3: case DType::F8E5M2:
+      case DType::F6E3M2: case DType::F6E2M3: case DType::F4E2M1:
+        return Accumulator{K::F32, "float", "float", "0.0f", "-CAKE_INF", "CAKE_INF"};
+      case DType::F64: return Accumulator{K::F64, "double", "double", "0.0", "-(double)CAKE_INF", "(double)CAKE_INF"};
+      case DType::I32: case DType::I16: case DType::I8:
+        return Accumulator{K::Integer, "int", "unsigned", "0u", "(-2147483647 - 1)", "2147483647"};
+      case DType::U32: case DType::U16: case DType::U8: case DType::B32:
+        return Accumulator{K::Integer, "unsigned", "unsigned", "0u", "0u", "0xffffffffu"};
+      case DType::I64:
+        return Accumulator{K::Integer, "long long", "unsigned long long", "0ull", "(-9223372036854775807LL - 1)",
+                           "9223372036854775807LL"};
+      case DType::U64: return Accumulator{K::Integer, "unsigned long long", "unsigned long long", "0ull", "0ull", "~0ull"};
+      case DType::Pred: case DType::Unknown: return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  /// What fragment `f` stores of a value `v` its accumulator computed.
+  std::string result_value(const FragShape& f, const Accumulator& a, const std::string& v) const {
+    return a.kind == Accumulator::Kind::Integer ? "(" + x.ctype(f.dtype) + ")(" + v + ")" : x.store_value(f, v);
+  }
+
   /// `reduce.row max|min|sum d <- src`. mma_acc into mma_acc.row: each
   /// thread over its values of a row, then across the quad of lanes that
   /// holds the row (shfl xor 1, 2). A per-thread [R, C] into [R]: each
@@ -471,23 +523,27 @@ struct Lowerer {
     auto fs = x.fragment(src.symbol, src.range);
     if (!fd || !fs) return;
     if (fd->packed() && !is_float(fd->dtype)) return x.refuse(d.range, "a row reduction into a packed 8-bit integer vector");
-    std::string combine = r.kind == ReduceStmt::Kind::Max   ? "CAKE_MAX_INTO(cake_v, cake_w);"
-                          : r.kind == ReduceStmt::Kind::Min ? "CAKE_MIN_INTO(cake_v, cake_w);"
-                                                            : "cake_v = cake_v + cake_w;";
-    std::string init = r.kind == ReduceStmt::Kind::Max ? "-CAKE_INF" : r.kind == ReduceStmt::Kind::Min ? "CAKE_INF" : "0.0f";
+    auto acc = accumulator(fd->dtype);
+    if (!acc) return x.refuse(d.range, "a row reduction into " + dtype_with_article(fd->dtype) + " vector");
+    std::string type = acc->type, init, combine;
+    switch (r.kind) {
+      case ReduceStmt::Kind::Max: init = acc->lowest, combine = acc->fold_into(true); break;
+      case ReduceStmt::Kind::Min: init = acc->highest, combine = acc->fold_into(false); break;
+      case ReduceStmt::Kind::Sum: type = acc->sum_type, init = acc->zero, combine = "cake_v = cake_v + cake_w;"; break;
+    }
     std::string dn = x.name(d.symbol), sn = x.name(src.symbol);
-    if (thread_rows(*fs, *fd) && is_float(fd->dtype)) {
+    if (thread_rows(*fs, *fd)) {
       std::string columns = std::to_string(fs->dims[1]);
       line("#pragma unroll");
       line("for (int cake_j = 0; cake_j < " + std::to_string(fd->dims[0]) + "; ++cake_j) {");
       ++x.indent;
-      line("float cake_v = " + init + ";");
+      line(type + " cake_v = " + init + ";");
       line("#pragma unroll");
       line("for (int cake_c = 0; cake_c < " + columns + "; ++cake_c) {");
-      line("  const float cake_w = " + x.value(src.symbol, sn + "[cake_j * " + columns + " + cake_c]") + ";");
+      line("  const " + type + " cake_w = " + acc->as(type, x.value(src.symbol, sn + "[cake_j * " + columns + " + cake_c]")) + ";");
       line("  " + combine);
       line("}");
-      line(dn + "[cake_j] = " + x.store_value(*fd, "cake_v") + ";");
+      line(dn + "[cake_j] = " + result_value(*fd, *acc, "cake_v") + ";");
       --x.indent;
       line("}");
       return;
@@ -498,17 +554,18 @@ struct Lowerer {
     line("#pragma unroll");
     line("for (int cake_j = 0; cake_j < " + std::to_string(fd->values()) + "; ++cake_j) {");
     ++x.indent;
-    line("float cake_v = " + init + ";");
+    line(type + " cake_v = " + init + ";");
     line("#pragma unroll");
     line("for (int cake_c = 0; cake_c < " + std::to_string(2 * tiles_per_row) + "; ++cake_c) {");
-    line("  const float cake_w = " + x.value(src.symbol, x.slot_read(*fs, src.symbol, x.acc_row_register(*fs, "cake_j", "cake_c"))) + ";");
+    line("  const " + type + " cake_w = " +
+         acc->as(type, x.value(src.symbol, x.slot_read(*fs, src.symbol, x.acc_row_register(*fs, "cake_j", "cake_c")))) + ";");
     line("  " + combine);
     line("}");
     line("for (int cake_o = 1; cake_o < 4; cake_o *= 2) {");
-    line("  const float cake_w = __shfl_xor_sync(0xffffffffu, cake_v, cake_o);");
+    line("  const " + type + " cake_w = __shfl_xor_sync(0xffffffffu, cake_v, cake_o);");
     line("  " + combine);
     line("}");
-    line(x.slot_write(*fd, d.symbol, "cake_j", x.store_value(*fd, "cake_v")));
+    line(x.slot_write(*fd, d.symbol, "cake_j", result_value(*fd, *acc, "cake_v")));
     --x.indent;
     line("}");
   }
@@ -518,32 +575,35 @@ struct Lowerer {
   /// over a later equal one), as the CPU executor does. Per thread over its
   /// own rows, or for mma_acc over a thread's values of a row, then the
   /// quad's (value, column) pairs (shfl xor 1, 2), then against v. Per
-  /// thread the vectors are [R] or [R, 1].
+  /// thread the vectors are [R] or [R, 1]. Values are compared in their
+  /// reductions' accumulator type.
   void arg_reduce(const ArgReduceStmt& r) {
     const Expr &v = x.m.exprs[r.value], &ix = x.m.exprs[r.index], &src = x.m.exprs[r.src];
     for (const Expr* e : {&v, &ix, &src})
       if (e->kind != Expr::Kind::Name || e->symbol == kNone) return x.refuse(e->range, "an arg-reduction operand that is not a fragment");
     auto fv = x.fragment(v.symbol, v.range), fi = x.fragment(ix.symbol, ix.range), fs = x.fragment(src.symbol, src.range);
     if (!fv || !fi || !fs) return;
+    auto acc = accumulator(fv->dtype);
+    if (!acc || is_float(fi->dtype) || fi->packed() || (fv->packed() && !is_float(fv->dtype)) || fv->dims != fi->dims ||
+        fv->layout != fi->layout)
+      return x.refuse(s.range, "an arg-reduction other than into a value and an integer index of one shape");
     bool min = r.op == Op::ArgminRow;
-    std::string better = min ? "<" : ">", init = min ? "CAKE_INF" : "-CAKE_INF";
+    std::string better = min ? "<" : ">", init = min ? acc->highest : acc->lowest, type = acc->type;
     std::string base = r.base == kNone ? "0LL" : x.index(r.base);
     std::string in = x.name(ix.symbol), sn = x.name(src.symbol);
     std::string itype = x.ctype(fi->dtype);
-    if (!is_float(fv->dtype) || is_float(fi->dtype) || fi->packed() || fv->dims != fi->dims || fv->layout != fi->layout)
-      return x.refuse(s.range, "an arg-reduction other than into a float value and an integer index of one shape");
     // Value j of the .row vectors (a packed 16- or 8-bit value vector holds
     // two or four to a register; the index vector one).
-    std::string take = "if (cake_w " + better + " " + x.value(v.symbol, x.slot_read(*fv, v.symbol, "cake_j")) + ") { " +
-                       x.slot_write(*fv, v.symbol, "cake_j", x.store_value(*fv, "cake_w")) + " " + in + "[cake_j] = (" +
-                       itype + ")(cake_col + " + base + "); }";
+    std::string take = "if (cake_w " + better + " " + acc->as(type, x.value(v.symbol, x.slot_read(*fv, v.symbol, "cake_j"))) +
+                       ") { " + x.slot_write(*fv, v.symbol, "cake_j", result_value(*fv, *acc, "cake_w")) + " " + in +
+                       "[cake_j] = (" + itype + ")(cake_col + " + base + "); }";
     if (thread_rows(*fs, *fv)) {
       std::string columns = std::to_string(fs->dims[1]);
       line("#pragma unroll");
       line("for (int cake_j = 0; cake_j < " + std::to_string(fv->dims[0]) + "; ++cake_j)");
       line("#pragma unroll");
       line("  for (int cake_col = 0; cake_col < " + columns + "; ++cake_col) {");
-      line("    const float cake_w = " + x.value(src.symbol, sn + "[cake_j * " + columns + " + cake_col]") + ";");
+      line("    const " + type + " cake_w = " + acc->as(type, x.value(src.symbol, sn + "[cake_j * " + columns + " + cake_col]")) + ";");
       line("    " + take);
       line("  }");
       return;
@@ -554,15 +614,16 @@ struct Lowerer {
     line("#pragma unroll");
     line("for (int cake_j = 0; cake_j < " + std::to_string(fv->values()) + "; ++cake_j) {");
     ++x.indent;
-    line("float cake_w = " + init + ";");
+    line(type + " cake_w = " + init + ";");
     line("int cake_col = -1;");
     line("#pragma unroll");
     line("for (int cake_c = 0; cake_c < " + std::to_string(2 * tiles_per_row) + "; ++cake_c) {");
-    line("  const float cake_u = " + x.value(src.symbol, x.slot_read(*fs, src.symbol, x.acc_row_register(*fs, "cake_j", "cake_c"))) + ";");
+    line("  const " + type + " cake_u = " +
+         acc->as(type, x.value(src.symbol, x.slot_read(*fs, src.symbol, x.acc_row_register(*fs, "cake_j", "cake_c")))) + ";");
     line("  if (cake_u " + better + " cake_w) { cake_w = cake_u; cake_col = " + x.acc_row_column("cake_c") + "; }");
     line("}");
     line("for (int cake_o = 1; cake_o < 4; cake_o *= 2) {");
-    line("  const float cake_u = __shfl_xor_sync(0xffffffffu, cake_w, cake_o);");
+    line("  const " + type + " cake_u = __shfl_xor_sync(0xffffffffu, cake_w, cake_o);");
     line("  const int cake_k = __shfl_xor_sync(0xffffffffu, cake_col, cake_o);");
     line("  if (cake_u " + better + " cake_w || (cake_u == cake_w && (unsigned)cake_k < (unsigned)cake_col)) { cake_w = cake_u; cake_col = cake_k; }");
     line("}");
@@ -622,7 +683,8 @@ struct Lowerer {
       // `a op= v` is `a = a op v`, computed as `=` is.
       return each_register_packed(*f, t.symbol, [&](const std::string& i) {
         if (op == "=") return f32_value(*f, a.value, i);
-        return "(" + x.value(t.symbol, x.slot_read(*f, t.symbol, i)) + " " + op.substr(0, 1) + " " + x.element(a.value, *f, i) + ")";
+        return "(" + x.value(t.symbol, x.slot_read(*f, t.symbol, i)) + " " + op.substr(0, 1) + " " + x.element(a.value, *f, i, f->dtype) +
+               ")";
       });
     }
     Emitter::Fetch fetch{t.symbol};
@@ -637,7 +699,7 @@ struct Lowerer {
   std::string stored_value(const FragShape& f, SymbolId target, const std::string& op, ExprId value) {
     if (op == "=") return rvalue(f, value);
     std::string now = x.value(target, x.slot_read(f, target, "cake_i"));
-    return is_float(f.dtype) ? x.store_value(f, "(" + now + " " + op.substr(0, 1) + " " + x.element(value, f, "cake_i") + ")")
+    return is_float(f.dtype) ? x.store_value(f, "(" + now + " " + op.substr(0, 1) + " " + x.element(value, f, "cake_i", f.dtype) + ")")
                              : "(" + x.ctype(f.dtype) + ")(" + now + " " + op.substr(0, 1) + " " +
                                    x.integer_element(value, f, "cake_i") + ")";
   }

@@ -36,17 +36,26 @@ const std::set<std::string_view>& reserved() {
   return names;
 }
 
-std::string float_literal(double v) {
-  if (std::isinf(v)) return v > 0 ? "CAKE_INF" : "(-CAKE_INF)";
-  if (std::isnan(v)) return "CAKE_NAN";
+/// `v` as a C++ literal of f32 (%.9g, suffix f: the nearest float) or, with
+/// `f64`, a double with every bit of it (%.17g); inf and nan are the
+/// prelude's f32 ones, widened for f64.
+std::string float_literal(double v, bool f64 = false) {
+  std::string widen = f64 ? "(double)" : "";
+  if (std::isinf(v)) return v > 0 ? "(" + widen + "CAKE_INF)" : "(-" + widen + "CAKE_INF)";
+  if (std::isnan(v)) return "(" + widen + "CAKE_NAN)";
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
+  std::snprintf(buf, sizeof buf, f64 ? "%.17g" : "%.9g", v);
   std::string s = buf;
   if (s.find_first_of(".eE") == std::string::npos) s += ".0";
-  return s + "f";
+  return f64 ? s : s + "f";
 }
 
 }  // namespace
+
+std::string dtype_with_article(DType dtype) {
+  std::string name(dtype_name(dtype));
+  return (name[0] == 'f' || name[0] == 'i' ? "an " : "a ") + name;
+}
 
 std::string cxx_int(int64_t v) {
   if (v == INT64_MIN) return "(-9223372036854775807LL - 1)";
@@ -378,14 +387,14 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
   // 16- and 8-bit floats in any layout (packed in the register layouts).
   if ((memory_type(f.dtype).empty() && !sub_byte) || (sub_byte && f.layout != FragLayout::None) ||
       (dtype_bits(f.dtype) > 32 && !wide) || (small_int && !small_int_ok)) {
-    refuse(sym.decl, "a " + std::string(dtype_name(f.dtype)) +
+    refuse(sym.decl, dtype_with_article(f.dtype) +
                          " fragment in this layout (so far: 32-bit and 16- and 8-bit float types, f64, 6- and 4-bit "
                          "floats and 8- and 16-bit integers per thread, 8-bit integers in mma_acc or wgmma_acc)");
     return std::nullopt;
   }
   // Its values are converted to and from f32 by cvt's .e4m3x2/.e5m2x2 forms.
   if (f8 && !target.has(Feature::Fp8Convert)) {
-    refuse(sym.decl, "a " + std::string(dtype_name(f.dtype)) + " fragment on " + std::string(target.name) +
+    refuse(sym.decl, dtype_with_article(f.dtype) + " fragment on " + std::string(target.name) +
                          " (8-bit float conversions need sm_89 or later)");
     return std::nullopt;
   }
@@ -928,8 +937,16 @@ bool Emitter::integer_valued(ExprId id) {
   return t != DType::Pred && t != DType::Unknown && !is_float(t);
 }
 
-std::string Emitter::element(ExprId id, const FragShape& result, const std::string& i) {
+std::string Emitter::element(ExprId id, const FragShape& result, const std::string& i, DType context) {
   const Expr& e = m.exprs[id];
+  const bool f64 = context == DType::F64;
+  // A value that is not a float fragment's, as this context computes it.
+  const std::string widen = f64 ? "(double)" : "(float)";
+  // The dtype an operand's literal takes beside the other operand `other`.
+  auto beside = [&](ExprId other) {
+    DType t = value_dtype(other);
+    return t != DType::Unknown ? t : context;
+  };
   // A 1-D shared-memory or global vector as wide as the result's rows:
   // broadcast over the rows (element (r, c) reads its c).
   if ((e.kind == Expr::Kind::Index || e.kind == Expr::Kind::Name) && result.dims.size() == 2) {
@@ -943,12 +960,13 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
       }
       const Symbol& b = m.symbols[base];
       if (memory_type(b.type.dtype).empty()) {
-        refuse(e.range, "a " + std::string(dtype_name(b.type.dtype)) + " operand of an element-wise expression");
+        refuse(e.range, dtype_with_article(b.type.dtype) + " operand of an element-wise expression");
         return "0";
       }
       auto at = address(id, place(result, i).col, "", 1);
       if (!at) return "0";
-      return narrow_float(b.type.dtype) ? to_f32(b.type.dtype, *at) : "(float)" + *at;
+      if (narrow_float(b.type.dtype)) return to_f32(b.type.dtype, *at);
+      return (b.type.dtype == DType::F64 ? "(double)" : widen) + *at;
     }
   }
   // Integer arithmetic inside a float expression (`cvt<f32>(k & 3)`, `k * 2
@@ -957,7 +975,7 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
   bool composite = e.kind == Expr::Kind::Unary || e.kind == Expr::Kind::Binary || e.kind == Expr::Kind::Call ||
                    e.kind == Expr::Kind::Cast;
   bool bitwise = e.kind == Expr::Kind::Binary && is_bitwise_operator(e.text);
-  if (composite && (bitwise || integer_valued(id))) return "(float)(" + integer_element(id, result, i) + ")";
+  if (composite && (bitwise || integer_valued(id))) return widen + "(" + integer_element(id, result, i) + ")";
   if (e.kind == Expr::Kind::Index) {
     SymbolId base = root_symbol(m, id);
     if (base != kNone && m.symbols[base].kind == SymbolKind::Reg) {
@@ -966,33 +984,34 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
     }
   }
   switch (e.kind) {
-    case Expr::Kind::Int: return float_literal(static_cast<double>(e.int_value));
-    case Expr::Kind::Float: return float_literal(e.float_value);
+    case Expr::Kind::Int: return float_literal(static_cast<double>(e.int_value), f64);
+    case Expr::Kind::Float: return float_literal(e.float_value, f64);
     case Expr::Kind::Name: {
       if (e.symbol == kNone) break;
       const Symbol& s = m.symbols[e.symbol];
       if (s.kind == SymbolKind::Builtin && (s.name == "inf" || s.name == "nan")) return s.name == "inf" ? "CAKE_INF" : "CAKE_NAN";
-      if (s.kind != SymbolKind::Reg) return "(float)" + index(id);
+      if (s.kind != SymbolKind::Reg) return widen + index(id);
       auto slot = operand_slot(e.symbol, e.range, result, i);
       return slot ? value(e.symbol, *slot) : "0";
     }
-    case Expr::Kind::Field: return "(float)" + index(id);
-    case Expr::Kind::Unary: return "(" + std::string(e.text) + element(e.lhs, result, i) + ")";
+    case Expr::Kind::Field: return widen + index(id);
+    case Expr::Kind::Unary: return "(" + std::string(e.text) + element(e.lhs, result, i, context) + ")";
     case Expr::Kind::Binary: {
       std::string op(e.text);
       if (op == "+" || op == "-" || op == "*" || op == "/")
-        return "(" + element(e.lhs, result, i) + " " + op + " " + element(e.rhs, result, i) + ")";
+        return "(" + element(e.lhs, result, i, beside(e.rhs)) + " " + op + " " + element(e.rhs, result, i, beside(e.lhs)) + ")";
       // C's fmod, as the executor's: exact, so f32 and f64 agree.
       if (op == "%")
         return std::string(value_dtype(id) == DType::F64 ? "fmod(" : "fmodf(") +
-               element(e.lhs, result, i) + ", " + element(e.rhs, result, i) + ")";
+               element(e.lhs, result, i, beside(e.rhs)) + ", " + element(e.rhs, result, i, beside(e.lhs)) + ")";
       // A comparison is 1 or 0, as the executor has it (exec/src/tile.cpp);
       // of integers, compared as integers (beyond 2^24 an f32 is not exact).
       if (op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=") {
         bool float_literal_operand = m.exprs[e.lhs].kind == Expr::Kind::Float || m.exprs[e.rhs].kind == Expr::Kind::Float;
         if ((integer_valued(e.lhs) || integer_valued(e.rhs)) && !float_literal_operand)
           return "(float)(" + integer_element(e.lhs, result, i) + " " + op + " " + integer_element(e.rhs, result, i) + ")";
-        return "(float)(" + element(e.lhs, result, i) + " " + op + " " + element(e.rhs, result, i) + ")";
+        return "(float)(" + element(e.lhs, result, i, beside(e.rhs)) + " " + op + " " + element(e.rhs, result, i, beside(e.lhs)) +
+               ")";
       }
       if (op == "&&" || op == "||")
         return "(float)((" + element(e.lhs, result, i) + " != 0.0f) " + op + " (" + element(e.rhs, result, i) +
@@ -1002,17 +1021,17 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
     case Expr::Kind::Call: {
       // The executor's semantics (exec/src/tile.cpp): max/min propagate NaN.
       if ((e.text == "max" || e.text == "min") && e.args.size() == 2)
-        return std::string(e.text == "max" ? "CAKE_MAX" : "CAKE_MIN") + "(" + element(e.args[0], result, i) + ", " +
-               element(e.args[1], result, i) + ")";
+        return std::string(e.text == "max" ? "CAKE_MAX" : "CAKE_MIN") + (value_dtype(id) == DType::F64 ? "_F64(" : "(") +
+               element(e.args[0], result, i, beside(e.args[1])) + ", " + element(e.args[1], result, i, beside(e.args[0])) + ")";
       if (e.text == "select" && e.args.size() == 3)
-        return "(" + element(e.args[0], result, i) + " != 0.0f ? " + element(e.args[1], result, i) + " : " +
-               element(e.args[2], result, i) + ")";
+        return "(" + element(e.args[0], result, i) + " != 0.0f ? " + element(e.args[1], result, i, beside(e.args[2])) + " : " +
+               element(e.args[2], result, i, beside(e.args[1])) + ")";
       if ((e.text == "row" || e.text == "col") && e.args.size() == 1) {
         auto p = element_place(e, result, i);
-        return p ? "(float)" + *p : "0";
+        return p ? widen + *p : "0";
       }
       if (const UnaryBuiltin* b = find_unary_builtin(e.text); b && e.args.size() == 1)
-        return std::string(b->cuda) + "(" + element(e.args[0], result, i) + ")";
+        return std::string(value_dtype(id) == DType::F64 ? b->cuda_f64 : b->cuda) + "(" + element(e.args[0], result, i, context) + ")";
       break;
     }
     case Expr::Kind::Cast:

@@ -134,6 +134,8 @@ inline std::vector<unsigned char> to_bytes(DType dtype, const std::vector<double
     if (dtype == DType::F32) {
       float f = static_cast<float>(v);
       put(&f, 4);
+    } else if (dtype == DType::F64) {
+      put(&v, 8);
     } else if (size_t n = narrow_float_bytes(dtype)) {
       uint32_t code = *exec::float_bits(dtype, v);  // little-endian: its low n bytes
       put(&code, n);
@@ -150,13 +152,18 @@ inline std::vector<unsigned char> to_bytes(DType dtype, const std::vector<double
 inline std::vector<double> from_bytes(DType dtype, const std::vector<unsigned char>& bytes) {
   if (is_sub_byte_float(dtype)) return from_packed_bytes(dtype, bytes);
   std::vector<double> out;
-  size_t narrow = narrow_float_bytes(dtype), integer = integer_bytes(dtype), size = narrow ? narrow : integer ? integer : 4;
+  size_t narrow = narrow_float_bytes(dtype), integer = integer_bytes(dtype),
+         size = narrow ? narrow : integer ? integer : dtype == DType::F64 ? 8 : 4;
   out.reserve(bytes.size() / size);
   for (size_t at = 0; at + size <= bytes.size(); at += size) {
     if (dtype == DType::F32) {
       float f;
       std::memcpy(&f, &bytes[at], 4);
       out.push_back(f);
+    } else if (dtype == DType::F64) {
+      double d;
+      std::memcpy(&d, &bytes[at], 8);
+      out.push_back(d);
     } else if (narrow) {
       uint32_t code = 0;
       std::memcpy(&code, &bytes[at], narrow);

@@ -1516,6 +1516,85 @@ inline const std::vector<FormKernel>& form_kernels() {
   z = z * 20
   store F[block.x * 2048 + t * 4 + 1 : 4] <- z
 })"},
+    // Integer row reductions compute in the integers, wrapping modulo
+    // 2^bits as the language's arithmetic does: per thread i32 sums,
+    // maxima and minima of values up to 3.2e9 (wrapped once), u16 sums of
+    // the same values' low halves, an i32 argmin.
+    {"integer row reductions per thread", "sm_80", "",
+     R"(kernel int_rows(X: global i32[N, 8], S: global i32[N], M: global i32[N], L: global i32[N], H: global u16[N], I: global i32[N]) where N % 64 == 0 grid (N / 64) block 64 {
+  let i = block.x * 64 + warp.id * 32 + lane
+  reg x: i32[1, 8]
+  reg s: i32[1]
+  reg m: i32[1, 1]
+  reg l: i32[1]
+  reg h: u16[1, 8]
+  reg hs: u16[1]
+  reg best: i32[1] = 2147483647
+  reg arg: i32[1] = -1
+  load x <- X[i : 1, :]
+  x = x * 400000000 + col(x)
+  reduce.row sum s <- x
+  reduce.row max m <- x
+  reduce.row min l <- x
+  h = cvt<u16>(x)
+  reduce.row sum hs <- h
+  argmin.row best, arg <- x, base(100)
+  store S[i : 1] <- s
+  store M[i : 1] <- m[:, 0]
+  store L[i : 1] <- l
+  store H[i : 1] <- hs
+  store I[i : 1] <- arg
+})"},
+    // An i32 mma_acc (i8 mma.sync) reduced into its .row vectors in the
+    // integers: sums past 2^31 wrap, and the quad's shuffles carry i32.
+    {"i32 accumulator row reductions", "sm_80", "",
+     R"(kernel int_acc_rows(A: global i8[16, 32], B: global i8[8, 32], S: global i32[16], M: global i32[16], L: global i32[16], I: global i32[16], C: global i32[16, 8]) grid (1) block 32 {
+  reg a: i8[16, 32] layout(mma_acc)
+  reg b: i8[8, 32] layout(mma_acc)
+  reg acc: i32[16, 8] layout(mma_acc) = 0
+  reg s: i32[16] layout(mma_acc.row)
+  reg m: i32[16] layout(mma_acc.row)
+  reg l: i32[16] layout(mma_acc.row)
+  reg best: i32[16] layout(mma_acc.row) = -2147483647
+  reg arg: i32[16] layout(mma_acc.row) = 0
+  load a <- A
+  load b <- B
+  mma acc += a @ b.T
+  acc = acc * 3000017 + col(acc)
+  reduce.row sum s <- acc
+  reduce.row max m <- acc
+  reduce.row min l <- acc
+  argmax.row best, arg <- acc
+  store S <- s
+  store M <- m
+  store L <- l
+  store I <- arg
+  store C <- acc
+})"},
+    // f64 per thread: arithmetic with literals in f64, max, min, sqrt and
+    // abs of f64, row sums, maxima and an argmax in f64, all where f32
+    // would round the values together.
+    {"f64 row reductions per thread", "sm_80", "",
+     R"(kernel f64_rows(X: global f64[N, 8], S: global f64[N], M: global f64[N], I: global i32[N], Y: global f64[N, 8], Z: global f64[N, 8]) where N % 32 == 0 grid (N / 32) block 32 {
+  let i = block.x * 32 + lane
+  reg x: f64[1, 8]
+  reg z: f64[1, 8]
+  reg s: f64[1]
+  reg m: f64[1]
+  reg best: f64[1] = -inf
+  reg arg: i32[1] = 0
+  load x <- X[i : 1, :]
+  x = x * 0.1 + 10000000000.3
+  z = max(x, 10000000000.29) - min(x, 10000000000.31) + sqrt(abs(x - 10000000000.3))
+  reduce.row sum s <- x
+  reduce.row max m <- x
+  argmax.row best, arg <- x
+  store S[i : 1] <- s
+  store M[i : 1] <- m
+  store I[i : 1] <- arg
+  store Y[i : 1, :] <- x
+  store Z[i : 1, :] <- z
+})"},
     // Per thread, one value to a byte: cvt<f8e4m3> beyond 448 saturates
     // (.satfinite), cvt<f32> decodes exactly.
     {"8-bit floats per thread", "sm_89", "reg y: f8e4m3[8]",

@@ -6,15 +6,17 @@
 // (arithmetic, max/min/abs, select over comparisons of values and of
 // row()/col(), broadcast row vectors, single elements as scalars (`x[3, 5]`,
 // not of a warpgroup's fragment), exp2), conversions to 16- and 8-bit
-// floats and to i32, integer arithmetic, row reductions, an arg-reduction
-// and a round trip through shared memory, and that stores every fragment it
-// computes. What decides each element is where the lowering places it, so
+// floats and to i32, integer arithmetic, row reductions (of floats and of
+// integers, which wrap), an arg-reduction, per thread sometimes an f64
+// tile's arithmetic, reductions and arg-reductions, and a round trip
+// through shared memory, and that stores every fragment it computes. What decides each element is where the lowering places it, so
 // these kernels exercise the fragment layouts' index arithmetic in
 // combinations no hand-written kernel covers.
 //
 // The values stay comparable with the executor's tolerances: every f32
 // assignment is clamped to [-64, 64]; a row sum adds terms made multiples of
-// 2^-6 first, which any order adds exactly; and a conversion to a narrower
+// 2^-6 first, which any order adds exactly; f64 values are fractions of
+// 2^-n near 1e8 that double holds exactly (f32 does not); and a conversion to a narrower
 // type, a comparison, a sum and an arg-reduction read only values both
 // sides compute bit for bit (not of an exp2, which a GPU approximates).
 #pragma once
@@ -113,6 +115,8 @@ class Generator : Dice {
     if (owner_ == Owner::Thread) int_ = one_of<std::string>({"i32", "i32", "i16", "u16", "i8", "u8", "u32"});
     argmax_ = chance(50);
     smem_ = chance(60);
+    // An f64 tile per thread where the registers allow it.
+    f64_ = owner_ == Owner::Thread && rows_ * cols_ <= 16 && chance(50);
     swizzle_ = smem_ && owner_ != Owner::Thread && chance(50) ? swizzle_for(cols_ * 4) : "";
 
     body();
@@ -132,7 +136,7 @@ class Generator : Dice {
 
   /// An i32 value (row(x), col(x)) as k's dtype.
   std::string as_int(const std::string& e) const { return int_ == "i32" ? e : "cvt<" + int_ + ">(" + e + ")"; }
-  bool argmax_ = true, smem_ = false;
+  bool argmax_ = true, smem_ = false, f64_ = false;
   std::vector<std::string> lines_;
   // Whether each fragment's current value is computed bit for bit alike.
   bool x_exact_ = true, y_exact_ = true, v_exact_ = true, u_exact_ = true;
@@ -379,7 +383,29 @@ class Generator : Dice {
   }
 
   void step() {
-    switch (pick(15)) {
+    switch (pick(17)) {
+      case 15: {
+        // Integer row reductions, in k's dtype; a product first makes
+        // the values (and sums) wrap.
+        if (chance(50)) {
+          std::string by = int_ == "i32" || int_ == "u32" ? "65599" : int_ == "i16" || int_ == "u16" ? "251" : "97";
+          say("k = k * " + by + " + " + std::to_string(pick(8)));
+        }
+        say("reduce.row " + one_of<std::string>({"max", "min", "sum"}) + " kv <- k");
+        break;
+      }
+      case 16: {
+        if (!f64_) break;
+        // f64 values exact in any order (quarters, eighths, ... of values
+        // near 1e8: more bits than an f32 holds), reduced or arg-reduced.
+        say("d = d * 0.5 - cvt<f64>(k) * 0.25");
+        if (chance(30)) {
+          say(std::string(argmax_ ? "argmax.row" : "argmin.row") + " db, da <- d");
+          break;
+        }
+        say("reduce.row " + one_of<std::string>({"max", "min", "sum"}) + " dv <- d");
+        break;
+      }
       case 14: {
         if (chance(50)) return shifted_part();
         // Part of y written from the same part of y and x: columns, rows
@@ -499,6 +525,11 @@ class Generator : Dice {
     say("reduce.row min u <- y");
     have_u_ = true;
     say("reduce.row max hv <- h");
+    say("reduce.row max kv <- k");
+    if (f64_) {
+      say("d = cvt<f64>(k) * 0.5 + 100000000.25");
+      say("reduce.row sum dv <- d");
+    }
     int steps = 4 + pick(6);
     for (int i = 0; i < steps; ++i) {
       if (chance(20)) {
@@ -529,6 +560,13 @@ class Generator : Dice {
     say("store " + row_slice("BO") + " <- best");
     say("store " + row_slice("AO") + " <- arg");
     say("store " + row_slice("HVO") + " <- hv");
+    say("store " + row_slice("KVO") + " <- kv");
+    if (f64_) {
+      say("store " + tile("DO") + " <- d");
+      say("store " + row_slice("DVO") + " <- dv");
+      say("store " + row_slice("DBO") + " <- db");
+      say("store " + row_slice("DAO") + " <- da");
+    }
   }
 
   std::string kernel_text() const {
@@ -542,7 +580,9 @@ class Generator : Dice {
     std::string params = tensor("X", "f32") + ", " + tensor("H", narrow_) + ", " + tensor("XO", "f32") + ", " +
                          tensor("YO", "f32") + ", " + tensor("HO", narrow_) + ", " + tensor("KO", int_) + ", " +
                          rows("VO", "f32") + ", " + rows("UO", "f32") + ", " + rows("BO", "f32") + ", " +
-                         rows("AO", "i32") + ", " + rows("HVO", narrow_);
+                         rows("AO", "i32") + ", " + rows("HVO", narrow_) + ", " + rows("KVO", int_);
+    if (f64_)
+      params += ", " + tensor("DO", "f64") + ", " + rows("DVO", "f64") + ", " + rows("DBO", "f64") + ", " + rows("DAO", "i32");
     std::string text = "kernel random_" + std::to_string(seed_) + "(" + params + ") grid (" + std::to_string(ctas_) + ") block " +
                        std::to_string(threads_) + " {\n";
     if (smem_) {
@@ -563,6 +603,13 @@ class Generator : Dice {
     text += indent + "reg best: " + row_type("f32") + row_layout_ + (argmax_ ? " = -inf\n" : " = +inf\n");
     text += indent + "reg arg: " + row_type("i32") + row_layout_ + " = 0\n";
     text += indent + "reg hv: " + row_type(narrow_) + row_layout_ + "\n";
+    text += indent + "reg kv: " + row_type(int_) + row_layout_ + "\n";
+    if (f64_) {
+      text += indent + "reg d: " + tile_type("f64") + "\n";
+      text += indent + "reg dv: " + row_type("f64") + "\n";
+      text += indent + "reg db: " + row_type("f64") + (argmax_ ? " = -inf\n" : " = +inf\n");
+      text += indent + "reg da: " + row_type("i32") + " = 0\n";
+    }
     for (const std::string& line : lines_) text += indent + line + "\n";
     if (owner_ == Owner::Warpgroup) text += "  }\n";
     return text + "}\n";

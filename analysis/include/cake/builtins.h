@@ -43,9 +43,10 @@ inline const BuiltinFunction* find_builtin_function(std::string_view name) {
 }
 
 struct UnaryBuiltin {
-  std::string_view name;  // as written: exp2(x)
-  std::string_view cuda;  // the CUDA device function it lowers to
-  int sfu_ops;            // MUFU results per element (ex2, lg2, rsqrt, rcp)
+  std::string_view name;      // as written: exp2(x)
+  std::string_view cuda;      // the CUDA device function it lowers to
+  std::string_view cuda_f64;  // the same of an f64 value
+  int sfu_ops;                // MUFU results per f32 element (ex2, lg2, rsqrt, rcp)
 };
 
 /// exp and log scale by a constant around ex2 / lg2; rsqrt is one MUFU.RSQ;
@@ -53,8 +54,9 @@ struct UnaryBuiltin {
 /// Programming Guide, "Single-Precision Floating-Point Square Root"); abs is
 /// an operand modifier.
 inline constexpr UnaryBuiltin kUnaryBuiltins[] = {
-    {"exp2", "exp2f", 1}, {"log2", "log2f", 1}, {"exp", "expf", 1},   {"log", "logf", 1},
-    {"rsqrt", "rsqrtf", 1}, {"sqrt", "sqrtf", 2}, {"abs", "fabsf", 0},
+    {"exp2", "exp2f", "exp2", 1},    {"log2", "log2f", "log2", 1}, {"exp", "expf", "exp", 1},
+    {"log", "logf", "log", 1},       {"rsqrt", "rsqrtf", "rsqrt", 1}, {"sqrt", "sqrtf", "sqrt", 2},
+    {"abs", "fabsf", "fabs", 0},
 };
 
 /// A float division is a MUFU.RCP and Newton FMAs.

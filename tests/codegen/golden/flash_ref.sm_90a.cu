@@ -91,7 +91,7 @@ flash_ref(unsigned short* __restrict__ Q, unsigned short* __restrict__ K, unsign
 #line 113 "@CAKE_FILE@"
       // dot = 0
 #line 113 "@CAKE_FILE@"
-      { const int cake_i = 0; dot[cake_i] = 0.0f; }
+      { const int cake_i = 0; dot[cake_i] = 0.0; }
 #line 114 "@CAKE_FILE@"
       // for k in 0 .. 64 {
 #line 114 "@CAKE_FILE@"
@@ -127,7 +127,7 @@ flash_ref(unsigned short* __restrict__ Q, unsigned short* __restrict__ K, unsign
 #line 123 "@CAKE_FILE@"
     // pv = 0
 #line 123 "@CAKE_FILE@"
-    { const int cake_i = 0; pv[cake_i] = 0.0f; }
+    { const int cake_i = 0; pv[cake_i] = 0.0; }
 #line 124 "@CAKE_FILE@"
     // for j in t * 64 .. min(t * 64 + 64, q + 1) {
 #line 124 "@CAKE_FILE@"
@@ -137,7 +137,7 @@ flash_ref(unsigned short* __restrict__ Q, unsigned short* __restrict__ K, unsign
 #line 125 "@CAKE_FILE@"
       // dot = 0
 #line 125 "@CAKE_FILE@"
-      { const int cake_i = 0; dot[cake_i] = 0.0f; }
+      { const int cake_i = 0; dot[cake_i] = 0.0; }
 #line 126 "@CAKE_FILE@"
       // for k in 0 .. 64 {
 #line 126 "@CAKE_FILE@"

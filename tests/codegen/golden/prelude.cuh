@@ -140,6 +140,8 @@ static __device__ __forceinline__ void cake_packed_st_run(unsigned char* p, long
 // max/min as the CPU executor computes them: NaN in, NaN out.
 #define CAKE_MAX(a, b) ((isnan(a) || isnan(b)) ? CAKE_NAN : fmaxf((a), (b)))
 #define CAKE_MIN(a, b) ((isnan(a) || isnan(b)) ? CAKE_NAN : fminf((a), (b)))
+#define CAKE_MAX_F64(a, b) ((isnan(a) || isnan(b)) ? (double)CAKE_NAN : fmax((double)(a), (double)(b)))
+#define CAKE_MIN_F64(a, b) ((isnan(a) || isnan(b)) ? (double)CAKE_NAN : fmin((double)(a), (double)(b)))
 // Two neighbouring values of a row at `p` in one access: a packed 16-bit
 // register (32 bits), two f32 values (float2) or two 8-bit ones (16 bits).
 // The lowering uses them only where the pair's address is a multiple of the

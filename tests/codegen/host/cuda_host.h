@@ -1322,4 +1322,5 @@ inline unsigned __float_as_uint(float f) {
   return u;
 }
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 using std::isnan;
