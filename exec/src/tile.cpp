@@ -37,7 +37,10 @@ std::optional<double> binary(std::string_view op, double x, double y) {
 /// dtype. A shift by an amount outside 0 .. 63 shifts by 63 or gives 0, as
 /// PTX's `shl`/`shr` clamp theirs: every bit out, or the sign in.
 double bitwise(std::string_view op, DType dtype, double x, double y) {
-  bool is_signed = dtype == DType::I8 || dtype == DType::I16 || dtype == DType::I32 || dtype == DType::I64;
+  // Literals, lets and builtins carry no dtype: the language's 64-bit
+  // signed index arithmetic (`(2 - 5) << 1` is -6).
+  bool is_signed = dtype == DType::I8 || dtype == DType::I16 || dtype == DType::I32 || dtype == DType::I64 ||
+                   dtype == DType::Unknown;
   // The operands as two's-complement 64-bit words (a u64 beyond 2^63 too).
   auto word = [](double v) {
     return v >= 9223372036854775808.0 ? static_cast<uint64_t>(v) : static_cast<uint64_t>(static_cast<int64_t>(v));

@@ -440,3 +440,30 @@ kernel adds_and_store(X: global f32[N], Y: global f32[32]) where N % 128 == 0 gr
   INFO(problems(raced.result));
   CHECK(race);
 }
+
+// Literals, lets and builtins carry no dtype: bitwise operators on them are
+// the language's signed 64-bit index arithmetic. `(2 - 5) << 1` was taken
+// as an unsigned 64-bit word, rounded to 2^64 as a double and saturated
+// (a random kernel of tests/codegen/random_kernels.h found it).
+TEST_CASE("bitwise operators on literals and builtins are signed", "[exec]") {
+  std::string text = R"(target sm_80
+kernel bits(Y: global i32[32, 4]) grid (1) block 32 {
+  reg k: i32[4]
+  k[0] = (2 - 5) << 1
+  k[1] = ((lane >> 1) * ((2 - 5) << 1)) & 65535
+  k[2] = (0 - lane) >> 1
+  k[3] = (0 - 1) ^ lane
+  store Y[lane, :] <- k
+}
+)";
+  Ran r = run(text, "bits", {});
+  check_clean(r);
+  const TensorData& Y = tensor(r, "Y");
+  for (int64_t l = 0; l < 32; ++l) {
+    INFO("lane " << l);
+    CHECK(Y.values[l * 4 + 0] == -6);
+    CHECK(Y.values[l * 4 + 1] == double(((l >> 1) * -6) & 65535));
+    CHECK(Y.values[l * 4 + 2] == double((-l) >> 1));
+    CHECK(Y.values[l * 4 + 3] == double(-1 ^ l));
+  }
+}
