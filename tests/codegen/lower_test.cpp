@@ -672,7 +672,7 @@ TEST_CASE("6- and 4-bit floats lower as packed tensors TMA unpacks and tcgen05.m
   // memory holds them in chunks.
   refused("  reg v: f6e2m3[4]\n  load v <- A[warp.id * 32 + lane, 0 : 4]\n  store A[warp.id * 32 + lane, 2 : 4] <- v\n",
           "a store of 6- or 4-bit floats other than a run of whole bytes");
-  refused("  smem s: f6e2m3[128, 128]\n  reg v: f6e2m3[4]\n  load v <- s[warp.id * 32 + lane, 0 : 4]\n  store C[warp.id * 32 + lane, 0 : 4] <- cvt<f32>(v)\n",
+  refused("  smem s: f6e2m3[128, 128]\n  reg v: f6e2m3[4]\n  reg f: f32[4]\n  load v <- s[warp.id * 32 + lane, 0 : 4]\n  f = cvt<f32>(v)\n  store C[warp.id * 32 + lane, 0 : 4] <- f\n",
           "a load of 6- or 4-bit floats other than with a tensor");
 }
 

@@ -656,3 +656,21 @@ kernel shifts(K: global i32[32], Y: global i32[32]) grid (1) block 32 {
   k = (k >> 31) + (cvt<i32>(h) << 15)
   store Y[lane : 1] <- k
 }
+
+// -----
+
+target sm_80
+kernel store_expression(X: global f32[N], Y: global f32[N], Z: global i8[N]) where N % 32 == 0 grid (N / 32) block 32 {
+  let i = block.x * 32 + lane
+  reg x: f32
+  reg k: i32
+  reg q: i8
+  load x <- X[i]
+  k = cvt<i32>(x * 4.0)
+  // expected-error@+1 [CAKE-E0108] {{`x * 2.0` is an element-wise expression, not a buffer (the source of `store`)}}
+  store Y[i] <- x * 2.0
+  // expected-error@+1 [CAKE-E0108] {{`cvt<i8>(k)` is an element-wise expression}}
+  store Z[i] <- cvt<i8>(k)
+  q = cvt<i8>(k)
+  store Z[i] <- q
+}

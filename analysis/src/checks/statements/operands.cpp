@@ -7,6 +7,20 @@
 namespace cake {
 bool StatementChecker::operand(const Typed& t, ExprId e, SpaceSet spaces, const std::string& op, std::string_view role) {
   if (t.kind == Typed::Kind::Unknown || e == kNone) return false;
+  // An element-wise expression of a fragment (`x * 2.0`, `cvt<bf16>(acc)`)
+  // is a value, not a buffer an op moves from or into: it is computed into
+  // a register first (`y = x * 2.0`, then `store Y <- y`).
+  const Expr& x = m_.exprs[e];
+  if (x.kind == Expr::Kind::Binary || x.kind == Expr::Kind::Unary || x.kind == Expr::Kind::Call ||
+      x.kind == Expr::Kind::Cast) {
+    Diagnostic d = make_diagnostic(DiagId::WrongKind, x.range, m_.written(x.range), "an element-wise expression",
+                                   std::string("a buffer (the ") + std::string(role) + " of `" + op +
+                                       "`); assign it to a register first and " + op + " that");
+    if (t.root != kNone && m_.symbols[t.root].decl.end > 0)
+      d.related.push_back({m_.symbols[t.root].decl, "`" + std::string(m_.symbols[t.root].name) + "` is declared here"});
+    diags_.push_back(std::move(d));
+    return false;
+  }
   if (!t.is_buffer()) {
     wrong_kind(e, t, std::string("a buffer (the ") + std::string(role) + " of `" + op + "`)");
     return false;
