@@ -262,11 +262,10 @@ class Emitter {
   /// A statement that stores `stored` (as store_value() gives it) as value
   /// `i` of fragment `s`.
   std::string slot_write(const FragShape& f, SymbolId s, const std::string& i, const std::string& stored) const;
-  /// The statement that sets `reg`, a register of a packed 16-bit fragment,
-  /// from its two values' f32 expressions, rounded and packed by one
-  /// conversion.
-  /// Register `reg` of packed fragment `f` written whole from its values'
-  /// f32 expressions `v` (low bits first), rounded and packed by cvt.
+  /// The statement that sets `reg`, a register of packed fragment `f`,
+  /// whole from its values' expressions `v` (low bits first): f32 ones
+  /// rounded and packed by cvt, or integer ones (8-bit integers) each
+  /// masked to its byte.
   std::string pack_register(const FragShape& f, const std::string& reg, const std::vector<std::string>& v) const;
   /// The f32 value of an element of `dtype` whose stored bits are `bits`
   /// (16- and 8-bit floats decoded; others as they are).
@@ -352,8 +351,10 @@ class Emitter {
   /// the block's outside roles), and this thread's rank among them.
   int64_t group_threads = 0;
   std::string group_rank = "(int)threadIdx.x";
-  /// The current role's first warp, and whether the code is inside `elect`.
+  /// The current role's first warp and kind, and whether the code is
+  /// inside `elect`.
   int64_t role_first_warp = 0;
+  RoleSpec::Kind role_kind = RoleSpec::Kind::All;
   bool elected = false;
 
   // Section - statements (statements.cpp)

@@ -35,8 +35,22 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
     }
   if (piece == 0) return refuse(s.range, "a cp.async whose rows or starts are not provably 4-byte aligned");
   int64_t per_piece = piece / element, pieces_per_row = columns / per_piece, pieces = rows * pieces_per_row;
-  int64_t threads = group_threads, rounds = (pieces + threads - 1) / threads;
+  // The threads that move this tile together (move_share(), as the CPU
+  // executor splits it): the role's, or a unit's, a warp's or one thread's
+  // own tile when the operands read role.rank, warp.id or lane.
+  int64_t threads = group_threads;
+  std::string rank = group_rank;
+  if (!elected) switch (move_share(m, eval, mv)) {
+      case MoveShare::Thread: threads = 1, rank = "0"; break;
+      case MoveShare::Warp: threads = 32, rank = "(int)cake_lane"; break;
+      case MoveShare::Unit:
+        if (role_kind == RoleSpec::Kind::Warpgroup) threads = 128, rank = "((int)threadIdx.x % 128)";
+        else threads = 32, rank = "(int)cake_lane";
+        break;
+      case MoveShare::Role: break;
+    }
   if (threads <= 0) return refuse(s.range, "a cp.async in a group of threads of unknown size");
+  int64_t rounds = (pieces + threads - 1) / threads;
   // Piece p is in row p / pieces_per_row of the tile's rows (its outer
   // dims, in memory order), at column (p % pieces_per_row) * per_piece.
   auto coords = row_coordinates(*dst, rows_of->runs, "(cake_p / " + std::to_string(pieces_per_row) + ")",
@@ -47,7 +61,7 @@ void Emitter::cp_async(const Stmt& s, const MoveStmt& mv) {
   // Piece p of the tile (in memory order) is copied by thread p % threads.
   line("#pragma unroll", s.range);
   line("for (int cake_j = 0; cake_j < " + std::to_string(rounds) + "; ++cake_j) {", s.range);
-  line("  const int cake_p = " + group_rank + " + cake_j * " + std::to_string(threads) + ";", s.range);
+  line("  const int cake_p = " + rank + " + cake_j * " + std::to_string(threads) + ";", s.range);
   std::string copy = "CAKE_CP_ASYNC_" + std::to_string(piece) + "(&" + *d + ", &" + *g + ");";
   line(pieces % threads == 0 ? "  " + copy : "  if (cake_p < " + std::to_string(pieces) + ") " + copy, s.range);
   line("}", s.range);

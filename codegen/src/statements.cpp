@@ -103,6 +103,12 @@ struct Lowerer {
     return x.element(e, f, i, f.dtype);
   }
 
+  /// The value at `i` of `e` that pack_register() packs into packed
+  /// fragment `f`: f32 for floats, the integer for 8-bit integers.
+  std::string packed_value(const FragShape& f, ExprId e, const std::string& i) {
+    return is_float(f.dtype) ? f32_value(f, e, i) : x.integer_element(e, f, i);
+  }
+
   void declaration(const DeclStmt& d) {
     const Symbol& sym = x.m.symbols[d.symbol];
     switch (sym.kind) {
@@ -110,8 +116,8 @@ struct Lowerer {
         auto f = x.fragment(d.symbol, sym.decl);
         if (!f) return;
         line(x.storage(*f) + " " + x.name(d.symbol) + "[" + std::to_string(f->slots()) + "];");
-        if (sym.value == kNone || !writable(*f, sym.decl, "=")) return;
-        if (f->packed()) return each_register_packed(*f, d.symbol, [&](const std::string& i) { return f32_value(*f, sym.value, i); });
+        if (sym.value == kNone) return;
+        if (f->packed()) return each_register_packed(*f, d.symbol, [&](const std::string& i) { return packed_value(*f, sym.value, i); });
         Emitter::Fetch fetch{d.symbol};
         std::string value;
         fetching(fetch, [&] { value = rvalue(*f, sym.value); });
@@ -522,7 +528,6 @@ struct Lowerer {
     auto fd = x.fragment(d.symbol, d.range);
     auto fs = x.fragment(src.symbol, src.range);
     if (!fd || !fs) return;
-    if (fd->packed() && !is_float(fd->dtype)) return x.refuse(d.range, "a row reduction into a packed 8-bit integer vector");
     auto acc = accumulator(fd->dtype);
     if (!acc) return x.refuse(d.range, "a row reduction into " + dtype_with_article(fd->dtype) + " vector");
     std::string type = acc->type, init, combine;
@@ -584,7 +589,7 @@ struct Lowerer {
     auto fv = x.fragment(v.symbol, v.range), fi = x.fragment(ix.symbol, ix.range), fs = x.fragment(src.symbol, src.range);
     if (!fv || !fi || !fs) return;
     auto acc = accumulator(fv->dtype);
-    if (!acc || is_float(fi->dtype) || fi->packed() || (fv->packed() && !is_float(fv->dtype)) || fv->dims != fi->dims ||
+    if (!acc || is_float(fi->dtype) || fi->packed() || fv->dims != fi->dims ||
         fv->layout != fi->layout)
       return x.refuse(s.range, "an arg-reduction other than into a value and an integer index of one shape");
     bool min = r.op == Op::ArgminRow;
@@ -632,16 +637,11 @@ struct Lowerer {
     line("}");
   }
 
-  /// Whether an assignment `op` to fragment `f` (at `target`) lowers: `=`
-  /// and the arithmetic op= forms, to anything but an 8-bit integer
-  /// fragment in an accumulator layout (an MMA operand only); refused if not.
-  bool writable(const FragShape& f, ByteRange target, const std::string& op) {
+  /// Whether an assignment `op` lowers: `=` and the arithmetic op= forms;
+  /// refused if not.
+  bool writable(const std::string& op) {
     if (op != "=" && op != "+=" && op != "-=" && op != "*=" && op != "/=") {
       x.refuse(s.keyword, "`" + op + "`");
-      return false;
-    }
-    if (f.packed() && !is_float(f.dtype)) {
-      x.refuse(target, "an element-wise write to an 8-bit integer fragment in mma_acc");
       return false;
     }
     return true;
@@ -658,7 +658,7 @@ struct Lowerer {
       return x.refuse(t.range, "an assignment to something other than a register");
     auto f = x.fragment(op.base, t.range);
     std::string o(a.op);
-    if (!f || !writable(*f, t.range, o)) return;
+    if (!f || !writable(o)) return;
     std::vector<std::string> tile;
     auto when = x.part_guard(*f, op, "cake_i", tile);
     if (!when) return x.refuse(t.range, "this part of a fragment");
@@ -678,13 +678,14 @@ struct Lowerer {
     if (t.kind != Expr::Kind::Name || t.symbol == kNone) return x.refuse(t.range, "an assignment to something other than a register");
     auto f = x.fragment(t.symbol, t.range);
     std::string op(a.op);
-    if (!f || !writable(*f, t.range, op)) return;
+    if (!f || !writable(op)) return;
     if (f->packed()) {
       // `a op= v` is `a = a op v`, computed as `=` is.
       return each_register_packed(*f, t.symbol, [&](const std::string& i) {
-        if (op == "=") return f32_value(*f, a.value, i);
-        return "(" + x.value(t.symbol, x.slot_read(*f, t.symbol, i)) + " " + op.substr(0, 1) + " " + x.element(a.value, *f, i, f->dtype) +
-               ")";
+        if (op == "=") return packed_value(*f, a.value, i);
+        std::string now = x.value(t.symbol, x.slot_read(*f, t.symbol, i)), o = " " + op.substr(0, 1) + " ";
+        return is_float(f->dtype) ? "(" + now + o + x.element(a.value, *f, i, f->dtype) + ")"
+                                  : "(" + now + o + x.integer_element(a.value, *f, i) + ")";
       });
     }
     Emitter::Fetch fetch{t.symbol};
@@ -733,14 +734,17 @@ struct Lowerer {
       line("(void)cake_rank;");
       if (r.maxnreg != kNone) x.set_max_registers(id, r);
       int64_t outer_threads = x.group_threads, outer_first = x.role_first_warp;
+      RoleSpec::Kind outer_kind = x.role_kind;
       std::string outer_rank = x.group_rank;
       x.group_threads = v.warps * 32;
       x.role_first_warp = v.first_warp;
+      x.role_kind = v.kind;
       if (!all) x.group_rank = "((int)threadIdx.x - " + std::to_string(v.first_warp * 32) + ")";
       x.statements(r.body);
       x.group_threads = outer_threads;
       x.group_rank = outer_rank;
       x.role_first_warp = outer_first;
+      x.role_kind = outer_kind;
       --x.indent;
       line("}");
       return;

@@ -129,9 +129,9 @@ void Emitter::elect(const Stmt& s, const ElectStmt& e) {
   int64_t outer_threads = group_threads;
   std::string outer_rank = group_rank;
   bool outer_elected = elected;
-  // Collective moves inside see the elected threads: one for `elect`;
-  // several independent ones otherwise (not a group that moves a tile).
-  group_threads = e.kind == ElectStmt::Kind::One ? 1 : 0;
+  // Collective moves inside see the elected thread: each moves its tile
+  // alone (one thread for `elect`, one of each warp or warpgroup otherwise).
+  group_threads = 1;
   group_rank = "0";
   elected = true;
   if (outer_elected) {

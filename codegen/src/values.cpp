@@ -212,6 +212,14 @@ std::string Emitter::slot_write(const FragShape& f, SymbolId s, const std::strin
 }
 
 std::string Emitter::pack_register(const FragShape& f, const std::string& reg, const std::vector<std::string>& v) const {
+  if (f.packed() && !is_float(f.dtype)) {
+    std::string out;
+    for (size_t k = 0; k < v.size(); ++k) {
+      std::string byte = "((unsigned)(" + v[k] + ") & 0xffu)";
+      out += (k ? " | (" + byte + " << " + std::to_string(k * dtype_bits(f.dtype)) + ")" : byte);
+    }
+    return reg + " = " + out + ";";
+  }
   const NarrowFloat* n = narrow_float(f.dtype);
   if (!n || n->pack.empty()) return "";  // not packed (FragShape::packed())
   std::string out = std::string(n->pack) + "(" + reg;
@@ -378,10 +386,12 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
   bool f8 = is_fp8(f.dtype);
   bool wide = f.dtype == DType::F64 && f.layout == FragLayout::None;  // per thread: a double
   // 8- and 16-bit integers per thread; 8-bit ones in mma_acc and wgmma_acc
-  // too, as MMA operands (packed four to a register, like 8-bit floats).
+  // (and their .row vectors) too, packed four to a register like 8-bit
+  // floats.
   bool small_int = !is_float(f.dtype) && dtype_bits(f.dtype) < 32;
   bool small_int_ok = f.layout == FragLayout::None ||
-                      (is_int8(f.dtype) && (f.layout == FragLayout::MmaAcc || f.layout == FragLayout::WgmmaAcc));
+                      (is_int8(f.dtype) && (f.layout == FragLayout::MmaAcc || f.layout == FragLayout::WgmmaAcc ||
+                                            f.layout == FragLayout::MmaAccRow || f.layout == FragLayout::WgmmaAccRow));
   // 6- and 4-bit floats per thread, a code a byte.
   bool sub_byte = is_sub_byte_float(f.dtype);
   // 16- and 8-bit floats in any layout (packed in the register layouts).
@@ -389,7 +399,7 @@ std::optional<FragShape> Emitter::fragment(SymbolId s, ByteRange at) {
       (dtype_bits(f.dtype) > 32 && !wide) || (small_int && !small_int_ok)) {
     refuse(sym.decl, dtype_with_article(f.dtype) +
                          " fragment in this layout (so far: 32-bit and 16- and 8-bit float types, f64, 6- and 4-bit "
-                         "floats and 8- and 16-bit integers per thread, 8-bit integers in mma_acc or wgmma_acc)");
+                         "floats and 8- and 16-bit integers per thread, 8-bit integers in mma_acc or wgmma_acc and their .row vectors)");
     return std::nullopt;
   }
   // Its values are converted to and from f32 by cvt's .e4m3x2/.e5m2x2 forms.

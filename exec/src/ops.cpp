@@ -79,22 +79,18 @@ bool World::share(Actor& a, StmtId id, View& dst, View& src) {
   bool fragment = dst.st->space == Space::Reg || src.st->space == Space::Reg;
   if (fragment || a.frames.back().elected || lane_serial_) return true;
   // No fragment decides it: the warps that run the statement with the same
-  // operands split its rows (operands that read warp.id or lane differ per
-  // warp; role.rank, per unit of the role).
+  // operands split its rows (move_share(): operands that read warp.id or
+  // lane differ per warp, and per lane a lane runs it alone; role.rank, per
+  // unit of the role).
   auto it = ctx_.share_kind.find(id);
   int kind = PerRole;
   if (it != ctx_.share_kind.end()) {
     kind = it->second;
   } else {
-    std::vector<SymbolId> syms;
-    const auto& mv = std::get<MoveStmt>(m.stmts[id].node);
-    ctx_.eval.free_symbols(mv.dst, syms);
-    ctx_.eval.free_symbols(mv.src, syms);
-    for (SymbolId s : syms) {
-      const Symbol& sym = m.symbols[s];
-      if (sym.kind != SymbolKind::Builtin) continue;
-      if (sym.name == "warp" || sym.name == "lane") kind = Whole;
-      else if (sym.name == "role" && kind == PerRole) kind = PerUnit;
+    switch (move_share(m, ctx_.eval, std::get<MoveStmt>(m.stmts[id].node))) {
+      case MoveShare::Thread: case MoveShare::Warp: kind = Whole; break;
+      case MoveShare::Unit: kind = PerUnit; break;
+      case MoveShare::Role: kind = PerRole; break;
     }
     ctx_.share_kind[id] = kind;
   }

@@ -115,6 +115,8 @@ void run_on_host(const Module& m, uint32_t k, const codegen::Lowered& low, const
         t.box[d] = static_cast<uint32_t>(arg.map.box.at(d));
       }
       args.push_back(&t);
+    } else if (arg.kind == codegen::LaunchParam::Kind::Scalar) {
+      args.push_back(arg.bytes.data());
     } else {
       args.push_back(&arg.scalar);
     }

@@ -63,8 +63,8 @@ inline const std::map<std::string, exec::NamedShape>& check_shapes() {
 struct Argument {
   codegen::LaunchParam::Kind kind = codegen::LaunchParam::Kind::Tensor;
   DType dtype = DType::Unknown;
-  std::vector<unsigned char> bytes;  // a tensor's elements
-  long long scalar = 0;              // a scalar or shape symbol
+  std::vector<unsigned char> bytes;  // a tensor's elements, or a scalar parameter's value
+  long long scalar = 0;              // a shape symbol
   size_t expected = SIZE_MAX;        // a tensor's index into the executor's results
   // A tensor map: the argument index of its tensor, that tensor's dims
   // (innermost first) and the plan's encoding.
@@ -234,8 +234,7 @@ inline KernelCase make_case(const Module& m, uint32_t kernel, const codegen::Lau
       }
       a.dtype = t.dtype;
       a.expected = tensor++;
-      if (p.kind == codegen::LaunchParam::Kind::Scalar) a.scalar = static_cast<long long>(t.values.at(0));
-      else a.bytes = to_bytes(t.dtype, t.values);
+      a.bytes = to_bytes(t.dtype, t.values);  // a scalar's one value, as its C type holds it
     }
     c.arguments.push_back(std::move(a));
   }

@@ -1595,6 +1595,84 @@ inline const std::vector<FormKernel>& form_kernels() {
   store Y[i : 1, :] <- x
   store Z[i : 1, :] <- z
 })"},
+    // An RMSNorm as row_softmax is written: bf16 rows in mma_acc, each
+    // warp's sums of squares combined through shared memory, a scalar
+    // parameter, rsqrt, a bf16 weight vector broadcast over the rows.
+    {"an RMSNorm over mma_acc rows", "sm_80", "",
+     R"(const C = 1024
+
+kernel rmsnorm(X: global bf16[R, C], W: global bf16[C], Y: global bf16[R, C], eps: f32)
+  where R % 16 == 0
+  grid (R / 16)
+  block 128
+{
+  smem pss: f32[4][16]
+  smem w: bf16[C]
+  let wi = warp.id
+  reg x: bf16[16, 256] layout(mma_acc)
+  reg f: f32[16, 256] layout(mma_acc)
+  reg ss: f32[16] layout(mma_acc.row)
+  reg t: f32[16] layout(mma_acc.row)
+  reg l: f32[16] layout(mma_acc.row) = 0
+  load x <- X[block.x * 16 : 16, wi * 256 : 256]
+  cp.async w[wi * 256 : 256] <- W[wi * 256 : 256]
+  cp.async.commit
+  f = cvt<f32>(x)
+  f = f * f
+  reduce.row sum ss <- f
+  store pss[wi] <- ss
+  cp.async.wait 0
+  syncthreads
+  for i in 0 .. 4 {
+    load t <- pss[i]
+    l = l + t
+  }
+  l = rsqrt(l * 0.0009765625 + eps)
+  f = cvt<f32>(x) * l * cvt<f32>(w[wi * 256 : 256])
+  x = cvt<bf16>(f)
+  store Y[block.x * 16 : 16, wi * 256 : 256] <- x
+})"},
+    // A GEMM epilogue: bias from shared memory and a per-row scale over
+    // the accumulator, relu, bf16 through shared memory by stmatrix; an
+    // i8 fragment in mma_acc written element-wise (packed four to a
+    // register, wrapping), scaled in place and read back.
+    {"a GEMM epilogue, and 8-bit integers in mma_acc written element-wise", "sm_90", "stmatrix",
+     R"(kernel epi(A: global bf16[M, 32], B: global bf16[N, 32], Bias: global f32[N], S: global f32[M], Y: global bf16[M, N], Q: global i8[M, N], P: global i32[M, N])
+  where M % 32 == 0, N % 64 == 0
+  grid (N / 64, M / 32)
+  block 64
+{
+  smem bias: f32[64]
+  smem c: bf16[2][16, 64] swizzle(128B)
+  let wr = warp.id
+  reg a: bf16[16, 32] layout(mma_acc)
+  reg b: bf16[64, 32] layout(mma_acc)
+  reg acc: f32[16, 64] layout(mma_acc) = 0
+  reg sc: f32[16] layout(mma_acc.row)
+  reg o: bf16[16, 64] layout(mma_acc)
+  reg q: i32[16, 64] layout(mma_acc)
+  reg q8: i8[16, 64] layout(mma_acc)
+  load a <- A[block.y * 32 + wr * 16 : 16, :]
+  load b <- B[block.x * 64 : 64, :]
+  load sc <- S[block.y * 32 + wr * 16 : 16]
+  mma acc += a @ b.T
+  cp.async bias <- Bias[block.x * 64 : 64]
+  cp.async.commit
+  cp.async.wait 0
+  syncthreads
+  acc = max(acc + bias, 0.0) * sc
+  o = cvt<bf16>(acc)
+  stmatrix c[wr] <- o
+  syncthreads
+  load o <- c[1 - wr]
+  store Y[block.y * 32 + (1 - wr) * 16 : 16, block.x * 64 : 64] <- o
+  q = col(q) * 37 - row(q) * 5 - 100
+  q8 = cvt<i8>(q)
+  q8 *= 3
+  q = cvt<i32>(q8) * 1000 + q
+  store Q[block.y * 32 + wr * 16 : 16, block.x * 64 : 64] <- q8
+  store P[block.y * 32 + wr * 16 : 16, block.x * 64 : 64] <- q
+})"},
     // Per thread, one value to a byte: cvt<f8e4m3> beyond 448 saturates
     // (.satfinite), cvt<f32> decodes exactly.
     {"8-bit floats per thread", "sm_89", "reg y: f8e4m3[8]",

@@ -5,7 +5,7 @@
 // `wgmma_acc`), whose statements mix loads, element-wise expressions
 // (arithmetic, max/min/abs, select over comparisons of values and of
 // row()/col(), broadcast row vectors, single elements as scalars (`x[3, 5]`,
-// not of a warpgroup's fragment), exp2), conversions to 16- and 8-bit
+// not of a warpgroup's fragment), an f32 scalar parameter, exp2), conversions to 16- and 8-bit
 // floats and to i32, integer arithmetic, row reductions (of floats and of
 // integers, which wrap), an arg-reduction, per thread sometimes an f64
 // tile's arithmetic, reductions and arg-reductions, and a round trip
@@ -111,8 +111,9 @@ class Generator : Dice {
     }
     narrow_ = one_of(narrow);
     // 8- and 16-bit integers wrap as they are stored; in an accumulator
-    // layout an 8-bit one is an MMA operand, not written element-wise.
-    if (owner_ == Owner::Thread) int_ = one_of<std::string>({"i32", "i32", "i16", "u16", "i8", "u8", "u32"});
+    // layout 8-bit ones are packed four to a register.
+    int_ = owner_ == Owner::Thread ? one_of<std::string>({"i32", "i32", "i16", "u16", "i8", "u8", "u32"})
+                                   : one_of<std::string>({"i32", "i32", "i8", "u8"});
     argmax_ = chance(50);
     smem_ = chance(60);
     // An f64 tile per thread where the registers allow it.
@@ -184,7 +185,8 @@ class Generator : Dice {
 
   Val f32_leaf(bool exact_only) {
     for (;;) {
-      switch (pick(11)) {
+      switch (pick(12)) {
+        case 11: return {"alpha"};  // a scalar parameter: the launcher passes an f32
         case 10: if (owner_ != Owner::Warpgroup) { Val e = element(); if (!exact_only || e.exact) return e; } break;
         case 9: if (!loop_vars_.empty()) return {"cvt<f32>(" + loop_vars_.back() + ")"}; break;
         case 0: case 1: if (!exact_only || x_exact_) return {"x", x_exact_}; break;
@@ -580,7 +582,7 @@ class Generator : Dice {
     std::string params = tensor("X", "f32") + ", " + tensor("H", narrow_) + ", " + tensor("XO", "f32") + ", " +
                          tensor("YO", "f32") + ", " + tensor("HO", narrow_) + ", " + tensor("KO", int_) + ", " +
                          rows("VO", "f32") + ", " + rows("UO", "f32") + ", " + rows("BO", "f32") + ", " +
-                         rows("AO", "i32") + ", " + rows("HVO", narrow_) + ", " + rows("KVO", int_);
+                         rows("AO", "i32") + ", " + rows("HVO", narrow_) + ", " + rows("KVO", int_) + ", alpha: f32";
     if (f64_)
       params += ", " + tensor("DO", "f64") + ", " + rows("DVO", "f64") + ", " + rows("DBO", "f64") + ", " + rows("DAO", "i32");
     std::string text = "kernel random_" + std::to_string(seed_) + "(" + params + ") grid (" + std::to_string(ctas_) + ") block " +

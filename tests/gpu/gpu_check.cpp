@@ -116,6 +116,8 @@ class DeviceRun {
         params_.push_back(&maps_[i]);
       } else if (arg.kind == codegen::LaunchParam::Kind::Tensor) {
         params_.push_back(&device_[i]);
+      } else if (arg.kind == codegen::LaunchParam::Kind::Scalar) {
+        params_.push_back(arg.bytes.data());
       } else {
         params_.push_back(&arg.scalar);
       }

@@ -54,6 +54,16 @@ bool depends_on_thread(const Module& m, const Evaluator& eval, ExprId e);
 /// through a `let`.
 bool depends_on_builtin(const Module& m, const Evaluator& eval, ExprId e, std::string_view name);
 
+/// Which threads share one collective move that no fragment and no `elect`
+/// decides (a `cp.async` into shared memory): when its operands read `lane`
+/// each thread moves its own tile; `warp` (`warp.id`), each warp its own;
+/// `role` (`role.rank`), each unit of the role (a warpgroup of a warpgroup
+/// role, else a warp) its own; none of them, the role's threads split the
+/// one tile between them (docs/language.md, "Collective movement"). The CPU
+/// executor and the lowering both split moves by it.
+enum class MoveShare { Thread, Warp, Unit, Role };
+MoveShare move_share(const Module& m, const Evaluator& eval, const MoveStmt& mv);
+
 /// The operands a statement names, in its form's order: a move's dst and
 /// src, an MMA's acc, a and b, an assignment's target and value, a
 /// reduction's dst and src, an arg-reduction's value, index and src; none

@@ -103,6 +103,16 @@ bool depends_on_builtin(const Module& m, const Evaluator& eval, ExprId e, std::s
   return false;
 }
 
+MoveShare move_share(const Module& m, const Evaluator& eval, const MoveStmt& mv) {
+  auto reads = [&](std::string_view name) {
+    return depends_on_builtin(m, eval, mv.dst, name) || depends_on_builtin(m, eval, mv.src, name);
+  };
+  if (reads("lane")) return MoveShare::Thread;
+  if (reads("warp")) return MoveShare::Warp;
+  if (reads("role")) return MoveShare::Unit;
+  return MoveShare::Role;
+}
+
 std::vector<ExprId> operand_exprs(const Stmt& s) {
   std::vector<ExprId> out;
   std::visit(
