@@ -339,8 +339,8 @@ class Emitter {
   std::optional<OperandLayout> operand_layout(ExprId e, const std::string& row, const std::string& col, int tile_rank);
   std::optional<OperandLayout> operand_layout(ExprId e, const std::vector<std::string>& coords);
   /// The dims of the tile memory operand `e` selects (slices' extents and
-  /// whole dims, folded), or nullopt (refused).
-  std::optional<std::vector<int64_t>> tile_dims(ExprId e);
+  /// whole dims, folded), or nullopt (refused, when `refusing`).
+  std::optional<std::vector<int64_t>> tile_dims(ExprId e, bool refusing = true);
   /// A power of two (elements) that divides the element offset of every
   /// tile element of `e` whose column is a multiple of it: what its slice
   /// starts and row pitches allow. The innermost dim's extent is not

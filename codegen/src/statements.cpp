@@ -149,6 +149,14 @@ struct Lowerer {
     }
   }
 
+  /// `dims` without its dims of extent 1.
+  static std::vector<int64_t> squeezed(const std::vector<int64_t>& dims) {
+    std::vector<int64_t> out;
+    for (int64_t d : dims)
+      if (d != 1) out.push_back(d);
+    return out;
+  }
+
   /// `load r <- mem` and `store mem <- r` for a register fragment `r`.
   /// `load`, `store`, or (`add`) `store.add`: each value one red.global.add.
   void load_store(const MoveStmt& mv, bool load, bool add = false) {
@@ -158,6 +166,12 @@ struct Lowerer {
     if (r.kind != Expr::Kind::Name || r.symbol == kNone) return x.refuse(r.range, "a register operand that is not a name");
     auto f = x.fragment(r.symbol, r.range);
     if (!f) return;
+    // A thread's fragment holds its values in row-major order whatever its
+    // unit dims: `load g <- G[c * 64 : 64]` into a [1, 64] fragment, or
+    // `load v <- X[i, j : 4]` (a row's run) into [1, 4], moves the tile's
+    // values in order. Addressed as a fragment of the tile's shape.
+    if (auto tile = x.tile_dims(mem, false); f->layout == FragLayout::None && tile && *tile != f->dims && squeezed(*tile) == squeezed(f->dims))
+      f->dims = *tile;
     int rank = static_cast<int>(f->dims.size());
     if (is_sub_byte_float(x.m.symbols[root_symbol(x.m, mem)].type.dtype)) return load_packed(*f, r.symbol, mem, rank, load, add);
     // In plain memory the thread's corner is addressed once (cake_corner) and

@@ -1236,10 +1236,10 @@ std::optional<CornerAddress> Emitter::corner_address(ExprId id, const SplitPlace
                        !l->tile_dims.empty() && l->tile_dims.back() == l->order.back()};
 }
 
-std::optional<std::vector<int64_t>> Emitter::tile_dims(ExprId id) {
+std::optional<std::vector<int64_t>> Emitter::tile_dims(ExprId id, bool refusing) {
   auto [base, items] = operand_of(m, id);
   if (base == kNone) {
-    refuse(m.exprs[id].range, "this operand form");
+    if (refusing) refuse(m.exprs[id].range, "this operand form");
     return std::nullopt;
   }
   const Symbol& s = m.symbols[base];
@@ -1251,7 +1251,7 @@ std::optional<std::vector<int64_t>> Emitter::tile_dims(ExprId id) {
     if (kind == IndexItem::Kind::Scalar) continue;
     auto v = eval.fold(kind == IndexItem::Kind::Slice ? items[d].extent : all[d]);
     if (!v || *v <= 0) {
-      refuse(m.exprs[id].range, "a tile whose extent is not a constant");
+      if (refusing) refuse(m.exprs[id].range, "a tile whose extent is not a constant");
       return std::nullopt;
     }
     out.push_back(*v);

@@ -316,3 +316,26 @@ TEST_CASE("random MMA kernels compute on the host what the CPU executor computes
 TEST_CASE("random pipelines compute on the host what the CPU executor computes", "[random-pipeline]") {
   run_random_group("random-pipeline");
 }
+
+// Hidden (run by name or tag): every kernel of the file CAKE_HOST_RUN_FILE
+// names, on its first target, on the host against the CPU executor. For a
+// kernel being written or a failure being reduced:
+//   CAKE_HOST_RUN_FILE=k.cake build/bin/cake-codegen-host-run-test "[.file]"
+TEST_CASE("the kernels of the file CAKE_HOST_RUN_FILE compute on the host what the CPU executor computes", "[.file]") {
+  const char* path = std::getenv("CAKE_HOST_RUN_FILE");
+  REQUIRE(path != nullptr);
+  auto a = analyze(read(path));
+  for (const Diagnostic& d : a->diagnostics) INFO(d.message);
+  REQUIRE(count(a->diagnostics).errors == 0);
+  REQUIRE(!a->module.targets.empty());
+  std::string target(a->module.targets[0].name);
+  fs::path work = work_dir();
+  for (uint32_t k = 0; k < a->module.kernels.size(); ++k) {
+    codegen::Lowered low = codegen::lower(*a, k, target, path);
+    for (const Diagnostic& d : low.diagnostics) INFO(d.message);
+    REQUIRE(low.ok());
+    INFO(low.plan.kernel << " on " << target);
+    run_on_host(a->module, k, low, work);
+  }
+  fs::remove_all(work);
+}

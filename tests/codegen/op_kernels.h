@@ -1673,6 +1673,62 @@ kernel rmsnorm(X: global bf16[R, C], W: global bf16[C], Y: global bf16[R, C], ep
   store Q[block.y * 32 + wr * 16 : 16, block.x * 64 : 64] <- q8
   store P[block.y * 32 + wr * 16 : 16, block.x * 64 : 64] <- q
 })"},
+    // A LayerNorm, a thread a row: per-thread [1, 64] tiles loaded from a
+    // row's run and gamma/beta from 1-D runs (a tile with fewer dims than
+    // the fragment, its unit dim dropped), two reductions a row.
+    {"a LayerNorm per thread, tiles of unit dims", "sm_80", "",
+     R"(const C = 256
+
+// One thread per row: mean and variance per thread, then normalize with gamma/beta.
+kernel layernorm(X: global f32[R, C], G: global f32[C], B: global f32[C], Y: global f32[R, C], eps: f32)
+  where R % 64 == 0
+  grid (R / 64)
+  block 64
+{
+  let r = block.x * 64 + warp.id * 32 + lane
+  reg x: f32[1, 64]
+  reg g: f32[1, 64]
+  reg b: f32[1, 64]
+  reg s: f32[1, 1]
+  reg t: f32[1, 1]
+  reg mean: f32[1, 1] = 0
+  reg var: f32[1, 1] = 0
+  for c in 0 .. 4 {
+    load x <- X[r : 1, c * 64 : 64]
+    reduce.row sum s <- x
+    mean = mean + s
+  }
+  mean = mean * 0.00390625
+  for c in 0 .. 4 {
+    load x <- X[r : 1, c * 64 : 64]
+    x = (x - mean) * (x - mean)
+    reduce.row sum t <- x
+    var = var + t
+  }
+  var = rsqrt(var * 0.00390625 + eps)
+  for c in 0 .. 4 {
+    load x <- X[r : 1, c * 64 : 64]
+    load g <- G[c * 64 : 64]
+    load b <- B[c * 64 : 64]
+    x = (x - mean) * var * g + b
+    store Y[r : 1, c * 64 : 64] <- x
+  }
+})"},
+    // A transpose through padded shared memory: each warp's [1, 4] runs
+    // of a row loaded by a scalar row index, stored as a column, read back
+    // as [4, 1].
+    {"a transpose through shared memory, per-thread runs and columns", "sm_80", "",
+     R"(kernel transpose(X: global f32[M, N], Y: global f32[N, M]) where M % 32 == 0, N % 32 == 0 grid (N / 32, M / 32) block 256 {
+  smem t: f32[32, 33]
+  let w = warp.id
+  reg v: f32[1, 4]
+  reg u: f32[4, 1]
+  load v <- X[block.y * 32 + lane, block.x * 32 + w * 4 : 4]
+  store t[lane : 1, w * 4 : 4] <- v
+  syncthreads
+  load u <- t[w * 4 : 4, lane : 1]
+  store Y[block.x * 32 + w * 4 : 4, block.y * 32 + lane : 1] <- u
+})"},
     // Per thread, one value to a byte: cvt<f8e4m3> beyond 448 saturates
     // (.satfinite), cvt<f32> decodes exactly.
     {"8-bit floats per thread", "sm_89", "reg y: f8e4m3[8]",
