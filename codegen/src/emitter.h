@@ -204,6 +204,12 @@ class Emitter {
   /// (part_items), else the element as far from the part's start as the
   /// result's register is from the written part's (other_place()).
   std::optional<std::string> part_operand(ExprId id, const FragShape& result, const std::string& i);
+  /// Part `items` of per-thread fragment `s` (`y`) as an operand at
+  /// element `i` of a per-thread result: the part's element that element
+  /// reads (broadcast as a whole fragment of the part's shape would be), at
+  /// its row-major place in y (`acc + s[:, 0]`, `x * t[1, :]`).
+  std::optional<std::string> thread_part(SymbolId s, ByteRange at, const FragShape& y, const std::vector<IndexItem>& items,
+                                         const FragShape& result, const std::string& i);
   /// A fragment operand at `at` (shape `y`, `items` its part, none for the
   /// whole fragment) read where the result (`result`, its written part
   /// part_items or the whole) has its registers: how far apart the two

@@ -686,9 +686,59 @@ std::optional<std::string> Emitter::part_operand(ExprId id, const FragShape& res
     return item.kind == IndexItem::Kind::Scalar;
   });
   if (element) return element_of(op.base, e.range, *y, op.items);
+  // Read into a whole result (an assignment to a part places its operands
+  // by the part's shift, below).
+  if (!part_items && y->layout == FragLayout::None && result.layout == FragLayout::None)
+    return thread_part(op.base, e.range, *y, op.items, result, i);
   auto shift = part_shift(e.range, *y, op.items, result);
   if (!shift) return std::nullopt;
   return other_place(op.base, e.range, *y, result, i, *shift);
+}
+
+std::optional<std::string> Emitter::thread_part(SymbolId s, ByteRange at, const FragShape& y, const std::vector<IndexItem>& items,
+                                                const FragShape& result, const std::string& i) {
+  // The part's dims (a scalar item's dropped) and where each of y's dims
+  // starts: a scalar item's index, a slice's start, or 0.
+  std::vector<int64_t> dims;
+  std::vector<std::string> start(y.dims.size(), "0");
+  std::vector<int> part_dim(y.dims.size(), -1);
+  for (size_t d = 0; d < y.dims.size(); ++d) {
+    IndexItem::Kind kind = d < items.size() ? items[d].kind : IndexItem::Kind::Full;
+    if (kind != IndexItem::Kind::Full) start[d] = "(long long)(" + index(items[d].start) + ")";
+    if (kind == IndexItem::Kind::Scalar) continue;
+    auto extent = kind == IndexItem::Kind::Slice ? eval.fold(items[d].extent) : std::optional<int64_t>(y.dims[d]);
+    if (!extent) {
+      refuse(at, "`" + std::string(m.written(at)) + "`, a part whose extent is not a constant");
+      return std::nullopt;
+    }
+    part_dim[d] = static_cast<int>(dims.size());
+    dims.push_back(*extent);
+  }
+  // Element i of the result reads element p of the part (broadcast as a
+  // whole fragment of the part's shape would be), at its row-major place.
+  std::string columns = std::to_string(result.dims.size() == 2 ? result.dims[1] : 1), p;
+  switch (spread_of_extents(dims, false, result.dims)) {
+    case Spread::Same: p = "(" + i + ")"; break;
+    case Spread::Scalar: p = "0"; break;
+    case Spread::Columns: p = "((" + i + ") % " + columns + ")"; break;
+    case Spread::Rows: p = "((" + i + ") / " + columns + ")"; break;
+    case Spread::None:
+      refuse(at, "`" + std::string(m.written(at)) + "` as an operand of this shape");
+      return std::nullopt;
+  }
+  std::string flat;
+  int64_t below = 1;  // elements of the part's dims after the current one
+  for (size_t d = y.dims.size(); d-- > 0;) {
+    std::string coordinate = start[d];
+    if (part_dim[d] >= 0) {
+      coordinate = "(" + start[d] + " + " + p + (below > 1 ? " / " + std::to_string(below) : "") + " % " + std::to_string(dims[part_dim[d]]) + ")";
+      below *= dims[part_dim[d]];
+    }
+    int64_t stride = 1;
+    for (size_t e = d + 1; e < y.dims.size(); ++e) stride *= y.dims[e];
+    flat += (flat.empty() ? "" : " + ") + (stride > 1 ? coordinate + " * " + std::to_string(stride) : coordinate);
+  }
+  return slot_read(y, name(s), flat.empty() ? "0" : flat);
 }
 
 std::optional<std::array<int64_t, 2>> Emitter::part_shift(ByteRange at, const FragShape& y,

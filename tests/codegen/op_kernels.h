@@ -1729,6 +1729,49 @@ kernel layernorm(X: global f32[R, C], G: global f32[C], B: global f32[C], Y: glo
   load u <- t[w * 4 : 4, lane : 1]
   store Y[block.x * 32 + w * 4 : 4, block.y * 32 + lane : 1] <- u
 })"},
+    // A GEMV, a thread a row: a loop over K in tiles, a row sum's [1, 1]
+    // result read as `s[:, 0]`, two f32 scalar parameters.
+    {"a GEMV per thread, a part of a row sum's result", "sm_80", "",
+     R"(kernel gemv(A: global bf16[M, K], x: global bf16[K], y: global f32[M], alpha: f32, beta: f32) where M % 128 == 0, K % 64 == 0 grid (M / 128) block 128 {
+  let row = block.x * 128 + warp.id * 32 + lane
+  reg a: bf16[1, 64]
+  reg v: bf16[64]
+  reg p: f32[1, 64]
+  reg s: f32[1, 1]
+  reg acc: f32[1] = 0
+  reg old: f32[1]
+  for k in 0 .. K / 64 {
+    load a <- A[row : 1, k * 64 : 64]
+    load v <- x[k * 64 : 64]
+    p = cvt<f32>(a) * cvt<f32>(v)
+    reduce.row sum s <- p
+    acc = acc + s[:, 0]
+  }
+  load old <- y[row : 1]
+  acc = alpha * acc + beta * old
+  store y[row : 1] <- acc
+})"},
+    // Parts of per-thread fragments as operands of whole results: a row
+    // (`t[1, :]`, over every row), a column (`t[:, 2 : 1]`, over every
+    // column), a [1, 4] block, `s[:, 0]` of a row reduction's [4, 1].
+    {"parts of per-thread fragments as operands", "sm_80", "",
+     R"(kernel thread_parts(X: global f32[M, 8], Y: global f32[M, 8], Z: global f32[M, 4], W: global f32[M]) where M % 128 == 0 grid (M / 128) block 32 {
+  let i = block.x * 32 + lane
+  reg x: f32[4, 8]
+  reg t: f32[4, 8]
+  reg s: f32[4, 1]
+  reg z: f32[4, 4]
+  reg w: f32[4]
+  load x <- X[i * 4 : 4, :]
+  t = x * 2.0 - 1.0
+  reduce.row max s <- x
+  x = x * t[1, :] + t[:, 2 : 1]
+  z = x[:, 4 : 4] - t[2 : 1, 0 : 4] * s[:, 0]
+  w = s[:, 0] + x[:, 7]
+  store Y[i * 4 : 4, :] <- x
+  store Z[i * 4 : 4, :] <- z
+  store W[i * 4 : 4] <- w
+})"},
     // Per thread, one value to a byte: cvt<f8e4m3> beyond 448 saturates
     // (.satfinite), cvt<f32> decodes exactly.
     {"8-bit floats per thread", "sm_89", "reg y: f8e4m3[8]",
