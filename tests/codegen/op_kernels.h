@@ -1772,6 +1772,24 @@ kernel layernorm(X: global f32[R, C], G: global f32[C], B: global f32[C], Y: glo
   store Z[i * 4 : 4, :] <- z
   store W[i * 4 : 4] <- w
 })"},
+    // cp.async inside elect.warp: each warp's elected thread copies its
+    // warp's row whole (refused before: no group of threads to split it).
+    {"cp.async by each warp's elected thread", "sm_80", "",
+     R"(kernel ew(X: global f32[N, 32], Y: global f32[N, 32]) where N % 4 == 0 grid (N / 4) block 128 {
+  smem s: f32[4, 32]
+  reg y: f32[1, 32]
+  elect.warp {
+    cp.async s[warp.id : 1, :] <- X[block.x * 4 + warp.id : 1, :]
+    cp.async.commit
+    cp.async.wait 0
+  }
+  syncthreads
+  load y <- s[3 - warp.id : 1, :]
+  y = y * 2.0
+  if lane == 0 {
+    store Y[block.x * 4 + 3 - warp.id : 1, :] <- y
+  }
+})"},
     // Per thread, one value to a byte: cvt<f8e4m3> beyond 448 saturates
     // (.satfinite), cvt<f32> decodes exactly.
     {"8-bit floats per thread", "sm_89", "reg y: f8e4m3[8]",
