@@ -9,7 +9,8 @@
 // floats and to i32, integer arithmetic, row reductions (of floats and of
 // integers, which wrap), an arg-reduction, per thread sometimes an f64
 // tile's arithmetic, reductions and arg-reductions, and a round trip
-// through shared memory, and that stores every fragment it computes. What decides each element is where the lowering places it, so
+// through shared memory (a store, or each unit's tile copied in by
+// cp.async), and that stores every fragment it computes. What decides each element is where the lowering places it, so
 // these kernels exercise the fragment layouts' index arithmetic in
 // combinations no hand-written kernel covers.
 //
@@ -497,8 +498,16 @@ class Generator : Dice {
       case 8:
         if (!smem_ || divergent_) break;
         // Each unit's tile through shared memory into the next unit's
-        // fragment: the layout's placement both ways.
-        say("store s[" + unit_ + "] <- y");
+        // fragment: the layout's placement both ways. Or x's tile copied
+        // in by cp.async, each unit its own (the operands read the unit:
+        // a thread's, a warp's or a warpgroup's own copy, move_share()).
+        if (chance(30)) {
+          say("cp.async s[" + unit_ + "] <- " + tile("X"));
+          say("cp.async.commit");
+          say("cp.async.wait 0");
+        } else {
+          say("store s[" + unit_ + "] <- y");
+        }
         say("syncthreads");
         say("load y <- s[(" + unit_ + " + 1) % " + std::to_string(units_) + "]");
         say("syncthreads");
