@@ -116,6 +116,23 @@ Tile shaped_as(const Tile& big, DType dtype, bool literal) {
   return out;
 }
 
+/// The type each operation's result is rounded to: f32 for the floats
+/// narrower than it (tf32 too), whose arithmetic is f32 rounded once when
+/// stored (docs/lowering.md, "Semantics the language leaves open"); a
+/// `cvt` rounds to its type itself.
+DType arithmetic_dtype(DType dtype) {
+  switch (dtype) {
+    case DType::TF32: case DType::F16: case DType::BF16: case DType::F8E4M3: case DType::F8E5M2:
+    case DType::F6E3M2: case DType::F6E2M3: case DType::F4E2M1:
+      return DType::F32;
+    case DType::F64: case DType::F32: case DType::I64: case DType::I32: case DType::I16: case DType::I8:
+    case DType::U64: case DType::U32: case DType::U16: case DType::U8: case DType::B32: case DType::Pred:
+    case DType::Unknown:
+      return dtype;
+  }
+  return dtype;
+}
+
 DType result_dtype(const Tile& a, const Tile& b) {
   if (a.literal && !b.literal) return b.dtype;
   return a.dtype;
@@ -147,7 +164,7 @@ std::optional<Tile> combine(std::string_view op, const Tile& a, const Tile& b, s
       error = "the executor has no operator `" + std::string(op) + "`";
       return std::nullopt;
     }
-    out.values[i] = round_to(out.dtype, *v);
+    out.values[i] = round_to(arithmetic_dtype(out.dtype), *v);
   }
   return out;
 }
@@ -162,7 +179,7 @@ std::optional<Tile> choose(const Tile& c, const Tile& a, const Tile& b, std::str
   Spread sc = spread(c, out.dims), sa = spread(a, out.dims), sb = spread(b, out.dims);
   int64_t columns = out.dims.size() == 2 ? out.dims[1] : 1;
   for (size_t i = 0; i < out.values.size(); ++i)
-    out.values[i] = round_to(out.dtype, element(c, sc, i, columns) != 0 ? element(a, sa, i, columns)
+    out.values[i] = round_to(arithmetic_dtype(out.dtype), element(c, sc, i, columns) != 0 ? element(a, sa, i, columns)
                                                                         : element(b, sb, i, columns));
   return out;
 }
@@ -175,7 +192,7 @@ std::optional<Tile> apply(std::string_view fn, const Tile& a, std::string& error
       error = "the executor has no function `" + std::string(fn) + "`";
       return std::nullopt;
     }
-    v = round_to(out.dtype, *r);
+    v = round_to(arithmetic_dtype(out.dtype), *r);
   }
   return out;
 }

@@ -1790,6 +1790,28 @@ kernel layernorm(X: global f32[R, C], G: global f32[C], B: global f32[C], Y: glo
     store Y[block.x * 4 + 3 - warp.id : 1, :] <- y
   }
 })"},
+    // f16 arithmetic of several operations (`a * h - b`), computed in f32
+    // and rounded once when stored, as the lowering computes it: the
+    // executor rounded after each operation (144 of 4096 values differed).
+    // Then a part of the tile moved within it, and a row dot product.
+    {"16-bit float arithmetic of several operations in mma_acc", "sm_80", "",
+     R"(kernel rowdot(A: global f16[M, 64], B: global f16[M, 64], Y: global f32[M], Z: global f16[M, 64]) where M % 64 == 0 grid (M / 64) block 128 {
+  reg a: f16[16, 64] layout(mma_acc)
+  reg b: f16[16, 64] layout(mma_acc)
+  reg p: f32[16, 64] layout(mma_acc)
+  reg s: f32[16] layout(mma_acc.row)
+  reg h: f16[16] layout(mma_acc.row)
+  let r = block.x * 64 + warp.id * 16
+  load a <- A[r : 16, :]
+  load b <- B[r : 16, :]
+  p = cvt<f32>(a) * cvt<f32>(b)
+  reduce.row sum s <- p
+  h = cvt<f16>(s)
+  a = a * h - b
+  a[0 : 8, :] = a[8 : 8, :]
+  store Y[r : 16] <- s
+  store Z[r : 16, :] <- a
+})"},
     // Per thread, one value to a byte: cvt<f8e4m3> beyond 448 saturates
     // (.satfinite), cvt<f32> decodes exactly.
     {"8-bit floats per thread", "sm_89", "reg y: f8e4m3[8]",
