@@ -253,6 +253,17 @@ inline void stmatrix_xn(void* addr, const unsigned* r) {
     std::memcpy(static_cast<unsigned char*>(rows[8 * j + lane / 4]) + 4 * (lane % 4), &r[j], 4);
 }
 
+/// 2^e for -126 <= e <= 127, exact, built from its bits: the decoders
+/// below scale an integer by it (exact for every code they decode), and
+/// std::ldexp's libm call was most of the tensor-core instructions' time,
+/// which decode each operand value they read.
+inline float pow2(int e) {
+  uint32_t bits = uint32_t(e + 127) << 23;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
 inline float half_bits_to_float(uint16_t h, bool bf16) {
   if (bf16) {
     uint32_t u = uint32_t(h) << 16;
@@ -262,9 +273,9 @@ inline float half_bits_to_float(uint16_t h, bool bf16) {
   }
   // IEEE binary16: sign, 5-bit exponent (bias 15), 10-bit fraction.
   int exponent = (h >> 10) & 0x1f, fraction = h & 0x3ff;
-  float magnitude = exponent == 0    ? std::ldexp(float(fraction), -24)
+  float magnitude = exponent == 0    ? float(fraction) * pow2(-24)
                     : exponent == 31 ? (fraction ? NAN : INFINITY)
-                                     : std::ldexp(float(fraction | 0x400), exponent - 25);
+                                     : float(fraction | 0x400) * pow2(exponent - 25);
   return (h & 0x8000) ? -magnitude : magnitude;
 }
 
@@ -349,8 +360,8 @@ inline unsigned sub_byte_bits(Elem e) { return e == Elem::E2M1 ? 4 : e == Elem::
 inline float small_float(uint32_t code, int exponent_bits, int mantissa_bits) {
   int bias = (1 << (exponent_bits - 1)) - 1;
   uint32_t exponent = (code >> mantissa_bits) & ((1u << exponent_bits) - 1), fraction = code & ((1u << mantissa_bits) - 1);
-  float magnitude = exponent == 0 ? std::ldexp(float(fraction), 1 - bias - mantissa_bits)
-                                  : std::ldexp(float(fraction | (1u << mantissa_bits)), int(exponent) - bias - mantissa_bits);
+  float magnitude = exponent == 0 ? float(fraction) * pow2(1 - bias - mantissa_bits)
+                                  : float(fraction | (1u << mantissa_bits)) * pow2(int(exponent) - bias - mantissa_bits);
   return (code >> (exponent_bits + mantissa_bits)) & 1 ? -magnitude : magnitude;
 }
 
@@ -399,8 +410,8 @@ inline float fp8_bits_to_float(uint8_t b, bool e5m2) {
   int exponent = (b >> man_bits) & top, fraction = b & ((1 << man_bits) - 1);
   float magnitude = e5m2 && exponent == top               ? (fraction ? NAN : INFINITY)
                     : !e5m2 && exponent == top && fraction == 7 ? NAN
-                    : exponent == 0 ? std::ldexp(float(fraction), 1 - bias - man_bits)
-                                    : std::ldexp(float(fraction | (1 << man_bits)), exponent - bias - man_bits);
+                    : exponent == 0 ? float(fraction) * pow2(1 - bias - man_bits)
+                                    : float(fraction | (1 << man_bits)) * pow2(exponent - bias - man_bits);
   return (b & 0x80) ? -magnitude : magnitude;
 }
 
