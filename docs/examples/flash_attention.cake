@@ -80,19 +80,22 @@ kernel flash_fwd_causal(
   }
 }
 
-// The reference for `cake run`: one thread per element of O, which walks the
-// key tiles as the kernel does (the same running max, so P rounds to bf16 at
-// the same values) and sums each dot product and each tile's P V exactly
-// (f64), as the executor's wgmma does, rounding to f32 where the kernel does.
+// The reference for `cake run`: a block per query row and a thread per element of O. Per key
+// tile, thread d scores key t * 64 + d once (its dot product summed exactly, in f64, as the
+// executor's wgmma does; the scale in f32) into shared memory, and each thread walks the tile's
+// scores as the kernel does: the same running max, so P rounds to bf16 at the same values, and
+// each tile's P V summed exactly, rounding to f32 where the kernel does.
 
 kernel flash_ref(
     Q: global bf16[S, 64] row_major,
     K: global bf16[S, 64] row_major,
     V: global bf16[S, 64] row_major,
     O: global f32[S, 64] row_major)
+  where S % 64 == 0
   grid (S)
   block 64
 {
+  smem sc: f32[64]          // the scores of this query and the key tile's 64 keys
   let q = block.x
   let d = warp.id * 32 + lane
   reg a: bf16
@@ -108,34 +111,34 @@ kernel flash_ref(
   reg rs: f32
   reg acc: f32 = 0
   for t in 0 .. q / 64 + 1 {
+    dot = 0                 // key t * 64 + d: in the tensor, masked below if after q
+    for k in 0 .. 64 {
+      load a <- Q[q, k]
+      load b <- K[t * 64 + d, k]
+      dot += cvt<f64>(a) * cvt<f64>(b)
+    }
+    x = cvt<f32>(dot) * 0.18033688011112042
+    store sc[d] <- x
+    syncthreads
     mt = m
-    for j in t * 64 .. min(t * 64 + 64, q + 1) {
-      dot = 0
-      for k in 0 .. 64 {
-        load a <- Q[q, k]
-        load b <- K[j, k]
-        dot += cvt<f64>(a) * cvt<f64>(b)
-      }
-      mt = max(mt, cvt<f32>(dot) * 0.18033688011112042)
+    for j in 0 .. min(64, q + 1 - t * 64) {
+      load x <- sc[j]
+      mt = max(mt, x)
     }
     c = exp2(m - mt)
     rs = 0
     pv = 0
-    for j in t * 64 .. min(t * 64 + 64, q + 1) {
-      dot = 0
-      for k in 0 .. 64 {
-        load a <- Q[q, k]
-        load b <- K[j, k]
-        dot += cvt<f64>(a) * cvt<f64>(b)
-      }
-      x = exp2(cvt<f32>(dot) * 0.18033688011112042 - mt)
+    for j in 0 .. min(64, q + 1 - t * 64) {
+      load x <- sc[j]
+      x = exp2(x - mt)
       rs = rs + x
-      load v <- V[j, d]
+      load v <- V[t * 64 + j, d]
       pv += cvt<f64>(cvt<bf16>(x)) * cvt<f64>(v)
     }
     l = l * c + rs
     acc = cvt<f32>(cvt<f64>(acc * c) + pv)
     m = mt
+    syncthreads             // every thread has read sc before the next tile's scores
   }
   acc = acc / l
   store O[q, d] <- acc
