@@ -69,6 +69,11 @@ struct SplitPlace {
 /// ring's stage items, then the tile's; none for a bare name).
 using Operand = IndexedOperand;
 inline Operand operand_of(const Module& m, ExprId id) { return indexed_operand(m, id); }
+/// A part of a fragment of rank `rank` with a whole item for each dim past
+/// the written ones: `t[1]` of a [2, 4] fragment is `t[1, :]`, its row 1.
+inline void whole_past(Operand& part, size_t rank) {
+  if (!part.items.empty() && part.items.size() < rank) part.items.resize(rank, IndexItem{IndexItem::Kind::Full, {}, kNone, kNone});
+}
 
 /// A memory operand's layout for a tile element at (row, col): its symbol
 /// (`base`; `storage` is the buffer a dsmem view names), every dim (stage
@@ -210,6 +215,10 @@ class Emitter {
   /// its row-major place in y (`acc + s[:, 0]`, `x * t[1, :]`).
   std::optional<std::string> thread_part(SymbolId s, ByteRange at, const FragShape& y, const std::vector<IndexItem>& items,
                                          const FragShape& result, const std::string& i);
+  /// The row-major index into a per-thread fragment of `dims` of the
+  /// element at `coordinates` (a C++ expression a dim): the one home of a
+  /// per-thread fragment's element order (thread_part(), element_of()).
+  static std::string row_major(const std::vector<int64_t>& dims, const std::vector<std::string>& coordinates);
   /// A fragment operand at `at` (shape `y`, `items` its part, none for the
   /// whole fragment) read where the result (`result`, its written part
   /// part_items or the whole) has its registers: how far apart the two
@@ -279,7 +288,10 @@ class Emitter {
   /// `*ptr += value` as one red.global.add of the dtype's PTX type
   /// (red_add_type(); the verifier refuses the others).
   std::string red_add(DType dtype, const std::string& ptr, const std::string& value) const;
-  /// The f32 value `v` as fragment `f` stores it (16-bit floats rounded).
+  /// The value `v` as fragment `f` stores it: an f32 (f64) value as the
+  /// float dtype's bits (16- and 8-bit floats rounded), an integer converted
+  /// to the fragment's C type. The one home of that choice for every write
+  /// of a computed value (assignments, reductions).
   std::string store_value(const FragShape& f, const std::string& v) const;
   /// The C++ name of a symbol (a CAKE name that is a C++ keyword or one of
   /// the lowering's own is renamed).

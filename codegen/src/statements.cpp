@@ -103,10 +103,24 @@ struct Lowerer {
     return x.element(e, f, i, f.dtype);
   }
 
-  /// The value at `i` of `e` that pack_register() packs into packed
-  /// fragment `f`: f32 for floats, the integer for 8-bit integers.
-  std::string packed_value(const FragShape& f, ExprId e, const std::string& i) {
+  /// The value at register `i` of `e` as computed for fragment `f`, before
+  /// it is stored (Emitter::store_value(), or packed by pack_register()):
+  /// f32 (f64) arithmetic for floats, integer arithmetic for integers.
+  std::string computed_value(const FragShape& f, ExprId e, const std::string& i) {
     return is_float(f.dtype) ? f32_value(f, e, i) : x.integer_element(e, f, i);
+  }
+
+  /// The same of `target op value`: `=` the value, `a op= v` `a op v`.
+  std::string computed(const FragShape& f, SymbolId target, const std::string& op, ExprId value, const std::string& i) {
+    if (op == "=") return computed_value(f, value, i);
+    std::string now = x.value(target, x.slot_read(f, target, i));
+    std::string v = is_float(f.dtype) ? x.element(value, f, i, f.dtype) : x.integer_element(value, f, i);
+    return "(" + now + " " + op.substr(0, 1) + " " + v + ")";
+  }
+
+  /// What `target op value` stores at register cake_i of fragment `f`.
+  std::string stored_value(const FragShape& f, SymbolId target, const std::string& op, ExprId value) {
+    return x.store_value(f, computed(f, target, op, value, "cake_i"));
   }
 
   void declaration(const DeclStmt& d) {
@@ -117,10 +131,10 @@ struct Lowerer {
         if (!f) return;
         line(x.storage(*f) + " " + x.name(d.symbol) + "[" + std::to_string(f->slots()) + "];");
         if (sym.value == kNone) return;
-        if (f->packed()) return each_register_packed(*f, d.symbol, [&](const std::string& i) { return packed_value(*f, sym.value, i); });
+        if (f->packed()) return each_register_packed(*f, d.symbol, [&](const std::string& i) { return computed_value(*f, sym.value, i); });
         Emitter::Fetch fetch{d.symbol};
         std::string value;
-        fetching(fetch, [&] { value = rvalue(*f, sym.value); });
+        fetching(fetch, [&] { value = stored_value(*f, d.symbol, "=", sym.value); });
         register_loop(*f, fetch, [&] { each_register(*f, x.slot_write(*f, d.symbol, "cake_i", value), fetch.statements); });
         return;
       }
@@ -225,6 +239,7 @@ struct Lowerer {
       return x.refuse(r.range, "a register operand that is not a fragment or part of one");
     auto f = x.fragment(op.base, r.range);
     if (!f) return;
+    whole_past(op, f->dims.size());
     if (is_sub_byte_float(x.m.symbols[root_symbol(x.m, mem)].type.dtype))
       return x.refuse(r.range, "part of a fragment of 6- or 4-bit floats");
     std::vector<std::string> tile;
@@ -526,11 +541,6 @@ struct Lowerer {
     return std::nullopt;
   }
 
-  /// What fragment `f` stores of a value `v` its accumulator computed.
-  std::string result_value(const FragShape& f, const Accumulator& a, const std::string& v) const {
-    return a.kind == Accumulator::Kind::Integer ? "(" + x.ctype(f.dtype) + ")(" + v + ")" : x.store_value(f, v);
-  }
-
   /// `reduce.row max|min|sum d <- src`. mma_acc into mma_acc.row: each
   /// thread over its values of a row, then across the quad of lanes that
   /// holds the row (shfl xor 1, 2). A per-thread [R, C] into [R]: each
@@ -562,7 +572,7 @@ struct Lowerer {
       line("  const " + type + " cake_w = " + acc->as(type, x.value(src.symbol, sn + "[cake_j * " + columns + " + cake_c]")) + ";");
       line("  " + combine);
       line("}");
-      line(dn + "[cake_j] = " + result_value(*fd, *acc, "cake_v") + ";");
+      line(dn + "[cake_j] = " + x.store_value(*fd, "cake_v") + ";");
       --x.indent;
       line("}");
       return;
@@ -584,7 +594,7 @@ struct Lowerer {
     line("  const " + type + " cake_w = __shfl_xor_sync(0xffffffffu, cake_v, cake_o);");
     line("  " + combine);
     line("}");
-    line(x.slot_write(*fd, d.symbol, "cake_j", result_value(*fd, *acc, "cake_v")));
+    line(x.slot_write(*fd, d.symbol, "cake_j", x.store_value(*fd, "cake_v")));
     --x.indent;
     line("}");
   }
@@ -614,7 +624,7 @@ struct Lowerer {
     // Value j of the .row vectors (a packed 16- or 8-bit value vector holds
     // two or four to a register; the index vector one).
     std::string take = "if (cake_w " + better + " " + acc->as(type, x.value(v.symbol, x.slot_read(*fv, v.symbol, "cake_j"))) +
-                       ") { " + x.slot_write(*fv, v.symbol, "cake_j", result_value(*fv, *acc, "cake_w")) + " " + in +
+                       ") { " + x.slot_write(*fv, v.symbol, "cake_j", x.store_value(*fv, "cake_w")) + " " + in +
                        "[cake_j] = (" + itype + ")(cake_col + " + base + "); }";
     if (thread_rows(*fs, *fv)) {
       std::string columns = std::to_string(fs->dims[1]);
@@ -673,6 +683,7 @@ struct Lowerer {
     auto f = x.fragment(op.base, t.range);
     std::string o(a.op);
     if (!f || !writable(o)) return;
+    whole_past(op, f->dims.size());
     std::vector<std::string> tile;
     auto when = x.part_guard(*f, op, "cake_i", tile);
     if (!when) return x.refuse(t.range, "this part of a fragment");
@@ -695,35 +706,13 @@ struct Lowerer {
     if (!f || !writable(op)) return;
     if (f->packed()) {
       // `a op= v` is `a = a op v`, computed as `=` is.
-      return each_register_packed(*f, t.symbol, [&](const std::string& i) {
-        if (op == "=") return packed_value(*f, a.value, i);
-        std::string now = x.value(t.symbol, x.slot_read(*f, t.symbol, i)), o = " " + op.substr(0, 1) + " ";
-        return is_float(f->dtype) ? "(" + now + o + x.element(a.value, *f, i, f->dtype) + ")"
-                                  : "(" + now + o + x.integer_element(a.value, *f, i) + ")";
-      });
+      return each_register_packed(*f, t.symbol, [&](const std::string& i) { return computed(*f, t.symbol, op, a.value, i); });
     }
     Emitter::Fetch fetch{t.symbol};
     std::string value;
     fetching(fetch, [&] { value = stored_value(*f, t.symbol, op, a.value); });
     std::string body = x.slot_write(*f, t.symbol, "cake_i", value);
     register_loop(*f, fetch, [&] { each_register(*f, body, fetch.statements); });
-  }
-
-  /// What `target op value` stores at register cake_i of fragment `f`:
-  /// `=` the value (rvalue()), `a op= v` `a = a op v` computed alike.
-  std::string stored_value(const FragShape& f, SymbolId target, const std::string& op, ExprId value) {
-    if (op == "=") return rvalue(f, value);
-    std::string now = x.value(target, x.slot_read(f, target, "cake_i"));
-    return is_float(f.dtype) ? x.store_value(f, "(" + now + " " + op.substr(0, 1) + " " + x.element(value, f, "cake_i", f.dtype) + ")")
-                             : "(" + x.ctype(f.dtype) + ")(" + now + " " + op.substr(0, 1) + " " +
-                                   x.integer_element(value, f, "cake_i") + ")";
-  }
-
-  /// The value of `e` as fragment `f` stores it: f32 arithmetic rounded
-  /// to a 16-bit float, or integer arithmetic for an integer fragment.
-  std::string rvalue(const FragShape& f, ExprId e) {
-    if (!is_float(f.dtype)) return "(" + x.ctype(f.dtype) + ")(" + x.integer_element(e, f, "cake_i") + ")";
-    return x.store_value(f, f32_value(f, e, "cake_i"));
   }
 
   void block(const std::vector<StmtId>& body) {

@@ -672,6 +672,9 @@ std::optional<std::string> Emitter::part_guard(const FragShape& f, const Indexed
 std::optional<std::string> Emitter::part_operand(ExprId id, const FragShape& result, const std::string& i) {
   const Expr& e = m.exprs[id];
   IndexedOperand op = operand_of(m, id);
+  auto y = fragment(op.base, e.range);
+  if (!y) return std::nullopt;
+  whole_past(op, y->dims.size());
   auto same_part = [&] {
     if (!part_items || op.items.size() != part_items->size()) return false;
     for (size_t d = 0; d < op.items.size(); ++d)
@@ -680,8 +683,7 @@ std::optional<std::string> Emitter::part_operand(ExprId id, const FragShape& res
     return true;
   };
   if (same_part()) return operand_slot(op.base, e.range, result, i);
-  auto y = fragment(op.base, e.range);
-  if (!y) return std::nullopt;
+  // An element: a scalar index for every dim.
   bool element = !op.items.empty() && std::all_of(op.items.begin(), op.items.end(), [](const IndexItem& item) {
     return item.kind == IndexItem::Kind::Scalar;
   });
@@ -726,19 +728,25 @@ std::optional<std::string> Emitter::thread_part(SymbolId s, ByteRange at, const 
       refuse(at, "`" + std::string(m.written(at)) + "` as an operand of this shape");
       return std::nullopt;
   }
-  std::string flat;
+  std::vector<std::string> coordinates = start;
   int64_t below = 1;  // elements of the part's dims after the current one
   for (size_t d = y.dims.size(); d-- > 0;) {
-    std::string coordinate = start[d];
-    if (part_dim[d] >= 0) {
-      coordinate = "(" + start[d] + " + " + p + (below > 1 ? " / " + std::to_string(below) : "") + " % " + std::to_string(dims[part_dim[d]]) + ")";
-      below *= dims[part_dim[d]];
-    }
-    int64_t stride = 1;
-    for (size_t e = d + 1; e < y.dims.size(); ++e) stride *= y.dims[e];
-    flat += (flat.empty() ? "" : " + ") + (stride > 1 ? coordinate + " * " + std::to_string(stride) : coordinate);
+    if (part_dim[d] < 0) continue;
+    coordinates[d] = "(" + start[d] + " + " + p + (below > 1 ? " / " + std::to_string(below) : "") + " % " +
+                     std::to_string(dims[part_dim[d]]) + ")";
+    below *= dims[part_dim[d]];
   }
-  return slot_read(y, name(s), flat.empty() ? "0" : flat);
+  return slot_read(y, name(s), row_major(y.dims, coordinates));
+}
+
+std::string Emitter::row_major(const std::vector<int64_t>& dims, const std::vector<std::string>& coordinates) {
+  std::string flat;
+  for (size_t d = 0; d < dims.size() && d < coordinates.size(); ++d) {
+    int64_t stride = 1;
+    for (size_t e = d + 1; e < dims.size(); ++e) stride *= dims[e];
+    flat += (flat.empty() ? "" : " + ") + (stride > 1 ? coordinates[d] + " * " + std::to_string(stride) : coordinates[d]);
+  }
+  return flat.empty() ? "0" : flat;
 }
 
 std::optional<std::array<int64_t, 2>> Emitter::part_shift(ByteRange at, const FragShape& y,
@@ -926,8 +934,9 @@ std::optional<std::string> Emitter::element_of(SymbolId s, ByteRange at, const F
   std::string array = name(s);
   if (y.layout == FragLayout::None) {
     // The thread's own value, at any index.
-    std::string flat = "(long long)(" + index(items[0].start) + ")";
-    for (size_t d = 1; d < items.size(); ++d) flat = "(" + flat + " * " + num(y.dims[d]) + " + " + index(items[d].start) + ")";
+    std::vector<std::string> coordinates;
+    for (const IndexItem& item : items) coordinates.push_back("(long long)(" + index(item.start) + ")");
+    std::string flat = row_major(y.dims, coordinates);
     if (!fetch) return slot_read(y, array, flat);
     std::string v = fetch->next_once();
     fetch->once.push_back("const auto " + v + " = " + slot_read(y, array, flat) + ";");
@@ -1120,6 +1129,7 @@ std::string Emitter::element(ExprId id, const FragShape& result, const std::stri
 std::string Emitter::value(SymbolId s, const std::string& slot) const { return to_f32(m.symbols[s].type.dtype, slot); }
 
 std::string Emitter::store_value(const FragShape& f, const std::string& v) const {
+  if (!is_float(f.dtype)) return "(" + ctype(f.dtype) + ")(" + v + ")";
   const NarrowFloat* n = narrow_float(f.dtype);
   return n ? std::string(n->from_f32) + "(" + v + ")" : v;
 }

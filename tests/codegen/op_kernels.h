@@ -1753,24 +1753,34 @@ kernel layernorm(X: global f32[R, C], G: global f32[C], B: global f32[C], Y: glo
 })"},
     // Parts of per-thread fragments as operands of whole results: a row
     // (`t[1, :]`, over every row), a column (`t[:, 2 : 1]`, over every
-    // column), a [1, 4] block, `s[:, 0]` of a row reduction's [4, 1].
+    // column), a [1, 4] block, `s[:, 0]` of a row reduction's [4, 1], and
+    // a row by one index (`t[3]`: read as element 3 before; written,
+    // loaded and stored, refused before).
     {"parts of per-thread fragments as operands", "sm_80", "",
-     R"(kernel thread_parts(X: global f32[M, 8], Y: global f32[M, 8], Z: global f32[M, 4], W: global f32[M]) where M % 128 == 0 grid (M / 128) block 32 {
+     R"(kernel thread_parts(X: global f32[M, 8], Y: global f32[M, 8], Z: global f32[M, 4], W: global f32[M], V: global f32[M, 8], U: global f32[M, 8]) where M % 128 == 0 grid (M / 128) block 32 {
   let i = block.x * 32 + lane
   reg x: f32[4, 8]
   reg t: f32[4, 8]
   reg s: f32[4, 1]
   reg z: f32[4, 4]
   reg w: f32[4]
+  reg v: f32[8]
   load x <- X[i * 4 : 4, :]
   t = x * 2.0 - 1.0
   reduce.row max s <- x
+  v = t[3] * 2.0 + x[0]
+  t[1] = t[0] * 0.5 - x[2]
+  t[2] += t[1]
+  load t[0] <- X[i * 4 + 3, :]
+  store U[i * 4 : 4, :] <- t
+  store U[i * 4 + 1, :] <- t[3]
   x = x * t[1, :] + t[:, 2 : 1]
   z = x[:, 4 : 4] - t[2 : 1, 0 : 4] * s[:, 0]
   w = s[:, 0] + x[:, 7]
   store Y[i * 4 : 4, :] <- x
   store Z[i * 4 : 4, :] <- z
   store W[i * 4 : 4] <- w
+  store V[i, :] <- v
 })"},
     // cp.async inside elect.warp: each warp's elected thread copies its
     // warp's row whole (refused before: no group of threads to split it).
