@@ -374,6 +374,15 @@ class Emitter {
   int64_t role_first_warp = 0;
   RoleSpec::Kind role_kind = RoleSpec::Kind::All;
   bool elected = false;
+  /// Inside an `if` or a loop whose condition or bounds read `lane`: some
+  /// lanes of the warp may skip the code.
+  bool lane_divergent = false;
+  /// True when `e` reads `lane` (directly or through a `let`).
+  bool reads_lane(ExprId e) const;
+  /// Whether the lanes of the warp meet (`__syncwarp()`) before and after
+  /// statement `id`, so that the warp's memory accesses keep program order
+  /// across its lanes (sync.cpp).
+  bool warp_ordered(StmtId id) const;
 
   // Section - statements (statements.cpp)
 

@@ -715,6 +715,14 @@ struct Lowerer {
     register_loop(*f, fetch, [&] { each_register(*f, body, fetch.statements); });
   }
 
+  /// Marks the code of a block whose condition or bounds read `lane`.
+  struct LaneScope {
+    Emitter& x;
+    bool outer;
+    LaneScope(Emitter& e, bool lane) : x(e), outer(e.lane_divergent) { x.lane_divergent = outer || lane; }
+    ~LaneScope() { x.lane_divergent = outer; }
+  };
+
   void block(const std::vector<StmtId>& body) {
     ++x.indent;
     x.statements(body);
@@ -774,6 +782,7 @@ struct Lowerer {
     if (!stages || *stages <= 0) return x.refuse(p.ring, "a ring whose stage count is not a positive constant");
     std::string v = x.name(p.variable), st = x.name(p.stage), ring = std::to_string(*stages);
     std::string step = p.step == kNone ? "1LL" : x.index(p.step);
+    LaneScope lanes(x, x.reads_lane(p.start) || x.reads_lane(p.end) || x.reads_lane(p.step));
     keep_rolled(p.end);
     line("for (long long " + v + " = " + x.index(p.start) + "; " + v + " < " + x.index(p.end) + "; " + v + " += " +
          step + ") {");
@@ -795,6 +804,7 @@ struct Lowerer {
           } else if constexpr (std::is_same_v<T, LetStmt>) {
             line("const long long " + x.name(n.symbol) + " = " + x.index(n.value) + ";");
           } else if constexpr (std::is_same_v<T, ForStmt>) {
+            LaneScope lanes(x, x.reads_lane(n.start) || x.reads_lane(n.end) || x.reads_lane(n.step));
             std::string v = x.name(n.variable);
             std::string step = n.step == kNone ? "1LL" : x.index(n.step);
             keep_rolled(n.end);
@@ -803,6 +813,7 @@ struct Lowerer {
             block(n.body);
             line("}");
           } else if constexpr (std::is_same_v<T, IfStmt>) {
+            LaneScope lanes(x, x.reads_lane(n.condition));
             line("if (" + x.condition(n.condition) + ") {");
             block(n.then_body);
             if (!n.else_body.empty()) {
@@ -870,7 +881,10 @@ void Emitter::statement(StmtId id) {
                   std::holds_alternative<IfStmt>(s.node) || std::holds_alternative<PipelineStmt>(s.node) ||
                   std::holds_alternative<ElectStmt>(s.node);
   comment(s.range, has_body);
+  bool ordered = warp_ordered(id);
+  if (ordered) line("__syncwarp();", s.range);
   Lowerer{*this, id, s}.run();
+  if (ordered) line("__syncwarp();", s.range);
 }
 
 }  // namespace cake::codegen

@@ -5,9 +5,69 @@
 // features. See docs/lowering.md.
 #include "emitter.h"
 
+#include "cake/ops.h"
 #include "cake/roles.h"
 
+#include <algorithm>
+
 namespace cake::codegen {
+
+namespace {
+
+/// An op whose executing threads write shared or global memory themselves
+/// (store, store.add, stmatrix, cp.async: ops.def's load/store unit or
+/// cp.async engine, into those spaces), or wait for their own such writes
+/// (a group wait each thread issues): what another lane may read or write
+/// next. TMA, bulk copies and the tensor cores are ordered by mbarriers and
+/// their fences instead; tensor memory a warp reads and writes by its own
+/// lanes' quarters.
+bool thread_memory_op(Op op) {
+  const OpInfo& info = op_info(op);
+  if (info.family == OpFamily::GroupWait) return info.issue == OpIssue::PerThread;
+  SpaceSet dst = info.operands[0];
+  return info.family == OpFamily::Move && (info.engine == OpEngine::Lsu || info.engine == OpEngine::AsyncCopy) &&
+         (dst.has(Space::Smem) || dst.has(Space::Dsmem) || dst.has(Space::Global));
+}
+
+/// Whether `s` or a statement in its body has a thread_memory_op().
+bool holds_thread_memory_op(const Module& m, const Stmt& s) {
+  if (auto op = op_of(s)) return thread_memory_op(*op);
+  auto any = [&](const std::vector<StmtId>& body) {
+    return std::any_of(body.begin(), body.end(), [&](StmtId c) { return holds_thread_memory_op(m, m.stmts[c]); });
+  };
+  if (const auto* r = std::get_if<RoleStmt>(&s.node)) return any(r->body);
+  if (const auto* f = std::get_if<ForStmt>(&s.node)) return any(f->body);
+  if (const auto* p = std::get_if<PipelineStmt>(&s.node)) return any(p->body);
+  if (const auto* e = std::get_if<ElectStmt>(&s.node)) return any(e->body);
+  if (const auto* i = std::get_if<IfStmt>(&s.node)) return any(i->then_body) || any(i->else_body);
+  return false;
+}
+
+}  // namespace
+
+bool Emitter::reads_lane(ExprId e) const { return e != kNone && depends_on_builtin(m, eval, e, "lane"); }
+
+// The language orders a warp's accesses by program order across its lanes
+// (docs/run.md, "The race report"); CUDA does not between two instructions
+// of different lanes (independent thread scheduling, and the compiler may
+// move a thread's access past another to an address it proves differs),
+// so where lanes may exchange data through memory the warp meets: around
+// each statement with a thread memory op in code every lane runs, and
+// around a statement whose body some lanes skip (`elect`, a condition or
+// loop bound that reads `lane`) where it holds one. Inside such a body
+// nothing is added (not every lane would reach the meeting).
+bool Emitter::warp_ordered(StmtId id) const {
+  if (elected || lane_divergent) return false;
+  const Stmt& s = m.stmts[id];
+  if (auto op = op_of(s)) return thread_memory_op(*op);
+  bool splits = false;
+  if (std::holds_alternative<ElectStmt>(s.node)) splits = true;
+  if (const auto* i = std::get_if<IfStmt>(&s.node)) splits = reads_lane(i->condition);
+  if (const auto* f = std::get_if<ForStmt>(&s.node)) splits = reads_lane(f->start) || reads_lane(f->end) || reads_lane(f->step);
+  if (const auto* p = std::get_if<PipelineStmt>(&s.node))
+    splits = reads_lane(p->start) || reads_lane(p->end) || reads_lane(p->step);
+  return splits && holds_thread_memory_op(m, s);
+}
 
 void Emitter::mbarrier_prologue() {
   const SmemLayout& smem = facts.on(target).smem;

@@ -1782,6 +1782,35 @@ kernel layernorm(X: global f32[R, C], G: global f32[C], B: global f32[C], Y: glo
   store W[i * 4 : 4] <- w
   store V[i, :] <- v
 })"},
+    // Lanes of a warp exchange values through shared memory (another
+    // lane's store, then a load; a store under `if lane == 3` read by
+    // every lane), and two stores to one global row from different lanes:
+    // the language orders a warp's accesses, and without __syncwarp()
+    // between them the host runtime's lanes ran each statement pair alone
+    // (34 of 64 values differed; the row store 12 of 256).
+    {"lanes of a warp exchanging values through memory", "sm_80", "",
+     R"(kernel lanes(X: global f32[N] row_major, Y: global f32[N] row_major, A: global f32[N, 16] row_major, B: global f32[N, 16] row_major) where N % 32 == 0 grid (N / 32) block 32 {
+  smem s: f32[32]
+  smem t: f32[1]
+  reg x: f32
+  reg y: f32
+  reg z: f32
+  reg a: f32[16, 16] layout(mma_acc)
+  load x <- X[block.x * 32 + lane]
+  store s[31 - lane] <- x
+  if lane == 3 {
+    store t[0] <- x
+  }
+  load y <- s[lane]
+  load z <- t[0]
+  y = y * 2.0 + z
+  store Y[block.x * 32 + lane] <- y
+  if block.x * 32 + 16 <= N {
+    load a <- A[block.x * 16 : 16, :]
+    store B[block.x * 16 : 16, :] <- a
+    store B[block.x * 16 + 7, :] <- a[3]
+  }
+})"},
     // cp.async inside elect.warp: each warp's elected thread copies its
     // warp's row whole (refused before: no group of threads to split it).
     {"cp.async by each warp's elected thread", "sm_80", "",

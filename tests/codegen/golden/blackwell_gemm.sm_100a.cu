@@ -245,6 +245,8 @@ blackwell_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, u
 #line 59 "@CAKE_FILE@"
       // store C[block.y * 128 + q * 32 : 32, block.x * 256 + c : 32] <- o
 #line 59 "@CAKE_FILE@"
+      __syncwarp();
+#line 59 "@CAKE_FILE@"
       {
 #line 59 "@CAKE_FILE@"
         auto* const cake_corner = &C[(((((long long)blockIdx.y * 128LL) + (q * 32LL)) + (int)cake_lane)) * N + ((((long long)blockIdx.x * 256LL) + c) + 0)];
@@ -254,6 +256,8 @@ blackwell_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, u
         for (int cake_j = 0; cake_j < 16; ++cake_j) CAKE_ST_B32(&cake_corner[(0) * N + ((2 * cake_j))], o[cake_j]);
 #line 59 "@CAKE_FILE@"
       }
+#line 59 "@CAKE_FILE@"
+      __syncwarp();
 #line 55 "@CAKE_FILE@"
     }
 #line 50 "@CAKE_FILE@"

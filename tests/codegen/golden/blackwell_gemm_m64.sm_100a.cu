@@ -243,6 +243,8 @@ blackwell_gemm_m64(unsigned short* __restrict__ A, unsigned short* __restrict__ 
 #line 61 "@CAKE_FILE@"
       // store C[block.y * 64 + q * 16 : 16, block.x * 256 + c : 32] <- o
 #line 61 "@CAKE_FILE@"
+      __syncwarp();
+#line 61 "@CAKE_FILE@"
       {
 #line 61 "@CAKE_FILE@"
         auto* const cake_corner = &C[(((((long long)blockIdx.y * 64LL) + (q * 16LL)) + cake_lane / 4)) * N + ((((long long)blockIdx.x * 256LL) + c) + 2 * (cake_lane % 4))];
@@ -252,6 +254,8 @@ blackwell_gemm_m64(unsigned short* __restrict__ A, unsigned short* __restrict__ 
         for (int cake_j = 0; cake_j < 8; ++cake_j) CAKE_ST_B32(&cake_corner[((16 * ((((2 * cake_j)) / 4) / 4) + 8 * ((((2 * cake_j)) % 4) / 2))) * N + (8 * ((((2 * cake_j)) / 4) % 4) + (((2 * cake_j)) % 2))], o[cake_j]);
 #line 61 "@CAKE_FILE@"
       }
+#line 61 "@CAKE_FILE@"
+      __syncwarp();
 #line 57 "@CAKE_FILE@"
     }
 #line 52 "@CAKE_FILE@"

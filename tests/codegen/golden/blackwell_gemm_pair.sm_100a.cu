@@ -279,6 +279,8 @@ blackwell_gemm_pair(unsigned short* __restrict__ A, unsigned short* __restrict__
 #line 71 "@CAKE_FILE@"
       // store C[block.y * 256 + half * 128 + q * 32 : 32, tile_n * 256 + c : 32] <- o
 #line 71 "@CAKE_FILE@"
+      __syncwarp();
+#line 71 "@CAKE_FILE@"
       {
 #line 71 "@CAKE_FILE@"
         auto* const cake_corner = &C[((((((long long)blockIdx.y * 256LL) + (half * 128LL)) + (q * 32LL)) + (int)cake_lane)) * N + (((tile_n * 256LL) + c) + 0)];
@@ -288,6 +290,8 @@ blackwell_gemm_pair(unsigned short* __restrict__ A, unsigned short* __restrict__
         for (int cake_j = 0; cake_j < 16; ++cake_j) CAKE_ST_B32(&cake_corner[(0) * N + ((2 * cake_j))], o[cake_j]);
 #line 71 "@CAKE_FILE@"
       }
+#line 71 "@CAKE_FILE@"
+      __syncwarp();
 #line 67 "@CAKE_FILE@"
     }
 #line 62 "@CAKE_FILE@"

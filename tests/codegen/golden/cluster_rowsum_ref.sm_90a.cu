@@ -27,6 +27,8 @@ cluster_rowsum_ref(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 56 "@CAKE_FILE@"
   // if i < R {
 #line 56 "@CAKE_FILE@"
+  __syncwarp();
+#line 56 "@CAKE_FILE@"
   if ((i < R)) {
 #line 57 "@CAKE_FILE@"
     // for k in 0 .. C {
@@ -48,5 +50,7 @@ cluster_rowsum_ref(float* __restrict__ X, float* __restrict__ Y, long long R) {
     { const int cake_i = 0; Y[i] = s[cake_i]; }
 #line 56 "@CAKE_FILE@"
   }
+#line 56 "@CAKE_FILE@"
+  __syncwarp();
 #line 63 "@CAKE_FILE@"
 }

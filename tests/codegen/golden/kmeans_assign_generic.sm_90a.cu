@@ -59,6 +59,8 @@ kmeans_assign_generic(unsigned short* __restrict__ X, unsigned short* __restrict
 #line 124 "@CAKE_FILE@"
   // if i < N {                                // no barrier inside: divergence is harmless
 #line 124 "@CAKE_FILE@"
+  __syncwarp();
+#line 124 "@CAKE_FILE@"
   if ((i < N)) {
 #line 125 "@CAKE_FILE@"
     // load xb <- X[i : 1, :]
@@ -182,5 +184,7 @@ kmeans_assign_generic(unsigned short* __restrict__ X, unsigned short* __restrict
     }
 #line 124 "@CAKE_FILE@"
   }
+#line 124 "@CAKE_FILE@"
+  __syncwarp();
 #line 136 "@CAKE_FILE@"
 }

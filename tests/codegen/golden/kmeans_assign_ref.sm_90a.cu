@@ -49,6 +49,8 @@ kmeans_assign_ref(unsigned short* __restrict__ X, unsigned short* __restrict__ C
 #line 79 "@CAKE_FILE@"
   // if i < N {
 #line 79 "@CAKE_FILE@"
+  __syncwarp();
+#line 79 "@CAKE_FILE@"
   if ((i < N)) {
 #line 80 "@CAKE_FILE@"
     // for k in 0 .. K {                            // upwards, strict `<`: the smallest index wins a tie
@@ -108,5 +110,7 @@ kmeans_assign_ref(unsigned short* __restrict__ X, unsigned short* __restrict__ C
     { const int cake_i = 0; out[i] = arg[cake_i]; }
 #line 79 "@CAKE_FILE@"
   }
+#line 79 "@CAKE_FILE@"
+  __syncwarp();
 #line 96 "@CAKE_FILE@"
 }

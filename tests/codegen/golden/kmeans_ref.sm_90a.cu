@@ -49,6 +49,8 @@ kmeans_ref(unsigned short* __restrict__ X, unsigned short* __restrict__ C, float
 #line 164 "@CAKE_FILE@"
   // if i < N {
 #line 164 "@CAKE_FILE@"
+  __syncwarp();
+#line 164 "@CAKE_FILE@"
   if ((i < N)) {
 #line 165 "@CAKE_FILE@"
     // for k in 0 .. K {                            // upwards, strict `<`: the smallest index wins a tie
@@ -108,5 +110,7 @@ kmeans_ref(unsigned short* __restrict__ X, unsigned short* __restrict__ C, float
     { const int cake_i = 0; out[i] = arg[cake_i]; }
 #line 164 "@CAKE_FILE@"
   }
+#line 164 "@CAKE_FILE@"
+  __syncwarp();
 #line 181 "@CAKE_FILE@"
 }

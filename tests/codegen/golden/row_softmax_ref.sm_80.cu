@@ -37,6 +37,8 @@ row_softmax_ref(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 66 "@CAKE_FILE@"
   // if i < R {
 #line 66 "@CAKE_FILE@"
+  __syncwarp();
+#line 66 "@CAKE_FILE@"
   if ((i < R)) {
 #line 67 "@CAKE_FILE@"
     // for k in 0 .. C {
@@ -90,5 +92,7 @@ row_softmax_ref(float* __restrict__ X, float* __restrict__ Y, long long R) {
     }
 #line 66 "@CAKE_FILE@"
   }
+#line 66 "@CAKE_FILE@"
+  __syncwarp();
 #line 82 "@CAKE_FILE@"
 }

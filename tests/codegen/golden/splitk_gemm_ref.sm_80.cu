@@ -57,6 +57,10 @@ splitk_gemm_ref(unsigned short* __restrict__ A, unsigned short* __restrict__ B, 
 #line 80 "@CAKE_FILE@"
   // store C[i, j] <- acc
 #line 80 "@CAKE_FILE@"
+  __syncwarp();
+#line 80 "@CAKE_FILE@"
   { const int cake_i = 0; C[(i) * N + j] = acc[cake_i]; }
+#line 80 "@CAKE_FILE@"
+  __syncwarp();
 #line 81 "@CAKE_FILE@"
 }

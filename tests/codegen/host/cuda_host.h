@@ -1176,6 +1176,7 @@ void run(void (*entry)(void**), void** args, const unsigned grid[3], const unsig
 #define asm(...) ((void)0)
 
 inline void __syncthreads() { cake_host::syncthreads(); }
+inline void __syncwarp(unsigned = 0xffffffffu) { cake_host::warp_rendezvous(); }
 // A pair of neighbouring values in one access (aliasing-safe here).
 #define CAKE_LD_B32(p) cake_host::load_bits<unsigned>(p)
 #define CAKE_ST_B32(p, v) cake_host::store_bits<unsigned>((p), (v))
