@@ -377,8 +377,9 @@ class Emitter {
   /// Inside an `if` or a loop whose condition or bounds read `lane`: some
   /// lanes of the warp may skip the code.
   bool lane_divergent = false;
-  /// True when `e` reads `lane` (directly or through a `let`).
-  bool reads_lane(ExprId e) const;
+  /// True for an `if` or a loop whose condition or bounds read `lane`
+  /// (directly or through a `let`): some lanes may skip its body.
+  bool lane_split(const Stmt& s) const;
   /// Whether the lanes of the warp meet (`__syncwarp()`) before and after
   /// statement `id`, so that the warp's memory accesses keep program order
   /// across its lanes (sync.cpp).

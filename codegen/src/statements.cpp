@@ -782,7 +782,7 @@ struct Lowerer {
     if (!stages || *stages <= 0) return x.refuse(p.ring, "a ring whose stage count is not a positive constant");
     std::string v = x.name(p.variable), st = x.name(p.stage), ring = std::to_string(*stages);
     std::string step = p.step == kNone ? "1LL" : x.index(p.step);
-    LaneScope lanes(x, x.reads_lane(p.start) || x.reads_lane(p.end) || x.reads_lane(p.step));
+    LaneScope lanes(x, x.lane_split(s));
     keep_rolled(p.end);
     line("for (long long " + v + " = " + x.index(p.start) + "; " + v + " < " + x.index(p.end) + "; " + v + " += " +
          step + ") {");
@@ -804,7 +804,7 @@ struct Lowerer {
           } else if constexpr (std::is_same_v<T, LetStmt>) {
             line("const long long " + x.name(n.symbol) + " = " + x.index(n.value) + ";");
           } else if constexpr (std::is_same_v<T, ForStmt>) {
-            LaneScope lanes(x, x.reads_lane(n.start) || x.reads_lane(n.end) || x.reads_lane(n.step));
+            LaneScope lanes(x, x.lane_split(s));
             std::string v = x.name(n.variable);
             std::string step = n.step == kNone ? "1LL" : x.index(n.step);
             keep_rolled(n.end);
@@ -813,7 +813,7 @@ struct Lowerer {
             block(n.body);
             line("}");
           } else if constexpr (std::is_same_v<T, IfStmt>) {
-            LaneScope lanes(x, x.reads_lane(n.condition));
+            LaneScope lanes(x, x.lane_split(s));
             line("if (" + x.condition(n.condition) + ") {");
             block(n.then_body);
             if (!n.else_body.empty()) {

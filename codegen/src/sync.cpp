@@ -45,7 +45,15 @@ bool holds_thread_memory_op(const Module& m, const Stmt& s) {
 
 }  // namespace
 
-bool Emitter::reads_lane(ExprId e) const { return e != kNone && depends_on_builtin(m, eval, e, "lane"); }
+bool Emitter::lane_split(const Stmt& s) const {
+  auto reads = [&](std::initializer_list<ExprId> es) {
+    return std::any_of(es.begin(), es.end(), [&](ExprId e) { return e != kNone && depends_on_builtin(m, eval, e, "lane"); });
+  };
+  if (const auto* i = std::get_if<IfStmt>(&s.node)) return reads({i->condition});
+  if (const auto* f = std::get_if<ForStmt>(&s.node)) return reads({f->start, f->end, f->step});
+  if (const auto* p = std::get_if<PipelineStmt>(&s.node)) return reads({p->start, p->end, p->step});
+  return false;
+}
 
 // The language orders a warp's accesses by program order across its lanes
 // (docs/run.md, "The race report"); CUDA does not between two instructions
@@ -60,12 +68,7 @@ bool Emitter::warp_ordered(StmtId id) const {
   if (elected || lane_divergent) return false;
   const Stmt& s = m.stmts[id];
   if (auto op = op_of(s)) return thread_memory_op(*op);
-  bool splits = false;
-  if (std::holds_alternative<ElectStmt>(s.node)) splits = true;
-  if (const auto* i = std::get_if<IfStmt>(&s.node)) splits = reads_lane(i->condition);
-  if (const auto* f = std::get_if<ForStmt>(&s.node)) splits = reads_lane(f->start) || reads_lane(f->end) || reads_lane(f->step);
-  if (const auto* p = std::get_if<PipelineStmt>(&s.node))
-    splits = reads_lane(p->start) || reads_lane(p->end) || reads_lane(p->step);
+  bool splits = std::holds_alternative<ElectStmt>(s.node) || lane_split(s);
   return splits && holds_thread_memory_op(m, s);
 }
 
