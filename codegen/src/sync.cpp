@@ -29,20 +29,6 @@ bool thread_memory_op(Op op) {
          (dst.has(Space::Smem) || dst.has(Space::Dsmem) || dst.has(Space::Global));
 }
 
-/// Whether `s` or a statement in its body has a thread_memory_op().
-bool holds_thread_memory_op(const Module& m, const Stmt& s) {
-  if (auto op = op_of(s)) return thread_memory_op(*op);
-  auto any = [&](const std::vector<StmtId>& body) {
-    return std::any_of(body.begin(), body.end(), [&](StmtId c) { return holds_thread_memory_op(m, m.stmts[c]); });
-  };
-  if (const auto* r = std::get_if<RoleStmt>(&s.node)) return any(r->body);
-  if (const auto* f = std::get_if<ForStmt>(&s.node)) return any(f->body);
-  if (const auto* p = std::get_if<PipelineStmt>(&s.node)) return any(p->body);
-  if (const auto* e = std::get_if<ElectStmt>(&s.node)) return any(e->body);
-  if (const auto* i = std::get_if<IfStmt>(&s.node)) return any(i->then_body) || any(i->else_body);
-  return false;
-}
-
 }  // namespace
 
 bool Emitter::lane_split(const Stmt& s) const {
@@ -69,7 +55,10 @@ bool Emitter::warp_ordered(StmtId id) const {
   const Stmt& s = m.stmts[id];
   if (auto op = op_of(s)) return thread_memory_op(*op);
   bool splits = std::holds_alternative<ElectStmt>(s.node) || lane_split(s);
-  return splits && holds_thread_memory_op(m, s);
+  return splits && reaches(m, {id}, [](const Stmt& c) {
+           auto op = op_of(c);
+           return op && thread_memory_op(*op);
+         });
 }
 
 void Emitter::mbarrier_prologue() {

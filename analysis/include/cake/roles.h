@@ -6,6 +6,7 @@
 #include "cake/model.h"
 #include "cake/eval.h"
 
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,9 @@ ExprId arrival_barrier(const Stmt& s);
 /// The `multicast(mask)` of such a statement; kNone without one.
 ExprId arrival_multicast(const Stmt& s);
 
+/// Whether a statement of `body`, or of a block inside it (`elect`, `for`,
+/// `pipeline`, `if`; not a role's), satisfies `pred`.
+bool reaches(const Module& m, const std::vector<StmtId>& body, const std::function<bool(const Stmt&)>& pred);
 /// Whether `body`, or a block inside it, has a plain statement of `op`
 /// (`syncthreads`, `cluster.sync`).
 bool reaches_op(const Module& m, const std::vector<StmtId>& body, Op op);

@@ -77,17 +77,24 @@ ExprId arrival_multicast(const Stmt& s) {
   return kNone;
 }
 
-bool reaches_op(const Module& m, const std::vector<StmtId>& body, Op op) {
+bool reaches(const Module& m, const std::vector<StmtId>& body, const std::function<bool(const Stmt&)>& pred) {
   for (StmtId id : body) {
     const Stmt& s = m.stmts[id];
-    if (const auto* pl = std::get_if<PlainStmt>(&s.node); pl && pl->op == op) return true;
-    if (const auto* e = std::get_if<ElectStmt>(&s.node); e && reaches_op(m, e->body, op)) return true;
-    if (const auto* f = std::get_if<ForStmt>(&s.node); f && reaches_op(m, f->body, op)) return true;
-    if (const auto* p = std::get_if<PipelineStmt>(&s.node); p && reaches_op(m, p->body, op)) return true;
-    if (const auto* i = std::get_if<IfStmt>(&s.node); i && (reaches_op(m, i->then_body, op) || reaches_op(m, i->else_body, op)))
+    if (pred(s)) return true;
+    if (const auto* e = std::get_if<ElectStmt>(&s.node); e && reaches(m, e->body, pred)) return true;
+    if (const auto* f = std::get_if<ForStmt>(&s.node); f && reaches(m, f->body, pred)) return true;
+    if (const auto* p = std::get_if<PipelineStmt>(&s.node); p && reaches(m, p->body, pred)) return true;
+    if (const auto* i = std::get_if<IfStmt>(&s.node); i && (reaches(m, i->then_body, pred) || reaches(m, i->else_body, pred)))
       return true;
   }
   return false;
+}
+
+bool reaches_op(const Module& m, const std::vector<StmtId>& body, Op op) {
+  return reaches(m, body, [op](const Stmt& s) {
+    const auto* pl = std::get_if<PlainStmt>(&s.node);
+    return pl && pl->op == op;
+  });
 }
 
 bool depends_on_thread(const Module& m, const Evaluator& eval, ExprId e) {
