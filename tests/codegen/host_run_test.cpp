@@ -55,24 +55,31 @@ std::string entry_points(const codegen::LaunchPlan& plan) {
 const std::string kHostCompile = std::string(CAKE_HOST_CXX) + " -std=c++20 -O1 -fPIC -w -I" + CAKE_HOST_DIR;
 
 struct HostRuntime {
-  fs::path object;  ///< cuda_host_run.cpp, linked into every kernel's shared object
-  fs::path header;  ///< includes cuda_host.h; precompiled beside it
+  fs::path library;  ///< the runtime's sources as a shared library each kernel's shared object needs
+  fs::path header;   ///< includes cuda_host.h; precompiled beside it
 };
 
-/// The host runtime compiled once into `work`, and cuda_host.h precompiled
-/// there: the header is most of a kernel's compile time, and a kernel
-/// compiled with `-include HEADER` reads it from HEADER.gch (g++) or
-/// HEADER.pch (clang++) instead, which both compilers look for beside it.
+/// The host runtime built once into `work` (a shared library: linking its
+/// objects into every kernel took longer than compiling a small kernel),
+/// and cuda_host.h precompiled there: a kernel compiled with `-include
+/// HEADER` reads it from HEADER.gch (g++) or HEADER.pch (clang++) instead,
+/// which both compilers look for beside it.
 HostRuntime host_runtime(const fs::path& work) {
-  HostRuntime rt{work / "cuda_host_run.o", work / "cuda_host.h"};
-  if (fs::exists(rt.object)) return rt;
+  HostRuntime rt{work / "libcake_host.so", work / "cuda_host.h"};
+  if (fs::exists(rt.library)) return rt;
   std::ofstream(rt.header) << "#include \"" << CAKE_HOST_DIR << "/cuda_host.h\"\n";
   std::string pch = rt.header.string() + (std::string_view(CAKE_HOST_CXX_ID) == "Clang" ? ".pch" : ".gch");
+  std::vector<std::string> commands{kHostCompile + " -x c++-header " + rt.header.string() + " -o " + pch};
+  std::string objects;
+  for (const char* source : {"cuda_host_run", "cuda_host_copy", "cuda_host_mma"}) {
+    fs::path object = work / (std::string(source) + ".o");
+    objects += " " + object.string();
+    commands.push_back(kHostCompile + " -c " + CAKE_HOST_DIR + "/" + source + ".cpp -o " + object.string());
+  }
+  commands.push_back(kHostCompile + " -shared" + objects + " -o " + rt.library.string());
   fs::path log = work / "cuda_host_run.log";
-  for (const std::string& command :
-       {kHostCompile + " -x c++-header " + rt.header.string() + " -o " + pch + " 2>" + log.string(),
-        kHostCompile + " -c " + CAKE_HOST_DIR + "/cuda_host_run.cpp -o " + rt.object.string() + " 2>" + log.string()}) {
-    int status = std::system(command.c_str());
+  for (const std::string& command : commands) {
+    int status = std::system((command + " 2>" + log.string()).c_str());
     INFO(command << "\n" << read(log));
     REQUIRE(status == 0);
   }
@@ -93,7 +100,7 @@ void run_on_host(const Module& m, uint32_t k, const codegen::Lowered& low, const
   std::ofstream(source) << low.cuda << entry_points(low.plan);
   HostRuntime rt = host_runtime(work);
   std::string command = kHostCompile + " -shared -include " + rt.header.string() + " " + source.string() + " " +
-                        rt.object.string() + " -o " + object.string() + " 2>" + log.string();
+                        rt.library.string() + " -o " + object.string() + " 2>" + log.string();
   int status = std::system(command.c_str());
   INFO(command << "\n" << read(log));
   REQUIRE(status == 0);

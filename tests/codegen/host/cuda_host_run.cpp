@@ -1,7 +1,9 @@
-// The scheduler of cuda_host.h: the clusters of a grid one after another
-// (a block is a cluster of one without a `cluster` clause), the threads of
-// a cluster's blocks as fibers resumed in turn until all have returned.
-#include "cuda_host.h"
+// The host runtime's scheduler and meetings (cuda_host.h): the clusters of a
+// grid one after another (a block is a cluster of one without a `cluster`
+// clause), the threads of a cluster's blocks as fibers resumed in turn until
+// all have returned; __syncthreads, the warp collectives, mbarriers, named
+// barriers, elect and the cluster's barrier.
+#include "cuda_host_state.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +11,219 @@
 alignas(1024) unsigned char cake_smem[256 * 1024];
 
 namespace cake_host {
+
+Dim3 block_index;
+Block* block = nullptr;
+Thread* current = nullptr;
+
+void syncthreads() {
+  Thread* self = current;
+  uint64_t g = block->generation;
+  if (++block->arrived == block->live) {
+    block->arrived = 0;
+    ++block->generation;
+    return;
+  }
+  self->wait = Thread::Wait::Block;
+  self->until = g + 1;
+  while (block->generation == g) yield();
+  self->wait = Thread::Wait::None;
+}
+
+void gather(const void* mine, size_t bytes, void* all) {
+  Thread* self = current;
+  unsigned lane = self->idx.x % 32;
+  Warp& w = block->warps[self->idx.x / 32];
+  uint64_t g = w.generation;
+  std::memcpy(w.slots[g % 2][lane], mine, bytes);
+  if (++w.arrived == 32) {
+    w.arrived = 0;
+    ++w.generation;
+  } else {
+    self->wait = Thread::Wait::Warp;
+    while (w.generation == g) yield();
+    self->wait = Thread::Wait::None;
+  }
+  for (unsigned l = 0; l < 32; ++l) std::memcpy(static_cast<unsigned char*>(all) + l * bytes, w.slots[g % 2][l], bytes);
+}
+
+/// The lanes of the warp meet (a .sync.aligned instruction): none goes on
+/// before all have reached it, so what each lane did before is done for
+/// all (a tcgen05.ld reads what another lane's tcgen05.st wrote).
+void warp_rendezvous() {
+  unsigned char mine = 0, all[32];
+  gather(&mine, 1, all);
+}
+
+/// Every lane of the warp puts `bits` in and takes lane `from`'s out.
+uint32_t exchange(uint32_t bits, unsigned from) {
+  uint32_t all[32];
+  gather(&bits, 4, all);
+  return all[from % 32];
+}
+
+/// barrier.cluster.arrive + wait: every live thread of every block.
+void cluster_sync() {
+  Thread* self = current;
+  Cluster& c = *block->cluster;
+  uint64_t g = c.generation;
+  ++block->events;
+  if (++c.arrived == c.live()) {
+    c.arrived = 0;
+    ++c.generation;
+    return;
+  }
+  self->wait = Thread::Wait::Block;
+  while (c.generation == g) yield();  // the scheduler enters this block before resuming
+  self->wait = Thread::Wait::None;
+}
+
+unsigned cluster_rank() { return block->rank; }
+
+// Section - mbarriers, named barriers and elect.
+
+void mbar_init(const void* bar, unsigned count) {
+  block->mbarriers[bar] = Mbarrier{count, count, 0, 0};
+  ++block->events;
+}
+
+Mbarrier& mbar(const void* bar, Block* in) {
+  Block& b = in ? *in : *block;
+  auto it = b.mbarriers.find(bar);
+  if (it == b.mbarriers.end()) {
+    fault("an mbarrier used before mbarrier.init");
+  }
+  return it->second;
+}
+
+/// One arrival, after adding `tx` expected bytes: the phase completes when
+/// no arrival and no byte is pending.
+void mbar_arrive(const void* bar, int64_t tx, Block* in) {
+  Mbarrier& b = mbar(bar, in);
+  b.tx += tx;
+  if (b.pending == 0) {
+    fault("more arrivals on an mbarrier than its count");
+  }
+  if (--b.pending == 0 && b.tx == 0) {
+    ++b.phase;
+    b.pending = b.expected;
+  }
+  ++block->events;
+}
+
+/// `bytes` of the phase's expected transactions have arrived (a copy's
+/// complete_tx): the phase completes when nothing is pending.
+void mbar_complete_tx(const void* bar, int64_t bytes, Block* in) {
+  Mbarrier& b = mbar(bar, in);
+  b.tx -= bytes;
+  if (b.pending == 0 && b.tx == 0) {
+    ++b.phase;
+    b.pending = b.expected;
+  }
+  ++block->events;
+}
+
+/// Returns once the phase of parity `parity` has completed: the current
+/// phase's parity differs from it.
+void mbar_wait(const void* bar, unsigned parity) {
+  Thread* self = current;
+  while (mbar(bar).phase % 2 == parity % 2) {
+    self->wait = Thread::Wait::Mbarrier;
+    yield();
+  }
+  self->wait = Thread::Wait::None;
+}
+
+void named_sync(unsigned id, unsigned threads) {
+  Thread* self = current;
+  Named& n = block->named[id];
+  uint64_t g = n.generation;
+  ++block->events;
+  if (++n.arrived == threads) {
+    n.arrived = 0;
+    ++n.generation;
+    return;
+  }
+  self->wait = Thread::Wait::Named;
+  while (block->named[id].generation == g) yield();
+  self->wait = Thread::Wait::None;
+}
+
+/// bar.arrive: counts toward the barrier's round without waiting for it.
+void named_arrive(unsigned id, unsigned threads) {
+  Named& n = block->named[id];
+  ++block->events;
+  if (++n.arrived == threads) {
+    n.arrived = 0;
+    ++n.generation;
+  }
+}
+
+/// elect.sync over the whole warp: every lane takes part; the lowest lane is
+/// the leader.
+unsigned elect_sync() {
+  uint32_t all[32];
+  uint32_t mine = 1;
+  gather(&mine, 4, all);
+  return current->idx.x % 32 == 0;
+}
+
+std::vector<Block*> multicast_blocks(unsigned mask) {
+  std::vector<Block*> out;
+  Cluster& c = *block->cluster;
+  if (mask == 0 || (c.blocks.size() < 16 && (mask >> c.blocks.size()) != 0)) {
+    std::fprintf(stderr, "cuda_host: a multicast mask 0x%x outside a cluster of %zu\n", mask, c.blocks.size());
+    std::abort();
+  }
+  for (Block& b : c.blocks)
+    if ((mask >> b.rank) & 1) out.push_back(&b);
+  return out;
+}
+
+/// `arrive b multicast(mask)` (mapa + mbarrier.arrive.shared::cluster), and
+/// tcgen05.commit .multicast::cluster: one arrival on `bar` of each block
+/// `mask` names.
+void arrive_multicast(const void* bar, unsigned mask) {
+  for (Block* b : multicast_blocks(mask)) mbar_arrive(bar, 0, b);
+}
+void commit_multicast(const void* bar, unsigned mask) { arrive_multicast(bar, mask); }
+
+/// mapa: the same shared-memory object in the block of rank `rank`. Only
+/// the running block's memory is in cake_smem, so a peer's is where it is
+/// set aside, which stays true while this block runs; its own is `p`.
+void* mapa(const void* p, unsigned rank) {
+  Cluster& c = *block->cluster;
+  if (rank >= c.blocks.size()) {
+    std::fprintf(stderr, "cuda_host: mapa to rank %u outside a cluster of %zu\n", rank, c.blocks.size());
+    std::abort();
+  }
+  size_t offset = static_cast<size_t>(static_cast<const unsigned char*>(p) - cake_smem_base());
+  for (Block& b : c.blocks)
+    if (b.rank == rank) return smem_of(b) + offset;
+  return const_cast<void*>(p);
+}
+
+// Section - The scheduler.
+
+namespace {
+
+inline void trampoline() {
+  block->entry(block->args);
+  current->done = true;
+  --block->live;
+  // A barrier the others wait at may now be complete without this thread.
+  if (block->live > 0 && block->arrived == block->live) {
+    block->arrived = 0;
+    ++block->generation;
+  }
+  Cluster& c = *block->cluster;
+  if (c.arrived > 0 && c.arrived == c.live()) {
+    c.arrived = 0;
+    ++c.generation;
+  }
+}
+
+}  // namespace
 
 void run(void (*entry)(void**), void** args, const unsigned grid[3], const unsigned cluster_dims[3], unsigned threads,
          unsigned char* smem, size_t smem_bytes) {
