@@ -174,19 +174,19 @@ class SplitMix64 {
   uint64_t state_;
 };
 
-enum class Kind : uint8_t { Float, Signed, Unsigned, Pred };
+enum class ValueKind : uint8_t { Float, Signed, Unsigned, Pred };
 
-Kind kind_of(DType dtype) {
+ValueKind value_kind(DType dtype) {
   switch (dtype) {
     case DType::F64: case DType::F32: case DType::TF32: case DType::F16: case DType::BF16:
     case DType::F8E4M3: case DType::F8E5M2: case DType::F6E3M2: case DType::F6E2M3:
     case DType::F4E2M1: case DType::Unknown:
-      return Kind::Float;
-    case DType::I64: case DType::I32: case DType::I16: case DType::I8: return Kind::Signed;
-    case DType::U64: case DType::U32: case DType::U16: case DType::U8: case DType::B32: return Kind::Unsigned;
-    case DType::Pred: return Kind::Pred;
+      return ValueKind::Float;
+    case DType::I64: case DType::I32: case DType::I16: case DType::I8: return ValueKind::Signed;
+    case DType::U64: case DType::U32: case DType::U16: case DType::U8: case DType::B32: return ValueKind::Unsigned;
+    case DType::Pred: return ValueKind::Pred;
   }
-  return Kind::Float;
+  return ValueKind::Float;
 }
 
 /// A float uniform in [-1, 1) rounded into `dtype`; a draw that rounds up to
@@ -199,11 +199,11 @@ double random_float(DType dtype, SplitMix64& rng) {
 }
 
 double random_value(DType dtype, SplitMix64& rng) {
-  switch (kind_of(dtype)) {
-    case Kind::Float: return random_float(dtype, rng);
-    case Kind::Signed: return static_cast<double>(rng.next() >> 60) - 8;
-    case Kind::Unsigned: return static_cast<double>(rng.next() >> 60);
-    case Kind::Pred: return static_cast<double>(rng.next() >> 63);
+  switch (value_kind(dtype)) {
+    case ValueKind::Float: return random_float(dtype, rng);
+    case ValueKind::Signed: return static_cast<double>(rng.next() >> 60) - 8;
+    case ValueKind::Unsigned: return static_cast<double>(rng.next() >> 60);
+    case ValueKind::Pred: return static_cast<double>(rng.next() >> 63);
   }
   return 0;
 }

@@ -58,7 +58,7 @@ int run_fmt(Args args) {
       status = kExitUsage;
       continue;
     }
-    SyntaxTree tree = parse(read.text);
+    SyntaxTree tree = cake::parse(read.text);
     std::optional<std::string> formatted = format_source(tree, read.text);
     if (!formatted) {
       write_all(stderr, "cake fmt: " + input.path + ": has syntax errors (see `cake check`); not formatted\n");

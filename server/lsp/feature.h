@@ -114,6 +114,6 @@ struct FeatureRegistrar {
 #define CAKE_LSP_CONCAT(a, b) CAKE_LSP_CONCAT_(a, b)
 /// Registers a feature at start-up: CAKE_LSP_FEATURE({"textDocument/hover", handler, advertise});
 #define CAKE_LSP_FEATURE(...) \
-  static const ::cake::lsp::FeatureRegistrar CAKE_LSP_CONCAT(cake_lsp_feature_, __LINE__){::cake::lsp::Feature __VA_ARGS__}
+  static const ::cake::lsp::FeatureRegistrar CAKE_LSP_CONCAT(cake_lsp_feature_, __COUNTER__){::cake::lsp::Feature __VA_ARGS__}
 
 }  // namespace cake::lsp

@@ -71,7 +71,7 @@ struct TempDir {
 };
 
 /// Runs `cake args...` in `cwd`, stdin from `stdin_file` (or /dev/null).
-Run cake(const TempDir& dir, std::vector<std::string> args, const fs::path& stdin_file = "/dev/null") {
+Run run_cake(const TempDir& dir, std::vector<std::string> args, const fs::path& stdin_file = "/dev/null") {
   fs::path out = dir.path / ".out", err = dir.path / ".err";
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -106,29 +106,29 @@ TEST_CASE("exit codes: 0 clean, 1 errors, 2 usage or I/O") {
   TempDir dir;
   write(dir.path / "clean.cake", kClean);
   write(dir.path / "broken.cake", kBroken);
-  CHECK(cake(dir, {"check", "clean.cake"}).code == 0);
-  CHECK(cake(dir, {"check", "broken.cake"}).code == 1);
-  CHECK(cake(dir, {"check", "--quiet", "clean.cake", "broken.cake"}).code == 1);
-  CHECK(cake(dir, {"check", "--bogus", "clean.cake"}).code == 2);
-  CHECK(cake(dir, {"check", "--format", "xml", "clean.cake"}).code == 2);
-  CHECK(cake(dir, {"check", "--jobs"}).code == 2);
-  CHECK(cake(dir, {"check"}).code == 2);
-  CHECK(cake(dir, {"frobnicate"}).code == 2);
-  CHECK(cake(dir, {}).code == 2);
-  CHECK(cake(dir, {"--version"}).code == 0);
-  CHECK(cake(dir, {"--help"}).code == 0);
-  CHECK(cake(dir, {"help", "check"}).code == 0);
-  CHECK(cake(dir, {"check", "--help"}).code == 0);
+  CHECK(run_cake(dir, {"check", "clean.cake"}).code == 0);
+  CHECK(run_cake(dir, {"check", "broken.cake"}).code == 1);
+  CHECK(run_cake(dir, {"check", "--quiet", "clean.cake", "broken.cake"}).code == 1);
+  CHECK(run_cake(dir, {"check", "--bogus", "clean.cake"}).code == 2);
+  CHECK(run_cake(dir, {"check", "--format", "xml", "clean.cake"}).code == 2);
+  CHECK(run_cake(dir, {"check", "--jobs"}).code == 2);
+  CHECK(run_cake(dir, {"check"}).code == 2);
+  CHECK(run_cake(dir, {"frobnicate"}).code == 2);
+  CHECK(run_cake(dir, {}).code == 2);
+  CHECK(run_cake(dir, {"--version"}).code == 0);
+  CHECK(run_cake(dir, {"--help"}).code == 0);
+  CHECK(run_cake(dir, {"help", "check"}).code == 0);
+  CHECK(run_cake(dir, {"check", "--help"}).code == 0);
 }
 
 TEST_CASE("cake --version prints the CMake project version") {
   TempDir dir;
-  Run run = cake(dir, {"--version"});
+  Run run = run_cake(dir, {"--version"});
   CHECK(run.code == 0);
   CHECK(run.out == "cake " CAKE_PROJECT_VERSION "\n");
   // SARIF's tool.driver carries the same version.
   write(dir.path / "clean.cake", kClean);
-  json log = parse(cake(dir, {"check", "--format", "sarif", "clean.cake"}));
+  json log = parse(run_cake(dir, {"check", "--format", "sarif", "clean.cake"}));
   CHECK(log["runs"][0]["tool"]["driver"]["version"] == CAKE_PROJECT_VERSION);
 }
 
@@ -138,9 +138,9 @@ TEST_CASE("cake lower says why it cannot compile when NVRTC does not load; check
   TempDir dir;
   std::string example = (fs::path(CAKE_EXAMPLES_DIR) / "row_softmax.cake").string();
   setenv("CAKE_NVRTC", (dir.path / "no-libnvrtc.so").c_str(), 1);
-  Run cubin = cake(dir, {"lower", example, "--emit", "cubin", "-o", "out"});
-  Run cuda = cake(dir, {"lower", example, "--emit", "cuda", "-o", "out"});
-  Run check = cake(dir, {"check", example});
+  Run cubin = run_cake(dir, {"lower", example, "--emit", "cubin", "-o", "out"});
+  Run cuda = run_cake(dir, {"lower", example, "--emit", "cuda", "-o", "out"});
+  Run check = run_cake(dir, {"check", example});
   unsetenv("CAKE_NVRTC");
   CHECK(cubin.code == 2);
   CHECK(cubin.err.find("needs the CUDA Toolkit's NVRTC: ") != std::string::npos);
@@ -157,16 +157,17 @@ TEST_CASE("cake check --device picks the table of the W07xx warnings") {
   REQUIRE((begin != std::string::npos && end != std::string::npos && begin < end));
   TempDir dir;
   write(dir.path / "shallow.cake", cases.substr(begin, end - begin));
-  Run h100 = cake(dir, {"check", "shallow.cake"});
+  Run h100 = run_cake(dir, {"check", "shallow.cake"});
   CHECK(h100.code == 0);  // warnings only
   CHECK(h100.out.find("warning[CAKE-W0701]") != std::string::npos);
   CHECK(h100.out.find("on H100-SXM5-80GB (sm_90a)") != std::string::npos);
-  Run h200 = cake(dir, {"check", "--device", "h200", "shallow.cake"});
+  Run h200 = run_cake(dir, {"check", "--device", "h200", "shallow.cake"});
   CHECK(h200.out.find("on H200-SXM-141GB (sm_90a)") != std::string::npos);
-  CHECK(cake(dir, {"check", "--werror", "--device=H200-SXM-141GB", "shallow.cake"}).code == 1);
+  CHECK(run_cake(dir, {"check", "--werror", "--device=H200-SXM-141GB", "shallow.cake"}).code == 1);
   // A device that does not run the target: the target's default.
-  CHECK(cake(dir, {"check", "--device", "a100", "shallow.cake"}).out.find("on H100-SXM5-80GB") != std::string::npos);
-  Run unknown = cake(dir, {"check", "--device", "v100", "shallow.cake"});
+  CHECK(run_cake(dir, {"check", "--device", "a100", "shallow.cake"}).out.find("on H100-SXM5-80GB") !=
+        std::string::npos);
+  Run unknown = run_cake(dir, {"check", "--device", "v100", "shallow.cake"});
   CHECK(unknown.code == 2);
   CHECK(unknown.err.find("unknown device 'v100'") != std::string::npos);
 }
@@ -175,22 +176,22 @@ TEST_CASE("text output: diagnostics, per-file table and summary") {
   TempDir dir;
   write(dir.path / "clean.cake", kClean);
   write(dir.path / "broken.cake", kBroken);
-  Run one = cake(dir, {"check", "broken.cake"});
+  Run one = run_cake(dir, {"check", "broken.cake"});
   CHECK(one.out.find("broken.cake:3:7: error[CAKE-E0102]") == 0);
   CHECK(one.out.find("note: ") != std::string::npos);
   CHECK(one.out.ends_with("checked 1 file: 1 error, 0 warnings\n"));
   CHECK(one.out.find("\x1b[") == std::string::npos);  // not a terminal: no colour
-  Run two = cake(dir, {"check", "clean.cake", "broken.cake"});
+  Run two = run_cake(dir, {"check", "clean.cake", "broken.cake"});
   CHECK(two.out.find("  OK       clean.cake\n  1 error  broken.cake\n") != std::string::npos);
   CHECK(two.out.ends_with("checked 2 files: 1 error, 0 warnings\n"));
-  CHECK(cake(dir, {"check", "--quiet", "clean.cake"}).out.empty());
-  CHECK(cake(dir, {"check", "--color", "always", "broken.cake"}).out.find("\x1b[") != std::string::npos);
+  CHECK(run_cake(dir, {"check", "--quiet", "clean.cake"}).out.empty());
+  CHECK(run_cake(dir, {"check", "--color", "always", "broken.cake"}).out.find("\x1b[") != std::string::npos);
 }
 
 TEST_CASE("JSON output follows the documented schema") {
   TempDir dir;
   write(dir.path / "broken.cake", kBroken);
-  Run run = cake(dir, {"check", "--format", "json", "broken.cake"});
+  Run run = run_cake(dir, {"check", "--format", "json", "broken.cake"});
   CHECK(run.code == 1);
   json doc = parse(run);
   CHECK(doc["version"] == 1);
@@ -213,7 +214,7 @@ TEST_CASE("JSON output follows the documented schema") {
 TEST_CASE("SARIF output is one run with rules, results and UTF-16 columns") {
   TempDir dir;
   write(dir.path / "broken.cake", kBroken);
-  Run run = cake(dir, {"check", "--format=sarif", "broken.cake"});
+  Run run = run_cake(dir, {"check", "--format=sarif", "broken.cake"});
   CHECK(run.code == 1);
   json log = parse(run);
   CHECK(log["version"] == "2.1.0");
@@ -237,7 +238,7 @@ TEST_CASE("repeated target lines: each target listed once in JSON, SARIF and tex
   write(dir.path / "repeated.cake", repeated_targets_file(40, 2));
   const json both = json::array({"sm_90a", "sm_100a"});
 
-  json doc = parse(cake(dir, {"check", "--format", "json", "repeated.cake"}));
+  json doc = parse(run_cake(dir, {"check", "--format", "json", "repeated.cake"}));
   std::map<std::string, int> codes;
   for (const json& d : doc["files"][0]["diagnostics"]) {
     ++codes[d["code"].get<std::string>()];
@@ -249,14 +250,14 @@ TEST_CASE("repeated target lines: each target listed once in JSON, SARIF and tex
   CHECK(codes["CAKE-E0102"] == 0);    // not again for each name on those lines
   CHECK(codes["CAKE-E0101"] == 2);
 
-  json log = parse(cake(dir, {"check", "--format", "sarif", "repeated.cake"}));
+  json log = parse(run_cake(dir, {"check", "--format", "sarif", "repeated.cake"}));
   for (const json& result : log["runs"][0]["results"]) {
     const json& targets = result["properties"]["targets"];
     CHECK(std::set<json>(targets.begin(), targets.end()).size() == targets.size());
   }
 
   // Text: a diagnostic for only some targets names them, once.
-  Run text = cake(dir, {"check", "repeated.cake"});
+  Run text = run_cake(dir, {"check", "repeated.cake"});
   CHECK(text.out.find("[target sm_100a]") != std::string::npos);
   CHECK(text.out.find("sm_100a, sm_100a") == std::string::npos);
   CHECK(text.out.find("help: remove the repeated `target`") != std::string::npos);
@@ -270,7 +271,7 @@ TEST_CASE("directories are searched recursively in sorted order; --jobs keeps it
   write(dir.path / "d/notes.txt", "not cake");
   write(dir.path / "empty/readme.md", "");
   for (const char* jobs : {"1", "4", "0"}) {
-    Run run = cake(dir, {"check", "--format", "json", "--jobs", jobs, "d", "empty"});
+    Run run = run_cake(dir, {"check", "--format", "json", "--jobs", jobs, "d", "empty"});
     CHECK(run.code == 1);
     json doc = parse(run);
     REQUIRE(doc["files"].size() == 3);
@@ -278,7 +279,7 @@ TEST_CASE("directories are searched recursively in sorted order; --jobs keeps it
     CHECK(doc["files"][1]["path"] == "d/b.cake");
     CHECK(doc["files"][2]["path"] == "d/sub/c.cake");
   }
-  Run none = cake(dir, {"check", "empty"});
+  Run none = run_cake(dir, {"check", "empty"});
   CHECK(none.code == 0);
   CHECK(none.out == "checked 0 files: 0 errors, 0 warnings\n");
 }
@@ -286,22 +287,22 @@ TEST_CASE("directories are searched recursively in sorted order; --jobs keeps it
 TEST_CASE("stdin is checked as <stdin>") {
   TempDir dir;
   write(dir.path / "in.cake", kBroken);
-  Run run = cake(dir, {"check", "--format", "json", "-"}, dir.path / "in.cake");
+  Run run = run_cake(dir, {"check", "--format", "json", "-"}, dir.path / "in.cake");
   CHECK(run.code == 1);
   CHECK(parse(run)["files"][0]["path"] == "<stdin>");
-  CHECK(cake(dir, {"check", "-"}, dir.path / "in.cake").out.find("<stdin>:3:7:") == 0);
+  CHECK(run_cake(dir, {"check", "-"}, dir.path / "in.cake").out.find("<stdin>:3:7:") == 0);
 }
 
 TEST_CASE("an unreadable input is reported, the others are still checked, exit 2") {
   TempDir dir;
   write(dir.path / "broken.cake", kBroken);
-  Run run = cake(dir, {"check", "--format", "json", "missing.cake", "broken.cake"});
+  Run run = run_cake(dir, {"check", "--format", "json", "missing.cake", "broken.cake"});
   CHECK(run.code == 2);
   CHECK(run.err.find("cake: cannot read 'missing.cake': No such file or directory") != std::string::npos);
   json doc = parse(run);
   CHECK(doc["files"][0]["error"].is_string());
   CHECK(doc["files"][1]["diagnostics"].size() >= 1);
-  Run text = cake(dir, {"check", "missing.cake", "broken.cake"});
+  Run text = run_cake(dir, {"check", "missing.cake", "broken.cake"});
   CHECK(text.code == 2);
   CHECK(text.out.find("broken.cake:3:7:") != std::string::npos);
 }
@@ -313,7 +314,7 @@ TEST_CASE("files over 64 MiB are refused") {
     big.seekp((64 << 20) + 10);
     big.put('\n');
   }
-  Run run = cake(dir, {"check", "big.cake"});
+  Run run = run_cake(dir, {"check", "big.cake"});
   CHECK(run.code == 2);
   CHECK(run.err.find("larger than 64 MiB") != std::string::npos);
 }
@@ -325,7 +326,7 @@ TEST_CASE("any bytes: NUL, invalid UTF-8, binary noise never crash") {
   write(dir.path / "noise.cake", noise);
   write(dir.path / "nul.cake", std::string("target sm_90a\n\0\0\xFF\xC0\xED\xA0\x80 kernel"sv));
   for (const char* format : {"text", "json", "sarif"}) {
-    Run run = cake(dir, {"check", "--format", format, "noise.cake", "nul.cake"});
+    Run run = run_cake(dir, {"check", "--format", format, "noise.cake", "nul.cake"});
     CAPTURE(format, run.err);
     CHECK((run.code == 0 || run.code == 1));
     if (std::string_view(format) != "text") parse(run);
@@ -341,23 +342,23 @@ TEST_CASE("cake fmt: print, --check, --write, syntax errors and exit codes") {
   write(dir.path / "messy.cake", messy);
   write(dir.path / "ok.cake", canonical);
   write(dir.path / "broken.cake", "target sm_90a\nkernel k( {\n");
-  Run printed = cake(dir, {"fmt", "messy.cake"});
+  Run printed = run_cake(dir, {"fmt", "messy.cake"});
   CHECK(printed.code == 0);
   CHECK(printed.out == canonical);
-  Run checked = cake(dir, {"fmt", "--check", "messy.cake", "ok.cake"});
+  Run checked = run_cake(dir, {"fmt", "--check", "messy.cake", "ok.cake"});
   CHECK(checked.code == 1);
   CHECK(checked.out == "messy.cake\n");
-  CHECK(cake(dir, {"fmt", "--check", "ok.cake"}).code == 0);
-  CHECK(cake(dir, {"fmt", "--write", "messy.cake"}).code == 0);
+  CHECK(run_cake(dir, {"fmt", "--check", "ok.cake"}).code == 0);
+  CHECK(run_cake(dir, {"fmt", "--write", "messy.cake"}).code == 0);
   CHECK(slurp(dir.path / "messy.cake") == canonical);
-  Run broken = cake(dir, {"fmt", "--write", "broken.cake"});
+  Run broken = run_cake(dir, {"fmt", "--write", "broken.cake"});
   CHECK(broken.code == 1);
   CHECK(broken.err.find("syntax errors") != std::string::npos);
   CHECK(slurp(dir.path / "broken.cake") == "target sm_90a\nkernel k( {\n");
-  CHECK(cake(dir, {"fmt", "missing.cake"}).code == 2);
-  CHECK(cake(dir, {"fmt"}).code == 2);
-  CHECK(cake(dir, {"fmt", "--bogus", "ok.cake"}).code == 2);
-  CHECK(cake(dir, {"help", "fmt"}).code == 0);
+  CHECK(run_cake(dir, {"fmt", "missing.cake"}).code == 2);
+  CHECK(run_cake(dir, {"fmt"}).code == 2);
+  CHECK(run_cake(dir, {"fmt", "--bogus", "ok.cake"}).code == 2);
+  CHECK(run_cake(dir, {"help", "fmt"}).code == 0);
 }
 
 TEST_CASE("cake estimate: exit codes, JSON shape, and every example estimated") {
@@ -366,27 +367,27 @@ TEST_CASE("cake estimate: exit codes, JSON shape, and every example estimated") 
   write(dir.path / "broken.cake", kBroken);
   fs::path examples = CAKE_EXAMPLES_DIR;
   std::string row_softmax = (examples / "row_softmax.cake").string();
-  CHECK(cake(dir, {"estimate", row_softmax}).code == 0);
-  CHECK(cake(dir, {"estimate", "clean.cake"}).code == 0);  // no kernel: nothing to estimate
-  Run broken = cake(dir, {"estimate", "broken.cake", row_softmax});
+  CHECK(run_cake(dir, {"estimate", row_softmax}).code == 0);
+  CHECK(run_cake(dir, {"estimate", "clean.cake"}).code == 0);  // no kernel: nothing to estimate
+  Run broken = run_cake(dir, {"estimate", "broken.cake", row_softmax});
   CHECK(broken.code == 1);
   CHECK(broken.err.find("broken.cake: 1 error(s); not estimated") != std::string::npos);
   CHECK(broken.out.find("row_softmax") != std::string::npos);  // the other file still estimated
-  CHECK(cake(dir, {"estimate"}).code == 2);
-  CHECK(cake(dir, {"estimate", "missing.cake"}).code == 2);
-  CHECK(cake(dir, {"estimate", "--device", "v100", row_softmax}).code == 2);
-  CHECK(cake(dir, {"estimate", "--target", "sm_70", row_softmax}).code == 2);
-  CHECK(cake(dir, {"estimate", "--format", "xml", row_softmax}).code == 2);
-  CHECK(cake(dir, {"estimate", "--kernel", "nope", row_softmax}).code == 2);
-  CHECK(cake(dir, {"estimate", "--help"}).code == 0);
-  CHECK(cake(dir, {"help", "estimate"}).code == 0);
-  CHECK(cake(dir, {"--help"}).out.find("estimate") != std::string::npos);
+  CHECK(run_cake(dir, {"estimate"}).code == 2);
+  CHECK(run_cake(dir, {"estimate", "missing.cake"}).code == 2);
+  CHECK(run_cake(dir, {"estimate", "--device", "v100", row_softmax}).code == 2);
+  CHECK(run_cake(dir, {"estimate", "--target", "sm_70", row_softmax}).code == 2);
+  CHECK(run_cake(dir, {"estimate", "--format", "xml", row_softmax}).code == 2);
+  CHECK(run_cake(dir, {"estimate", "--kernel", "nope", row_softmax}).code == 2);
+  CHECK(run_cake(dir, {"estimate", "--help"}).code == 0);
+  CHECK(run_cake(dir, {"help", "estimate"}).code == 0);
+  CHECK(run_cake(dir, {"--help"}).out.find("estimate") != std::string::npos);
 
-  Run text = cake(dir, {"estimate", "--device", "h100", row_softmax});
+  Run text = run_cake(dir, {"estimate", "--device", "h100", row_softmax});
   CHECK(text.out.find("row_softmax, sm_80 on H100-SXM5-80GB (table ") != std::string::npos);
   CHECK(text.out.find("us, hbm-bound") != std::string::npos);
 
-  Run run = cake(dir, {"estimate", "--format", "json", "--kernel", "row_softmax", row_softmax});
+  Run run = run_cake(dir, {"estimate", "--format", "json", "--kernel", "row_softmax", row_softmax});
   REQUIRE(run.code == 0);
   json doc = parse(run);
   CHECK(doc["tool"] == "cake estimate");
@@ -419,7 +420,7 @@ TEST_CASE("cake estimate: exit codes, JSON shape, and every example estimated") 
   for (const auto& entry : fs::directory_iterator(examples)) {
     if (entry.path().extension() != ".cake") continue;
     INFO(entry.path().string());
-    Run ex = cake(dir, {"estimate", "--format", "json", entry.path().string()});
+    Run ex = run_cake(dir, {"estimate", "--format", "json", entry.path().string()});
     CHECK(ex.code == 0);
     json all = parse(ex);
     std::set<std::string> targets;
@@ -467,7 +468,7 @@ fs::path device_file(const char* id) { return fs::path(CAKE_TESTS_DIR) / ".." / 
 json measure_with(const TempDir& dir, const std::string& table, const std::vector<std::string>& files) {
   json ms = json::array();
   for (const std::string& f : files) {
-    Run run = cake(dir, {"estimate", "--table", table, "--format", "json", f});
+    Run run = run_cake(dir, {"estimate", "--table", table, "--format", "json", f});
     REQUIRE(run.code == 0);
     json doc = parse(run);
     for (const json& e : doc["estimates"]) {
@@ -487,7 +488,7 @@ double worst_error(const TempDir& dir, const json& measurements, std::vector<std
   for (const json& m : measurements["measurements"]) {
     std::vector<std::string> args = {"estimate", "--format", "json", "--kernel", m["kernel"], m["file"]};
     args.insert(args.end(), options.begin(), options.end());
-    Run run = cake(dir, args);
+    Run run = run_cake(dir, args);
     REQUIRE(run.code == 0);
     json doc = parse(run);
     for (const json& e : doc["estimates"])
@@ -518,14 +519,14 @@ TEST_CASE("cake check and cake estimate state one shared-memory number (issue 11
   };
   write(dir.path / "one.cake", kernel("sm_90a"));
   write(dir.path / "two.cake", kernel("sm_80, sm_90a"));
-  Run run = cake(dir, {"estimate", "--format", "json", "one.cake"});
+  Run run = run_cake(dir, {"estimate", "--format", "json", "one.cake"});
   REQUIRE(run.code == 0);
   json doc = parse(run);
   REQUIRE(doc["estimates"].size() == 1);
   CHECK(doc["estimates"][0]["occupancy"]["smem_layout"] == 204800);
   CHECK(doc["estimates"][0]["occupancy"]["ctas_per_sm"] == 1);
   CHECK(doc["estimates"][0]["occupancy"]["limiter"] == "smem");
-  Run check = cake(dir, {"check", "two.cake"});
+  Run check = run_cake(dir, {"check", "two.cake"});
   CHECK(check.out.find("error[CAKE-E0301]: shared memory of `fat` needs 204800 bytes") != std::string::npos);
   CHECK(check.out.find("limited by shared memory (204800 bytes of buffers and mbarriers") != std::string::npos);
 }
@@ -546,7 +547,7 @@ TEST_CASE("cake calibrate: a fitted table that cake estimate --table reads and t
   json measurements = measure_with(dir, "truth.json", files);
   write(dir.path / "m.json", measurements.dump(2));
 
-  Run run = cake(dir, {"calibrate", "--measurements", "m.json", "-o", "fitted.json"});
+  Run run = run_cake(dir, {"calibrate", "--measurements", "m.json", "-o", "fitted.json"});
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);
   size_t hbm = run.out.find("eff_hbm               0.91 -> ");
@@ -566,7 +567,7 @@ TEST_CASE("cake calibrate: a fitted table that cake estimate --table reads and t
 
   // The written table is a table: cake estimate reads it, names its version,
   // and it reproduces the measurements where the shipped one did not.
-  Run text = cake(dir, {"estimate", "--table", "fitted.json", files[0]});
+  Run text = run_cake(dir, {"estimate", "--table", "fitted.json", files[0]});
   CHECK(text.out.find("(table " + h100["version"].get<std::string>() + ".cal1)") != std::string::npos);
   double before = worst_error(dir, measurements, {"--device", "h100"});
   double after = worst_error(dir, measurements, {"--table", "fitted.json"});
@@ -574,7 +575,7 @@ TEST_CASE("cake calibrate: a fitted table that cake estimate --table reads and t
   CHECK(after < 0.005);
 
   // Again from the fitted table (a second version), as JSON.
-  Run again = cake(dir, {"calibrate", "--measurements", "m.json", "--table", "fitted.json", "--format", "json",
+  Run again = run_cake(dir, {"calibrate", "--measurements", "m.json", "--table", "fitted.json", "--format", "json",
                          "-o", "fitted2.json"});
   REQUIRE(again.code == 0);
   json report = parse(again);
@@ -614,7 +615,7 @@ TEST_CASE("cake calibrate: kernels by relative path or embedded; what cannot be 
   });
   ms[6]["device"] = "v100";  // and an unknown device on top
   write(dir.path / "data" / "m.json", json{{"format", "cake-measurements"}, {"version", 1}, {"measurements", ms}}.dump());
-  Run run = cake(dir, {"calibrate", "--measurements", "data/m.json"});
+  Run run = run_cake(dir, {"calibrate", "--measurements", "data/m.json"});
   INFO(run.out << run.err);
   CHECK(run.code == 1);
   CHECK(run.out.find("4 measurements used") != std::string::npos);
@@ -629,7 +630,7 @@ TEST_CASE("cake calibrate: kernels by relative path or embedded; what cannot be 
   ms[6]["device"] = "h100";
   ms[6]["bench"] = {{"M", 128}, {"Q", 1}};
   write(dir.path / "data" / "m.json", json{{"format", "cake-measurements"}, {"version", 1}, {"measurements", ms}}.dump());
-  run = cake(dir, {"calibrate", "--measurements", "data/m.json", "--format", "json"});
+  run = run_cake(dir, {"calibrate", "--measurements", "data/m.json", "--format", "json"});
   CHECK(run.code == 1);
   json report = parse(run);
   INFO(report.dump());
@@ -682,18 +683,18 @@ TEST_CASE("cake calibrate and estimate --table: usage and I/O errors exit 2 with
   };
   for (const Case& c : cases) {
     INFO(c.args.back());
-    Run run = cake(dir, c.args);
+    Run run = run_cake(dir, c.args);
     CHECK(run.code == 2);
     CHECK(run.err.find(c.message) != std::string::npos);
   }
   // --device picks one device's measurements; the other's are left alone.
-  Run picked = cake(dir, {"calibrate", "--measurements", "two.json", "--device", "h100", "-o", "t.json"});
+  Run picked = run_cake(dir, {"calibrate", "--measurements", "two.json", "--device", "h100", "-o", "t.json"});
   CHECK(picked.code == 0);
   CHECK(picked.out.find("1 on other devices") != std::string::npos);
   CHECK(fs::exists(dir.path / "t.json"));
-  CHECK(cake(dir, {"calibrate", "--help"}).code == 0);
-  CHECK(cake(dir, {"help", "calibrate"}).code == 0);
-  CHECK(cake(dir, {"--help"}).out.find("calibrate") != std::string::npos);
+  CHECK(run_cake(dir, {"calibrate", "--help"}).code == 0);
+  CHECK(run_cake(dir, {"help", "calibrate"}).code == 0);
+  CHECK(run_cake(dir, {"--help"}).out.find("calibrate") != std::string::npos);
 }
 
 // Every example against its reference: the examples.run.* tests (tests/CMakeLists.txt).
@@ -701,18 +702,18 @@ TEST_CASE("cake run: usage, findings, .npy in and out") {
   TempDir dir;
   std::string softmax = std::string(CAKE_EXAMPLES_DIR) + "/row_softmax.cake";
   std::string hopper = std::string(CAKE_EXAMPLES_DIR) + "/hopper_gemm.cake";
-  CHECK(cake(dir, {"run", softmax}).code == 2);  // no backend
-  CHECK(cake(dir, {"run", softmax, "--backend", "gpu"}).code == 2);
-  CHECK(cake(dir, {"run", "missing.cake", "--backend", "cpu"}).code == 2);
-  CHECK(cake(dir, {"run", softmax, "--backend", "cpu", "--kernel", "nope"}).code == 2);
-  CHECK(cake(dir, {"run", softmax, "--backend", "cpu", "--bench", "9"}).code == 2);
-  CHECK(cake(dir, {"run", softmax, "--backend", "cpu", "--shape", "R"}).code == 2);
-  CHECK(cake(dir, {"run", softmax, "--backend", "cpu", "--shape", "Q=16"}).code == 2);
-  Run fact = cake(dir, {"run", softmax, "--backend", "cpu", "--shape", "R=17"});
+  CHECK(run_cake(dir, {"run", softmax}).code == 2);  // no backend
+  CHECK(run_cake(dir, {"run", softmax, "--backend", "gpu"}).code == 2);
+  CHECK(run_cake(dir, {"run", "missing.cake", "--backend", "cpu"}).code == 2);
+  CHECK(run_cake(dir, {"run", softmax, "--backend", "cpu", "--kernel", "nope"}).code == 2);
+  CHECK(run_cake(dir, {"run", softmax, "--backend", "cpu", "--bench", "9"}).code == 2);
+  CHECK(run_cake(dir, {"run", softmax, "--backend", "cpu", "--shape", "R"}).code == 2);
+  CHECK(run_cake(dir, {"run", softmax, "--backend", "cpu", "--shape", "Q=16"}).code == 2);
+  Run fact = run_cake(dir, {"run", softmax, "--backend", "cpu", "--shape", "R=17"});
   CHECK(fact.code == 2);
   CHECK(fact.err.find("R % 16 == 0") != std::string::npos);
-  CHECK(cake(dir, {"run", "--help"}).code == 0);
-  CHECK(cake(dir, {"help", "run"}).code == 0);
+  CHECK(run_cake(dir, {"run", "--help"}).code == 0);
+  CHECK(run_cake(dir, {"help", "run"}).code == 0);
 
   // A file with errors is not run, unless --force: then the off-by-one
   // parity is a deadlock on its line.
@@ -722,10 +723,10 @@ TEST_CASE("cake run: usage, findings, .npy in and out") {
   REQUIRE(at != std::string::npos);
   text.replace(at, from.size(), "wait empty[s] parity(s.phase)");
   write(dir.path / "mutant.cake", text);
-  Run refused = cake(dir, {"run", "mutant.cake", "--backend", "cpu"});
+  Run refused = run_cake(dir, {"run", "mutant.cake", "--backend", "cpu"});
   CHECK(refused.code == 1);
   CHECK(refused.err.find("not run") != std::string::npos);
-  Run forced = cake(dir, {"run", "mutant.cake", "--backend", "cpu", "--force", "--format", "json"});
+  Run forced = run_cake(dir, {"run", "mutant.cake", "--backend", "cpu", "--force", "--format", "json"});
   CHECK(forced.code == 1);
   json doc = parse(forced);
   CHECK(doc["tool"] == "cake run");
@@ -737,7 +738,7 @@ TEST_CASE("cake run: usage, findings, .npy in and out") {
   CHECK(f["line"] == line);
 
   // --out writes the outputs; --inputs reads them back as an input.
-  Run first = cake(dir, {"run", softmax, "--backend", "cpu", "--out", "out1", "--format", "json"});
+  Run first = run_cake(dir, {"run", softmax, "--backend", "cpu", "--out", "out1", "--format", "json"});
   INFO(first.out << first.err);
   REQUIRE(first.code == 0);
   json runs = parse(first)["runs"];
@@ -749,11 +750,11 @@ TEST_CASE("cake run: usage, findings, .npy in and out") {
   CHECK(y.find("'descr': '<f4'") != std::string::npos);
   CHECK_FALSE(fs::exists(dir.path / "out1" / "X.npy"));  // an input, not written
   write(dir.path / "in" / "X.npy", y);
-  Run second = cake(dir, {"run", softmax, "--backend", "cpu", "--inputs", "in", "--out", "out2"});
+  Run second = run_cake(dir, {"run", softmax, "--backend", "cpu", "--inputs", "in", "--out", "out2"});
   CHECK(second.code == 0);
   CHECK(slurp(dir.path / "out2" / "Y.npy") != y);
   write(dir.path / "bad" / "X.npy", "not a npy file");
-  CHECK(cake(dir, {"run", softmax, "--backend", "cpu", "--inputs", "bad"}).code == 2);
+  CHECK(run_cake(dir, {"run", softmax, "--backend", "cpu", "--inputs", "bad"}).code == 2);
 }
 
 TEST_CASE("cake run: a col_major tensor's .npy is in Fortran order, and either order is read") {
@@ -766,7 +767,7 @@ kernel t(A: global f32[32, 4] col_major, B: global f32[32, 4], C: global f32[32,
   store C[lane, :] <- x
 }
 )");
-  Run first = cake(dir, {"run", "t.cake", "--backend", "cpu", "--kernel", "t", "--out", "out1"});
+  Run first = run_cake(dir, {"run", "t.cake", "--backend", "cpu", "--kernel", "t", "--out", "out1"});
   INFO(first.out << first.err);
   REQUIRE(first.code == 0);
   std::string b = slurp(dir.path / "out1" / "B.npy"), c = slurp(dir.path / "out1" / "C.npy");
@@ -784,8 +785,10 @@ kernel t(A: global f32[32, 4] col_major, B: global f32[32, 4], C: global f32[32,
   // the same outputs.
   write(dir.path / "inc" / "A.npy", b);
   write(dir.path / "inf" / "A.npy", c);
-  REQUIRE(cake(dir, {"run", "t.cake", "--backend", "cpu", "--kernel", "t", "--inputs", "inc", "--out", "outc"}).code == 0);
-  REQUIRE(cake(dir, {"run", "t.cake", "--backend", "cpu", "--kernel", "t", "--inputs", "inf", "--out", "outf"}).code == 0);
+  REQUIRE(run_cake(dir, {"run", "t.cake", "--backend", "cpu", "--kernel", "t", "--inputs", "inc", "--out", "outc"})
+              .code == 0);
+  REQUIRE(run_cake(dir, {"run", "t.cake", "--backend", "cpu", "--kernel", "t", "--inputs", "inf", "--out", "outf"})
+              .code == 0);
   CHECK(slurp(dir.path / "outc" / "C.npy") == c);
   CHECK(slurp(dir.path / "outf" / "C.npy") == c);
   CHECK(slurp(dir.path / "outc" / "B.npy") == b);
