@@ -183,8 +183,13 @@ Outcome failure(const gpu::Driver& driver, const std::string& label, const std::
 }
 
 /// `low` compiled for `arch`, or nullopt after printing why under `label`.
+/// A kernel lowered alike for several targets the GPU runs (an op's kernel
+/// for sm_80, sm_86 and sm_89, run as sm_90) is compiled once for each arch.
 std::optional<std::vector<char>> compile(const codegen::Lowered& low, const std::string& arch,
                                          const std::string& label) {
+  static std::map<std::pair<std::string, std::string>, std::vector<char>> compiled_before;
+  auto key = std::make_pair(low.cuda, arch);
+  if (auto it = compiled_before.find(key); it != compiled_before.end()) return it->second;
   codegen::CompileRequest request;
   request.source = low.cuda;
   request.name = low.plan.kernel + ".cu";
@@ -195,7 +200,7 @@ std::optional<std::vector<char>> compile(const codegen::Lowered& low, const std:
                 compiled.log.c_str());
     return std::nullopt;
   }
-  return std::move(compiled.cubin);
+  return compiled_before[key] = std::move(compiled.cubin);
 }
 
 /// The allowance for 8-bit-float wgmmas in kernel `k` on `target`: their
