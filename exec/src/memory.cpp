@@ -233,6 +233,9 @@ View World::windowed(const View& v, const Window& w) const {
   return v;
 }
 
+/// How far back access() looks for a record to join: two warps' lanes.
+constexpr size_t kJoinWindow = 64;
+
 void World::access(uint32_t entity, const Clock& vc, const View& v, bool write, StmtId at, bool atomic) {
   Storage& st = *v.st;
   if (!st.tracked) return;
@@ -264,6 +267,16 @@ void World::access(uint32_t entity, const Clock& vc, const View& v, bool write, 
     if (write) return r.entity == entity || exec::at(vc, r.entity) >= r.epoch;
     return !r.write && r.entity == entity;
   });
+  // The same access as a recent record's (entity, epoch, statement, kind)
+  // next to it joins that record: a warp's lanes running a per-thread loop
+  // over a row leave a record a lane, not one an element, and the scans
+  // above stay short (they were quadratic in the elements a reference
+  // kernel touched).
+  size_t recent = 0;
+  for (auto r = st.history.rbegin(); r != st.history.rend() && recent < kJoinWindow; ++r, ++recent)
+    if (r->write == write && r->atomic == atomic && r->entity == entity && r->epoch == epoch && r->stmt == at &&
+        r->rect.join(rect))
+      return;
   st.history.push_back({write, atomic, std::move(rect), entity, epoch, at});
 }
 

@@ -22,6 +22,20 @@ bool Rect::covers(const Rect& o) const {
   return true;
 }
 
+bool Rect::join(const Rect& o) {
+  if (axes.size() != o.axes.size()) return false;
+  size_t differing = axes.size();
+  for (size_t a = 0; a < axes.size(); ++a) {
+    if (axes[a] == o.axes[a]) continue;
+    if (differing != axes.size() || axes[a].second < o.axes[a].first || o.axes[a].second < axes[a].first) return false;
+    differing = a;
+  }
+  if (differing < axes.size())
+    axes[differing] = {std::min(axes[differing].first, o.axes[differing].first),
+                       std::max(axes[differing].second, o.axes[differing].second)};
+  return true;
+}
+
 bool Storage::shape(std::vector<int64_t> d, double fill, int64_t limit) {
   int64_t n = 1;
   for (int64_t x : d)

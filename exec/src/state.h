@@ -28,6 +28,9 @@ struct Rect {
   llvm::SmallVector<std::pair<int64_t, int64_t>, 4> axes;
   bool overlaps(const Rect& o) const;
   bool covers(const Rect& o) const;
+  /// Grows to the union with `o` where that union is a box (the two agree
+  /// on every axis but one, along which they meet or overlap); else false.
+  bool join(const Rect& o);
 };
 
 struct AccessRecord {
