@@ -16,7 +16,10 @@
 # Usage: scripts/fuzz.sh [SECONDS]
 # Environment: CAKE_FUZZ_BUILD_DIR (default build-fuzz), CAKE_FUZZ_SECONDS,
 #              CAKE_FUZZ_SEED (default 1), CAKE_JOBS (build parallelism),
-#              CAKE_FUZZ_TARGET (parse-check, the default, or lsp).
+#              CAKE_FUZZ_TARGET (parse-check, the default, or lsp),
+#              CAKE_FUZZ_BUILT=1 (the build directory is configured and the
+#              fuzzer built: neither is redone, so that two fuzzers can run
+#              at once over one build, as scripts/sanitize.sh does).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${CAKE_FUZZ_BUILD_DIR:-$root/build-fuzz}
@@ -32,13 +35,15 @@ esac
 # -O1 with line tables: a quarter of the compile time of -O2 -g, readable
 # sanitizer stacks, and assertions on (no -DNDEBUG). Keep these options the
 # same in scripts/fuzz.sh and scripts/sanitize.sh, which share a build.
-cmake -S "$root" -B "$build" -G Ninja \
-  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
-  -DCAKE_SANITIZE=ON -DCAKE_FUZZ=ON >/dev/null
-cmake --build "$build" --target "$fuzzer" -j "$jobs"
+if [ "${CAKE_FUZZ_BUILT:-}" != 1 ]; then
+  cmake -S "$root" -B "$build" -G Ninja \
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
+    -DCAKE_SANITIZE=ON -DCAKE_FUZZ=ON >/dev/null
+  cmake --build "$build" --target "$fuzzer" -j "$jobs"
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cake-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT

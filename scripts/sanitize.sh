@@ -12,8 +12,8 @@
 # kernel with NVRTC on the first target that lowers it rather than on
 # every one, CAKE_OPS_COMPILE=first: NVRTC is not instrumented, and what
 # cake does around a compile is the same on every target),
-# then fuzzes the front end for 45 s and the language server for 20 s
-# (scripts/fuzz.sh, CAKE_FUZZ_TARGET=lsp) reusing the same build directory,
+# then fuzzes the front end for 45 s and, at the same time, the language
+# server for 20 s (scripts/fuzz.sh, CAKE_FUZZ_TARGET=lsp) reusing the same build directory,
 # which is why it is configured with -DCAKE_FUZZ=ON too. Any sanitizer report
 # fails the test that triggers it. Meant to finish in well under 8 minutes on
 # two cores.
@@ -53,6 +53,17 @@ export CAKE_DOC_STEPS=${CAKE_DOC_STEPS:-12} CAKE_OPS_COMPILE=${CAKE_OPS_COMPILE:
 ctest --test-dir "$build" -LE "bench|editors|build|run" -j "$jobs" --output-on-failure ${CAKE_CTEST_ARGS:-}
 echo "sanitize.sh: tests passed at $((SECONDS - start))s"
 
-CAKE_FUZZ_BUILD_DIR="$build" "$root/scripts/fuzz.sh" "${1:-45}"
-CAKE_FUZZ_BUILD_DIR="$build" CAKE_FUZZ_TARGET=lsp "$root/scripts/fuzz.sh" 20
+# The two fuzzers at once, one a core (libFuzzer runs one process); the
+# build above made both. The front end's output follows the server's.
+front_log="$build/fuzz-parse-check.log"
+CAKE_FUZZ_BUILD_DIR="$build" CAKE_FUZZ_BUILT=1 "$root/scripts/fuzz.sh" "${1:-45}" >"$front_log" 2>&1 &
+front=$!
+lsp_status=0 front_status=0
+CAKE_FUZZ_BUILD_DIR="$build" CAKE_FUZZ_BUILT=1 CAKE_FUZZ_TARGET=lsp "$root/scripts/fuzz.sh" 20 || lsp_status=$?
+wait "$front" || front_status=$?
+cat "$front_log"
+if [ "$lsp_status" -ne 0 ] || [ "$front_status" -ne 0 ]; then
+  echo "sanitize.sh: fuzzing failed (language server: exit $lsp_status, front end: exit $front_status)" >&2
+  exit 1
+fi
 echo "sanitize.sh: done in $((SECONDS - start))s"
