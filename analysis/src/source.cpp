@@ -3,6 +3,7 @@
 #include "cake/source.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 namespace cake {
@@ -34,11 +35,11 @@ void LineIndex::replace(std::string_view text, uint32_t begin, uint32_t end, uin
   size_t removed = static_cast<size_t>(last - first);
   if (added.size() <= removed) {
     std::copy(added.begin(), added.end(), first);
-    starts_.erase(first + static_cast<ptrdiff_t>(added.size()), last);
+    starts_.erase(first + static_cast<std::ptrdiff_t>(added.size()), last);
   } else {
-    std::copy(added.begin(), added.begin() + static_cast<ptrdiff_t>(removed), first);
-    starts_.insert(starts_.begin() + static_cast<ptrdiff_t>(at + removed), added.begin() + static_cast<ptrdiff_t>(removed),
-                   added.end());
+    std::copy(added.begin(), added.begin() + static_cast<std::ptrdiff_t>(removed), first);
+    starts_.insert(starts_.begin() + static_cast<std::ptrdiff_t>(at + removed),
+                   added.begin() + static_cast<std::ptrdiff_t>(removed), added.end());
   }
   text_ = text;
 }
