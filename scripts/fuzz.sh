@@ -4,7 +4,7 @@
 # with CAKE_FUZZ_TARGET=lsp the language server's framing and dispatch
 # (tests/fuzz/lsp_fuzzer.cpp, corpus tests/fuzz/lsp_corpus/).
 # Builds the fuzzer in build-fuzz with clang (-DCAKE_FUZZ=ON
-# -DCAKE_SANITIZE=ON), copies the committed corpus (tests/fuzz/corpus/ or
+# -DCAKE_SANITIZE=ON: scripts/sanitizer_build.sh), copies the committed corpus (tests/fuzz/corpus/ or
 # tests/fuzz/lsp_corpus/) to a
 # scratch directory (the committed one is never modified), and runs with a
 # fixed seed for SECONDS (default 60). Exits non-zero on a crash, a sanitizer
@@ -32,17 +32,8 @@ case ${CAKE_FUZZ_TARGET:-parse-check} in
   *) echo "fuzz.sh: CAKE_FUZZ_TARGET is parse-check or lsp" >&2; exit 2 ;;
 esac
 
-# -O1 with line tables: a quarter of the compile time of -O2 -g, readable
-# sanitizer stacks, and assertions on (no -DNDEBUG). Keep these options the
-# same in scripts/fuzz.sh and scripts/sanitize.sh, which share a build.
 if [ "${CAKE_FUZZ_BUILT:-}" != 1 ]; then
-  cmake -S "$root" -B "$build" -G Ninja \
-    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
-    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
-    -DCAKE_SANITIZE=ON -DCAKE_FUZZ=ON >/dev/null
-  cmake --build "$build" --target "$fuzzer" -j "$jobs"
+  bash "$root/scripts/sanitizer_build.sh" "$build" "$jobs" "$fuzzer"
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cake-fuzz.XXXXXX")

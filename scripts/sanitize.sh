@@ -27,16 +27,7 @@ build=${CAKE_ASAN_BUILD_DIR:-$root/build-asan}
 jobs=${CAKE_JOBS:-$(nproc)}
 start=$SECONDS
 
-# -O1 with line tables: a quarter of the compile time of -O2 -g, readable
-# sanitizer stacks, and assertions on (no -DNDEBUG). Keep these options the
-# same in scripts/fuzz.sh and scripts/sanitize.sh, which share a build.
-cmake -S "$root" -B "$build" -G Ninja \
-  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
-  -DCAKE_SANITIZE=ON -DCAKE_FUZZ=ON >/dev/null
-cmake --build "$build" -j "$jobs"
+bash "$root/scripts/sanitizer_build.sh" "$build" "$jobs"
 echo "sanitize.sh: built in $((SECONDS - start))s"
 
 # intercept_tls_get_addr=0: clang 14's runtime guesses the layout of a
