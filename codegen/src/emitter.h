@@ -16,6 +16,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cake::codegen {
@@ -374,16 +375,27 @@ class Emitter {
   int64_t role_first_warp = 0;
   RoleSpec::Kind role_kind = RoleSpec::Kind::All;
   bool elected = false;
-  /// Inside an `if` or a loop whose condition or bounds read `lane`: some
-  /// lanes of the warp may skip the code.
-  bool lane_divergent = false;
+  /// The lanes of the warp that run the code being written, as a C
+  /// expression of a member mask: every lane (kAllLanes), a ballot's
+  /// variable inside an `if` or a loop whose condition or bounds read
+  /// `lane`, or empty where the lanes need not meet (such a block whose
+  /// accesses need no order across lanes).
+  static constexpr std::string_view kAllLanes = "0xffffffffu";
+  std::string lane_mask{kAllLanes};
   /// True for an `if` or a loop whose condition or bounds read `lane`
   /// (directly or through a `let`): some lanes may skip its body.
   bool lane_split(const Stmt& s) const;
-  /// Whether the lanes of the warp meet (`__syncwarp()`) before and after
+  /// Whether the lanes that run `body` (of a block some lanes skip) must
+  /// meet inside it to keep its memory accesses in program order across
+  /// them: it has a thread's own write and another access, or (`loop`)
+  /// runs more than once.
+  bool lanes_meet_inside(const std::vector<StmtId>& body, bool loop) const;
+  /// Whether the lanes of the warp meet (`__syncwarp`) before and after
   /// statement `id`, so that the warp's memory accesses keep program order
   /// across its lanes (sync.cpp).
   bool warp_ordered(StmtId id) const;
+  /// `__syncwarp` of the lanes that run the code (lane_mask).
+  void warp_meet(ByteRange at);
 
   // Section - statements (statements.cpp)
 

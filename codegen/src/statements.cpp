@@ -4,6 +4,8 @@
 // build here until it is lowered or refused). See docs/lowering.md.
 #include "emitter.h"
 
+#include "cake/roles.h"
+
 #include <functional>
 #include <variant>
 
@@ -715,13 +717,103 @@ struct Lowerer {
     register_loop(*f, fetch, [&] { each_register(*f, body, fetch.statements); });
   }
 
-  /// Marks the code of a block whose condition or bounds read `lane`.
+  /// The lanes that run a block (lane_mask) while it is written.
   struct LaneScope {
     Emitter& x;
-    bool outer;
-    LaneScope(Emitter& e, bool lane) : x(e), outer(e.lane_divergent) { x.lane_divergent = outer || lane; }
-    ~LaneScope() { x.lane_divergent = outer; }
+    std::string outer;
+    LaneScope(Emitter& e, std::string mask) : x(e), outer(e.lane_mask) { x.lane_mask = std::move(mask); }
+    ~LaneScope() { x.lane_mask = outer; }
   };
+
+  /// Whether the lanes that run a block some of them skip (a lane
+  /// condition or loop bound) meet inside it, by a ballot of who runs it:
+  /// to order their memory accesses, or for an `elect` among them.
+  bool lanes_meet(const std::vector<StmtId>& body, bool loop) {
+    if (x.elected || x.lane_mask.empty()) return false;
+    return x.lanes_meet_inside(body, loop) ||
+           reaches(x.m, body, [](const Stmt& c) { return std::holds_alternative<ElectStmt>(c.node); });
+  }
+
+  /// A variable of this statement's code, named for it.
+  std::string own(const char* what) const { return std::string(what) + std::to_string(id); }
+
+  /// `if`: where its condition reads `lane` and its lanes meet inside, the
+  /// lanes that take the `then` branch meet by a ballot's mask, then those
+  /// that take `else` by the rest, after the whole group has met: the
+  /// language runs the branches one after the other (docs/run.md), a GPU
+  /// in either order.
+  void if_stmt(const IfStmt& n) {
+    bool split = x.lane_split(s);
+    std::vector<StmtId> both = n.then_body;
+    both.insert(both.end(), n.else_body.begin(), n.else_body.end());
+    if (!split || !lanes_meet(both, false)) {
+      LaneScope lanes(x, split ? "" : x.lane_mask);
+      line("if (" + x.condition(n.condition) + ") {");
+      block(n.then_body);
+      if (!n.else_body.empty()) {
+        line("} else {");
+        block(n.else_body);
+      }
+      line("}");
+      return;
+    }
+    std::string taken = own("cake_taken"), lanes = own("cake_lanes"), outer = x.lane_mask;
+    line("const bool " + taken + " = " + x.condition(n.condition) + ";");
+    line("const unsigned " + lanes + " = __ballot_sync(" + outer + ", " + taken + ");");
+    line("if (" + taken + ") {");
+    {
+      LaneScope in(x, lanes);
+      block(n.then_body);
+    }
+    line("}");
+    if (n.else_body.empty()) return;
+    x.warp_meet(s.range);
+    line("if (!" + taken + ") {");
+    {
+      LaneScope in(x, "(" + outer + " & ~" + lanes + ")");
+      block(n.else_body);
+    }
+    line("}");
+  }
+
+  /// `for v in start .. end step`, its body written by `inside`. Where
+  /// the bounds read `lane` and the lanes meet inside, the loop runs while
+  /// any of its lanes still iterates: each iteration a ballot counts those
+  /// that do, which run the body and meet by its mask, so that iteration
+  /// k of every lane comes before iteration k + 1 of any, as the
+  /// language's lanes run a loop together (docs/run.md).
+  void counted_loop(const std::string& v, ExprId start, ExprId end, const std::string& step,
+                    const std::vector<StmtId>& body, const std::function<void()>& inside) {
+    bool split = x.lane_split(s);
+    keep_rolled(end);
+    std::string head = "for (long long " + v + " = " + x.index(start) + "; ";
+    std::string more = v + " < " + x.index(end), next = "; " + v + " += " + step + ") {";
+    if (!split || !lanes_meet(body, true)) {
+      LaneScope lanes(x, split ? "" : x.lane_mask);
+      line(head + more + next);
+      ++x.indent;
+      inside();
+      --x.indent;
+      line("}");
+      return;
+    }
+    std::string in = own("cake_in"), lanes = own("cake_lanes");
+    line(head + next);
+    ++x.indent;
+    line("const bool " + in + " = " + more + ";");
+    line("const unsigned " + lanes + " = __ballot_sync(" + x.lane_mask + ", " + in + ");");
+    line("if (" + lanes + " == 0u) break;");
+    line("if (" + in + ") {");
+    ++x.indent;
+    {
+      LaneScope within(x, lanes);
+      inside();
+    }
+    --x.indent;
+    line("}");
+    --x.indent;
+    line("}");
+  }
 
   void block(const std::vector<StmtId>& body) {
     ++x.indent;
@@ -782,17 +874,12 @@ struct Lowerer {
     if (!stages || *stages <= 0) return x.refuse(p.ring, "a ring whose stage count is not a positive constant");
     std::string v = x.name(p.variable), st = x.name(p.stage), ring = std::to_string(*stages);
     std::string step = p.step == kNone ? "1LL" : x.index(p.step);
-    LaneScope lanes(x, x.lane_split(s));
-    keep_rolled(p.end);
-    line("for (long long " + v + " = " + x.index(p.start) + "; " + v + " < " + x.index(p.end) + "; " + v + " += " +
-         step + ") {");
-    ++x.indent;
-    line("const long long " + st + " = " + v + " % " + ring + ";");
-    line("const long long " + x.phase_name(p.stage) + " = " + v + " / " + ring + " % 2;");
-    line("(void)" + st + "; (void)" + x.phase_name(p.stage) + ";");
-    x.statements(p.body);
-    --x.indent;
-    line("}");
+    counted_loop(v, p.start, p.end, step, p.body, [&] {
+      line("const long long " + st + " = " + v + " % " + ring + ";");
+      line("const long long " + x.phase_name(p.stage) + " = " + v + " / " + ring + " % 2;");
+      line("(void)" + st + "; (void)" + x.phase_name(p.stage) + ";");
+      x.statements(p.body);
+    });
   }
 
   void run() {
@@ -804,23 +891,10 @@ struct Lowerer {
           } else if constexpr (std::is_same_v<T, LetStmt>) {
             line("const long long " + x.name(n.symbol) + " = " + x.index(n.value) + ";");
           } else if constexpr (std::is_same_v<T, ForStmt>) {
-            LaneScope lanes(x, x.lane_split(s));
-            std::string v = x.name(n.variable);
             std::string step = n.step == kNone ? "1LL" : x.index(n.step);
-            keep_rolled(n.end);
-            line("for (long long " + v + " = " + x.index(n.start) + "; " + v + " < " + x.index(n.end) + "; " + v +
-                 " += " + step + ") {");
-            block(n.body);
-            line("}");
+            counted_loop(x.name(n.variable), n.start, n.end, step, n.body, [&] { x.statements(n.body); });
           } else if constexpr (std::is_same_v<T, IfStmt>) {
-            LaneScope lanes(x, x.lane_split(s));
-            line("if (" + x.condition(n.condition) + ") {");
-            block(n.then_body);
-            if (!n.else_body.empty()) {
-              line("} else {");
-              block(n.else_body);
-            }
-            line("}");
+            if_stmt(n);
           } else if constexpr (std::is_same_v<T, MoveStmt>) {
             move(n);
           } else if constexpr (std::is_same_v<T, PlainStmt>) {
@@ -882,9 +956,9 @@ void Emitter::statement(StmtId id) {
                   std::holds_alternative<ElectStmt>(s.node);
   comment(s.range, has_body);
   bool ordered = warp_ordered(id);
-  if (ordered) line("__syncwarp();", s.range);
+  if (ordered) warp_meet(s.range);
   Lowerer{*this, id, s}.run();
-  if (ordered) line("__syncwarp();", s.range);
+  if (ordered) warp_meet(s.range);
 }
 
 }  // namespace cake::codegen

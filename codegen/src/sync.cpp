@@ -9,6 +9,7 @@
 #include "cake/roles.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace cake::codegen {
 
@@ -29,6 +30,16 @@ bool thread_memory_op(Op op) {
          (dst.has(Space::Smem) || dst.has(Space::Dsmem) || dst.has(Space::Global));
 }
 
+/// An op whose executing threads read or write shared or global memory
+/// themselves (a thread_memory_op, or a plain load).
+bool thread_memory_access(Op op) {
+  const OpInfo& info = op_info(op);
+  if (thread_memory_op(op)) return true;
+  SpaceSet src = info.operands[1];
+  return info.family == OpFamily::Move && info.engine == OpEngine::Lsu &&
+         (src.has(Space::Smem) || src.has(Space::Dsmem) || src.has(Space::Global));
+}
+
 }  // namespace
 
 bool Emitter::lane_split(const Stmt& s) const {
@@ -45,13 +56,15 @@ bool Emitter::lane_split(const Stmt& s) const {
 // (docs/run.md, "The race report"); CUDA does not between two instructions
 // of different lanes (independent thread scheduling, and the compiler may
 // move a thread's access past another to an address it proves differs),
-// so where lanes may exchange data through memory the warp meets: around
-// each statement with a thread memory op in code every lane runs, and
-// around a statement whose body some lanes skip (`elect`, a condition or
-// loop bound that reads `lane`) where it holds one. Inside such a body
-// nothing is added (not every lane would reach the meeting).
+// so where lanes may exchange data through memory the lanes that run the
+// code meet: around each statement with a thread memory op, and around a
+// statement whose body some lanes skip (`elect`, a condition or loop bound
+// that reads `lane`) where it holds one. Inside `elect` one lane runs;
+// inside a block of a lane condition or bound, the lanes that run it
+// (lane_mask, a ballot: statements.cpp), or none where the block's
+// accesses need no order among them.
 bool Emitter::warp_ordered(StmtId id) const {
-  if (elected || lane_divergent) return false;
+  if (elected || lane_mask.empty()) return false;
   const Stmt& s = m.stmts[id];
   if (auto op = op_of(s)) return thread_memory_op(*op);
   bool splits = std::holds_alternative<ElectStmt>(s.node) || lane_split(s);
@@ -59,6 +72,34 @@ bool Emitter::warp_ordered(StmtId id) const {
            auto op = op_of(c);
            return op && thread_memory_op(*op);
          });
+}
+
+bool Emitter::lanes_meet_inside(const std::vector<StmtId>& body, bool loop) const {
+  // Accesses counted twice in a loop body, which runs more than once.
+  int accesses = 0;
+  bool writes = false;
+  std::function<void(const std::vector<StmtId>&, int)> tally = [&](const std::vector<StmtId>& in, int times) {
+    for (StmtId id : in) {
+      const Stmt& c = m.stmts[id];
+      if (auto op = op_of(c); op && thread_memory_access(*op)) {
+        accesses += times;
+        writes = writes || thread_memory_op(*op);
+      }
+      if (const auto* e = std::get_if<ElectStmt>(&c.node)) tally(e->body, times);
+      if (const auto* f = std::get_if<ForStmt>(&c.node)) tally(f->body, 2);
+      if (const auto* p = std::get_if<PipelineStmt>(&c.node)) tally(p->body, 2);
+      if (const auto* i = std::get_if<IfStmt>(&c.node)) {
+        tally(i->then_body, times);
+        tally(i->else_body, times);
+      }
+    }
+  };
+  tally(body, loop ? 2 : 1);
+  return writes && accesses >= 2;
+}
+
+void Emitter::warp_meet(ByteRange at) {
+  line(lane_mask == kAllLanes ? "__syncwarp();" : "__syncwarp(" + lane_mask + ");", at);
 }
 
 void Emitter::mbarrier_prologue() {
@@ -202,11 +243,16 @@ void Emitter::elect(const Stmt& s, const ElectStmt& e) {
                                                                   : "true";
     line("if (" + warps + ") {", s.range);
     ++indent;
+    // Among the lanes that run it: the whole warp, or in code some lanes
+    // skip, those of its ballot (the lowest, where there is no elect.sync).
+    std::string lanes = lane_mask.empty() ? std::string(kAllLanes) : lane_mask;
     if (target.has(Feature::ElectSync)) {
       line("unsigned cake_elected;", s.range);
-      line("CAKE_ELECT_SYNC(cake_elected);", s.range);
+      line("CAKE_ELECT_SYNC(cake_elected, " + lanes + ");", s.range);
     } else {
-      line("const bool cake_elected = cake_lane == 0;", s.range);
+      line(lanes == kAllLanes ? "const bool cake_elected = cake_lane == 0;"
+                              : "const bool cake_elected = cake_lane == (unsigned)(__ffs(" + lanes + ") - 1);",
+           s.range);
     }
     line("if (cake_elected) {", s.range);
     ++indent;

@@ -1811,6 +1811,50 @@ kernel layernorm(X: global f32[R, C], G: global f32[C], B: global f32[C], Y: glo
     store B[block.x * 16 + 7, :] <- a[3]
   }
 })"},
+    // Lanes exchanging values through shared memory inside code some lanes
+    // skip: two stores and a load under `if lane < 16`, its `else` reading
+    // what the `then` lanes wrote (the language runs the branches one after
+    // the other), an `elect` among lanes 8 .. 31 (lane 8 is elected), and a
+    // loop whose bounds read `lane` (the same range for every lane, as the
+    // executor needs) passing values round the warp a slot per iteration.
+    // The host runtime's lanes ran each branch and the loop alone before
+    // the lowering met them by a ballot's mask (__syncwarp(mask)): 16 of 32
+    // values of Y and 28 of Z differed; the elect chose lane 0, which was
+    // not there.
+    {"lanes exchanging values through memory inside lane-divergent code", "sm_80", "",
+     R"(kernel split(X: global f32[N] row_major, Y: global f32[N] row_major, Z: global f32[N] row_major) where N % 32 == 0 grid (N / 32) block 32 {
+  smem s: f32[32]
+  smem t: f32[16]
+  smem u: f32[1]
+  reg x: f32
+  reg y: f32
+  reg z: f32
+  reg v: f32
+  load x <- X[block.x * 32 + lane]
+  if lane < 16 {
+    store s[15 - lane] <- x
+    load y <- s[lane]
+    store t[lane] <- y
+  } else {
+    load y <- t[(31 - lane) % 16]
+    y = y + x
+  }
+  if lane >= 8 {
+    elect {
+      store u[0] <- x
+    }
+    load v <- u[0]
+    y = y + v
+  }
+  store Y[block.x * 32 + lane] <- y
+  z = x * 3.0
+  let w = lane / 32
+  for k in w .. w + 4 {
+    store s[(lane + k) % 32] <- z
+    load z <- s[(lane + k + 1) % 32]
+  }
+  store Z[block.x * 32 + lane] <- z
+})"},
     // cp.async inside elect.warp: each warp's elected thread copies its
     // warp's row whole (refused before: no group of threads to split it).
     {"cp.async by each warp's elected thread", "sm_80", "",

@@ -85,7 +85,7 @@ blackwell_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, u
 #line 27 "@CAKE_FILE@"
       unsigned cake_elected;
 #line 27 "@CAKE_FILE@"
-      CAKE_ELECT_SYNC(cake_elected);
+      CAKE_ELECT_SYNC(cake_elected, 0xffffffffu);
 #line 27 "@CAKE_FILE@"
       if (cake_elected) {
 #line 28 "@CAKE_FILE@"
@@ -143,7 +143,7 @@ blackwell_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, u
 #line 38 "@CAKE_FILE@"
       unsigned cake_elected;
 #line 38 "@CAKE_FILE@"
-      CAKE_ELECT_SYNC(cake_elected);
+      CAKE_ELECT_SYNC(cake_elected, 0xffffffffu);
 #line 38 "@CAKE_FILE@"
       if (cake_elected) {
 #line 39 "@CAKE_FILE@"

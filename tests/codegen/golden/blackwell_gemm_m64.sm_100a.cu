@@ -83,7 +83,7 @@ blackwell_gemm_m64(unsigned short* __restrict__ A, unsigned short* __restrict__ 
 #line 29 "@CAKE_FILE@"
       unsigned cake_elected;
 #line 29 "@CAKE_FILE@"
-      CAKE_ELECT_SYNC(cake_elected);
+      CAKE_ELECT_SYNC(cake_elected, 0xffffffffu);
 #line 29 "@CAKE_FILE@"
       if (cake_elected) {
 #line 30 "@CAKE_FILE@"
@@ -141,7 +141,7 @@ blackwell_gemm_m64(unsigned short* __restrict__ A, unsigned short* __restrict__ 
 #line 40 "@CAKE_FILE@"
       unsigned cake_elected;
 #line 40 "@CAKE_FILE@"
-      CAKE_ELECT_SYNC(cake_elected);
+      CAKE_ELECT_SYNC(cake_elected, 0xffffffffu);
 #line 40 "@CAKE_FILE@"
       if (cake_elected) {
 #line 41 "@CAKE_FILE@"

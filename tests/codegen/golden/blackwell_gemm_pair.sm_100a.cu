@@ -107,7 +107,7 @@ blackwell_gemm_pair(unsigned short* __restrict__ A, unsigned short* __restrict__
 #line 35 "@CAKE_FILE@"
       unsigned cake_elected;
 #line 35 "@CAKE_FILE@"
-      CAKE_ELECT_SYNC(cake_elected);
+      CAKE_ELECT_SYNC(cake_elected, 0xffffffffu);
 #line 35 "@CAKE_FILE@"
       if (cake_elected) {
 #line 36 "@CAKE_FILE@"
@@ -175,7 +175,7 @@ blackwell_gemm_pair(unsigned short* __restrict__ A, unsigned short* __restrict__
 #line 49 "@CAKE_FILE@"
         unsigned cake_elected;
 #line 49 "@CAKE_FILE@"
-        CAKE_ELECT_SYNC(cake_elected);
+        CAKE_ELECT_SYNC(cake_elected, 0xffffffffu);
 #line 49 "@CAKE_FILE@"
         if (cake_elected) {
 #line 50 "@CAKE_FILE@"

@@ -29,7 +29,11 @@ cluster_rowsum_ref(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 56 "@CAKE_FILE@"
   __syncwarp();
 #line 56 "@CAKE_FILE@"
-  if ((i < R)) {
+  const bool cake_taken21 = (i < R);
+#line 56 "@CAKE_FILE@"
+  const unsigned cake_lanes21 = __ballot_sync(0xffffffffu, cake_taken21);
+#line 56 "@CAKE_FILE@"
+  if (cake_taken21) {
 #line 57 "@CAKE_FILE@"
     // for k in 0 .. C {
 #line 57 "@CAKE_FILE@"
@@ -47,7 +51,11 @@ cluster_rowsum_ref(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 61 "@CAKE_FILE@"
     // store Y[i] <- s
 #line 61 "@CAKE_FILE@"
+    __syncwarp(cake_lanes21);
+#line 61 "@CAKE_FILE@"
     { const int cake_i = 0; Y[i] = s[cake_i]; }
+#line 61 "@CAKE_FILE@"
+    __syncwarp(cake_lanes21);
 #line 56 "@CAKE_FILE@"
   }
 #line 56 "@CAKE_FILE@"

@@ -85,7 +85,7 @@ flash_fwd_causal(unsigned short* __restrict__ Q, unsigned short* __restrict__ K,
 #line 31 "@CAKE_FILE@"
       unsigned cake_elected;
 #line 31 "@CAKE_FILE@"
-      CAKE_ELECT_SYNC(cake_elected);
+      CAKE_ELECT_SYNC(cake_elected, 0xffffffffu);
 #line 31 "@CAKE_FILE@"
       if (cake_elected) {
 #line 32 "@CAKE_FILE@"
@@ -369,7 +369,7 @@ flash_fwd_causal(unsigned short* __restrict__ Q, unsigned short* __restrict__ K,
 #line 76 "@CAKE_FILE@"
         unsigned cake_elected;
 #line 76 "@CAKE_FILE@"
-        CAKE_ELECT_SYNC(cake_elected);
+        CAKE_ELECT_SYNC(cake_elected, 0xffffffffu);
 #line 76 "@CAKE_FILE@"
         if (cake_elected) {
 #line 76 "@CAKE_FILE@"

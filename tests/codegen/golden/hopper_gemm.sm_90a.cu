@@ -78,7 +78,7 @@ hopper_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, unsi
 #line 25 "@CAKE_FILE@"
       unsigned cake_elected;
 #line 25 "@CAKE_FILE@"
-      CAKE_ELECT_SYNC(cake_elected);
+      CAKE_ELECT_SYNC(cake_elected, 0xffffffffu);
 #line 25 "@CAKE_FILE@"
       if (cake_elected) {
 #line 26 "@CAKE_FILE@"
@@ -186,7 +186,7 @@ hopper_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, unsi
 #line 45 "@CAKE_FILE@"
         unsigned cake_elected;
 #line 45 "@CAKE_FILE@"
-        CAKE_ELECT_SYNC(cake_elected);
+        CAKE_ELECT_SYNC(cake_elected, 0xffffffffu);
 #line 45 "@CAKE_FILE@"
         if (cake_elected) {
 #line 45 "@CAKE_FILE@"

@@ -76,7 +76,7 @@ kmeans_assign(unsigned short* __restrict__ X, unsigned short* __restrict__ C, fl
 #line 28 "@CAKE_FILE@"
       unsigned cake_elected;
 #line 28 "@CAKE_FILE@"
-      CAKE_ELECT_SYNC(cake_elected);
+      CAKE_ELECT_SYNC(cake_elected, 0xffffffffu);
 #line 28 "@CAKE_FILE@"
       if (cake_elected) {
 #line 29 "@CAKE_FILE@"

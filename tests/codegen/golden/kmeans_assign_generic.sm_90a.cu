@@ -61,7 +61,11 @@ kmeans_assign_generic(unsigned short* __restrict__ X, unsigned short* __restrict
 #line 124 "@CAKE_FILE@"
   __syncwarp();
 #line 124 "@CAKE_FILE@"
-  if ((i < N)) {
+  const bool cake_taken72 = (i < N);
+#line 124 "@CAKE_FILE@"
+  const unsigned cake_lanes72 = __ballot_sync(0xffffffffu, cake_taken72);
+#line 124 "@CAKE_FILE@"
+  if (cake_taken72) {
 #line 125 "@CAKE_FILE@"
     // load xb <- X[i : 1, :]
 #line 125 "@CAKE_FILE@"
@@ -175,6 +179,8 @@ kmeans_assign_generic(unsigned short* __restrict__ X, unsigned short* __restrict
 #line 134 "@CAKE_FILE@"
     // store out[i : 1] <- arg
 #line 134 "@CAKE_FILE@"
+    __syncwarp(cake_lanes72);
+#line 134 "@CAKE_FILE@"
     {
 #line 134 "@CAKE_FILE@"
       auto* const cake_corner = &out[(i + 0)];
@@ -182,6 +188,8 @@ kmeans_assign_generic(unsigned short* __restrict__ X, unsigned short* __restrict
       { const int cake_i = 0; cake_corner[(cake_i)] = arg[cake_i]; }
 #line 134 "@CAKE_FILE@"
     }
+#line 134 "@CAKE_FILE@"
+    __syncwarp(cake_lanes72);
 #line 124 "@CAKE_FILE@"
   }
 #line 124 "@CAKE_FILE@"

@@ -51,7 +51,11 @@ kmeans_assign_ref(unsigned short* __restrict__ X, unsigned short* __restrict__ C
 #line 79 "@CAKE_FILE@"
   __syncwarp();
 #line 79 "@CAKE_FILE@"
-  if ((i < N)) {
+  const bool cake_taken41 = (i < N);
+#line 79 "@CAKE_FILE@"
+  const unsigned cake_lanes41 = __ballot_sync(0xffffffffu, cake_taken41);
+#line 79 "@CAKE_FILE@"
+  if (cake_taken41) {
 #line 80 "@CAKE_FILE@"
     // for k in 0 .. K {                            // upwards, strict `<`: the smallest index wins a tie
 #line 80 "@CAKE_FILE@"
@@ -107,7 +111,11 @@ kmeans_assign_ref(unsigned short* __restrict__ X, unsigned short* __restrict__ C
 #line 94 "@CAKE_FILE@"
     // store out[i] <- arg
 #line 94 "@CAKE_FILE@"
+    __syncwarp(cake_lanes41);
+#line 94 "@CAKE_FILE@"
     { const int cake_i = 0; out[i] = arg[cake_i]; }
+#line 94 "@CAKE_FILE@"
+    __syncwarp(cake_lanes41);
 #line 79 "@CAKE_FILE@"
   }
 #line 79 "@CAKE_FILE@"

@@ -94,7 +94,7 @@ kmeans_assign_small(unsigned short* __restrict__ X, unsigned short* __restrict__
 #line 31 "@CAKE_FILE@"
       unsigned cake_elected;
 #line 31 "@CAKE_FILE@"
-      CAKE_ELECT_SYNC(cake_elected);
+      CAKE_ELECT_SYNC(cake_elected, 0xffffffffu);
 #line 31 "@CAKE_FILE@"
       if (cake_elected) {
 #line 32 "@CAKE_FILE@"

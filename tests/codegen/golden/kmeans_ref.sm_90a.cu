@@ -51,7 +51,11 @@ kmeans_ref(unsigned short* __restrict__ X, unsigned short* __restrict__ C, float
 #line 164 "@CAKE_FILE@"
   __syncwarp();
 #line 164 "@CAKE_FILE@"
-  if ((i < N)) {
+  const bool cake_taken90 = (i < N);
+#line 164 "@CAKE_FILE@"
+  const unsigned cake_lanes90 = __ballot_sync(0xffffffffu, cake_taken90);
+#line 164 "@CAKE_FILE@"
+  if (cake_taken90) {
 #line 165 "@CAKE_FILE@"
     // for k in 0 .. K {                            // upwards, strict `<`: the smallest index wins a tie
 #line 165 "@CAKE_FILE@"
@@ -107,7 +111,11 @@ kmeans_ref(unsigned short* __restrict__ X, unsigned short* __restrict__ C, float
 #line 179 "@CAKE_FILE@"
     // store out[i] <- arg
 #line 179 "@CAKE_FILE@"
+    __syncwarp(cake_lanes90);
+#line 179 "@CAKE_FILE@"
     { const int cake_i = 0; out[i] = arg[cake_i]; }
+#line 179 "@CAKE_FILE@"
+    __syncwarp(cake_lanes90);
 #line 164 "@CAKE_FILE@"
   }
 #line 164 "@CAKE_FILE@"

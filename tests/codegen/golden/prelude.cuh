@@ -377,9 +377,11 @@ static __device__ __forceinline__ void cake_packed_st_run(unsigned char* p, long
                "@!cake_done bra cake_wait; }" :: "r"(CAKE_SMEM_ADDR(bar)), "r"((unsigned)(parity)) : "memory")
 #define CAKE_NAMED_SYNC(id, threads) asm volatile("bar.sync %0, %1;" :: "r"((unsigned)(id)), "r"((unsigned)(threads)) : "memory")
 #define CAKE_NAMED_ARRIVE(id, threads) asm volatile("bar.arrive %0, %1;" :: "r"((unsigned)(id)), "r"((unsigned)(threads)) : "memory")
-// `out` = 1 in the one lane elect.sync chooses among the whole (converged) warp.
-#define CAKE_ELECT_SYNC(out) \
-  asm volatile("{ .reg .pred cake_p; elect.sync _|cake_p, 0xffffffff; selp.u32 %0, 1, 0, cake_p; }" : "=r"(out))
+// `out` = 1 in the one lane elect.sync chooses among the lanes of `mask`
+// (each of which runs it).
+#define CAKE_ELECT_SYNC(out, mask)                                                                    \
+  asm volatile("{ .reg .pred cake_p; elect.sync _|cake_p, %1; selp.u32 %0, 1, 0, cake_p; }" : "=r"(out) \
+               : "r"((unsigned)(mask)))
 #define CAKE_FENCE_PROXY_ASYNC() asm volatile("fence.proxy.async.shared::cta;" ::: "memory")
 #define CAKE_SETMAXNREG_INC(n) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" :: "n"(n))
 #define CAKE_SETMAXNREG_DEC(n) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" :: "n"(n))

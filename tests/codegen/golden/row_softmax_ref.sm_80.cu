@@ -39,7 +39,11 @@ row_softmax_ref(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 66 "@CAKE_FILE@"
   __syncwarp();
 #line 66 "@CAKE_FILE@"
-  if ((i < R)) {
+  const bool cake_taken32 = (i < R);
+#line 66 "@CAKE_FILE@"
+  const unsigned cake_lanes32 = __ballot_sync(0xffffffffu, cake_taken32);
+#line 66 "@CAKE_FILE@"
+  if (cake_taken32) {
 #line 67 "@CAKE_FILE@"
     // for k in 0 .. C {
 #line 67 "@CAKE_FILE@"
@@ -87,7 +91,11 @@ row_softmax_ref(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 79 "@CAKE_FILE@"
       // store Y[i, k] <- y
 #line 79 "@CAKE_FILE@"
+      __syncwarp(cake_lanes32);
+#line 79 "@CAKE_FILE@"
       { const int cake_i = 0; Y[(i) * 1024LL + k] = y[cake_i]; }
+#line 79 "@CAKE_FILE@"
+      __syncwarp(cake_lanes32);
 #line 76 "@CAKE_FILE@"
     }
 #line 66 "@CAKE_FILE@"

@@ -27,6 +27,7 @@
 // It is not a GPU: instruction semantics come from the host's libm.
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -65,10 +66,13 @@ extern Dim3 block_index;
 // Section - Threads, warps, blocks and clusters meeting (cuda_host_run.cpp).
 
 void syncthreads();
-/// A warp collective: every lane puts `bytes` of `mine` in; when all 32
-/// have, each gets every lane's (`all`, 32 × bytes, lane order).
-void gather(const void* mine, size_t bytes, void* all);
-void warp_rendezvous();
+/// A warp collective: every lane of `mask` (which must hold the calling
+/// lane) puts `bytes` of `mine` in; when all have, each gets every lane's
+/// (`all`, 32 × bytes, lane order; zeros for lanes outside the mask).
+void gather(const void* mine, size_t bytes, void* all, unsigned mask = 0xffffffffu);
+void warp_rendezvous(unsigned mask = 0xffffffffu);
+/// __ballot_sync: the lanes of `mask` whose predicate holds.
+unsigned ballot(unsigned mask, bool predicate);
 uint32_t exchange(uint32_t bits, unsigned from);
 void cluster_sync();
 unsigned cluster_rank();
@@ -81,7 +85,7 @@ void commit_multicast(const void* bar, unsigned mask);
 void* mapa(const void* p, unsigned rank);
 void named_sync(unsigned id, unsigned threads);
 void named_arrive(unsigned id, unsigned threads);
-unsigned elect_sync();
+unsigned elect_sync(unsigned mask);
 
 // Section - TMA and bulk copies, at issue (cuda_host_copy.cpp).
 
@@ -311,7 +315,10 @@ inline float fp8_bits_to_float(uint8_t b, bool e5m2) {
 #define asm(...) ((void)0)
 
 inline void __syncthreads() { cake_host::syncthreads(); }
-inline void __syncwarp(unsigned = 0xffffffffu) { cake_host::warp_rendezvous(); }
+inline void __syncwarp(unsigned mask = 0xffffffffu) { cake_host::warp_rendezvous(mask); }
+inline unsigned __ballot_sync(unsigned mask, int predicate) { return cake_host::ballot(mask, predicate != 0); }
+/// CUDA's __ffs: the 1-based position of the lowest set bit, 0 for none.
+inline int __ffs(unsigned x) { return x == 0 ? 0 : std::countr_zero(x) + 1; }
 // A pair of neighbouring values in one access (aliasing-safe here).
 #define CAKE_LD_B32(p) cake_host::load_bits<unsigned>(p)
 #define CAKE_ST_B32(p, v) cake_host::store_bits<unsigned>((p), (v))
@@ -376,7 +383,7 @@ inline void __syncwarp(unsigned = 0xffffffffu) { cake_host::warp_rendezvous(); }
 #define CAKE_MBAR_TEST_WAIT(bar, parity) cake_host::mbar_wait((bar), (parity))
 #define CAKE_NAMED_SYNC(id, threads) cake_host::named_sync((id), (threads))
 #define CAKE_NAMED_ARRIVE(id, threads) cake_host::named_arrive((id), (threads))
-#define CAKE_ELECT_SYNC(out) ((out) = cake_host::elect_sync())
+#define CAKE_ELECT_SYNC(out, mask) ((out) = cake_host::elect_sync(mask))
 // Copies run at issue: a store group's commit and wait order nothing.
 #define CAKE_TMA_HOST
 #define CAKE_TMA_HOST_LOAD(rank, dst, map, c, bar, mask) cake_host::tma_load((rank), (dst), (map), (c), (bar), (mask))

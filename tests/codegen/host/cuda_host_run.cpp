@@ -5,6 +5,8 @@
 // barriers, elect and the cluster's barrier.
 #include "cuda_host_state.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 
@@ -30,29 +32,51 @@ void syncthreads() {
   self->wait = Thread::Wait::None;
 }
 
-void gather(const void* mine, size_t bytes, void* all) {
+void gather(const void* mine, size_t bytes, void* all, unsigned mask) {
   Thread* self = current;
   unsigned lane = self->idx.x % 32;
+  if ((mask >> lane & 1) == 0) fault("a warp collective whose member mask leaves out the lane that runs it");
   Warp& w = block->warps[self->idx.x / 32];
-  uint64_t g = w.generation;
-  std::memcpy(w.slots[g % 2][lane], mine, bytes);
-  if (++w.arrived == 32) {
-    w.arrived = 0;
-    ++w.generation;
+  Meeting* meeting = &w.all;
+  if (mask != 0xffffffffu) {
+    auto it = std::find_if(w.some.begin(), w.some.end(), [&](const Meeting& m) { return m.mask == mask; });
+    meeting = it != w.some.end() ? &*it : &w.some.emplace_back();
+    meeting->mask = mask;
+  }
+  Meeting& mt = *meeting;
+  uint64_t g = mt.generation;
+  std::memcpy(mt.slots[g % 2][lane], mine, bytes);
+  if (++mt.arrived == static_cast<unsigned>(std::popcount(mask))) {
+    mt.arrived = 0;
+    ++mt.generation;
+    ++block->events;
   } else {
     self->wait = Thread::Wait::Warp;
-    while (w.generation == g) yield();
+    while (mt.generation == g) yield();
     self->wait = Thread::Wait::None;
   }
-  for (unsigned l = 0; l < 32; ++l) std::memcpy(static_cast<unsigned char*>(all) + l * bytes, w.slots[g % 2][l], bytes);
+  for (unsigned l = 0; l < 32; ++l) {
+    auto* to = static_cast<unsigned char*>(all) + l * bytes;
+    if (mask >> l & 1) std::memcpy(to, mt.slots[g % 2][l], bytes);
+    else std::memset(to, 0, bytes);
+  }
 }
 
-/// The lanes of the warp meet (a .sync.aligned instruction): none goes on
-/// before all have reached it, so what each lane did before is done for
-/// all (a tcgen05.ld reads what another lane's tcgen05.st wrote).
-void warp_rendezvous() {
+/// The lanes of `mask` meet (a .sync.aligned instruction over the whole
+/// warp, or bar.warp.sync): none goes on before all have reached it, so
+/// what each lane did before is done for all (a tcgen05.ld reads what
+/// another lane's tcgen05.st wrote).
+void warp_rendezvous(unsigned mask) {
   unsigned char mine = 0, all[32];
-  gather(&mine, 1, all);
+  gather(&mine, 1, all, mask);
+}
+
+unsigned ballot(unsigned mask, bool predicate) {
+  unsigned char mine = predicate, all[32];
+  gather(&mine, 1, all, mask);
+  unsigned out = 0;
+  for (unsigned l = 0; l < 32; ++l) out |= unsigned(all[l] != 0) << l;
+  return out & mask;
 }
 
 /// Every lane of the warp puts `bits` in and takes lane `from`'s out.
@@ -159,13 +183,11 @@ void named_arrive(unsigned id, unsigned threads) {
   }
 }
 
-/// elect.sync over the whole warp: every lane takes part; the lowest lane is
-/// the leader.
-unsigned elect_sync() {
-  uint32_t all[32];
-  uint32_t mine = 1;
-  gather(&mine, 4, all);
-  return current->idx.x % 32 == 0;
+/// elect.sync over the lanes of `mask`: each takes part; the lowest is the
+/// leader (as the CPU executor elects).
+unsigned elect_sync(unsigned mask) {
+  warp_rendezvous(mask);
+  return current->idx.x % 32 == static_cast<unsigned>(std::countr_zero(mask));
 }
 
 std::vector<Block*> multicast_blocks(unsigned mask) {
@@ -270,7 +292,7 @@ void run(void (*entry)(void**), void** args, const unsigned grid[3], const unsig
             uint64_t sum = c.generation;
             for (const Block& b : c.blocks) {
               sum += b.generation + b.events;
-              for (const Warp& w : b.warps) sum += w.generation;
+              for (const Warp& w : b.warps) sum += w.all.generation;
             }
             return sum;
           };

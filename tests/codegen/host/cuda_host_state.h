@@ -7,18 +7,30 @@
 
 #include "cuda_host.h"
 
+#include <deque>
 #include <map>
 #include <vector>
 
 namespace cake_host {
 
-struct Warp {
+/// The lanes of a warp meeting by one member mask: how many have arrived at
+/// the meeting in progress and each one's contribution to it, by generation
+/// parity (a lane cannot be two meetings ahead of another).
+struct Meeting {
+  unsigned mask = 0xffffffffu;
   uint64_t generation = 0;
   unsigned arrived = 0;
-  // Each lane's contribution to the collective in progress, by generation
-  // parity (a lane cannot be two collectives ahead of another).
   static constexpr size_t kSlotBytes = 64;
   unsigned char slots[2][32][kSlotBytes] = {};
+};
+
+struct Warp {
+  /// The whole warp's meetings (every .sync.aligned collective).
+  Meeting all;
+  /// Those of fewer lanes (`__syncwarp(mask)`, `__ballot_sync(mask, p)` in
+  /// code some lanes skip), one per mask seen; a deque, so that a waiting
+  /// lane's reference stays valid when another mask is added.
+  std::deque<Meeting> some;
 };
 
 /// An mbarrier (PTX ISA, mbarrier): the arrivals a phase takes, those
