@@ -235,6 +235,32 @@ kernel guard_off_by_one(A: global bf16[128, K]) where K % 32 == 0, K >= 128 grid
 
 // -----
 
+// Guards that read `lane`: an `else` branch runs where the condition fails
+// (lanes 16 .. 31 index 15 .. 0: clean; it was flagged at lane 0), the
+// last lane a guard admits is not a corner (lane 15 reaches 20), and an
+// index of `warp.id` under a lane guard is still checked (the guard's lane
+// was unknown, so no point was admitted). Each warp writes its own row of
+// `s` (E0605 took the two stores for one another's before).
+target sm_80
+kernel lane_guards(X: global f32[N]) where N % 64 == 0 grid (N / 64) block 64 {
+  smem s: f32[2, 20]
+  smem t: f32[2]
+  reg x: f32
+  load x <- X[block.x * 64 + warp.id * 32 + lane]
+  if lane < 16 {
+    // expected-error@+1 [CAKE-E0104] {{`lane + 5` is out of bounds: index is 20 but dim 1 of `s` is 20 (for N = 64, lane = 15)}}
+    store s[warp.id, lane + 5] <- x
+  } else {
+    store s[warp.id, 31 - lane] <- x
+  }
+  if lane < 8 {
+    // expected-error@+1 [CAKE-E0104] {{`warp.id + 1` is out of bounds: index is 2 but dim 0 of `t` is 2}}
+    store t[warp.id + 1] <- x
+  }
+}
+
+// -----
+
 // Tied by a fact, the symbols do not come apart: clean.
 target sm_90a
 kernel grid_tied(A: global f32[M, 64], C: global f32[N, 64]) where M % 128 == 0, N % 128 == 0, M == N grid (N / 128) block 128 {

@@ -1433,6 +1433,28 @@ kernel one_warp_stores(X: global bf16[16, 64], Y: global bf16[16, 64]) grid (1) 
 
 // -----
 
+// An index of the lane alone is the same elements in every warp: warp 1's
+// `s[lane]` overwrites warp 0's (this was taken for each warp's own part).
+// Each warp's own row, indexed by `warp.id`, with its lanes exchanging
+// values in it, is clean.
+target sm_80
+kernel lanes_of_every_warp(X: global f32[64], Y: global f32[64]) grid (1) block 64 {
+  smem s: f32[32]
+  smem t: f32[2, 32]
+  reg x: f32
+  reg y: f32
+  load x <- X[warp.id * 32 + lane]
+  store s[lane] <- x
+  // expected-error@+1 [CAKE-E0605] {{`s[lane]` reads what another warp of the kernel wrote, with no barrier between}} fix {{syncthreads}}
+  load y <- s[lane]
+  store t[warp.id, 31 - lane] <- x
+  load y <- t[warp.id, lane]
+  store t[warp.id, lane ^ 1] <- y
+  store Y[warp.id * 32 + lane] <- y
+}
+
+// -----
+
 // Constant ranges that overlap do meet: the warpgroup's four warps read
 // rows 0 .. 63 (16 each) and then write rows 32 .. 95, which another warp
 // may still be reading. Rows 64 .. 127 would not (clean below).

@@ -12,7 +12,9 @@
 // Which warp touches which part: an access inside `elect` is one thread's;
 // one whose shared-memory index depends on the thread (warp.id, lane,
 // role.rank, or a `let` of them) is its warp's own part, the same part as
-// an access with the same operand; any other is spread over the role's
+// an access with the same operand that reads the warp (`s[lane]` is the
+// same elements in every warp) or with the same index of the warp along
+// some dim (`s[warp.id, lane]`, `s[warp.id, 31 - lane]`); any other is spread over the role's
 // threads (a collective tile), the same part as an access with the same
 // operand and register layout. Two accesses that index constant, non-
 // overlapping ranges along some dim (two stages `s[0]` and `s[1]`) never
@@ -168,8 +170,35 @@ class RoleRaces {
   bool same_part(const Access& x, const Access& y) const {
     if (x.part != y.part) return false;
     if (x.part == Part::Single) return true;
-    if (!same_expr(x.operand, y.operand)) return false;
-    return x.part == Part::Own || x.layout == y.layout;
+    if (x.part == Part::Own) return same_expr(x.operand, y.operand) ? reads_warp(x.operand) : apart_by_warp(x.operand, y.operand);
+    return same_expr(x.operand, y.operand) && x.layout == y.layout;
+  }
+
+  /// Whether an index reads which warp or warpgroup runs it (`warp.id`,
+  /// `role.rank`, a `let` of them): one that reads only `lane` is the same
+  /// elements in every warp of the role (`s[lane]`).
+  bool reads_warp(ExprId e) const {
+    return depends_on_builtin(m_, eval_, e, "warp") || depends_on_builtin(m_, eval_, e, "role");
+  }
+
+  /// Whether two accesses of each warp's own part keep different warps
+  /// apart: along some dim both index by the same expression of the warp
+  /// (`warp.id`, or `role.rank` where it counts warps), not of the lane,
+  /// so each warp has its own rows whatever its lanes do there
+  /// (`s[warp.id, lane]` and `s[warp.id, 31 - lane]`).
+  bool apart_by_warp(ExprId x, ExprId y) const {
+    IndexedOperand a = indexed_operand(m_, x), b = indexed_operand(m_, y);
+    if (a.base == kNone || a.base != b.base) return false;
+    for (size_t d = 0; d < a.items.size() && d < b.items.size(); ++d) {
+      const IndexItem &i = a.items[d], &j = b.items[d];
+      if (i.kind == IndexItem::Kind::Full || i.kind != j.kind || !same_expr(i.start, j.start) ||
+          !same_expr(i.extent, j.extent))
+        continue;
+      bool per_warp = depends_on_builtin(m_, eval_, i.start, "warp") ||
+                      (role_->kind != RoleSpec::Kind::Warpgroup && depends_on_builtin(m_, eval_, i.start, "role"));
+      if (per_warp && !depends_on_builtin(m_, eval_, i.start, "lane")) return true;
+    }
+    return false;
   }
 
   /// A write of an accumulator-layout fragment that its every owner (each

@@ -22,11 +22,15 @@ std::optional<OutOfBounds> BoundsProver::find(const BoundsScope& scope, const Ty
     }
   }
   condition_symbols_.clear();
-  for (ExprId c : *scope.conditions) eval_.free_symbols(c, condition_symbols_);
+  for (const Guard& g : *scope.guards) eval_.free_symbols(g.condition, condition_symbols_);
   std::vector<SymbolId> free;
   eval_.free_symbols(item.start, free);
   if (slice) eval_.free_symbols(item.extent, free);
   eval_.free_symbols(dim, free);
+  // A builtin only a guard reads is tried too (`if lane < 16` around an
+  // index of `warp.id`), else the guard could not say which points it admits.
+  for (SymbolId s : condition_symbols_)
+    if (m_.symbols[s].kind == SymbolKind::Builtin && std::find(free.begin(), free.end(), s) == free.end()) free.push_back(s);
   if (free.empty()) {
     // Nothing here reads a shape symbol, loop variable or builtin, so every
     // sample gives the same values: one evaluation finds the in-bounds case.
@@ -43,10 +47,7 @@ std::optional<OutOfBounds> BoundsProver::find(const BoundsScope& scope, const Ty
       auto r = reach(dim, item, &point);
       if (!r || (r->start >= 0 && r->end <= r->dim)) return false;
       int64_t start = r->start, end = r->end, d = r->dim;
-      for (ExprId c : *scope_->conditions) {
-        auto v = eval_.eval(c, &point);
-        if (!v || *v == 0) return false;  // a guard may exclude this point
-      }
+      if (!admitted(point)) return false;
       OutOfBounds o;
       o.kind = start < 0 ? (slice ? OutOfBounds::Kind::SliceStart : OutOfBounds::Kind::Index)
                          : (slice ? OutOfBounds::Kind::SliceEnd : OutOfBounds::Kind::Index);
@@ -116,8 +117,24 @@ bool BoundsProver::enumerate(Env& env, const std::vector<SymbolId>& free, size_t
       }
     }
     // Evaluate at the largest builtin values, then at the smallest: zero,
-    // but inside a role `warp.id` starts at the role's first warp.
-    if (enumerate_loops(env, free, 0, visit)) return true;
+    // but inside a role `warp.id` starts at the role's first warp. Where a
+    // guard reads `lane`, at every lane: the last lane a guard admits need
+    // not be a corner (`if lane < 16`, `else`).
+    SymbolId lane = kNone;
+    for (SymbolId s : free)
+      if (m_.symbols[s].kind == SymbolKind::Builtin && m_.symbols[s].name == "lane") lane = s;
+    bool every_lane = lane != kNone && std::find(condition_symbols_.begin(), condition_symbols_.end(), lane) !=
+                                           condition_symbols_.end();
+    auto lanes = [&](int64_t corner) {
+      if (!every_lane) return enumerate_loops(env, free, 0, visit);
+      for (int64_t l = 0; l < 32; ++l) {
+        env.values[lane] = l;
+        if (enumerate_loops(env, free, 0, visit)) return true;
+      }
+      env.values[lane] = corner;
+      return false;
+    };
+    if (lanes(31)) return true;
     bool any = false;
     for (auto& [sym, fields] : env.fields)
       for (auto& [name, value] : fields) {
@@ -125,9 +142,11 @@ bool BoundsProver::enumerate(Env& env, const std::vector<SymbolId>& free, size_t
         any |= value != low;
         value = low;
       }
-    for (SymbolId s : free)
-      if (m_.symbols[s].kind == SymbolKind::Builtin && m_.symbols[s].name == "lane") env.values[s] = 0, any = true;
-    return any && enumerate_loops(env, free, 0, visit);
+    if (lane != kNone) {
+      env.values[lane] = 0;
+      any = any || !every_lane;
+    }
+    return any && lanes(0);
   }
   return enumerate_loops(env, free, 0, visit);
 }
@@ -163,12 +182,12 @@ bool BoundsProver::enumerate_loops(Env& env, const std::vector<SymbolId>& free, 
   // last trip it admits is a corner too, and the first, since the extremes
   // may be just the trips it excludes.
   if (var_free && l.variable != kNone && last > *start)
-    for (ExprId c : *scope_->conditions) {
+    for (const Guard& g : *scope_->guards) {
       auto holds = [&](int64_t i) -> std::optional<bool> {
         env.values[l.variable] = *start + i * step;
-        auto v = eval_.eval(c, &env);
+        auto v = eval_.eval(g.condition, &env);
         if (!v) return std::nullopt;
-        return *v != 0;
+        return (*v != 0) == g.holds;
       };
       int64_t lo = 0, hi = (last - *start) / step;
       auto at_lo = holds(lo), at_hi = holds(hi);
@@ -195,6 +214,14 @@ bool BoundsProver::enumerate_loops(Env& env, const std::vector<SymbolId>& free, 
   if (l.variable != kNone) env.values.erase(l.variable);
   if (l.stage != kNone) env.values.erase(l.stage), env.fields.erase(l.stage);
   return false;
+}
+
+bool BoundsProver::admitted(const Env& point) const {
+  for (const Guard& g : *scope_->guards) {
+    auto v = eval_.eval(g.condition, &point);
+    if (!v || (*v != 0) != g.holds) return false;  // a guard may exclude this point
+  }
+  return true;
 }
 
 bool BoundsProver::loop_needed_by_conditions(const LoopBounds& l) const {

@@ -3,7 +3,9 @@
 // variables and builtins around it (the first and last trip of each loop,
 // every stage of a ring, the largest and smallest block, warp and lane), for
 // each shape sample the kernel's facts allow (KernelFacts::samples(), cake/kernel_facts.h). Guards on
-// the way (`if` conditions) exclude the points they do not admit. A finding
+// the way (an `if` condition, holding in its `then` branch and failing in
+// its `else`) exclude the points they do not admit; where one reads `lane`,
+// every lane is tried, not only the first and last. A finding
 // always comes with the concrete point that shows it. The E0104 rule
 // (out_of_bounds.cpp) turns findings into messages.
 #pragma once
@@ -26,6 +28,12 @@ struct LoopBounds {
   ExprId start = kNone, end = kNone, step = kNone, stages = kNone;
 };
 
+/// An `if` on the way: its condition holds (the `then` branch) or not (`else`).
+struct Guard {
+  ExprId condition = kNone;
+  bool holds = true;
+};
+
 /// The warps the enclosing role runs on, when known.
 struct WarpSpan {
   int64_t first_warp = 0, warps = 0, units = 1;
@@ -38,7 +46,7 @@ struct BoundsScope {
   const std::vector<Env>* samples = nullptr;
   WarpSpan role;
   const std::vector<LoopBounds>* loops = nullptr;
-  const std::vector<ExprId>* conditions = nullptr;
+  const std::vector<Guard>* guards = nullptr;
 };
 
 /// One index or slice that can leave its dim.
@@ -74,6 +82,8 @@ class BoundsProver {
   bool enumerate_loops(Env& env, const std::vector<SymbolId>& free, size_t loop,
                        llvm::function_ref<bool(const Env&)> visit);
   bool loop_needed_by_conditions(const LoopBounds& l) const;
+  /// Whether the scope's guards admit `point`.
+  bool admitted(const Env& point) const;
 
   const Module& m_;
   const Evaluator& eval_;

@@ -111,7 +111,7 @@ class StatementChecker {
   std::optional<int64_t> block_threads_;
   WarpSpan role_;
   std::vector<LoopBounds> loops_;
-  std::vector<ExprId> conditions_;
+  std::vector<Guard> guards_;
 };
 
 }  // namespace cake

@@ -39,7 +39,7 @@ void StatementChecker::index_bounds(const Expr& x) {
   for (size_t i = 0; i < x.items.size() && i < base.dims.size(); ++i) {
     const IndexItem& item = x.items[i];
     if (item.kind == IndexItem::Kind::Full) continue;
-    BoundsScope scope{kernel_, samples_, role_, &loops_, &conditions_};
+    BoundsScope scope{kernel_, samples_, role_, &loops_, &guards_};
     if (auto found = prover_.find(scope, base, i, item)) {
       report_bounds(x, item, base, *found);
       return;  // one report per index expression

@@ -165,11 +165,11 @@ void StatementChecker::check(const Stmt&, const PipelineStmt& p) {
 
 void StatementChecker::check(const Stmt&, const IfStmt& i) {
   typer_.type_of(i.condition);
-  conditions_.push_back(i.condition);
+  guards_.push_back({i.condition, true});
   statements(i.then_body);
-  conditions_.pop_back();
-  // The else branch runs when the condition is false: no fact to add.
+  guards_.back().holds = false;
   statements(i.else_body);
+  guards_.pop_back();
 }
 
 void StatementChecker::check(const Stmt&, const PlainStmt&) {}
