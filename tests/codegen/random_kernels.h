@@ -10,7 +10,9 @@
 // integers, which wrap), an arg-reduction, per thread sometimes an f64
 // tile's arithmetic, reductions and arg-reductions, and a round trip
 // through shared memory (a store, or each unit's tile copied in by
-// cp.async), and that stores every fragment it computes. What decides each element is where the lowering places it, so
+// cp.async), per thread sometimes lanes of a warp exchanging tiles through
+// shared memory (in code every lane runs, under `if lane % 2 == 0` and in
+// loops), and that stores every fragment it computes. What decides each element is where the lowering places it, so
 // these kernels exercise the fragment layouts' index arithmetic in
 // combinations no hand-written kernel covers.
 //
@@ -65,7 +67,7 @@ enum class Owner { Thread, Warp, Warpgroup };
 
 class Generator : Dice {
  public:
-  explicit Generator(uint64_t seed) : Dice(seed), seed_(seed) {}
+  explicit Generator(uint64_t seed) : Dice(seed), seed_(seed), lanes_(seed ^ 0x9e3779b97f4a7c15ull) {}
 
   RandomKernel make() {
     RandomKernel out;
@@ -131,6 +133,10 @@ class Generator : Dice {
 
  private:
   uint64_t seed_;
+  // The lane exchanges' own draws, so that they leave the other draws, and
+  // so each seed's kernel, as they were before them.
+  Dice lanes_;
+  bool lane_smem_ = false;  // `sl` declared: some lanes exchanged tiles
   Owner owner_ = Owner::Thread;
   int rows_ = 1, cols_ = 1, units_ = 1, threads_ = 32, ctas_ = 1, total_rows_ = 1;
   std::string unit_, layout_, row_layout_, narrow_, swizzle_, target_;
@@ -385,7 +391,21 @@ class Generator : Dice {
     y_exact_ = y_exact_ && x_exact_;
   }
 
+  /// Each lane's x into shared memory and its partner's (lane ^ 2 .. 16,
+  /// so that under `if lane % 2 == 0` the partner runs it too) into y: the
+  /// lanes of a warp exchange data, which the lowering orders with
+  /// `__syncwarp` (by a ballot's mask where some lanes skip the code).
+  /// Each warp has its own rows of `sl` (E0605).
+  void lane_exchange() {
+    std::string r = std::to_string(rows_), partner = std::to_string(lanes_.one_of<int>({2, 4, 8, 16}));
+    say("store sl[warp.id, lane * " + r + " : " + r + ", :] <- x");
+    say("load y <- sl[warp.id, (lane ^ " + partner + ") * " + r + " : " + r + ", :]");
+    y_exact_ = x_exact_;
+    lane_smem_ = true;
+  }
+
   void step() {
+    if (owner_ == Owner::Thread && lanes_.chance(divergent_ ? 60 : 15)) lane_exchange();
     switch (pick(17)) {
       case 15: {
         // Integer row reductions, in k's dtype; a product first makes
@@ -596,6 +616,8 @@ class Generator : Dice {
       params += ", " + tensor("DO", "f64") + ", " + rows("DVO", "f64") + ", " + rows("DBO", "f64") + ", " + rows("DAO", "i32");
     std::string text = "kernel random_" + std::to_string(seed_) + "(" + params + ") grid (" + std::to_string(ctas_) + ") block " +
                        std::to_string(threads_) + " {\n";
+    if (lane_smem_)
+      text += "  smem sl: f32[" + std::to_string(threads_ / 32) + ", " + std::to_string(32 * rows_) + ", " + C + "]\n";
     if (smem_) {
       text += "  smem s: f32[" + std::to_string(units_) + "][" + std::to_string(rows_) + ", " + C + "]" + swizzle_ + "\n";
       text += "  smem sh: " + narrow_ + "[" + std::to_string(units_) + "][" + std::to_string(rows_) + ", " + C + "]\n";
