@@ -261,6 +261,21 @@ kernel lane_guards(X: global f32[N]) where N % 64 == 0 grid (N / 64) block 64 {
 
 // -----
 
+// A guard on `warp.id` that admits neither the first nor the last warp:
+// warp 1 reaches past `u` (no point was tried before: warps 0 and 3 only).
+target sm_80
+kernel warp_guard(X: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem u: f32[6]
+  reg x: f32
+  load x <- X[block.x * 128 + warp.id * 32 + lane]
+  if warp.id == 1 {
+    // expected-error@+1 [CAKE-E0104] {{`warp.id + 5` is out of bounds: index is 6 but dim 0 of `u` is 6 (for N = 128, warp.id = 1)}}
+    store u[warp.id + 5] <- x
+  }
+}
+
+// -----
+
 // Tied by a fact, the symbols do not come apart: clean.
 target sm_90a
 kernel grid_tied(A: global f32[M, 64], C: global f32[N, 64]) where M % 128 == 0, N % 128 == 0, M == N grid (N / 128) block 128 {

@@ -8,8 +8,17 @@
 #include <llvm/ADT/SmallVector.h>
 
 #include <algorithm>
+#include <functional>
 
 namespace cake {
+
+namespace {
+
+/// Points of the guarded builtins tried for one index at most (every lane
+/// of 32 warps is 1,024).
+constexpr int64_t kMaxGuardedPoints = 1024;
+
+}  // namespace
 
 std::optional<OutOfBounds> BoundsProver::find(const BoundsScope& scope, const Typed& base, size_t dim_index,
                                               const IndexItem& item) {
@@ -117,36 +126,64 @@ bool BoundsProver::enumerate(Env& env, const std::vector<SymbolId>& free, size_t
       }
     }
     // Evaluate at the largest builtin values, then at the smallest: zero,
-    // but inside a role `warp.id` starts at the role's first warp. Where a
-    // guard reads `lane`, at every lane: the last lane a guard admits need
-    // not be a corner (`if lane < 16`, `else`).
-    SymbolId lane = kNone;
-    for (SymbolId s : free)
-      if (m_.symbols[s].kind == SymbolKind::Builtin && m_.symbols[s].name == "lane") lane = s;
-    bool every_lane = lane != kNone && std::find(condition_symbols_.begin(), condition_symbols_.end(), lane) !=
-                                           condition_symbols_.end();
-    auto lanes = [&](int64_t corner) {
-      if (!every_lane) return enumerate_loops(env, free, 0, visit);
-      for (int64_t l = 0; l < 32; ++l) {
-        env.values[lane] = l;
-        if (enumerate_loops(env, free, 0, visit)) return true;
+    // but inside a role `warp.id` starts at the role's first warp. A
+    // builtin a guard reads, of a small range (`lane`, `warp.id`,
+    // `role.rank`), is tried at every value: the values a guard admits need
+    // not include a corner (`if lane < 16` and its `else`, `if warp.id ==
+    // 1`). Not `cluster.rank`, which `block.x` decides: tried apart from it,
+    // CTA 0's rank would meet the last CTA's rows.
+    struct Axis {
+      SymbolId symbol;
+      const char* field;  // nullptr: the value itself (`lane`)
+      int64_t first, last;
+    };
+    std::vector<Axis> axes;
+    int64_t points = 1;
+    auto guarded = [&](SymbolId s) {
+      return std::find(condition_symbols_.begin(), condition_symbols_.end(), s) != condition_symbols_.end();
+    };
+    for (SymbolId s : free) {
+      const Symbol& sym = m_.symbols[s];
+      if (sym.kind != SymbolKind::Builtin || !guarded(s)) continue;
+      Axis a{s, nullptr, 0, -1};
+      if (sym.name == "lane") a.last = 31;
+      else if (sym.name == "warp" && scope_->role.known)
+        a = {s, "id", scope_->role.first_warp, scope_->role.first_warp + scope_->role.warps - 1};
+      else if (sym.name == "role" && scope_->role.known) a = {s, "rank", 0, scope_->role.units - 1};
+      int64_t n = a.last - a.first + 1;
+      if (n <= 1 || points * n > kMaxGuardedPoints) continue;
+      points *= n;
+      axes.push_back(a);
+    }
+    auto set = [&](const Axis& a, int64_t v) {
+      if (a.field) env.fields[a.symbol][a.field] = v;
+      else env.values[a.symbol] = v;
+    };
+    std::function<bool(size_t)> sweep = [&](size_t i) {
+      if (i == axes.size()) return enumerate_loops(env, free, 0, visit);
+      for (int64_t v = axes[i].first; v <= axes[i].last; ++v) {
+        set(axes[i], v);
+        if (sweep(i + 1)) return true;
       }
-      env.values[lane] = corner;
       return false;
     };
-    if (lanes(31)) return true;
+    auto swept = [&](SymbolId s) {
+      return std::any_of(axes.begin(), axes.end(), [&](const Axis& a) { return a.symbol == s; });
+    };
+    if (sweep(0)) return true;
     bool any = false;
     for (auto& [sym, fields] : env.fields)
       for (auto& [name, value] : fields) {
         int64_t low = m_.symbols[sym].name == "warp" && name == "id" && scope_->role.known ? scope_->role.first_warp : 0;
-        any |= value != low;
+        any |= value != low && !swept(sym);
         value = low;
       }
-    if (lane != kNone) {
-      env.values[lane] = 0;
-      any = any || !every_lane;
-    }
-    return any && lanes(0);
+    for (SymbolId s : free)
+      if (m_.symbols[s].kind == SymbolKind::Builtin && m_.symbols[s].name == "lane") {
+        any |= !swept(s);
+        env.values[s] = 0;
+      }
+    return any && sweep(0);
   }
   return enumerate_loops(env, free, 0, visit);
 }

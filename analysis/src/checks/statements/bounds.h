@@ -5,7 +5,8 @@
 // each shape sample the kernel's facts allow (KernelFacts::samples(), cake/kernel_facts.h). Guards on
 // the way (an `if` condition, holding in its `then` branch and failing in
 // its `else`) exclude the points they do not admit; where one reads `lane`,
-// every lane is tried, not only the first and last. A finding
+// `warp.id` or `role.rank`, every value of it is tried, not only the first
+// and last. A finding
 // always comes with the concrete point that shows it. The E0104 rule
 // (out_of_bounds.cpp) turns findings into messages.
 #pragma once
