@@ -1455,6 +1455,25 @@ kernel lanes_of_every_warp(X: global f32[64], Y: global f32[64]) grid (1) block 
 
 // -----
 
+// The same exchanges through one flat row: each warp's 32 elements are its
+// own whatever the lanes' order (`31 - lane`, `lane ^ 1`; E0605 took them
+// for a race before), while `+ 1` reaches the next warp's first element.
+target sm_80
+kernel flat_lanes(X: global f32[N], Y: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem s: f32[128]
+  reg x: f32
+  reg y: f32
+  load x <- X[block.x * 128 + warp.id * 32 + lane]
+  store s[warp.id * 32 + 31 - lane] <- x
+  load y <- s[warp.id * 32 + (lane ^ 1)]
+  store s[warp.id * 32 + lane] <- y
+  // expected-error@+1 [CAKE-E0605] {{`s[(warp.id * 32 + lane + 1) % 128]` reads what another warp of the kernel wrote, with no barrier between}} fix {{syncthreads}}
+  load x <- s[(warp.id * 32 + lane + 1) % 128]
+  store Y[block.x * 128 + warp.id * 32 + lane] <- x
+}
+
+// -----
+
 // Constant ranges that overlap do meet: the warpgroup's four warps read
 // rows 0 .. 63 (16 each) and then write rows 32 .. 95, which another warp
 // may still be reading. Rows 64 .. 127 would not (clean below).

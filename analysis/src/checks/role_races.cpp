@@ -10,6 +10,9 @@
 //     `syncthreads`: each warp stores its partial maxima, then reads all);
 //   - a write over what another warp reads or wrote.
 // Which warp touches which part: an access inside `elect` is one thread's;
+// a thread's own values moved at an index of nothing but the thread and the
+// shape touch what that index gives each thread of the role (evaluated at
+// every thread and shape sample: `s[warp.id * 32 + 31 - lane]`); otherwise
 // one whose shared-memory index depends on the thread (warp.id, lane,
 // role.rank, or a `let` of them) is its warp's own part, the same part as
 // an access with the same operand that reads the warp (`s[lane]` is the
@@ -33,11 +36,23 @@
 #include "cake/tile_in_buffer.h"
 #include "cake/typing.h"
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace cake {
 namespace {
+
+/// Thread pairs times dims compared at most to decide whether two slices
+/// keep the warps of a role apart (8 warps of 32 lanes, two dims).
+constexpr int64_t kMaxThreadPairs = int64_t(1) << 17;
 
 /// Statements visited per role at most (each loop is walked twice, so a
 /// deep nest would double with every level).
@@ -51,7 +66,7 @@ struct Access {
   SymbolId symbol = kNone;
   bool write = false;
   Part part = Part::Spread;
-  FragLayout layout = FragLayout::None;  // the register side's, for Spread
+  FragLayout layout = FragLayout::None;  // the register side's
   std::vector<StmtId> path;               // the statements around it, outermost first
 };
 
@@ -65,9 +80,12 @@ class RoleRaces {
       const auto& roles = facts_.kernel(k).roles();
       if (!roles) continue;
       single_role_ = roles->size() == 1;
+      kernel_ = k;
       for (const RoleView& r : *roles) {
         if (r.warps <= 1) continue;  // one warp runs in program order
         role_ = &r;
+        footprints_.clear();
+        apart_.clear();
         pending_.clear();
         steps_ = 0;
         walk(*r.body, false);
@@ -153,7 +171,7 @@ class RoleRaces {
     Access a{id, operand, sym, write, Part::Spread, FragLayout::None, path_};
     if (single) a.part = Part::Single;
     else if (depends_on_thread(m_, eval_, operand)) a.part = Part::Own;
-    else if (reg_side != kNone) a.layout = typer_.type_of(reg_side).layout;
+    if (!single && reg_side != kNone) a.layout = typer_.type_of(reg_side).layout;
     if (write && remember && a.part == Part::Spread && guarded_ == 0) same_tile(a, reg_side);
     for (const Access& p : pending_) {
       if (p.symbol != sym || !(p.write || write) || same_part(p, a) || disjoint(p.operand, a.operand)) continue;
@@ -167,11 +185,146 @@ class RoleRaces {
     pending_.push_back(a);
   }
 
-  bool same_part(const Access& x, const Access& y) const {
+  bool same_part(const Access& x, const Access& y) {
     if (x.part != y.part) return false;
     if (x.part == Part::Single) return true;
-    if (x.part == Part::Own) return same_expr(x.operand, y.operand) ? reads_warp(x.operand) : apart_by_warp(x.operand, y.operand);
+    if (x.part == Part::Own) {
+      // A thread's own values (no layout): where it moves them is all it touches.
+      if (x.layout == FragLayout::None && y.layout == FragLayout::None)
+        if (auto apart = apart_at_every_thread(x.operand, y.operand)) return *apart;
+      return same_expr(x.operand, y.operand) ? reads_warp(x.operand) : apart_by_warp(x.operand, y.operand);
+    }
     return same_expr(x.operand, y.operand) && x.layout == y.layout;
+  }
+
+  /// Each thread's box of a buffer: [first, end) along each dim indexed.
+  using Box = std::vector<std::pair<int64_t, int64_t>>;
+  struct PointHash {
+    size_t operator()(const std::vector<int64_t>& p) const {
+      uint64_t h = 0x9e3779b97f4a7c15ull;
+      for (int64_t v : p) h = (h ^ static_cast<uint64_t>(v)) * 0x100000001b3ull;
+      return static_cast<size_t>(h);
+    }
+  };
+  /// Where the role's threads touch a buffer by one operand whose index reads
+  /// nothing but the thread (`lane`, `warp.id`, `role.rank`, `let`s of them)
+  /// and the shape: per shape sample (one where it reads no shape symbol),
+  /// each thread's warp and box, and where every item is a scalar, the warp
+  /// that touches each element (-1 for several).
+  struct Footprint {
+    SymbolId base = kNone;
+    size_t dims = 0;
+    bool points = false;
+    std::vector<std::vector<std::pair<int64_t, Box>>> threads;
+    std::vector<std::unordered_map<std::vector<int64_t>, int64_t, PointHash>> owners;
+  };
+
+  const Footprint* footprint(ExprId operand) {
+    auto [it, fresh] = footprints_.try_emplace(operand);
+    if (!fresh) return it->second ? &*it->second : nullptr;
+    IndexedOperand o = indexed_operand(m_, operand);
+    if (o.base == kNone) return nullptr;
+    std::vector<SymbolId> free;
+    for (const IndexItem& i : o.items) {
+      if (i.start != kNone) eval_.free_symbols(i.start, free);
+      if (i.extent != kNone) eval_.free_symbols(i.extent, free);
+    }
+    const std::vector<SymbolId>& shape = m_.kernels[kernel_].shape_symbols;
+    SymbolId lane = kNone, warp = kNone, role = kNone;
+    bool shaped = false;
+    for (SymbolId f : free) {
+      const Symbol& sym = m_.symbols[f];
+      if (sym.kind == SymbolKind::Builtin && sym.name == "lane") lane = f;
+      else if (sym.kind == SymbolKind::Builtin && sym.name == "warp") warp = f;
+      else if (sym.kind == SymbolKind::Builtin && sym.name == "role") role = f;
+      else if (std::find(shape.begin(), shape.end(), f) != shape.end()) shaped = true;
+      else return nullptr;  // a loop variable: the expressions decide
+    }
+    Footprint fp;
+    fp.base = o.base;
+    fp.dims = o.items.size();
+    fp.points = std::all_of(o.items.begin(), o.items.end(), [](const IndexItem& i) { return i.kind == IndexItem::Kind::Scalar; });
+    static const std::vector<Env> no_samples{Env{}};
+    const std::vector<Env>& all = facts_.kernel(kernel_).samples();
+    const std::vector<Env>& samples = all.empty() ? no_samples : all;
+    int64_t per_warp = role_->kind == RoleSpec::Kind::Warpgroup ? 4 : 1;
+    for (size_t k = 0; k < (shaped ? samples.size() : 1); ++k) {
+      Env env = samples[k];
+      auto& threads = fp.threads.emplace_back();
+      auto& owners = fp.owners.emplace_back();
+      for (int64_t w = role_->first_warp; w < role_->first_warp + role_->warps; ++w)
+        for (int64_t l = 0; l < 32; ++l) {
+          if (lane != kNone) env.values[lane] = l;
+          if (warp != kNone) env.fields[warp]["id"] = w;
+          if (role != kNone) env.fields[role]["rank"] = (w - role_->first_warp) / per_warp;
+          Box box;
+          for (const IndexItem& i : o.items) {
+            if (i.kind == IndexItem::Kind::Full) {
+              box.push_back({INT64_MIN, INT64_MAX});
+              continue;
+            }
+            auto first = eval_.eval(i.start, &env);
+            auto extent = i.kind == IndexItem::Kind::Slice ? eval_.eval(i.extent, &env) : std::optional<int64_t>(1);
+            if (!first || !extent) return nullptr;
+            box.push_back({*first, *first + *extent});
+          }
+          if (fp.points) {
+            std::vector<int64_t> at;
+            for (const auto& r : box) at.push_back(r.first);
+            auto [o_it, o_fresh] = owners.emplace(std::move(at), w);
+            if (!o_fresh && o_it->second != w) o_it->second = -1;
+          }
+          threads.push_back({w, std::move(box)});
+        }
+    }
+    it->second = std::move(fp);
+    return &*it->second;
+  }
+
+  /// Whether two accesses of the threads' own parts whose footprints are
+  /// known keep different warps apart: at each shape sample, no element a
+  /// warp's lanes touch by `x` is one another warp's touch by `y`
+  /// (`s[warp.id * 32 + 31 - lane]` and `s[warp.id * 32 + (lane ^ 1)]`).
+  /// nullopt where a footprint is not known or too many boxes would be
+  /// compared: the expressions decide then.
+  std::optional<bool> apart_at_every_thread(ExprId x, ExprId y) {
+    auto key = std::minmax(x, y);
+    if (auto it = apart_.find(key); it != apart_.end()) return it->second;
+    std::optional<bool> answer = apart_by_footprint(x, y);
+    apart_.emplace(key, answer);
+    return answer;
+  }
+
+  std::optional<bool> apart_by_footprint(ExprId x, ExprId y) {
+    const Footprint* a = footprint(x);
+    const Footprint* b = footprint(y);
+    if (!a || !b || a->base != b->base) return std::nullopt;
+    size_t dims = std::min(a->dims, b->dims);
+    // Elements (every item a scalar, as many) are looked up; boxes compared pairwise.
+    bool points = a->points && b->points && a->dims == b->dims;
+    int64_t threads = role_->warps * 32;
+    if (!points && threads * threads * static_cast<int64_t>(dims) > kMaxThreadPairs) return std::nullopt;
+    auto meet = [&](const Box& p, const Box& q) {
+      for (size_t d = 0; d < dims; ++d)
+        if (p[d].second <= q[d].first || q[d].second <= p[d].first) return false;
+      return true;
+    };
+    size_t samples = std::max(a->threads.size(), b->threads.size());
+    for (size_t k = 0; k < samples; ++k) {
+      size_t ka = std::min(k, a->threads.size() - 1), kb = std::min(k, b->threads.size() - 1);
+      if (points) {
+        for (const auto& [w, box] : b->threads[kb]) {
+          std::vector<int64_t> at;
+          for (const auto& r : box) at.push_back(r.first);
+          if (auto it = a->owners[ka].find(at); it != a->owners[ka].end() && it->second != w) return false;
+        }
+        continue;
+      }
+      for (const auto& [wx, bx] : a->threads[ka])
+        for (const auto& [wy, by] : b->threads[kb])
+          if (wx != wy && meet(bx, by)) return false;
+    }
+    return true;
   }
 
   /// Whether an index reads which warp or warpgroup runs it (`warp.id`,
@@ -299,6 +452,10 @@ class RoleRaces {
   std::vector<Diagnostic>& diags_;
   Evaluator eval_;
   Typer typer_;
+  uint32_t kernel_ = 0;
+  // Per role: the footprints of the operands seen, and the answers for pairs.
+  std::map<ExprId, std::optional<Footprint>> footprints_;
+  std::map<std::pair<ExprId, ExprId>, std::optional<bool>> apart_;
   const RoleView* role_ = nullptr;
   bool single_role_ = false;
   std::vector<Access> pending_;  // since the last barrier
