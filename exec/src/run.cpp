@@ -5,6 +5,7 @@
 
 #include "cake/ops.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -28,6 +29,40 @@ bool RunResult::completed() const {
 }
 
 namespace {
+
+/// The loop and stage variables of `body` whose loop's range reads `lane`
+/// or such a variable (RunContext::lane_vars): in program order, so an
+/// inner loop's range sees an outer loop's variable.
+void collect_lane_vars(RunContext& ctx, const std::vector<StmtId>& body) {
+  auto reads = [&](std::initializer_list<ExprId> es) {
+    std::vector<SymbolId> free;
+    for (ExprId e : es)
+      if (e != kNone) ctx.eval.free_symbols(e, free);
+    return std::any_of(free.begin(), free.end(), [&](SymbolId s) { return s == ctx.lane || ctx.lane_vars.count(s); });
+  };
+  for (StmtId id : body) {
+    std::visit(
+        [&](const auto& n) {
+          using T = std::decay_t<decltype(n)>;
+          if constexpr (std::is_same_v<T, ForStmt>) {
+            if (reads({n.start, n.end, n.step})) ctx.lane_vars.insert(n.variable);
+            collect_lane_vars(ctx, n.body);
+          } else if constexpr (std::is_same_v<T, PipelineStmt>) {
+            if (reads({n.start, n.end, n.step})) {
+              ctx.lane_vars.insert(n.variable);
+              ctx.lane_vars.insert(n.stage);
+            }
+            collect_lane_vars(ctx, n.body);
+          } else if constexpr (std::is_same_v<T, IfStmt>) {
+            collect_lane_vars(ctx, n.then_body);
+            collect_lane_vars(ctx, n.else_body);
+          } else if constexpr (std::is_same_v<T, ElectStmt> || std::is_same_v<T, RoleStmt>) {
+            collect_lane_vars(ctx, n.body);
+          }
+        },
+        ctx.m.stmts[id].node);
+  }
+}
 
 /// The buffers some statement of `k` writes (the roots of move destinations).
 std::set<SymbolId> written_symbols(const Module& m, const Kernel& k) {
@@ -85,6 +120,7 @@ RunResult run_kernel(const Module& m, uint32_t kernel, const std::vector<std::pa
       for (ByteRange use : m.symbols[id].uses)
         if (use.begin >= k.range.begin && use.end <= k.range.end) ctx.lane_mode = true;
     }
+  if (ctx.lane_mode) collect_lane_vars(ctx, k.body);
   auto roles = kernel_roles(m, ctx.eval, kernel);
   if (!roles) return fail("the kernel's roles or block size are not known constants");
   ctx.roles = std::move(*roles);

@@ -14,15 +14,28 @@ namespace cake::exec {
 void World::set_lane(Actor& a, int64_t lane) {
   a.lane = lane;
   if (ctx_.lane != kNone) a.env.values[ctx_.lane] = lane;
+  // The lane's own trip of each loop whose range differs between lanes.
+  for (const Frame& f : a.frames)
+    if (f.lanes_vary) bind_loop(a, f, f.lane_value[static_cast<size_t>(lane & 31)]);
+}
+
+void World::bind_loop(Actor& a, const Frame& f, int64_t value) {
+  if (f.variable != kNone) a.env.values[f.variable] = value;
+  if (f.stage != kNone && f.stages > 0) {
+    a.env.values[f.stage] = value % f.stages;
+    a.env.fields[f.stage]["phase"] = (value / f.stages) % 2;
+  }
+}
+
+bool World::per_lane_symbol(SymbolId s) const {
+  const Symbol& sym = ctx_.m.symbols[s];
+  return s == ctx_.lane || (sym.kind == SymbolKind::Reg && sym.type.layout == FragLayout::None) || ctx_.lane_vars.count(s);
 }
 
 bool World::runs_per_lane_expr(ExprId e) {
   std::vector<SymbolId> syms;
   ctx_.eval.free_symbols(e, syms);
-  return std::any_of(syms.begin(), syms.end(), [&](SymbolId s) {
-    const Symbol& sym = ctx_.m.symbols[s];
-    return s == ctx_.lane || (sym.kind == SymbolKind::Reg && sym.type.layout == FragLayout::None);
-  });
+  return std::any_of(syms.begin(), syms.end(), [&](SymbolId s) { return per_lane_symbol(s); });
 }
 
 std::optional<bool> World::condition(Actor& a, ExprId e, StmtId at) {
@@ -43,10 +56,7 @@ bool World::runs_per_lane(StmtId id) {
   std::vector<SymbolId> syms;
   for (ExprId e : operand_exprs(ctx_.m.stmts[id])) ctx_.eval.free_symbols(e, syms);
   if (const auto* d = std::get_if<DeclStmt>(&ctx_.m.stmts[id].node)) syms.push_back(d->symbol);
-  bool per_lane = std::any_of(syms.begin(), syms.end(), [&](SymbolId s) {
-    const Symbol& sym = ctx_.m.symbols[s];
-    return s == ctx_.lane || (sym.kind == SymbolKind::Reg && sym.type.layout == FragLayout::None);
-  });
+  bool per_lane = std::any_of(syms.begin(), syms.end(), [&](SymbolId s) { return per_lane_symbol(s); });
   ctx_.per_lane[id] = per_lane;
   return per_lane;
 }
@@ -228,25 +238,6 @@ World::Result World::push_loop(Actor& a, SymbolId var, SymbolId stage, ExprId st
     ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.stmts[id].range, "the executor cannot evaluate this loop's range");
     return Result::Stop;
   }
-  if (ctx_.lane_mode && (depends_on_thread(ctx_.m, ctx_.eval, start) || depends_on_thread(ctx_.m, ctx_.eval, end) ||
-                         (step != kNone && depends_on_thread(ctx_.m, ctx_.eval, step)))) {
-    // Lanes of a warp run a loop together: its range must not differ between them.
-    uint32_t mask = a.frames.back().mask;
-    int64_t lane = a.lane;
-    bool uniform = true;
-    for (int64_t l = 0; l < 32 && uniform; ++l)
-      if (mask >> l & 1) {
-        set_lane(a, l);
-        uniform = ctx_.eval.trips(start, end, step, &a.env) == trips && integer(a, start) == first;
-      }
-    set_lane(a, lane);
-    if (!uniform) {
-      ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.stmts[id].range,
-                "the lanes of a warp run this loop a different number of times; the executor runs a loop for the whole warp");
-      return Result::Stop;
-    }
-  }
-  if (*trips == 0) return Result::Next;
   Frame f;
   f.body = &body;
   f.mask = a.frames.back().mask;
@@ -254,15 +245,50 @@ World::Result World::push_loop(Actor& a, SymbolId var, SymbolId stage, ExprId st
   f.loop = true;
   f.variable = var;
   f.stage = stage;
+  f.stages = *ring;
+  if (ctx_.lane_mode && (runs_per_lane_expr(start) || runs_per_lane_expr(end) || (step != kNone && runs_per_lane_expr(step)))) {
+    // The range may differ between the lanes: each lane's own. Where it
+    // does, the lanes run the loop together while any still iterates,
+    // iteration k of every lane before iteration k + 1 of any (as the
+    // lowering's loop of ballots does), each lane its own trips.
+    uint32_t mask = f.mask, running = 0;
+    int64_t lane = a.lane;
+    for (int64_t l = 0; l < 32; ++l)
+      if (mask >> l & 1) {
+        set_lane(a, l);
+        auto t = ctx_.eval.trips(start, end, step, &a.env);
+        auto s = integer(a, start);
+        auto by = step == kNone ? std::optional<int64_t>(1) : integer(a, step);
+        if (!t || !s || !by) {
+          set_lane(a, lane);
+          ctx_.fail(RunProblem::Kind::Unsupported, ctx_.m.stmts[id].range, "the executor cannot evaluate this loop's range");
+          return Result::Stop;
+        }
+        f.lane_value[l] = *s;
+        f.lane_step[l] = *by;
+        f.lane_left[l] = *t - 1;
+        if (*t > 0) running |= uint32_t(1) << l;
+      }
+    set_lane(a, lane);
+    bool same = true;
+    for (int64_t l = 0; l < 32; ++l)
+      if (mask >> l & 1)
+        same = same && f.lane_value[l] == *first && f.lane_left[l] == *trips - 1 &&
+               f.lane_step[l] == f.lane_step[std::countr_zero(mask)];
+    if (!same) {
+      if (running == 0) return Result::Next;
+      f.lanes_vary = true;
+      f.mask = running;
+      a.frames.push_back(f);
+      set_lane(a, std::countr_zero(running));
+      return Result::Next;
+    }
+  }
+  if (*trips == 0) return Result::Next;
   f.value = *first;
   f.step = step == kNone ? 1 : integer(a, step).value_or(1);
   f.trips_left = *trips - 1;
-  f.stages = *ring;
-  if (var != kNone) a.env.values[var] = f.value;
-  if (stage != kNone && f.stages > 0) {
-    a.env.values[stage] = f.value % f.stages;
-    a.env.fields[stage]["phase"] = (f.value / f.stages) % 2;
-  }
+  bind_loop(a, f, f.value);
   a.frames.push_back(f);
   return Result::Next;
 }

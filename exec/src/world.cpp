@@ -172,14 +172,30 @@ bool World::step_actor(int index) {
   while (!a.frames.empty()) {
     Frame& f = a.frames.back();
     if (f.pc < f.body->size()) break;
+    if (f.lanes_vary) {
+      // The lanes whose range has trips left go round again, the others
+      // wait at the loop's end.
+      uint32_t next = 0;
+      for (int64_t l = 0; l < 32; ++l)
+        if ((f.mask >> l & 1) && f.lane_left[l] > 0) {
+          --f.lane_left[l];
+          f.lane_value[l] += f.lane_step[l];
+          next |= uint32_t(1) << l;
+        }
+      if (next != 0) {
+        f.mask = next;
+        f.pc = 0;
+        set_lane(a, std::countr_zero(next));
+        return true;
+      }
+      a.frames.pop_back();
+      if (!a.frames.empty()) set_lane(a, std::countr_zero(a.frames.back().mask));
+      continue;
+    }
     if (f.loop && f.trips_left > 0) {
       --f.trips_left;
       f.value += f.step;
-      if (f.variable != kNone) a.env.values[f.variable] = f.value;
-      if (f.stage != kNone && f.stages > 0) {
-        a.env.values[f.stage] = f.value % f.stages;
-        a.env.fields[f.stage]["phase"] = (f.value / f.stages) % 2;
-      }
+      bind_loop(a, f, f.value);
       f.pc = 0;
       return true;
     }

@@ -12,6 +12,7 @@
 #include "state.h"
 #include "tile.h"
 
+#include <array>
 #include <bit>
 #include <deque>
 #include <functional>
@@ -74,6 +75,11 @@ struct Frame {
   int64_t value = 0, trips_left = 0, step = 1, stages = 0;
   uint32_t mask = ~0u;   // the lanes of this warp that run the body
   bool elected = false;  // inside `elect*`: one thread
+  /// A loop whose range differs between the lanes (it reads `lane`): each
+  /// lane's variable, step and trips left after the current one; the
+  /// lanes still iterating are `mask` (World::set_lane() binds a lane's).
+  bool lanes_vary = false;
+  std::array<int64_t, 32> lane_value{}, lane_step{}, lane_left{};
   int64_t threads() const { return std::popcount(mask); }
 };
 
@@ -139,6 +145,9 @@ struct RunContext {
   std::set<SymbolId> async_fragments;  // the fragments the race detector follows
   std::vector<int8_t> integral;        // by expression: reads no buffer (World::integral)
   SymbolId lane = kNone;
+  /// Loop and stage variables whose loop's range reads `lane` (or such a
+  /// variable): they hold a value per lane, as `lane` does.
+  std::set<SymbolId> lane_vars;
   std::map<StmtId, bool> per_lane;
   std::map<StmtId, bool> broadcast;  // a lane-serial load whose source all lanes read alike
 
@@ -170,6 +179,11 @@ class World {
   Result broadcast_load(Actor& a, StmtId id, uint32_t mask);
   std::optional<bool> condition(Actor& a, ExprId e, StmtId at);
   void set_lane(Actor& a, int64_t lane);
+  /// Binds a loop frame's variable (and stage, phase) to `value`.
+  void bind_loop(Actor& a, const Frame& f, int64_t value);
+  /// A symbol that holds a value per lane: `lane`, a per-thread fragment,
+  /// a variable of a loop whose range reads the lane.
+  bool per_lane_symbol(SymbolId s) const;
   Result op(Actor& a, StmtId id, Op op);
   Result decl(Actor& a, const DeclStmt& d, StmtId id);
   Result assign(Actor& a, const AssignStmt& s, StmtId id);

@@ -1815,8 +1815,9 @@ kernel layernorm(X: global f32[R, C], G: global f32[C], B: global f32[C], Y: glo
     // skip: two stores and a load under `if lane < 16`, its `else` reading
     // what the `then` lanes wrote (the language runs the branches one after
     // the other), an `elect` among lanes 8 .. 31 (lane 8 is elected), and a
-    // loop whose bounds read `lane` (the same range for every lane, as the
-    // executor needs) passing values round the warp a slot per iteration.
+    // loop whose bounds read `lane` (the same range for every lane here; see
+    // the strided form below) passing values round the warp a slot per
+    // iteration.
     // The host runtime's lanes ran each branch and the loop alone before
     // the lowering met them by a ballot's mask (__syncwarp(mask)): 16 of 32
     // values of Y and 28 of Z differed; the elect chose lane 0, which was
@@ -1854,6 +1855,32 @@ kernel layernorm(X: global f32[R, C], G: global f32[C], B: global f32[C], Y: glo
     load z <- s[(lane + k + 1) % 32]
   }
   store Z[block.x * 32 + lane] <- z
+})"},
+    // The strided per-lane loop (`for k in lane .. 40 step 32`): lanes 0 .. 7
+    // run two trips, the others one, so the lowering runs it while any lane
+    // still iterates, a ballot per iteration; partners exchange values in
+    // an iteration (`t[k ^ 1]`), and a second loop reads what another lane
+    // wrote in the first. The CPU executor refused such a loop before (the
+    // lanes' trips differ); without the ballot's meetings 20 of 40 values
+    // of Z differed on the host.
+    {"a loop whose trips differ between lanes, exchanging values", "sm_80", "",
+     R"(kernel strided(X: global f32[N, 40], Y: global f32[N, 40], Z: global f32[N, 40]) where N >= 1 grid (N) block 32 {
+  smem s: f32[40]
+  smem t: f32[40]
+  reg x: f32
+  reg y: f32
+  for k in lane .. 40 step 32 {
+    load x <- X[block.x, k]
+    store s[39 - k] <- x
+    store t[k] <- x
+    load y <- t[k ^ 1]
+    store Z[block.x, k] <- y
+  }
+  for k in lane .. 40 step 32 {
+    load x <- s[k]
+    x = x * 2.0
+    store Y[block.x, k] <- x
+  }
 })"},
     // cp.async inside elect.warp: each warp's elected thread copies its
     // warp's row whole (refused before: no group of threads to split it).

@@ -12,7 +12,8 @@
 // through shared memory (a store, or each unit's tile copied in by
 // cp.async), per thread sometimes lanes of a warp exchanging tiles through
 // shared memory (in code every lane runs, under `if lane % 2 == 0` and in
-// loops), and that stores every fragment it computes. What decides each element is where the lowering places it, so
+// loops, some of whose trips differ between the lanes), and that stores
+// every fragment it computes. What decides each element is where the lowering places it, so
 // these kernels exercise the fragment layouts' index arithmetic in
 // combinations no hand-written kernel covers.
 //
@@ -331,9 +332,15 @@ class Generator : Dice {
 
   void nested_once() {
     bool loop = chance(60) || depth_ > 0;
+    // Per thread, sometimes a loop whose trips differ between the lanes
+    // (from `lane % 2` or `% 3`): no barrier inside, as under a lane `if`.
+    bool lanes_differ = false;
     if (loop) {
       loop_vars_.push_back("it" + std::to_string(loops_++));
-      say("for " + loop_vars_.back() + " in 0 .. " + std::to_string(2 + pick(3)) + " {");
+      std::string end = std::to_string(2 + pick(3));
+      lanes_differ = owner_ == Owner::Thread && lanes_.chance(70);
+      std::string first = lanes_differ ? lanes_.one_of<std::string>({"lane % 2", "lane % 3"}) : "0";
+      say("for " + loop_vars_.back() + " in " + first + " .. " + end + " {");
     } else {
       std::string c;
       switch (owner_) {
@@ -344,7 +351,7 @@ class Generator : Dice {
       say("if " + c + " {");
     }
     bool was_divergent = divergent_;
-    divergent_ = divergent_ || !loop;
+    divergent_ = divergent_ || !loop || lanes_differ;
     bool x = x_exact_, y = y_exact_, v = v_exact_, u = u_exact_;
     ++depth_;
     for (int n = 1 + pick(3); n > 0; --n) step();

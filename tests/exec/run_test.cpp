@@ -467,3 +467,57 @@ kernel bits(Y: global i32[32, 4]) grid (1) block 32 {
     CHECK(Y.values[l * 4 + 3] == double(-1 ^ l));
   }
 }
+
+// A loop whose range differs between the lanes (`for k in lane .. C step
+// 32`, the strided per-lane loop): each lane runs its own trips (lanes
+// 0 .. C % 32 - 1 one more), iteration k of every lane before iteration
+// k + 1 of any, the lanes done waiting at the loop's end. It was refused
+// ("the lanes of a warp run this loop a different number of times").
+// A nested loop whose range reads the outer one's variable varies too, and
+// lanes that exchange values inside an iteration (`t[k ^ 1]`) see their
+// partner's value of that iteration.
+TEST_CASE("a loop whose range differs between lanes runs each lane's trips", "[exec]") {
+  std::string text = R"(target sm_80
+kernel strided(X: global f32[R, C], S: global f32[R, 32], Z: global f32[R, C], W: global f32[R, 32]) where R % 4 == 0, C % 2 == 0, C >= 2 grid (R / 4) block 128 {
+  smem t: f32[4, 96]
+  reg x: f32
+  reg y: f32
+  reg acc: f32 = 0.0
+  reg n: f32 = 0.0
+  let row = block.x * 4 + warp.id
+  for k in lane .. C step 32 {
+    load x <- X[row, k]
+    acc += x
+    store t[warp.id, k] <- x
+    load y <- t[warp.id, k ^ 1]
+    store Z[row, k] <- y
+    for j in k .. k + k % 3 {
+      n += 1.0
+    }
+  }
+  store S[row, lane] <- acc
+  store W[row, lane] <- n
+}
+)";
+  for (int64_t C : {40, 64, 96}) {
+    INFO("C = " << C);
+    Ran r = run(text, "strided", {{"R", 8}, {"C", C}});
+    check_clean(r);
+    const TensorData& X = tensor(r, "X");
+    const TensorData& S = tensor(r, "S");
+    const TensorData& Z = tensor(r, "Z");
+    const TensorData& W = tensor(r, "W");
+    for (int64_t row = 0; row < 8; ++row)
+      for (int64_t l = 0; l < 32; ++l) {
+        INFO("row " << row << ", lane " << l);
+        double sum = 0, trips = 0;
+        for (int64_t k = l; k < C; k += 32) {
+          sum += X.values[row * C + k];
+          trips += k % 3;
+          CHECK(Z.values[row * C + k] == X.values[row * C + (k ^ 1)]);
+        }
+        CHECK(S.values[row * 32 + l] == Approx(sum).epsilon(1e-6));
+        CHECK(W.values[row * 32 + l] == trips);
+      }
+  }
+}
