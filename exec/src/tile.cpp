@@ -32,6 +32,53 @@ std::optional<double> binary(std::string_view op, double x, double y) {
   return std::nullopt;
 }
 
+bool signed_integer(DType dtype) {
+  return dtype == DType::I8 || dtype == DType::I16 || dtype == DType::I32 || dtype == DType::I64;
+}
+
+bool unsigned_integer(DType dtype) {
+  return dtype == DType::U8 || dtype == DType::U16 || dtype == DType::U32 || dtype == DType::U64 || dtype == DType::B32;
+}
+
+/// An integer value as a two's-complement 64-bit word (a u64 beyond 2^63 too).
+uint64_t word(double v) {
+  return v >= 9223372036854775808.0 ? static_cast<uint64_t>(v) : static_cast<uint64_t>(static_cast<int64_t>(v));
+}
+
+/// `+`, `-`, `*`, `/` and `%` on the values of integers of `dtype`, wrapped
+/// to the dtype: in 64-bit two's complement, so a
+/// product a double would round is exact modulo 2^64 (two u32 values near
+/// 2^32 multiply to near 2^64, whose low 32 bits are what a GPU keeps); `/`
+/// and `%` truncate, as C's do. nullopt: another operator, a dtype that is
+/// not an integer's (literals and lets: index arithmetic, exact in double),
+/// or a division by zero (the double path then).
+std::optional<double> integer_arithmetic(std::string_view op, DType dtype, double x, double y) {
+  bool is_signed = signed_integer(dtype);
+  if (!is_signed && !unsigned_integer(dtype)) return std::nullopt;
+  uint64_t a = word(x), b = word(y), r = 0;
+  if (op == "+") r = a + b;
+  else if (op == "-") r = a - b;
+  else if (op == "*") r = a * b;
+  else if ((op == "/" || op == "%") && b != 0) {
+    if (is_signed) {
+      auto sa = static_cast<int64_t>(a), sb = static_cast<int64_t>(b);
+      if (sa == INT64_MIN && sb == -1) return std::nullopt;
+      r = static_cast<uint64_t>(op == "/" ? sa / sb : sa % sb);
+    } else {
+      r = op == "/" ? a / b : a % b;
+    }
+  } else {
+    return std::nullopt;
+  }
+  // Wrapped to the dtype's width here, where it is exact (a u32 `0 - 1`
+  // is 2^64 - 1 as a word, which a double would round up to 2^64).
+  if (unsigned bits = dtype_bits(dtype); bits < 64) {
+    r &= (uint64_t(1) << bits) - 1;
+    if (is_signed && (r >> (bits - 1) & 1)) r |= ~((uint64_t(1) << bits) - 1);
+  }
+  return is_signed ? static_cast<double>(static_cast<int64_t>(r)) : static_cast<double>(r);
+}
+
 /// A bitwise operator on the values of integers of `dtype` (the verifier
 /// refuses them on floats, E0103), before the result is wrapped to the
 /// dtype. A shift by an amount outside 0 .. 63 shifts by 63 or gives 0, as
@@ -39,12 +86,7 @@ std::optional<double> binary(std::string_view op, double x, double y) {
 double bitwise(std::string_view op, DType dtype, double x, double y) {
   // Literals, lets and builtins carry no dtype: the language's 64-bit
   // signed index arithmetic (`(2 - 5) << 1` is -6).
-  bool is_signed = dtype == DType::I8 || dtype == DType::I16 || dtype == DType::I32 || dtype == DType::I64 ||
-                   dtype == DType::Unknown;
-  // The operands as two's-complement 64-bit words (a u64 beyond 2^63 too).
-  auto word = [](double v) {
-    return v >= 9223372036854775808.0 ? static_cast<uint64_t>(v) : static_cast<uint64_t>(static_cast<int64_t>(v));
-  };
+  bool is_signed = signed_integer(dtype) || dtype == DType::Unknown;
   uint64_t a = word(x), b = word(y);
   uint64_t r = 0;
   if (op == "&") r = a & b;
@@ -159,7 +201,9 @@ std::optional<Tile> combine(std::string_view op, const Tile& a, const Tile& b, s
   int64_t columns = out.dims.size() == 2 ? out.dims[1] : 1;
   for (size_t i = 0; i < out.values.size(); ++i) {
     double x = element(a, sa, i, columns), y = element(b, sb, i, columns);
-    auto v = is_bitwise_operator(op) ? std::optional<double>(bitwise(op, out.dtype, x, y)) : binary(op, x, y);
+    std::optional<double> v;
+    if (is_bitwise_operator(op)) v = bitwise(op, out.dtype, x, y);
+    else if (!(v = integer_arithmetic(op, out.dtype, x, y))) v = binary(op, x, y);
     if (!v) {
       error = "the executor has no operator `" + std::string(op) + "`";
       return std::nullopt;

@@ -521,3 +521,39 @@ kernel strided(X: global f32[R, C], S: global f32[R, 32], Z: global f32[R, C], W
       }
   }
 }
+
+// Integer `+ - * / %` are computed in 64-bit two's complement and wrapped
+// to the dtype: the product of two u32 values near 2^32 is near 2^64, which
+// a double rounds, so its low 32 bits came out wrong (36 off in a random
+// kernel of tests/codegen/random_kernels.h against the lowered code), and a
+// u32 `0 - 1` wrapped through 2^64 - 1, which a double rounds up to 2^64.
+TEST_CASE("integer arithmetic wraps exactly, products of large values too", "[exec]") {
+  std::string text = R"(target sm_80
+kernel wraps(U: global u32[32, 3], S: global i32[32, 2]) grid (1) block 32 {
+  reg k: u32[3]
+  reg j: i32[2]
+  k[0] = cvt<u32>(lane) * 3 - 7
+  k[1] = k[0] * k[0]
+  k[2] = (k[1] * 4294967291) / 3 + k[1] % 7
+  j[0] = cvt<i32>(lane) * 123456789 - 2000000000
+  j[1] = j[0] * j[0] * 987
+  store U[lane, :] <- k
+  store S[lane, :] <- j
+}
+)";
+  Ran r = run(text, "wraps", {});
+  check_clean(r);
+  const TensorData& U = tensor(r, "U");
+  const TensorData& S = tensor(r, "S");
+  for (uint32_t l = 0; l < 32; ++l) {
+    INFO("lane " << l);
+    uint32_t k0 = l * 3u - 7u, k1 = k0 * k0, k2 = (k1 * 4294967291u) / 3u + k1 % 7u;
+    CHECK(U.values[l * 3 + 0] == double(k0));
+    CHECK(U.values[l * 3 + 1] == double(k1));
+    CHECK(U.values[l * 3 + 2] == double(k2));
+    auto j0 = static_cast<int32_t>(static_cast<uint32_t>(l) * 123456789u - 2000000000u);
+    auto j1 = static_cast<int32_t>(static_cast<uint32_t>(j0) * static_cast<uint32_t>(j0) * 987u);
+    CHECK(S.values[l * 2 + 0] == double(j0));
+    CHECK(S.values[l * 2 + 1] == double(j1));
+  }
+}
