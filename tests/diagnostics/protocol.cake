@@ -1474,6 +1474,33 @@ kernel flat_lanes(X: global f32[N], Y: global f32[N]) where N % 128 == 0 grid (N
 
 // -----
 
+// Only the warps a guard admits make its accesses: warp 0 alone exchanging
+// values in `t` is clean (an index of the lane alone would otherwise be
+// every warp's); two warps doing so race, and no barrier can be offered
+// there (one under `if warp.id < 2` only some warps reach: E0405).
+target sm_80
+kernel guarded_lanes(X: global f32[N], Y: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem t: f32[32]
+  smem u: f32[32]
+  reg x: f32
+  reg y: f32
+  load x <- X[block.x * 128 + warp.id * 32 + lane]
+  y = x
+  if warp.id == 0 {
+    store t[lane] <- x
+    load y <- t[lane ^ 1]
+    store t[lane] <- y
+  }
+  if warp.id < 2 {
+    store u[lane] <- x
+    // expected-error@+1 [CAKE-E0605] {{`u[lane ^ 1]` reads what another warp of the kernel wrote, with no barrier between}}
+    load y <- u[lane ^ 1]
+  }
+  store Y[block.x * 128 + warp.id * 32 + lane] <- y
+}
+
+// -----
+
 // Constant ranges that overlap do meet: the warpgroup's four warps read
 // rows 0 .. 63 (16 each) and then write rows 32 .. 95, which another warp
 // may still be reading. Rows 64 .. 127 would not (clean below).

@@ -191,7 +191,7 @@ class RoleRaces {
     if (x.part == Part::Own) {
       // A thread's own values (no layout): where it moves them is all it touches.
       if (x.layout == FragLayout::None && y.layout == FragLayout::None)
-        if (auto apart = apart_at_every_thread(x.operand, y.operand)) return *apart;
+        if (auto apart = apart_at_every_thread(x, y)) return *apart;
       return same_expr(x.operand, y.operand) ? reads_warp(x.operand) : apart_by_warp(x.operand, y.operand);
     }
     return same_expr(x.operand, y.operand) && x.layout == y.layout;
@@ -206,9 +206,10 @@ class RoleRaces {
       return static_cast<size_t>(h);
     }
   };
-  /// Where the role's threads touch a buffer by one operand whose index reads
-  /// nothing but the thread (`lane`, `warp.id`, `role.rank`, `let`s of them)
-  /// and the shape: per shape sample (one where it reads no shape symbol),
+  /// Where the role's threads touch a buffer by one operand whose index, and
+  /// the `if`s around it, read nothing but the thread (`lane`, `warp.id`,
+  /// `role.rank`, `let`s of them) and the shape: only the threads those
+  /// conditions admit; per shape sample (one where it reads no shape symbol),
   /// each thread's warp and box, and where every item is a scalar, the warp
   /// that touches each element (-1 for several).
   struct Footprint {
@@ -219,7 +220,7 @@ class RoleRaces {
     std::vector<std::unordered_map<std::vector<int64_t>, int64_t, PointHash>> owners;
   };
 
-  const Footprint* footprint(ExprId operand) {
+  const Footprint* footprint(ExprId operand, const std::vector<StmtId>& path) {
     auto [it, fresh] = footprints_.try_emplace(operand);
     if (!fresh) return it->second ? &*it->second : nullptr;
     IndexedOperand o = indexed_operand(m_, operand);
@@ -229,6 +230,15 @@ class RoleRaces {
       if (i.start != kNone) eval_.free_symbols(i.start, free);
       if (i.extent != kNone) eval_.free_symbols(i.extent, free);
     }
+    // The `if`s around it: only the threads for which each holds (its
+    // `then` branch) or fails (`else`) make the access (`if warp.id == 0`).
+    std::vector<std::pair<ExprId, bool>> guards;
+    for (size_t i = 0; i + 1 < path.size(); ++i)
+      if (const auto* c = std::get_if<IfStmt>(&m_.stmts[path[i]].node)) {
+        bool then = std::find(c->then_body.begin(), c->then_body.end(), path[i + 1]) != c->then_body.end();
+        guards.push_back({c->condition, then});
+        eval_.free_symbols(c->condition, free);
+      }
     const std::vector<SymbolId>& shape = m_.kernels[kernel_].shape_symbols;
     SymbolId lane = kNone, warp = kNone, role = kNone;
     bool shaped = false;
@@ -268,6 +278,13 @@ class RoleRaces {
             if (!first || !extent) return nullptr;
             box.push_back({*first, *first + *extent});
           }
+          bool makes = true;
+          for (const auto& [condition, holds] : guards) {
+            auto v = eval_.eval(condition, &env);
+            if (!v) return nullptr;
+            makes = makes && (*v != 0) == holds;
+          }
+          if (!makes) continue;
           if (fp.points) {
             std::vector<int64_t> at;
             for (const auto& r : box) at.push_back(r.first);
@@ -287,17 +304,17 @@ class RoleRaces {
   /// (`s[warp.id * 32 + 31 - lane]` and `s[warp.id * 32 + (lane ^ 1)]`).
   /// nullopt where a footprint is not known or too many boxes would be
   /// compared: the expressions decide then.
-  std::optional<bool> apart_at_every_thread(ExprId x, ExprId y) {
-    auto key = std::minmax(x, y);
+  std::optional<bool> apart_at_every_thread(const Access& x, const Access& y) {
+    auto key = std::minmax(x.operand, y.operand);
     if (auto it = apart_.find(key); it != apart_.end()) return it->second;
     std::optional<bool> answer = apart_by_footprint(x, y);
     apart_.emplace(key, answer);
     return answer;
   }
 
-  std::optional<bool> apart_by_footprint(ExprId x, ExprId y) {
-    const Footprint* a = footprint(x);
-    const Footprint* b = footprint(y);
+  std::optional<bool> apart_by_footprint(const Access& x, const Access& y) {
+    const Footprint* a = footprint(x.operand, x.path);
+    const Footprint* b = footprint(y.operand, y.path);
     if (!a || !b || a->base != b->base) return std::nullopt;
     size_t dims = std::min(a->dims, b->dims);
     // Elements (every item a scalar, as many) are looked up; boxes compared pairwise.
@@ -427,11 +444,21 @@ class RoleRaces {
     // access that is not also around the earlier one (before a loop that
     // reads, not into it).
     StmtId before = later.stmt;
+    size_t depth = later.path.size();
     for (size_t i = 0; i < later.path.size(); ++i)
       if (i >= earlier.path.size() || earlier.path[i] != later.path[i]) {
         before = later.path[i];
+        depth = i;
         break;
       }
+    // Not under an `if` on the thread or inside `elect`: a barrier there
+    // would be one only some threads reach (E0405).
+    bool divergent = false;
+    for (size_t i = 0; i < depth && i < later.path.size(); ++i) {
+      const Stmt& around = m_.stmts[later.path[i]];
+      if (const auto* c = std::get_if<IfStmt>(&around.node)) divergent = divergent || depends_on_thread(m_, eval_, c->condition);
+      divergent = divergent || std::holds_alternative<ElectStmt>(around.node);
+    }
     const Stmt& s = m_.stmts[before];
     std::string what = written(later.operand), role = role_words();
     Diagnostic d = later.write
@@ -440,7 +467,7 @@ class RoleRaces {
                        : make_diagnostic(DiagId::InRoleRace, m_.exprs[later.operand].range, what, role);
     d.related.push_back({m_.stmts[earlier.stmt].range, earlier.write ? "written here" : "read here"});
     // syncthreads is for a kernel of one role; several roles meet at a named barrier.
-    if (single_role_) {
+    if (single_role_ && !divergent) {
       TextEdit edit{{s.range.begin, s.range.begin}, "syncthreads\n" + std::string(m_.indent_at(s.range.begin))};
       d.fixes.push_back({"insert `syncthreads` before `" + std::string(m_.written(s.keyword.begin < s.keyword.end ? s.keyword : s.range)) + "`", {edit}, true});
     }
