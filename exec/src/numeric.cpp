@@ -12,6 +12,19 @@
 
 namespace cake::exec {
 
+ValueKind value_kind(DType dtype) {
+  switch (dtype) {
+    case DType::F64: case DType::F32: case DType::TF32: case DType::F16: case DType::BF16:
+    case DType::F8E4M3: case DType::F8E5M2: case DType::F6E3M2: case DType::F6E2M3:
+    case DType::F4E2M1: case DType::Unknown:
+      return ValueKind::Float;
+    case DType::I64: case DType::I32: case DType::I16: case DType::I8: return ValueKind::Signed;
+    case DType::U64: case DType::U32: case DType::U16: case DType::U8: case DType::B32: return ValueKind::Unsigned;
+    case DType::Pred: return ValueKind::Pred;
+  }
+  return ValueKind::Float;
+}
+
 namespace {
 
 // Section - Float formats
@@ -174,20 +187,6 @@ class SplitMix64 {
   uint64_t state_;
 };
 
-enum class ValueKind : uint8_t { Float, Signed, Unsigned, Pred };
-
-ValueKind value_kind(DType dtype) {
-  switch (dtype) {
-    case DType::F64: case DType::F32: case DType::TF32: case DType::F16: case DType::BF16:
-    case DType::F8E4M3: case DType::F8E5M2: case DType::F6E3M2: case DType::F6E2M3:
-    case DType::F4E2M1: case DType::Unknown:
-      return ValueKind::Float;
-    case DType::I64: case DType::I32: case DType::I16: case DType::I8: return ValueKind::Signed;
-    case DType::U64: case DType::U32: case DType::U16: case DType::U8: case DType::B32: return ValueKind::Unsigned;
-    case DType::Pred: return ValueKind::Pred;
-  }
-  return ValueKind::Float;
-}
 
 /// A float uniform in [-1, 1) rounded into `dtype`; a draw that rounds up to
 /// 1 is drawn again, so the rounded values stay in [-1, 1) too.

@@ -30,37 +30,27 @@ bool RunResult::completed() const {
 
 namespace {
 
-/// The loop and stage variables of `body` whose loop's range reads `lane`
-/// or such a variable (RunContext::lane_vars): in program order, so an
-/// inner loop's range sees an outer loop's variable.
-void collect_lane_vars(RunContext& ctx, const std::vector<StmtId>& body) {
+/// The loop and stage variables of a kernel whose loop's range reads `lane`
+/// or such a variable (RunContext::lane_vars): reaches() visits statements
+/// in program order, an outer loop before its body, so an inner loop's
+/// range sees an outer loop's variable.
+void collect_lane_vars(RunContext& ctx, const Kernel& k) {
   auto reads = [&](std::initializer_list<ExprId> es) {
     std::vector<SymbolId> free;
     for (ExprId e : es)
       if (e != kNone) ctx.eval.free_symbols(e, free);
     return std::any_of(free.begin(), free.end(), [&](SymbolId s) { return s == ctx.lane || ctx.lane_vars.count(s); });
   };
-  for (StmtId id : body) {
-    std::visit(
-        [&](const auto& n) {
-          using T = std::decay_t<decltype(n)>;
-          if constexpr (std::is_same_v<T, ForStmt>) {
-            if (reads({n.start, n.end, n.step})) ctx.lane_vars.insert(n.variable);
-            collect_lane_vars(ctx, n.body);
-          } else if constexpr (std::is_same_v<T, PipelineStmt>) {
-            if (reads({n.start, n.end, n.step})) {
-              ctx.lane_vars.insert(n.variable);
-              ctx.lane_vars.insert(n.stage);
-            }
-            collect_lane_vars(ctx, n.body);
-          } else if constexpr (std::is_same_v<T, IfStmt>) {
-            collect_lane_vars(ctx, n.then_body);
-            collect_lane_vars(ctx, n.else_body);
-          } else if constexpr (std::is_same_v<T, ElectStmt> || std::is_same_v<T, RoleStmt>) {
-            collect_lane_vars(ctx, n.body);
-          }
-        },
-        ctx.m.stmts[id].node);
+  auto note = [&](const Stmt& s) {
+    if (const auto* f = std::get_if<ForStmt>(&s.node); f && reads({f->start, f->end, f->step}))
+      ctx.lane_vars.insert(f->variable);
+    if (const auto* p = std::get_if<PipelineStmt>(&s.node); p && reads({p->start, p->end, p->step}))
+      ctx.lane_vars.insert({p->variable, p->stage});
+    return false;
+  };
+  for (StmtId id : k.body) {
+    const auto* r = std::get_if<RoleStmt>(&ctx.m.stmts[id].node);
+    reaches(ctx.m, r ? r->body : std::vector<StmtId>{id}, note);
   }
 }
 
@@ -120,7 +110,7 @@ RunResult run_kernel(const Module& m, uint32_t kernel, const std::vector<std::pa
       for (ByteRange use : m.symbols[id].uses)
         if (use.begin >= k.range.begin && use.end <= k.range.end) ctx.lane_mode = true;
     }
-  if (ctx.lane_mode) collect_lane_vars(ctx, k.body);
+  if (ctx.lane_mode) collect_lane_vars(ctx, k);
   auto roles = kernel_roles(m, ctx.eval, kernel);
   if (!roles) return fail("the kernel's roles or block size are not known constants");
   ctx.roles = std::move(*roles);

@@ -32,14 +32,6 @@ std::optional<double> binary(std::string_view op, double x, double y) {
   return std::nullopt;
 }
 
-bool signed_integer(DType dtype) {
-  return dtype == DType::I8 || dtype == DType::I16 || dtype == DType::I32 || dtype == DType::I64;
-}
-
-bool unsigned_integer(DType dtype) {
-  return dtype == DType::U8 || dtype == DType::U16 || dtype == DType::U32 || dtype == DType::U64 || dtype == DType::B32;
-}
-
 /// An integer value as a two's-complement 64-bit word (a u64 beyond 2^63 too).
 uint64_t word(double v) {
   return v >= 9223372036854775808.0 ? static_cast<uint64_t>(v) : static_cast<uint64_t>(static_cast<int64_t>(v));
@@ -53,8 +45,9 @@ uint64_t word(double v) {
 /// not an integer's (literals and lets: index arithmetic, exact in double),
 /// or a division by zero (the double path then).
 std::optional<double> integer_arithmetic(std::string_view op, DType dtype, double x, double y) {
-  bool is_signed = signed_integer(dtype);
-  if (!is_signed && !unsigned_integer(dtype)) return std::nullopt;
+  ValueKind kind = value_kind(dtype);
+  bool is_signed = kind == ValueKind::Signed;
+  if (!is_signed && kind != ValueKind::Unsigned) return std::nullopt;
   uint64_t a = word(x), b = word(y), r = 0;
   if (op == "+") r = a + b;
   else if (op == "-") r = a - b;
@@ -86,7 +79,7 @@ std::optional<double> integer_arithmetic(std::string_view op, DType dtype, doubl
 double bitwise(std::string_view op, DType dtype, double x, double y) {
   // Literals, lets and builtins carry no dtype: the language's 64-bit
   // signed index arithmetic (`(2 - 5) << 1` is -6).
-  bool is_signed = signed_integer(dtype) || dtype == DType::Unknown;
+  bool is_signed = value_kind(dtype) == ValueKind::Signed || dtype == DType::Unknown;
   uint64_t a = word(x), b = word(y);
   uint64_t r = 0;
   if (op == "&") r = a & b;

@@ -199,6 +199,12 @@ class RoleRaces {
 
   /// Each thread's box of a buffer: [first, end) along each dim indexed.
   using Box = std::vector<std::pair<int64_t, int64_t>>;
+  /// The element a box of scalar indices is.
+  static std::vector<int64_t> element_of(const Box& box) {
+    std::vector<int64_t> at;
+    for (const auto& r : box) at.push_back(r.first);
+    return at;
+  }
   struct PointHash {
     size_t operator()(const std::vector<int64_t>& p) const {
       uint64_t h = 0x9e3779b97f4a7c15ull;
@@ -286,9 +292,7 @@ class RoleRaces {
           }
           if (!makes) continue;
           if (fp.points) {
-            std::vector<int64_t> at;
-            for (const auto& r : box) at.push_back(r.first);
-            auto [o_it, o_fresh] = owners.emplace(std::move(at), w);
+            auto [o_it, o_fresh] = owners.emplace(element_of(box), w);
             if (!o_fresh && o_it->second != w) o_it->second = -1;
           }
           threads.push_back({w, std::move(box)});
@@ -330,11 +334,8 @@ class RoleRaces {
     for (size_t k = 0; k < samples; ++k) {
       size_t ka = std::min(k, a->threads.size() - 1), kb = std::min(k, b->threads.size() - 1);
       if (points) {
-        for (const auto& [w, box] : b->threads[kb]) {
-          std::vector<int64_t> at;
-          for (const auto& r : box) at.push_back(r.first);
-          if (auto it = a->owners[ka].find(at); it != a->owners[ka].end() && it->second != w) return false;
-        }
+        for (const auto& [w, box] : b->threads[kb])
+          if (auto it = a->owners[ka].find(element_of(box)); it != a->owners[ka].end() && it->second != w) return false;
         continue;
       }
       for (const auto& [wx, bx] : a->threads[ka])

@@ -24,6 +24,11 @@ namespace cake::exec {
 /// unknown are v. Exact: one rounding from the double, never two.
 double round_to(DType dtype, double v);
 
+/// What a dtype's values are: floats (unknown, a literal's, is one), signed
+/// or unsigned integers (b32 is u32), or predicates.
+enum class ValueKind : uint8_t { Float, Signed, Unsigned, Pred };
+ValueKind value_kind(DType dtype);
+
 /// The bits of `v` in `dtype`'s binary float format (f32, tf32 as its f32
 /// bits, f16, bf16, and the 8-, 6- and 4-bit floats, low bits of the
 /// result), `v` first rounded as round_to() does; and the value of such
