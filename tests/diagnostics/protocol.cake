@@ -636,12 +636,16 @@ kernel two_writers(A: global f32[N]) where N >= 128 grid (1) block 256 {
   smem buf: f32[128]
   role a warpgroup(0) {
     reg v: f32[128]
-    store buf <- v
+    elect {
+      store buf <- v
+    }
   }
   role b warpgroup(1) {
     reg w: f32[128]
-    // expected-error@+1 [CAKE-E0603] {{`buf` is written by two roles with no barrier ordering the writes}}
-    store buf <- w
+    elect {
+      // expected-error@+1 [CAKE-E0603] {{`buf` is written by two roles with no barrier ordering the writes}}
+      store buf <- w
+    }
   }
 }
 
@@ -1433,10 +1437,10 @@ kernel one_warp_stores(X: global bf16[16, 64], Y: global bf16[16, 64]) grid (1) 
 
 // -----
 
-// An index of the lane alone is the same elements in every warp: warp 1's
-// `s[lane]` overwrites warp 0's (this was taken for each warp's own part).
-// Each warp's own row, indexed by `warp.id`, with its lanes exchanging
-// values in it, is clean.
+// An index of the lane alone is the same elements in every warp: warp 1
+// reads `s[lane]` that warp 0 wrote (this was taken for each warp's own
+// part). Each warp's own row, indexed by `warp.id`, with its lanes
+// exchanging values in it, is clean.
 target sm_80
 kernel lanes_of_every_warp(X: global f32[64], Y: global f32[64]) grid (1) block 64 {
   smem s: f32[32]
@@ -1444,7 +1448,9 @@ kernel lanes_of_every_warp(X: global f32[64], Y: global f32[64]) grid (1) block 
   reg x: f32
   reg y: f32
   load x <- X[warp.id * 32 + lane]
-  store s[lane] <- x
+  if warp.id == 0 {
+    store s[lane] <- x
+  }
   // expected-error@+1 [CAKE-E0605] {{`s[lane]` reads what another warp of the kernel wrote, with no barrier between}} fix {{syncthreads}}
   load y <- s[lane]
   store t[warp.id, 31 - lane] <- x
@@ -1492,11 +1498,53 @@ kernel guarded_lanes(X: global f32[N], Y: global f32[N]) where N % 128 == 0 grid
     store t[lane] <- y
   }
   if warp.id < 2 {
+    // expected-error@+1 [CAKE-E0605] {{`u[lane]` is written by several warps of the kernel at the same elements}}
     store u[lane] <- x
     // expected-error@+1 [CAKE-E0605] {{`u[lane ^ 1]` reads what another warp of the kernel wrote, with no barrier between}}
     load y <- u[lane ^ 1]
   }
   store Y[block.x * 128 + warp.id * 32 + lane] <- y
+}
+
+// -----
+
+// One statement can race with itself: every warp writes `s[lane]` (and
+// `s[0]`, and `s[i * 32 + lane]` in a loop) at the same elements, and no
+// barrier orders a statement with itself. Each warp's own elements, one
+// warp's write and one thread's are clean.
+target sm_80
+kernel same_elements(X: global f32[64], Y: global f32[64]) grid (1) block 64 {
+  smem s: f32[128]
+  reg x: f32
+  load x <- X[warp.id * 32 + lane]
+  // expected-error@+1 [CAKE-E0605] {{`s[lane]` is written by several warps of the kernel at the same elements}}
+  store s[lane] <- x
+  syncthreads
+  // expected-error@+1 [CAKE-E0605] {{`s[0]` is written by several warps of the kernel at the same elements}}
+  store s[0] <- x
+  syncthreads
+  for i in 0 .. 4 {
+    // expected-error@+1 [CAKE-E0605] {{`s[i * 32 + lane]` is written by several warps of the kernel}}
+    store s[i * 32 + lane] <- x
+  }
+  syncthreads
+  store s[warp.id * 32 + lane] <- x
+  syncthreads
+  for i in 0 .. 2 {
+    store s[warp.id * 64 + i * 32 + lane] <- x
+  }
+  syncthreads
+  if warp.id == 1 {
+    store s[0] <- x
+    store s[lane] <- x
+  }
+  syncthreads
+  elect {
+    store s[1] <- x
+  }
+  syncthreads
+  load x <- s[warp.id * 32 + lane]
+  store Y[warp.id * 32 + lane] <- x
 }
 
 // -----

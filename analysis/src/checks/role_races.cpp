@@ -8,7 +8,8 @@
 // least one of the two writes:
 //   - a read of what another warp wrote (row_softmax without its
 //     `syncthreads`: each warp stores its partial maxima, then reads all);
-//   - a write over what another warp reads or wrote.
+//   - a write over what another warp reads or wrote, or writes in the same
+//     statement (`store s[lane] <- x` in every warp).
 // Which warp touches which part: an access inside `elect` is one thread's;
 // a thread's own values moved at an index of nothing but the thread and the
 // shape touch what that index gives each thread of the role (evaluated at
@@ -68,6 +69,7 @@ struct Access {
   Part part = Part::Spread;
   FragLayout layout = FragLayout::None;  // the register side's
   std::vector<StmtId> path;               // the statements around it, outermost first
+  bool own_register = false;              // the register side is a thread's own values (no layout)
 };
 
 class RoleRaces {
@@ -171,8 +173,13 @@ class RoleRaces {
     Access a{id, operand, sym, write, Part::Spread, FragLayout::None, path_};
     if (single) a.part = Part::Single;
     else if (depends_on_thread(m_, eval_, operand)) a.part = Part::Own;
-    if (!single && reg_side != kNone) a.layout = typer_.type_of(reg_side).layout;
+    if (!single && reg_side != kNone) {
+      a.layout = typer_.type_of(reg_side).layout;
+      SymbolId r = root_symbol(m_, reg_side);
+      a.own_register = a.layout == FragLayout::None && r != kNone && m_.symbols[r].kind == SymbolKind::Reg;
+    }
     if (write && remember && a.part == Part::Spread && guarded_ == 0) same_tile(a, reg_side);
+    if (write && !single) same_elements(a, reg_side);
     for (const Access& p : pending_) {
       if (p.symbol != sym || !(p.write || write) || same_part(p, a) || disjoint(p.operand, a.operand)) continue;
       report(p, a);
@@ -185,15 +192,18 @@ class RoleRaces {
     pending_.push_back(a);
   }
 
+  /// Whether an access moves a thread's own values, so that where each
+  /// thread moves them is all it touches: a per-thread register (no
+  /// layout). A copy between memories is spread over the threads.
+  static bool thread_values(const Access& a) { return a.part != Part::Single && a.own_register; }
+
   bool same_part(const Access& x, const Access& y) {
+    if (x.part == Part::Single && y.part == Part::Single) return true;
+    if (thread_values(x) && thread_values(y))
+      if (auto apart = apart_at_every_thread(x, y)) return *apart;
     if (x.part != y.part) return false;
-    if (x.part == Part::Single) return true;
-    if (x.part == Part::Own) {
-      // A thread's own values (no layout): where it moves them is all it touches.
-      if (x.layout == FragLayout::None && y.layout == FragLayout::None)
-        if (auto apart = apart_at_every_thread(x, y)) return *apart;
+    if (x.part == Part::Own)
       return same_expr(x.operand, y.operand) ? reads_warp(x.operand) : apart_by_warp(x.operand, y.operand);
-    }
     return same_expr(x.operand, y.operand) && x.layout == y.layout;
   }
 
@@ -390,6 +400,25 @@ class RoleRaces {
                                    role_words(), reg, frag_layout_name(a.layout));
     SymbolId r = root_symbol(m_, reg_side);
     if (r != kNone) d.related.push_back({m_.symbols[r].def, "declared here, held whole by each " + owner});
+    diags_.push_back(std::move(d));
+  }
+
+  /// A write that several warps of the role make to the same elements in
+  /// one statement (`store s[lane] <- x`, `store s[0] <- x` in a role of two
+  /// warps): no barrier orders a statement with itself, so which warp's
+  /// value lands is not known. A thread's own values at an index of only
+  /// the thread and the shape are decided by their footprint (which counts
+  /// only the threads the `if`s around admit); otherwise an index of the
+  /// lane alone, or none of the thread, is every warp's, where no `if` on
+  /// the thread may leave warps out.
+  void same_elements(const Access& a, ExprId reg_side) {
+    if (!thread_values(a)) return;  // a copy from memory is spread over the threads
+    bool several = false;
+    if (auto apart = apart_at_every_thread(a, a)) several = !*apart;
+    else several = guarded_ == 0 && !(a.part == Part::Own && reads_warp(a.operand));
+    if (!several || !reported_.insert(a.stmt).second) return;
+    Diagnostic d = make_diagnostic(DiagForm::InRoleSameElements, m_.exprs[a.operand].range, written(a.operand), role_words());
+    if (a.own_register) d.related.push_back({m_.symbols[root_symbol(m_, reg_side)].def, "declared here: each thread holds its own"});
     diags_.push_back(std::move(d));
   }
 
