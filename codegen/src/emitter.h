@@ -396,6 +396,14 @@ class Emitter {
   bool warp_ordered(StmtId id) const;
   /// `__syncwarp` of the lanes that run the code (lane_mask).
   void warp_meet(ByteRange at);
+  /// In code every lane of the warp runs, the statements before which the
+  /// lanes meet: where one touches a buffer that an access since the last
+  /// meet or barrier touched, and one of the two writes (meets.cpp).
+  void plan_warp_meets();
+  std::set<StmtId> meet_before;
+  /// False where the plan gave up (a nest of loops too deep to walk): the
+  /// lanes then meet around each statement warp_ordered() names.
+  bool meets_planned = false;
 
   // Section - statements (statements.cpp)
 

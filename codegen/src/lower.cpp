@@ -743,6 +743,7 @@ Lowered lower(const Analysis& analysis, uint32_t k, const std::string& target_na
     x.line("const long long cake_rank = cake_warp;  // the implicit role's rank: the warp", head);
     x.line("(void)cake_rank;", head);
   }
+  x.plan_warp_meets();
   x.statements(kernel.body);
   x.tmem_epilogue();
   // No CTA leaves while a peer may still copy into its shared memory or

@@ -955,10 +955,17 @@ void Emitter::statement(StmtId id) {
                   std::holds_alternative<IfStmt>(s.node) || std::holds_alternative<PipelineStmt>(s.node) ||
                   std::holds_alternative<ElectStmt>(s.node);
   comment(s.range, has_body);
-  bool ordered = warp_ordered(id);
-  if (ordered) warp_meet(s.range);
+  // Where every lane runs the code, the plan says where they meet; code
+  // some lanes skip keeps a meet after it where it holds a thread's write
+  // (its lanes meet inside by their own mask).
+  bool before = warp_ordered(id), after = before;
+  if (meets_planned && !elected && lane_mask == kAllLanes) {
+    after = after && (std::holds_alternative<ElectStmt>(s.node) || lane_split(s));
+    before = meet_before.count(id) > 0;
+  }
+  if (before) warp_meet(s.range);
   Lowerer{*this, id, s}.run();
-  if (ordered) warp_meet(s.range);
+  if (after) warp_meet(s.range);
 }
 
 }  // namespace cake::codegen

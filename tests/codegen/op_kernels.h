@@ -1882,6 +1882,28 @@ kernel layernorm(X: global f32[R, C], G: global f32[C], B: global f32[C], Y: glo
     store Y[block.x, k] <- x
   }
 })"},
+    // Lanes exchanging values across a loop's trips, with no barrier in the
+    // loop: a trip reads what the next lane stored in the trip before. The
+    // lowering's meets (codegen/src/meets.cpp) walk the body until what
+    // reaches its head stops growing; walked once, the meet before the
+    // load was missing and 30 of 32 values of Y differed on the host.
+    {"lanes exchanging values across a loop's trips", "sm_80", "",
+     R"(kernel carried(X: global f32[N], Y: global f32[N]) where N % 32 == 0 grid (N / 32) block 32 {
+  smem s: f32[32]
+  reg x: f32
+  reg y: f32
+  load x <- X[block.x * 32 + lane]
+  store s[lane] <- x
+  syncthreads
+  for k in 0 .. 4 {
+    load y <- s[(lane + 1) % 32]
+    y = y * 0.5 + x
+    store s[lane] <- y
+  }
+  syncthreads
+  load y <- s[lane]
+  store Y[block.x * 32 + lane] <- y
+})"},
     // cp.async inside elect.warp: each warp's elected thread copies its
     // warp's row whole (refused before: no group of threads to split it).
     {"cp.async by each warp's elected thread", "sm_80", "",

@@ -55,8 +55,6 @@ ada_fp8_gemm(unsigned char* __restrict__ A, unsigned char* __restrict__ B, float
 #line 30 "@CAKE_FILE@"
         // cp.async sA[p] <- A[block.y * 128 : 128, p * 64 : 64]
 #line 30 "@CAKE_FILE@"
-        __syncwarp();
-#line 30 "@CAKE_FILE@"
         #pragma unroll
 #line 30 "@CAKE_FILE@"
         for (int cake_j = 0; cake_j < 2; ++cake_j) {
@@ -66,12 +64,8 @@ ada_fp8_gemm(unsigned char* __restrict__ A, unsigned char* __restrict__ B, float
           CAKE_CP_ASYNC_16(&(*(unsigned char*)((unsigned char*)sA + (p) * 8192 + CAKE_SWIZZLE(((((cake_p / 4)) * 64LL + (cake_p % 4 * 16)) * 1), 7, 3, 4))), &A[((((long long)blockIdx.y * 128LL) + (cake_p / 4))) * K + ((p * 64LL) + (cake_p % 4 * 16))]);
 #line 30 "@CAKE_FILE@"
         }
-#line 30 "@CAKE_FILE@"
-        __syncwarp();
 #line 31 "@CAKE_FILE@"
         // cp.async sB[p] <- B[block.x * 128 : 128, p * 64 : 64]
-#line 31 "@CAKE_FILE@"
-        __syncwarp();
 #line 31 "@CAKE_FILE@"
         #pragma unroll
 #line 31 "@CAKE_FILE@"
@@ -82,8 +76,6 @@ ada_fp8_gemm(unsigned char* __restrict__ A, unsigned char* __restrict__ B, float
           CAKE_CP_ASYNC_16(&(*(unsigned char*)((unsigned char*)sB + (p) * 8192 + CAKE_SWIZZLE(((((cake_p / 4)) * 64LL + (cake_p % 4 * 16)) * 1), 7, 3, 4))), &B[((((long long)blockIdx.x * 128LL) + (cake_p / 4))) * K + ((p * 64LL) + (cake_p % 4 * 16))]);
 #line 31 "@CAKE_FILE@"
         }
-#line 31 "@CAKE_FILE@"
-        __syncwarp();
 #line 29 "@CAKE_FILE@"
       }
 #line 33 "@CAKE_FILE@"
@@ -107,11 +99,7 @@ ada_fp8_gemm(unsigned char* __restrict__ A, unsigned char* __restrict__ B, float
 #line 37 "@CAKE_FILE@"
       // cp.async.wait 2
 #line 37 "@CAKE_FILE@"
-      __syncwarp();
-#line 37 "@CAKE_FILE@"
       CAKE_CP_ASYNC_WAIT(2);
-#line 37 "@CAKE_FILE@"
-      __syncwarp();
 #line 38 "@CAKE_FILE@"
       // syncthreads
 #line 38 "@CAKE_FILE@"
@@ -143,8 +131,6 @@ ada_fp8_gemm(unsigned char* __restrict__ A, unsigned char* __restrict__ B, float
 #line 43 "@CAKE_FILE@"
         // cp.async sA[s] <- A[block.y * 128 : 128, (kt + 3) * 64 : 64]
 #line 43 "@CAKE_FILE@"
-        __syncwarp();
-#line 43 "@CAKE_FILE@"
         #pragma unroll
 #line 43 "@CAKE_FILE@"
         for (int cake_j = 0; cake_j < 2; ++cake_j) {
@@ -154,12 +140,8 @@ ada_fp8_gemm(unsigned char* __restrict__ A, unsigned char* __restrict__ B, float
           CAKE_CP_ASYNC_16(&(*(unsigned char*)((unsigned char*)sA + (s) * 8192 + CAKE_SWIZZLE(((((cake_p / 4)) * 64LL + (cake_p % 4 * 16)) * 1), 7, 3, 4))), &A[((((long long)blockIdx.y * 128LL) + (cake_p / 4))) * K + (((kt + 3LL) * 64LL) + (cake_p % 4 * 16))]);
 #line 43 "@CAKE_FILE@"
         }
-#line 43 "@CAKE_FILE@"
-        __syncwarp();
 #line 44 "@CAKE_FILE@"
         // cp.async sB[s] <- B[block.x * 128 : 128, (kt + 3) * 64 : 64]
-#line 44 "@CAKE_FILE@"
-        __syncwarp();
 #line 44 "@CAKE_FILE@"
         #pragma unroll
 #line 44 "@CAKE_FILE@"
@@ -170,8 +152,6 @@ ada_fp8_gemm(unsigned char* __restrict__ A, unsigned char* __restrict__ B, float
           CAKE_CP_ASYNC_16(&(*(unsigned char*)((unsigned char*)sB + (s) * 8192 + CAKE_SWIZZLE(((((cake_p / 4)) * 64LL + (cake_p % 4 * 16)) * 1), 7, 3, 4))), &B[((((long long)blockIdx.x * 128LL) + (cake_p / 4))) * K + (((kt + 3LL) * 64LL) + (cake_p % 4 * 16))]);
 #line 44 "@CAKE_FILE@"
         }
-#line 44 "@CAKE_FILE@"
-        __syncwarp();
 #line 42 "@CAKE_FILE@"
       }
 #line 46 "@CAKE_FILE@"
@@ -211,8 +191,6 @@ ada_fp8_gemm(unsigned char* __restrict__ A, unsigned char* __restrict__ B, float
 #line 49 "@CAKE_FILE@"
     // store C[block.y * 128 + wm * 64 : 64, block.x * 128 + wn * 32 : 32] <- acc
 #line 49 "@CAKE_FILE@"
-    __syncwarp();
-#line 49 "@CAKE_FILE@"
     {
 #line 49 "@CAKE_FILE@"
       auto* const cake_corner = &C[(((((long long)blockIdx.y * 128LL) + (wm * 64LL)) + cake_lane / 4)) * N + ((((long long)blockIdx.x * 128LL) + (wn * 32LL)) + 2 * (cake_lane % 4))];
@@ -222,8 +200,6 @@ ada_fp8_gemm(unsigned char* __restrict__ A, unsigned char* __restrict__ B, float
       for (int cake_j = 0; cake_j < 32; ++cake_j) CAKE_ST_PAIR_F32(&cake_corner[((16 * ((((2 * cake_j)) / 4) / 4) + 8 * ((((2 * cake_j)) % 4) / 2))) * N + (8 * ((((2 * cake_j)) / 4) % 4) + (((2 * cake_j)) % 2))], acc[2 * cake_j], acc[2 * cake_j + 1]);
 #line 49 "@CAKE_FILE@"
     }
-#line 49 "@CAKE_FILE@"
-    __syncwarp();
 #line 21 "@CAKE_FILE@"
   }
 #line 51 "@CAKE_FILE@"

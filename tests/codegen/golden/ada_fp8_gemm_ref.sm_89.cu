@@ -55,10 +55,6 @@ ada_fp8_gemm_ref(unsigned char* __restrict__ A, unsigned char* __restrict__ B, f
 #line 74 "@CAKE_FILE@"
   // store C[i, j] <- acc
 #line 74 "@CAKE_FILE@"
-  __syncwarp();
-#line 74 "@CAKE_FILE@"
   { const int cake_i = 0; C[(i) * N + j] = acc[cake_i]; }
-#line 74 "@CAKE_FILE@"
-  __syncwarp();
 #line 75 "@CAKE_FILE@"
 }

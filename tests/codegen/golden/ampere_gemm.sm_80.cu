@@ -55,8 +55,6 @@ ampere_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
 #line 29 "@CAKE_FILE@"
         // cp.async sA[p] <- A[block.y * 128 : 128, p * 32 : 32]
 #line 29 "@CAKE_FILE@"
-        __syncwarp();
-#line 29 "@CAKE_FILE@"
         #pragma unroll
 #line 29 "@CAKE_FILE@"
         for (int cake_j = 0; cake_j < 2; ++cake_j) {
@@ -66,12 +64,8 @@ ampere_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
           CAKE_CP_ASYNC_16(&(*(unsigned short*)((unsigned char*)sA + (p) * 8192 + CAKE_SWIZZLE(((((cake_p / 4)) * 32LL + (cake_p % 4 * 8)) * 2), 7, 3, 4))), &A[((((long long)blockIdx.y * 128LL) + (cake_p / 4))) * K + ((p * 32LL) + (cake_p % 4 * 8))]);
 #line 29 "@CAKE_FILE@"
         }
-#line 29 "@CAKE_FILE@"
-        __syncwarp();
 #line 30 "@CAKE_FILE@"
         // cp.async sB[p] <- B[block.x * 128 : 128, p * 32 : 32]
-#line 30 "@CAKE_FILE@"
-        __syncwarp();
 #line 30 "@CAKE_FILE@"
         #pragma unroll
 #line 30 "@CAKE_FILE@"
@@ -82,8 +76,6 @@ ampere_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
           CAKE_CP_ASYNC_16(&(*(unsigned short*)((unsigned char*)sB + (p) * 8192 + CAKE_SWIZZLE(((((cake_p / 4)) * 32LL + (cake_p % 4 * 8)) * 2), 7, 3, 4))), &B[((((long long)blockIdx.x * 128LL) + (cake_p / 4))) * K + ((p * 32LL) + (cake_p % 4 * 8))]);
 #line 30 "@CAKE_FILE@"
         }
-#line 30 "@CAKE_FILE@"
-        __syncwarp();
 #line 28 "@CAKE_FILE@"
       }
 #line 32 "@CAKE_FILE@"
@@ -107,11 +99,7 @@ ampere_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
 #line 36 "@CAKE_FILE@"
       // cp.async.wait 2
 #line 36 "@CAKE_FILE@"
-      __syncwarp();
-#line 36 "@CAKE_FILE@"
       CAKE_CP_ASYNC_WAIT(2);
-#line 36 "@CAKE_FILE@"
-      __syncwarp();
 #line 37 "@CAKE_FILE@"
       // syncthreads
 #line 37 "@CAKE_FILE@"
@@ -143,8 +131,6 @@ ampere_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
 #line 42 "@CAKE_FILE@"
         // cp.async sA[s] <- A[block.y * 128 : 128, (kt + 3) * 32 : 32]
 #line 42 "@CAKE_FILE@"
-        __syncwarp();
-#line 42 "@CAKE_FILE@"
         #pragma unroll
 #line 42 "@CAKE_FILE@"
         for (int cake_j = 0; cake_j < 2; ++cake_j) {
@@ -154,12 +140,8 @@ ampere_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
           CAKE_CP_ASYNC_16(&(*(unsigned short*)((unsigned char*)sA + (s) * 8192 + CAKE_SWIZZLE(((((cake_p / 4)) * 32LL + (cake_p % 4 * 8)) * 2), 7, 3, 4))), &A[((((long long)blockIdx.y * 128LL) + (cake_p / 4))) * K + (((kt + 3LL) * 32LL) + (cake_p % 4 * 8))]);
 #line 42 "@CAKE_FILE@"
         }
-#line 42 "@CAKE_FILE@"
-        __syncwarp();
 #line 43 "@CAKE_FILE@"
         // cp.async sB[s] <- B[block.x * 128 : 128, (kt + 3) * 32 : 32]
-#line 43 "@CAKE_FILE@"
-        __syncwarp();
 #line 43 "@CAKE_FILE@"
         #pragma unroll
 #line 43 "@CAKE_FILE@"
@@ -170,8 +152,6 @@ ampere_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
           CAKE_CP_ASYNC_16(&(*(unsigned short*)((unsigned char*)sB + (s) * 8192 + CAKE_SWIZZLE(((((cake_p / 4)) * 32LL + (cake_p % 4 * 8)) * 2), 7, 3, 4))), &B[((((long long)blockIdx.x * 128LL) + (cake_p / 4))) * K + (((kt + 3LL) * 32LL) + (cake_p % 4 * 8))]);
 #line 43 "@CAKE_FILE@"
         }
-#line 43 "@CAKE_FILE@"
-        __syncwarp();
 #line 41 "@CAKE_FILE@"
       }
 #line 45 "@CAKE_FILE@"
@@ -199,8 +179,6 @@ ampere_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
 #line 48 "@CAKE_FILE@"
     // store C[block.y * 128 + wm * 64 : 64, block.x * 128 + wn * 32 : 32] <- acc
 #line 48 "@CAKE_FILE@"
-    __syncwarp();
-#line 48 "@CAKE_FILE@"
     {
 #line 48 "@CAKE_FILE@"
       auto* const cake_corner = &C[(((((long long)blockIdx.y * 128LL) + (wm * 64LL)) + cake_lane / 4)) * N + ((((long long)blockIdx.x * 128LL) + (wn * 32LL)) + 2 * (cake_lane % 4))];
@@ -210,8 +188,6 @@ ampere_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
       for (int cake_j = 0; cake_j < 32; ++cake_j) CAKE_ST_PAIR_F32(&cake_corner[((16 * ((((2 * cake_j)) / 4) / 4) + 8 * ((((2 * cake_j)) % 4) / 2))) * N + (8 * ((((2 * cake_j)) / 4) % 4) + (((2 * cake_j)) % 2))], acc[2 * cake_j], acc[2 * cake_j + 1]);
 #line 48 "@CAKE_FILE@"
     }
-#line 48 "@CAKE_FILE@"
-    __syncwarp();
 #line 19 "@CAKE_FILE@"
   }
 #line 50 "@CAKE_FILE@"

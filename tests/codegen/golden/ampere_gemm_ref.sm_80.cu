@@ -55,10 +55,6 @@ ampere_gemm_ref(unsigned short* __restrict__ A, unsigned short* __restrict__ B, 
 #line 73 "@CAKE_FILE@"
   // store C[i, j] <- acc
 #line 73 "@CAKE_FILE@"
-  __syncwarp();
-#line 73 "@CAKE_FILE@"
   { const int cake_i = 0; C[(i) * N + j] = acc[cake_i]; }
-#line 73 "@CAKE_FILE@"
-  __syncwarp();
 #line 74 "@CAKE_FILE@"
 }

@@ -256,8 +256,6 @@ blackwell_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, u
         for (int cake_j = 0; cake_j < 16; ++cake_j) CAKE_ST_B32(&cake_corner[(0) * N + ((2 * cake_j))], o[cake_j]);
 #line 59 "@CAKE_FILE@"
       }
-#line 59 "@CAKE_FILE@"
-      __syncwarp();
 #line 55 "@CAKE_FILE@"
     }
 #line 50 "@CAKE_FILE@"

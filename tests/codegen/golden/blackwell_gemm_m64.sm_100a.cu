@@ -254,8 +254,6 @@ blackwell_gemm_m64(unsigned short* __restrict__ A, unsigned short* __restrict__ 
         for (int cake_j = 0; cake_j < 8; ++cake_j) CAKE_ST_B32(&cake_corner[((16 * ((((2 * cake_j)) / 4) / 4) + 8 * ((((2 * cake_j)) % 4) / 2))) * N + (8 * ((((2 * cake_j)) / 4) % 4) + (((2 * cake_j)) % 2))], o[cake_j]);
 #line 61 "@CAKE_FILE@"
       }
-#line 61 "@CAKE_FILE@"
-      __syncwarp();
 #line 57 "@CAKE_FILE@"
     }
 #line 52 "@CAKE_FILE@"

@@ -63,10 +63,6 @@ blackwell_gemm_m64_ref(unsigned short* __restrict__ A, unsigned short* __restric
 #line 89 "@CAKE_FILE@"
   // store C[i, j] <- c
 #line 89 "@CAKE_FILE@"
-  __syncwarp();
-#line 89 "@CAKE_FILE@"
   { const int cake_i = 0; C[(i) * N + j] = c[cake_i]; }
-#line 89 "@CAKE_FILE@"
-  __syncwarp();
 #line 90 "@CAKE_FILE@"
 }

@@ -290,8 +290,6 @@ blackwell_gemm_pair(unsigned short* __restrict__ A, unsigned short* __restrict__
         for (int cake_j = 0; cake_j < 16; ++cake_j) CAKE_ST_B32(&cake_corner[(0) * N + ((2 * cake_j))], o[cake_j]);
 #line 71 "@CAKE_FILE@"
       }
-#line 71 "@CAKE_FILE@"
-      __syncwarp();
 #line 67 "@CAKE_FILE@"
     }
 #line 62 "@CAKE_FILE@"

@@ -63,10 +63,6 @@ blackwell_gemm_pair_ref(unsigned short* __restrict__ A, unsigned short* __restri
 #line 99 "@CAKE_FILE@"
   // store C[i, j] <- c
 #line 99 "@CAKE_FILE@"
-  __syncwarp();
-#line 99 "@CAKE_FILE@"
   { const int cake_i = 0; C[(i) * N + j] = c[cake_i]; }
-#line 99 "@CAKE_FILE@"
-  __syncwarp();
 #line 100 "@CAKE_FILE@"
 }

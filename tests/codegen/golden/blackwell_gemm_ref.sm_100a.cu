@@ -63,10 +63,6 @@ blackwell_gemm_ref(unsigned short* __restrict__ A, unsigned short* __restrict__ 
 #line 87 "@CAKE_FILE@"
   // store C[i, j] <- c
 #line 87 "@CAKE_FILE@"
-  __syncwarp();
-#line 87 "@CAKE_FILE@"
   { const int cake_i = 0; C[(i) * N + j] = c[cake_i]; }
-#line 87 "@CAKE_FILE@"
-  __syncwarp();
 #line 88 "@CAKE_FILE@"
 }

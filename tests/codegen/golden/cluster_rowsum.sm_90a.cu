@@ -99,8 +99,6 @@ cluster_rowsum(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 31 "@CAKE_FILE@"
     // store lead[cluster.rank * 4 + w] <- ps
 #line 31 "@CAKE_FILE@"
-    __syncwarp();
-#line 31 "@CAKE_FILE@"
     if (cake_lane % 4 == 0) {
 #line 31 "@CAKE_FILE@"
       {
@@ -114,8 +112,6 @@ cluster_rowsum(float* __restrict__ X, float* __restrict__ Y, long long R) {
       }
 #line 31 "@CAKE_FILE@"
     }
-#line 31 "@CAKE_FILE@"
-    __syncwarp();
 #line 32 "@CAKE_FILE@"
     // cluster.sync
 #line 32 "@CAKE_FILE@"
@@ -155,8 +151,6 @@ cluster_rowsum(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 39 "@CAKE_FILE@"
         // store Y[block.y * 16 : 16] <- total
 #line 39 "@CAKE_FILE@"
-        __syncwarp();
-#line 39 "@CAKE_FILE@"
         if (cake_lane % 4 == 0) {
 #line 39 "@CAKE_FILE@"
           {
@@ -170,8 +164,6 @@ cluster_rowsum(float* __restrict__ X, float* __restrict__ Y, long long R) {
           }
 #line 39 "@CAKE_FILE@"
         }
-#line 39 "@CAKE_FILE@"
-        __syncwarp();
 #line 38 "@CAKE_FILE@"
       }
 #line 33 "@CAKE_FILE@"

@@ -391,8 +391,6 @@ flash_fwd_causal(unsigned short* __restrict__ Q, unsigned short* __restrict__ K,
 #line 79 "@CAKE_FILE@"
     // store O[q0 : 64, :] <- o
 #line 79 "@CAKE_FILE@"
-    __syncwarp();
-#line 79 "@CAKE_FILE@"
     {
 #line 79 "@CAKE_FILE@"
       auto* const cake_corner = &O[((q0 + 16 * (int)(cake_warp % 4) + cake_lane / 4)) * 64LL + 2 * (cake_lane % 4)];
@@ -402,8 +400,6 @@ flash_fwd_causal(unsigned short* __restrict__ Q, unsigned short* __restrict__ K,
       for (int cake_j = 0; cake_j < 16; ++cake_j) CAKE_ST_PAIR_F32(&cake_corner[((8 * ((((2 * cake_j)) / 2) % 2))) * 64LL + (8 * (((2 * cake_j)) / 4) + (((2 * cake_j)) % 2))], o[2 * cake_j], o[2 * cake_j + 1]);
 #line 79 "@CAKE_FILE@"
     }
-#line 79 "@CAKE_FILE@"
-    __syncwarp();
 #line 43 "@CAKE_FILE@"
   }
 #line 81 "@CAKE_FILE@"

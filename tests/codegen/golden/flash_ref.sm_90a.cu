@@ -111,11 +111,7 @@ flash_ref(unsigned short* __restrict__ Q, unsigned short* __restrict__ K, unsign
 #line 121 "@CAKE_FILE@"
     // store sc[d] <- x
 #line 121 "@CAKE_FILE@"
-    __syncwarp();
-#line 121 "@CAKE_FILE@"
     { const int cake_i = 0; sc[d] = x[cake_i]; }
-#line 121 "@CAKE_FILE@"
-    __syncwarp();
 #line 122 "@CAKE_FILE@"
     // syncthreads
 #line 122 "@CAKE_FILE@"
@@ -205,10 +201,6 @@ flash_ref(unsigned short* __restrict__ Q, unsigned short* __restrict__ K, unsign
 #line 144 "@CAKE_FILE@"
   // store O[q, d] <- acc
 #line 144 "@CAKE_FILE@"
-  __syncwarp();
-#line 144 "@CAKE_FILE@"
   { const int cake_i = 0; O[(q) * 64LL + d] = acc[cake_i]; }
-#line 144 "@CAKE_FILE@"
-  __syncwarp();
 #line 145 "@CAKE_FILE@"
 }

@@ -208,8 +208,6 @@ hopper_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, unsi
 #line 48 "@CAKE_FILE@"
     // store C[block.y * 128 + wg * 64 : 64, block.x * 256 : 256] <- o
 #line 48 "@CAKE_FILE@"
-    __syncwarp();
-#line 48 "@CAKE_FILE@"
     {
 #line 48 "@CAKE_FILE@"
       auto* const cake_corner = &C[(((((long long)blockIdx.y * 128LL) + (wg * 64LL)) + 16 * (int)(cake_warp % 4) + cake_lane / 4)) * N + (((long long)blockIdx.x * 256LL) + 2 * (cake_lane % 4))];
@@ -219,8 +217,6 @@ hopper_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, unsi
       for (int cake_j = 0; cake_j < 64; ++cake_j) CAKE_ST_B32(&cake_corner[((8 * ((((2 * cake_j)) / 2) % 2))) * N + (8 * (((2 * cake_j)) / 4) + (((2 * cake_j)) % 2))], o[cake_j]);
 #line 48 "@CAKE_FILE@"
     }
-#line 48 "@CAKE_FILE@"
-    __syncwarp();
 #line 35 "@CAKE_FILE@"
   }
 #line 50 "@CAKE_FILE@"

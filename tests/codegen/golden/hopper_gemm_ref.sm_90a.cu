@@ -63,10 +63,6 @@ hopper_gemm_ref(unsigned short* __restrict__ A, unsigned short* __restrict__ B, 
 #line 75 "@CAKE_FILE@"
   // store C[i, j] <- c
 #line 75 "@CAKE_FILE@"
-  __syncwarp();
-#line 75 "@CAKE_FILE@"
   { const int cake_i = 0; C[(i) * N + j] = c[cake_i]; }
-#line 75 "@CAKE_FILE@"
-  __syncwarp();
 #line 76 "@CAKE_FILE@"
 }

@@ -246,8 +246,6 @@ kmeans_assign(unsigned short* __restrict__ X, unsigned short* __restrict__ C, fl
 #line 56 "@CAKE_FILE@"
     // store out[block.x * 128 + wg * 64 : 64] <- arg
 #line 56 "@CAKE_FILE@"
-    __syncwarp();
-#line 56 "@CAKE_FILE@"
     if (cake_lane % 4 == 0) {
 #line 56 "@CAKE_FILE@"
       {
@@ -261,8 +259,6 @@ kmeans_assign(unsigned short* __restrict__ X, unsigned short* __restrict__ C, fl
       }
 #line 56 "@CAKE_FILE@"
     }
-#line 56 "@CAKE_FILE@"
-    __syncwarp();
 #line 40 "@CAKE_FILE@"
   }
 #line 58 "@CAKE_FILE@"

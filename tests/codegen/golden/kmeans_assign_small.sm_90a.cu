@@ -208,8 +208,6 @@ kmeans_assign_small(unsigned short* __restrict__ X, unsigned short* __restrict__
 #line 50 "@CAKE_FILE@"
     // store out[block.x * 128 + wg * 64 : 64] <- arg
 #line 50 "@CAKE_FILE@"
-    __syncwarp();
-#line 50 "@CAKE_FILE@"
     if (cake_lane % 4 == 0) {
 #line 50 "@CAKE_FILE@"
       {
@@ -223,8 +221,6 @@ kmeans_assign_small(unsigned short* __restrict__ X, unsigned short* __restrict__
       }
 #line 50 "@CAKE_FILE@"
     }
-#line 50 "@CAKE_FILE@"
-    __syncwarp();
 #line 26 "@CAKE_FILE@"
   }
 #line 52 "@CAKE_FILE@"

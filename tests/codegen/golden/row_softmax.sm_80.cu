@@ -101,8 +101,6 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 31 "@CAKE_FILE@"
     // store pmax[w] <- pm
 #line 31 "@CAKE_FILE@"
-    __syncwarp();
-#line 31 "@CAKE_FILE@"
     if (cake_lane % 4 == 0) {
 #line 31 "@CAKE_FILE@"
       {
@@ -116,8 +114,6 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
       }
 #line 31 "@CAKE_FILE@"
     }
-#line 31 "@CAKE_FILE@"
-    __syncwarp();
 #line 32 "@CAKE_FILE@"
     // syncthreads
 #line 32 "@CAKE_FILE@"
@@ -185,8 +181,6 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 39 "@CAKE_FILE@"
     // store psum[w] <- ps
 #line 39 "@CAKE_FILE@"
-    __syncwarp();
-#line 39 "@CAKE_FILE@"
     if (cake_lane % 4 == 0) {
 #line 39 "@CAKE_FILE@"
       {
@@ -200,8 +194,6 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
       }
 #line 39 "@CAKE_FILE@"
     }
-#line 39 "@CAKE_FILE@"
-    __syncwarp();
 #line 40 "@CAKE_FILE@"
     // syncthreads
 #line 40 "@CAKE_FILE@"
@@ -245,8 +237,6 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
 #line 47 "@CAKE_FILE@"
     // store Y[block.x * 16 : 16, w * 256 : 256] <- x
 #line 47 "@CAKE_FILE@"
-    __syncwarp();
-#line 47 "@CAKE_FILE@"
     {
 #line 47 "@CAKE_FILE@"
       auto* const cake_corner = &Y[((((long long)blockIdx.x * 16LL) + cake_lane / 4)) * 1024LL + ((w * 256LL) + 2 * (cake_lane % 4))];
@@ -256,8 +246,6 @@ row_softmax(float* __restrict__ X, float* __restrict__ Y, long long R) {
       for (int cake_j = 0; cake_j < 64; ++cake_j) CAKE_ST_PAIR_F32(&cake_corner[((16 * ((((2 * cake_j)) / 4) / 32) + 8 * ((((2 * cake_j)) % 4) / 2))) * 1024LL + (8 * ((((2 * cake_j)) / 4) % 32) + (((2 * cake_j)) % 2))], x[2 * cake_j], x[2 * cake_j + 1]);
 #line 47 "@CAKE_FILE@"
     }
-#line 47 "@CAKE_FILE@"
-    __syncwarp();
 #line 20 "@CAKE_FILE@"
   }
 #line 49 "@CAKE_FILE@"

@@ -59,8 +59,6 @@ splitk_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
 #line 35 "@CAKE_FILE@"
         // cp.async sA[p] <- A[block.y * 64 : 64, k0 + p * 32 : 32]
 #line 35 "@CAKE_FILE@"
-        __syncwarp();
-#line 35 "@CAKE_FILE@"
         #pragma unroll
 #line 35 "@CAKE_FILE@"
         for (int cake_j = 0; cake_j < 2; ++cake_j) {
@@ -70,12 +68,8 @@ splitk_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
           CAKE_CP_ASYNC_16(&(*(unsigned short*)((unsigned char*)sA + (p) * 4096 + CAKE_SWIZZLE(((((cake_p / 4)) * 32LL + (cake_p % 4 * 8)) * 2), 7, 3, 4))), &A[((((long long)blockIdx.y * 64LL) + (cake_p / 4))) * K + ((k0 + (p * 32LL)) + (cake_p % 4 * 8))]);
 #line 35 "@CAKE_FILE@"
         }
-#line 35 "@CAKE_FILE@"
-        __syncwarp();
 #line 36 "@CAKE_FILE@"
         // cp.async sB[p] <- B[block.x * 64 : 64, k0 + p * 32 : 32]
-#line 36 "@CAKE_FILE@"
-        __syncwarp();
 #line 36 "@CAKE_FILE@"
         #pragma unroll
 #line 36 "@CAKE_FILE@"
@@ -86,8 +80,6 @@ splitk_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
           CAKE_CP_ASYNC_16(&(*(unsigned short*)((unsigned char*)sB + (p) * 4096 + CAKE_SWIZZLE(((((cake_p / 4)) * 32LL + (cake_p % 4 * 8)) * 2), 7, 3, 4))), &B[((((long long)blockIdx.x * 64LL) + (cake_p / 4))) * K + ((k0 + (p * 32LL)) + (cake_p % 4 * 8))]);
 #line 36 "@CAKE_FILE@"
         }
-#line 36 "@CAKE_FILE@"
-        __syncwarp();
 #line 34 "@CAKE_FILE@"
       }
 #line 38 "@CAKE_FILE@"
@@ -111,11 +103,7 @@ splitk_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
 #line 42 "@CAKE_FILE@"
       // cp.async.wait 2
 #line 42 "@CAKE_FILE@"
-      __syncwarp();
-#line 42 "@CAKE_FILE@"
       CAKE_CP_ASYNC_WAIT(2);
-#line 42 "@CAKE_FILE@"
-      __syncwarp();
 #line 43 "@CAKE_FILE@"
       // syncthreads
 #line 43 "@CAKE_FILE@"
@@ -147,8 +135,6 @@ splitk_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
 #line 48 "@CAKE_FILE@"
         // cp.async sA[s] <- A[block.y * 64 : 64, k0 + (kt + 3) * 32 : 32]
 #line 48 "@CAKE_FILE@"
-        __syncwarp();
-#line 48 "@CAKE_FILE@"
         #pragma unroll
 #line 48 "@CAKE_FILE@"
         for (int cake_j = 0; cake_j < 2; ++cake_j) {
@@ -158,12 +144,8 @@ splitk_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
           CAKE_CP_ASYNC_16(&(*(unsigned short*)((unsigned char*)sA + (s) * 4096 + CAKE_SWIZZLE(((((cake_p / 4)) * 32LL + (cake_p % 4 * 8)) * 2), 7, 3, 4))), &A[((((long long)blockIdx.y * 64LL) + (cake_p / 4))) * K + ((k0 + ((kt + 3LL) * 32LL)) + (cake_p % 4 * 8))]);
 #line 48 "@CAKE_FILE@"
         }
-#line 48 "@CAKE_FILE@"
-        __syncwarp();
 #line 49 "@CAKE_FILE@"
         // cp.async sB[s] <- B[block.x * 64 : 64, k0 + (kt + 3) * 32 : 32]
-#line 49 "@CAKE_FILE@"
-        __syncwarp();
 #line 49 "@CAKE_FILE@"
         #pragma unroll
 #line 49 "@CAKE_FILE@"
@@ -174,8 +156,6 @@ splitk_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
           CAKE_CP_ASYNC_16(&(*(unsigned short*)((unsigned char*)sB + (s) * 4096 + CAKE_SWIZZLE(((((cake_p / 4)) * 32LL + (cake_p % 4 * 8)) * 2), 7, 3, 4))), &B[((((long long)blockIdx.x * 64LL) + (cake_p / 4))) * K + ((k0 + ((kt + 3LL) * 32LL)) + (cake_p % 4 * 8))]);
 #line 49 "@CAKE_FILE@"
         }
-#line 49 "@CAKE_FILE@"
-        __syncwarp();
 #line 47 "@CAKE_FILE@"
       }
 #line 51 "@CAKE_FILE@"
@@ -203,8 +183,6 @@ splitk_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
 #line 54 "@CAKE_FILE@"
     // store.add C[block.y * 64 + wm * 32 : 32, block.x * 64 + wn * 32 : 32] <- acc
 #line 54 "@CAKE_FILE@"
-    __syncwarp();
-#line 54 "@CAKE_FILE@"
     {
 #line 54 "@CAKE_FILE@"
       auto* const cake_corner = &C[(((((long long)blockIdx.y * 64LL) + (wm * 32LL)) + cake_lane / 4)) * N + ((((long long)blockIdx.x * 64LL) + (wn * 32LL)) + 2 * (cake_lane % 4))];
@@ -214,8 +192,6 @@ splitk_gemm(unsigned short* __restrict__ A, unsigned short* __restrict__ B, floa
       for (int cake_i = 0; cake_i < 32; ++cake_i) CAKE_RED_ADD("f32", "f", &cake_corner[((16 * (((cake_i) / 4) / 4) + 8 * (((cake_i) % 4) / 2))) * N + (8 * (((cake_i) / 4) % 4) + ((cake_i) % 2))], acc[cake_i]);
 #line 54 "@CAKE_FILE@"
     }
-#line 54 "@CAKE_FILE@"
-    __syncwarp();
 #line 24 "@CAKE_FILE@"
   }
 #line 56 "@CAKE_FILE@"

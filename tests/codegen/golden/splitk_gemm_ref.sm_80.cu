@@ -60,7 +60,5 @@ splitk_gemm_ref(unsigned short* __restrict__ A, unsigned short* __restrict__ B, 
   __syncwarp();
 #line 80 "@CAKE_FILE@"
   { const int cake_i = 0; C[(i) * N + j] = acc[cake_i]; }
-#line 80 "@CAKE_FILE@"
-  __syncwarp();
 #line 81 "@CAKE_FILE@"
 }
