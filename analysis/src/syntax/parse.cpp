@@ -29,20 +29,32 @@ TSPoint point(const LineIndex& lines, uint32_t offset) {
   return {p.line, p.column};
 }
 
-/// A fresh parse of the bytes `range` of `text`, at their place in it.
+/// A fresh parse of the bytes `range` of `text`, moved to their place in
+/// it. The bytes are parsed on their own, from byte 0, and the tree then
+/// moved (ts_tree_edit): parsed in place (an included range), the first
+/// token carries everything before the range as its padding, whose size
+/// weighs in tree-sitter's error recovery, so a broken piece could parse
+/// differently at another place in the text (a fuzz input, now
+/// tests/fuzz/corpus/piece-parse-depends-on-its-place: ERROR at one offset,
+/// source_file holding an ERROR at another), and a piece kept across an
+/// edit would not be what a fresh parse gives.
 void parse_piece(std::string_view text, const LineIndex& lines, SyntaxTree::Piece& piece) {
   TSParser* parser = thread_parser();
   ByteRange range = piece.range;
-  TSRange r{point(lines, range.begin), point(lines, range.end), range.begin, range.end};
-  ts_parser_set_included_ranges(parser, &r, 1);
-  TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
+  TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data() + range.begin, range.end - range.begin);
   if (!tree) {  // cancelled or timed out: never leave the caller without a tree
     ts_parser_reset(parser);
-    ts_parser_set_included_ranges(parser, nullptr, 0);
     tree = ts_parser_parse_string(parser, nullptr, "", 0);
   }
+  TSPoint start = point(lines, range.begin);
+  if (range.begin > 0) {
+    TSInputEdit e{};
+    e.new_end_byte = range.begin;
+    e.new_end_point = start;
+    ts_tree_edit(tree, &e);
+  }
   piece.tree.reset(tree);
-  piece.start = r.start_point;
+  piece.start = start;
   piece.syntax.reset();
 }
 
