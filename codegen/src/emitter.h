@@ -392,7 +392,8 @@ class Emitter {
   bool lanes_meet_inside(const std::vector<StmtId>& body, bool loop) const;
   /// Whether the lanes of the warp meet (`__syncwarp`) before and after
   /// statement `id`, so that the warp's memory accesses keep program order
-  /// across its lanes (sync.cpp).
+  /// across its lanes, where no plan decides (inside code some lanes skip;
+  /// around such code that holds a thread's write) (sync.cpp).
   bool warp_ordered(StmtId id) const;
   /// `__syncwarp` of the lanes that run the code (lane_mask).
   void warp_meet(ByteRange at);

@@ -57,9 +57,12 @@ bool Emitter::lane_split(const Stmt& s) const {
 // of different lanes (independent thread scheduling, and the compiler may
 // move a thread's access past another to an address it proves differs),
 // so where lanes may exchange data through memory the lanes that run the
-// code meet: around each statement with a thread memory op, and around a
-// statement whose body some lanes skip (`elect`, a condition or loop bound
-// that reads `lane`) where it holds one. Inside `elect` one lane runs;
+// code meet. This names the statements that may need it: each with a
+// thread memory op, and a statement whose body some lanes skip (`elect`, a
+// condition or loop bound that reads `lane`) where it holds one. Where
+// every lane runs the code, the plan of meets.cpp decides instead which
+// need one before them; inside code some lanes skip, they meet around each
+// such statement. Inside `elect` one lane runs;
 // inside a block of a lane condition or bound, the lanes that run it
 // (lane_mask, a ballot: statements.cpp), or none where the block's
 // accesses need no order among them.
