@@ -1549,6 +1549,35 @@ kernel same_elements(X: global f32[64], Y: global f32[64]) grid (1) block 64 {
 
 // -----
 
+// Global memory too: two warps storing their own values at `Y[lane]`
+// write the same elements (the CPU executor reports the race as well).
+target sm_80
+kernel global_same_elements(X: global f32[N], Y: global f32[N]) where N % 64 == 0 grid (N / 64) block 64 {
+  reg x: f32
+  load x <- X[block.x * 64 + warp.id * 32 + lane]
+  // expected-error@+1 [CAKE-E0605] {{`Y[block.x * 64 + lane]` is written by several warps of the kernel at the same elements}}
+  store Y[block.x * 64 + lane] <- x
+}
+
+// -----
+
+// A warp reading from global memory what the other warp of its block
+// stored needs a barrier as in shared memory; atomic adds (`store.add`)
+// of both warps to the same elements are clean.
+target sm_80
+kernel global_exchange(X: global f32[N], Y: global f32[N], Z: global f32[N]) where N % 64 == 0 grid (N / 64) block 64 {
+  reg x: f32
+  reg y: f32
+  load x <- X[block.x * 64 + warp.id * 32 + lane]
+  store Z[block.x * 64 + warp.id * 32 + lane] <- x
+  // expected-error@+1 [CAKE-E0605] {{`Z[block.x * 64 + (warp.id * 32 + lane + 32) % 64]` reads what another warp of the kernel wrote, with no barrier between}} fix {{syncthreads}}
+  load y <- Z[block.x * 64 + (warp.id * 32 + lane + 32) % 64]
+  store.add Y[block.x * 64 + lane] <- y
+  store.add Y[block.x * 64 + 32 + lane] <- x
+}
+
+// -----
+
 // Constant ranges that overlap do meet: the warpgroup's four warps read
 // rows 0 .. 63 (16 each) and then write rows 32 .. 95, which another warp
 // may still be reading. Rows 64 .. 127 would not (clean below).

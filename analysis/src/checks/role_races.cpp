@@ -1,4 +1,5 @@
-// E0605: a race between the warps of one role. The protocol simulator
+// E0605: a race between the warps of one role, in shared memory, and in
+// global memory where threads move their own values. The protocol simulator
 // (checks/protocol/) orders a role's own accesses by program order, which
 // holds for each warp but not between the warps of a role: they run in no
 // order until a barrier meets them all. This check walks each role of
@@ -70,6 +71,7 @@ struct Access {
   FragLayout layout = FragLayout::None;  // the register side's
   std::vector<StmtId> path;               // the statements around it, outermost first
   bool own_register = false;              // the register side is a thread's own values (no layout)
+  bool atomic = false;                    // `store.add`: atomic adds meet no other atomic add
 };
 
 class RoleRaces {
@@ -135,8 +137,11 @@ class RoleRaces {
             if (n.op == Op::TmaLoad || n.op == Op::BulkLoad || n.op == Op::TmaStore) return;
             // A cp.async refill over what other warps still read is a race
             // here; what reads it after is E0409's (its group and barrier).
-            if (n.op == Op::CpAsync) return access(id, n.dst, true, single, n.src, /*remember=*/false);
-            access(id, n.dst, true, single, n.src);
+            if (n.op == Op::CpAsync) {
+              access(id, n.dst, true, single, n.src, /*remember=*/false);
+              return access(id, n.src, false, single, n.dst);
+            }
+            access(id, n.dst, true, single, n.src, true, n.op == Op::StoreAdd);
             access(id, n.src, false, single, n.dst);
           } else if constexpr (std::is_same_v<T, MmaStmt>) {
             access(id, n.a, false, single, n.acc);
@@ -166,11 +171,13 @@ class RoleRaces {
     for (ExprId a : x.args) reads_in(id, a, single, reg_side, depth + 1);
   }
 
-  void access(StmtId id, ExprId operand, bool write, bool single, ExprId reg_side, bool remember = true) {
+  void access(StmtId id, ExprId operand, bool write, bool single, ExprId reg_side, bool remember = true,
+              bool atomic = false) {
     if (operand == kNone) return;
     SymbolId sym = root_symbol(m_, operand);
-    if (sym == kNone || m_.symbols[sym].kind != SymbolKind::Smem) return;
+    if (sym == kNone || (m_.symbols[sym].kind != SymbolKind::Smem && m_.symbols[sym].kind != SymbolKind::TensorParam)) return;
     Access a{id, operand, sym, write, Part::Spread, FragLayout::None, path_};
+    a.atomic = atomic;
     if (single) a.part = Part::Single;
     else if (depends_on_thread(m_, eval_, operand)) a.part = Part::Own;
     if (!single && reg_side != kNone) {
@@ -178,10 +185,16 @@ class RoleRaces {
       SymbolId r = root_symbol(m_, reg_side);
       a.own_register = a.layout == FragLayout::None && r != kNone && m_.symbols[r].kind == SymbolKind::Reg;
     }
-    if (write && remember && a.part == Part::Spread && guarded_ == 0) same_tile(a, reg_side);
-    if (write && !single) same_elements(a, reg_side);
+    if (write && remember && !atomic && a.part == Part::Spread && guarded_ == 0) same_tile(a, reg_side);
+    // In global memory only a thread's own values are compared: where a
+    // fragment's warps put their parts there is the layout's to say (a
+    // warpgroup's rows of a `wgmma_acc` tile), which these rules do not ask.
+    if (m_.symbols[sym].kind == SymbolKind::TensorParam && !(a.own_register && !single)) return;
+    if (write && !single && !atomic) same_elements(a, reg_side);
     for (const Access& p : pending_) {
-      if (p.symbol != sym || !(p.write || write) || same_part(p, a) || disjoint(p.operand, a.operand)) continue;
+      if (p.symbol != sym || !(p.write || write) || (p.atomic && atomic) || same_part(p, a) ||
+          disjoint(p.operand, a.operand))
+        continue;
       report(p, a);
       break;
     }
@@ -256,13 +269,14 @@ class RoleRaces {
         eval_.free_symbols(c->condition, free);
       }
     const std::vector<SymbolId>& shape = m_.kernels[kernel_].shape_symbols;
-    SymbolId lane = kNone, warp = kNone, role = kNone;
+    SymbolId lane = kNone, warp = kNone, role = kNone, block = kNone;
     bool shaped = false;
     for (SymbolId f : free) {
       const Symbol& sym = m_.symbols[f];
       if (sym.kind == SymbolKind::Builtin && sym.name == "lane") lane = f;
       else if (sym.kind == SymbolKind::Builtin && sym.name == "warp") warp = f;
       else if (sym.kind == SymbolKind::Builtin && sym.name == "role") role = f;
+      else if (sym.kind == SymbolKind::Builtin && sym.name == "block") block = f;  // one CTA's warps race: its first
       else if (std::find(shape.begin(), shape.end(), f) != shape.end()) shaped = true;
       else return nullptr;  // a loop variable: the expressions decide
     }
@@ -276,6 +290,8 @@ class RoleRaces {
     int64_t per_warp = role_->kind == RoleSpec::Kind::Warpgroup ? 4 : 1;
     for (size_t k = 0; k < (shaped ? samples.size() : 1); ++k) {
       Env env = samples[k];
+      if (block != kNone)
+        for (std::string_view axis : {"x", "y", "z"}) env.fields[block][axis] = 0;
       auto& threads = fp.threads.emplace_back();
       auto& owners = fp.owners.emplace_back();
       for (int64_t w = role_->first_warp; w < role_->first_warp + role_->warps; ++w)
