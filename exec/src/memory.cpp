@@ -197,11 +197,9 @@ World::Window World::window_of(const Actor& a, StmtId id) const {
   }
   Window w;
   if (rows <= 0) return w;
-  int64_t q = a.warp % 4;
   w.active = true;
   w.full = rows;
-  w.lo = q * rows / 4;
-  w.hi = (q + 1) * rows / 4;
+  std::tie(w.lo, w.hi) = fragment_warp_rows(FragLayout::WgmmaAcc, rows, a.warp);
   return w;
 }
 

@@ -1578,6 +1578,29 @@ kernel global_exchange(X: global f32[N], Y: global f32[N], Z: global f32[N]) whe
 
 // -----
 
+// A warpgroup's four warps each hold a quarter of a `wgmma_acc` tile's
+// rows: reading back its own rows through an `mma_acc` slice is each
+// warp's own (E0605 took the whole tile for every warp's before), reading
+// the next warp's is a race (the CPU executor agrees on both).
+target sm_90a
+kernel warpgroup_rows(X: global f32[64, 16], Y: global f32[64, 16]) grid (1) block 128 {
+  smem s: f32[64, 24]
+  smem t: f32[64, 24]
+  role wg warpgroup(0) {
+    reg w: f32[64, 16] layout(wgmma_acc)
+    reg x: f32[16, 16] layout(mma_acc)
+    load w <- X
+    store s[:, 0 : 16] <- w
+    load x <- s[16 * warp.id : 16, 0 : 16]
+    store t[:, 0 : 16] <- w
+    // expected-error@+1 [CAKE-E0605] {{`t[16 * ((warp.id + 1) % 4) : 16, 0 : 16]` reads what another warp of role `wg` wrote, with no barrier between}}
+    load x <- t[16 * ((warp.id + 1) % 4) : 16, 0 : 16]
+    store Y[16 * warp.id : 16, :] <- x
+  }
+}
+
+// -----
+
 // Constant ranges that overlap do meet: the warpgroup's four warps read
 // rows 0 .. 63 (16 each) and then write rows 32 .. 95, which another warp
 // may still be reading. Rows 64 .. 127 would not (clean below).

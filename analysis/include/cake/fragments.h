@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include "cake/checked.h"
 
@@ -38,6 +39,17 @@ inline int64_t fragment_owner_threads(FragLayout layout, int64_t warp_size) {
     case FragLayout::WgmmaAccRow: return warp_size * kWarpsPerWarpgroup;
   }
   return 1;
+}
+
+/// The rows [first, end) of a fragment of `rows` rows that warp `warp` (its
+/// index in the block) holds: a warpgroup's four warps a quarter each, in
+/// order (PTX's wgmma accumulator layout); a warp-owned fragment's warp, or
+/// a thread's own values, all of them. Read by the CPU executor (which
+/// rows a warp moves) and E0605 (which rows a warp touches).
+inline std::pair<int64_t, int64_t> fragment_warp_rows(FragLayout layout, int64_t rows, int64_t warp) {
+  if (fragment_owner_threads(layout, 32) <= 32) return {0, rows};
+  int64_t q = warp % kWarpsPerWarpgroup;
+  return {q * rows / kWarpsPerWarpgroup, (q + 1) * rows / kWarpsPerWarpgroup};
 }
 
 /// ⌈values × bits ÷ (owner × 32)⌉ 32-bit registers per thread for a fragment

@@ -14,7 +14,10 @@
 // Which warp touches which part: an access inside `elect` is one thread's;
 // a thread's own values moved at an index of nothing but the thread and the
 // shape touch what that index gives each thread of the role (evaluated at
-// every thread and shape sample: `s[warp.id * 32 + 31 - lane]`); otherwise
+// every thread and shape sample: `s[warp.id * 32 + 31 - lane]`), and a
+// register fragment's, at such an index of no lane, what each warp holds
+// of it (fragment_warp_rows: a warpgroup's warps a quarter of the rows each,
+// evaluated at every warp); otherwise
 // one whose shared-memory index depends on the thread (warp.id, lane,
 // role.rank, or a `let` of them) is its warp's own part, the same part as
 // an access with the same operand that reads the warp (`s[lane]` is the
@@ -33,6 +36,7 @@
 #include "cake/ops.h"
 #include "checks/checks.h"
 #include "diag_builder.h"
+#include "cake/fragments.h"
 #include "cake/kernel_facts.h"
 #include "cake/roles.h"
 #include "cake/tile_in_buffer.h"
@@ -72,6 +76,7 @@ struct Access {
   std::vector<StmtId> path;               // the statements around it, outermost first
   bool own_register = false;              // the register side is a thread's own values (no layout)
   bool atomic = false;                    // `store.add`: atomic adds meet no other atomic add
+  int64_t rows = 0;                       // a fragment's rows (its first dim), where a constant
 };
 
 class RoleRaces {
@@ -184,6 +189,9 @@ class RoleRaces {
       a.layout = typer_.type_of(reg_side).layout;
       SymbolId r = root_symbol(m_, reg_side);
       a.own_register = a.layout == FragLayout::None && r != kNone && m_.symbols[r].kind == SymbolKind::Reg;
+      if (a.layout != FragLayout::None && r != kNone && m_.symbols[r].kind == SymbolKind::Reg &&
+          !m_.symbols[r].type.dims.empty())
+        a.rows = eval_.fold(m_.symbols[r].type.dims[0]).value_or(0);
     }
     if (write && remember && !atomic && a.part == Part::Spread && guarded_ == 0) same_tile(a, reg_side);
     // In global memory only a thread's own values are compared: where a
@@ -210,9 +218,14 @@ class RoleRaces {
   /// layout). A copy between memories is spread over the threads.
   static bool thread_values(const Access& a) { return a.part != Part::Single && a.own_register; }
 
+  /// Whether where each warp touches memory by an access is known from its
+  /// index: a thread's own values, or a register fragment's, which each
+  /// warp holds whole (a warpgroup's warps a quarter of its rows each).
+  static bool warp_parts_known(const Access& a) { return thread_values(a) || (a.part != Part::Single && a.rows > 0); }
+
   bool same_part(const Access& x, const Access& y) {
     if (x.part == Part::Single && y.part == Part::Single) return true;
-    if (thread_values(x) && thread_values(y))
+    if (warp_parts_known(x) && warp_parts_known(y))
       if (auto apart = apart_at_every_thread(x, y)) return *apart;
     if (x.part != y.part) return false;
     if (x.part == Part::Own)
@@ -237,10 +250,11 @@ class RoleRaces {
   };
   /// Where the role's threads touch a buffer by one operand whose index, and
   /// the `if`s around it, read nothing but the thread (`lane`, `warp.id`,
-  /// `role.rank`, `let`s of them) and the shape: only the threads those
-  /// conditions admit; per shape sample (one where it reads no shape symbol),
-  /// each thread's warp and box, and where every item is a scalar, the warp
-  /// that touches each element (-1 for several).
+  /// `role.rank`, `let`s of them), the shape and the CTA (taken at block 0):
+  /// only the threads those conditions admit; per shape sample (one where it
+  /// reads no shape symbol), each thread's warp and box (a fragment with a
+  /// layout: each warp's, the rows it holds), and where every item is a
+  /// scalar, the warp that touches each element (-1 for several).
   struct Footprint {
     SymbolId base = kNone;
     size_t dims = 0;
@@ -249,11 +263,26 @@ class RoleRaces {
     std::vector<std::unordered_map<std::vector<int64_t>, int64_t, PointHash>> owners;
   };
 
-  const Footprint* footprint(ExprId operand, const std::vector<StmtId>& path) {
+  const Footprint* footprint(const Access& a) {
+    ExprId operand = a.operand;
+    const std::vector<StmtId>& path = a.path;
     auto [it, fresh] = footprints_.try_emplace(operand);
     if (!fresh) return it->second ? &*it->second : nullptr;
     IndexedOperand o = indexed_operand(m_, operand);
     if (o.base == kNone) return nullptr;
+    // A fragment is each warp's (a quarter of a warpgroup's rows): its box
+    // is the warp's, found at lane 0; a bare name is every dim whole.
+    bool per_warp = !a.own_register;
+    if (per_warp && o.items.empty()) {
+      const ValueType& t = m_.symbols[o.base].type;
+      o.items.assign(t.stage_dims.size() + t.dims.size(), IndexItem{IndexItem::Kind::Full, {}, kNone, kNone});
+    }
+    size_t rows_dim = o.items.size();
+    if (per_warp) {
+      for (size_t d = m_.symbols[o.base].type.stage_dims.size(); d < o.items.size() && rows_dim == o.items.size(); ++d)
+        if (o.items[d].kind != IndexItem::Kind::Scalar) rows_dim = d;
+      if (rows_dim == o.items.size()) return nullptr;
+    }
     std::vector<SymbolId> free;
     for (const IndexItem& i : o.items) {
       if (i.start != kNone) eval_.free_symbols(i.start, free);
@@ -280,6 +309,7 @@ class RoleRaces {
       else if (std::find(shape.begin(), shape.end(), f) != shape.end()) shaped = true;
       else return nullptr;  // a loop variable: the expressions decide
     }
+    if (per_warp && lane != kNone) return nullptr;  // a fragment's index is the warp's
     Footprint fp;
     fp.base = o.base;
     fp.dims = o.items.size();
@@ -287,7 +317,7 @@ class RoleRaces {
     static const std::vector<Env> no_samples{Env{}};
     const std::vector<Env>& all = facts_.kernel(kernel_).samples();
     const std::vector<Env>& samples = all.empty() ? no_samples : all;
-    int64_t per_warp = role_->kind == RoleSpec::Kind::Warpgroup ? 4 : 1;
+    int64_t warps_per_unit = role_->kind == RoleSpec::Kind::Warpgroup ? 4 : 1;
     for (size_t k = 0; k < (shaped ? samples.size() : 1); ++k) {
       Env env = samples[k];
       if (block != kNone)
@@ -295,10 +325,10 @@ class RoleRaces {
       auto& threads = fp.threads.emplace_back();
       auto& owners = fp.owners.emplace_back();
       for (int64_t w = role_->first_warp; w < role_->first_warp + role_->warps; ++w)
-        for (int64_t l = 0; l < 32; ++l) {
+        for (int64_t l = 0; l < (per_warp ? 1 : 32); ++l) {
           if (lane != kNone) env.values[lane] = l;
           if (warp != kNone) env.fields[warp]["id"] = w;
-          if (role != kNone) env.fields[role]["rank"] = (w - role_->first_warp) / per_warp;
+          if (role != kNone) env.fields[role]["rank"] = (w - role_->first_warp) / warps_per_unit;
           Box box;
           for (const IndexItem& i : o.items) {
             if (i.kind == IndexItem::Kind::Full) {
@@ -309,6 +339,12 @@ class RoleRaces {
             auto extent = i.kind == IndexItem::Kind::Slice ? eval_.eval(i.extent, &env) : std::optional<int64_t>(1);
             if (!first || !extent) return nullptr;
             box.push_back({*first, *first + *extent});
+          }
+          if (per_warp) {
+            // The warp's rows: [start + first, start + end) of the fragment's.
+            auto [first, end] = fragment_warp_rows(a.layout, a.rows, w);
+            int64_t start = o.items[rows_dim].kind == IndexItem::Kind::Full ? 0 : box[rows_dim].first;
+            box[rows_dim] = {start + first, start + end};
           }
           bool makes = true;
           for (const auto& [condition, holds] : guards) {
@@ -343,14 +379,18 @@ class RoleRaces {
   }
 
   std::optional<bool> apart_by_footprint(const Access& x, const Access& y) {
-    const Footprint* a = footprint(x.operand, x.path);
-    const Footprint* b = footprint(y.operand, y.path);
+    const Footprint* a = footprint(x);
+    const Footprint* b = footprint(y);
     if (!a || !b || a->base != b->base) return std::nullopt;
     size_t dims = std::min(a->dims, b->dims);
     // Elements (every item a scalar, as many) are looked up; boxes compared pairwise.
     bool points = a->points && b->points && a->dims == b->dims;
-    int64_t threads = role_->warps * 32;
-    if (!points && threads * threads * static_cast<int64_t>(dims) > kMaxThreadPairs) return std::nullopt;
+    if (!points) {
+      size_t most_a = 0, most_b = 0;
+      for (const auto& t : a->threads) most_a = std::max(most_a, t.size());
+      for (const auto& t : b->threads) most_b = std::max(most_b, t.size());
+      if (int64_t(most_a) * int64_t(most_b) * int64_t(dims) > kMaxThreadPairs) return std::nullopt;
+    }
     auto meet = [&](const Box& p, const Box& q) {
       for (size_t d = 0; d < dims; ++d)
         if (p[d].second <= q[d].first || q[d].second <= p[d].first) return false;
