@@ -277,8 +277,11 @@ class RoleRaces {
       const ValueType& t = m_.symbols[o.base].type;
       o.items.assign(t.stage_dims.size() + t.dims.size(), IndexItem{IndexItem::Kind::Full, {}, kNone, kNone});
     }
+    // A warpgroup's fragment: each warp its rows, along the first tile dim
+    // the operand does not fix (a warp's fragment: the whole tile).
+    bool narrow = per_warp && fragment_owner_threads(a.layout, 32) > 32;
     size_t rows_dim = o.items.size();
-    if (per_warp) {
+    if (narrow) {
       for (size_t d = m_.symbols[o.base].type.stage_dims.size(); d < o.items.size() && rows_dim == o.items.size(); ++d)
         if (o.items[d].kind != IndexItem::Kind::Scalar) rows_dim = d;
       if (rows_dim == o.items.size()) return nullptr;
@@ -340,7 +343,7 @@ class RoleRaces {
             if (!first || !extent) return nullptr;
             box.push_back({*first, *first + *extent});
           }
-          if (per_warp) {
+          if (narrow) {
             // The warp's rows: [start + first, start + end) of the fragment's.
             auto [first, end] = fragment_warp_rows(a.layout, a.rows, w);
             int64_t start = o.items[rows_dim].kind == IndexItem::Kind::Full ? 0 : box[rows_dim].first;
