@@ -1601,6 +1601,33 @@ kernel warpgroup_rows(X: global f32[64, 16], Y: global f32[64, 16]) grid (1) blo
 
 // -----
 
+// An index that reads a loop's variable is footprinted over the loop's
+// trips (its bounds constant): each warp's 128 elements stay its own
+// whatever the trip (E0605 took them for a race before); where a warp's
+// elements over all trips meet another's, the expressions decide as
+// before, and here they race (the CPU executor agrees on both).
+target sm_80
+kernel loop_lanes(X: global f32[256], Y: global f32[256], Z: global f32[64]) grid (1) block 64 {
+  smem s: f32[256]
+  smem t: f32[256]
+  reg x: f32
+  reg y: f32
+  load x <- X[warp.id * 32 + lane]
+  for i in 0 .. 4 {
+    store s[warp.id * 128 + i * 32 + lane] <- x
+    store t[warp.id * 128 + i * 32 + lane] <- x
+  }
+  for i in 0 .. 4 {
+    load y <- s[warp.id * 128 + i * 32 + (lane ^ 1)]
+    store Y[warp.id * 128 + i * 32 + lane] <- y
+  }
+  // expected-error@+1 [CAKE-E0605] {{`t[(warp.id * 128 + 160) % 256 + lane]` reads what another warp of the kernel wrote, with no barrier between}}
+  load y <- t[(warp.id * 128 + 160) % 256 + lane]
+  store Z[warp.id * 32 + lane] <- y
+}
+
+// -----
+
 // Constant ranges that overlap do meet: the warpgroup's four warps read
 // rows 0 .. 63 (16 each) and then write rows 32 .. 95, which another warp
 // may still be reading. Rows 64 .. 127 would not (clean below).

@@ -17,7 +17,9 @@
 // every thread and shape sample: `s[warp.id * 32 + 31 - lane]`), and a
 // register fragment's, at such an index of no lane, what each warp holds
 // of it (fragment_warp_rows: a warpgroup's warps a quarter of the rows each,
-// evaluated at every warp); otherwise
+// evaluated at every warp), over every trip of the constant loops whose
+// variables the index reads (which shows warps apart, never that they
+// meet: a barrier may keep the trips apart); otherwise
 // one whose shared-memory index depends on the thread (warp.id, lane,
 // role.rank, or a `let` of them) is its warp's own part, the same part as
 // an access with the same operand that reads the warp (`s[lane]` is the
@@ -60,6 +62,15 @@ namespace {
 /// keep the warps of a role apart (8 warps of 32 lanes, two dims).
 constexpr int64_t kMaxThreadPairs = int64_t(1) << 17;
 
+/// Trips of a loop, and combinations of the loops' trips, a footprint
+/// enumerates at most (beyond them the expressions decide).
+constexpr int64_t kMaxTrips = 64;
+constexpr size_t kMaxTripCombos = 256;
+/// Thread x trip points one such footprint evaluates at most, and all of a
+/// role's together: the check runs as the user types.
+constexpr int64_t kMaxTripPoints = int64_t(1) << 14;
+constexpr int64_t kMaxRoleTripPoints = int64_t(1) << 17;
+
 /// Statements visited per role at most (each loop is walked twice, so a
 /// deep nest would double with every level).
 constexpr int64_t kMaxSteps = 20000;
@@ -95,6 +106,7 @@ class RoleRaces {
         role_ = &r;
         footprints_.clear();
         apart_.clear();
+        trip_points_ = 0;
         pending_.clear();
         steps_ = 0;
         walk(*r.body, false);
@@ -218,6 +230,28 @@ class RoleRaces {
   /// layout). A copy between memories is spread over the threads.
   static bool thread_values(const Access& a) { return a.part != Part::Single && a.own_register; }
 
+  /// The values of loop variable `var` where a loop around the access (on
+  /// `path`) declares it with constant bounds and at most kMaxTrips trips.
+  bool trip_values(SymbolId var, const std::vector<StmtId>& path,
+                   std::vector<std::pair<SymbolId, std::vector<int64_t>>>& trips) const {
+    for (StmtId id : path) {
+      const Stmt& st = m_.stmts[id];
+      ExprId start = kNone, end = kNone, step = kNone;
+      if (const auto* f = std::get_if<ForStmt>(&st.node); f && f->variable == var) start = f->start, end = f->end, step = f->step;
+      if (const auto* p = std::get_if<PipelineStmt>(&st.node); p && p->variable == var)
+        start = p->start, end = p->end, step = p->step;
+      if (start == kNone) continue;
+      auto first = eval_.fold(start), last = eval_.fold(end);
+      auto by = step == kNone ? std::optional<int64_t>(1) : eval_.fold(step);
+      if (!first || !last || !by || *by <= 0 || *last - *first > kMaxTrips * *by) return false;
+      std::vector<int64_t> values;
+      for (int64_t v = *first; v < *last; v += *by) values.push_back(v);
+      trips.push_back({var, std::move(values)});
+      return true;
+    }
+    return false;
+  }
+
   /// Whether where each warp touches memory by an access is known from its
   /// index: a thread's own values, or a register fragment's, which each
   /// warp holds whole (a warpgroup's warps a quarter of its rows each).
@@ -259,6 +293,10 @@ class RoleRaces {
     SymbolId base = kNone;
     size_t dims = 0;
     bool points = false;
+    /// Taken over every trip of the loops whose variables the index reads:
+    /// apart proves the warps apart, a meeting proves nothing (the trips
+    /// may be kept apart by a barrier in the loop).
+    bool over_trips = false;
     std::vector<std::vector<std::pair<int64_t, Box>>> threads;
     std::vector<std::unordered_map<std::vector<int64_t>, int64_t, PointHash>> owners;
   };
@@ -301,6 +339,7 @@ class RoleRaces {
         eval_.free_symbols(c->condition, free);
       }
     const std::vector<SymbolId>& shape = m_.kernels[kernel_].shape_symbols;
+    std::vector<std::pair<SymbolId, std::vector<int64_t>>> trips;  // loop variables and their values
     SymbolId lane = kNone, warp = kNone, role = kNone, block = kNone;
     bool shaped = false;
     for (SymbolId f : free) {
@@ -310,12 +349,30 @@ class RoleRaces {
       else if (sym.kind == SymbolKind::Builtin && sym.name == "role") role = f;
       else if (sym.kind == SymbolKind::Builtin && sym.name == "block") block = f;  // one CTA's warps race: its first
       else if (std::find(shape.begin(), shape.end(), f) != shape.end()) shaped = true;
-      else return nullptr;  // a loop variable: the expressions decide
+      else if (!trip_values(f, path, trips)) return nullptr;  // the expressions decide
     }
     if (per_warp && lane != kNone) return nullptr;  // a fragment's index is the warp's
+    // Every combination of the loop variables' values, a bounded number.
+    std::vector<std::vector<int64_t>> combos{{}};
+    for (const auto& [var, values] : trips) {
+      std::vector<std::vector<int64_t>> next;
+      for (const auto& c : combos)
+        for (int64_t v : values) {
+          next.push_back(c);
+          next.back().push_back(v);
+        }
+      combos = std::move(next);
+      if (combos.size() > kMaxTripCombos) return nullptr;
+    }
+    if (!trips.empty()) {
+      int64_t points = int64_t(combos.size()) * role_->warps * (per_warp ? 1 : 32);
+      if (points > kMaxTripPoints || trip_points_ + points > kMaxRoleTripPoints) return nullptr;
+      trip_points_ += points;
+    }
     Footprint fp;
     fp.base = o.base;
     fp.dims = o.items.size();
+    fp.over_trips = !trips.empty();
     fp.points = std::all_of(o.items.begin(), o.items.end(), [](const IndexItem& i) { return i.kind == IndexItem::Kind::Scalar; });
     static const std::vector<Env> no_samples{Env{}};
     const std::vector<Env>& all = facts_.kernel(kernel_).samples();
@@ -327,8 +384,10 @@ class RoleRaces {
         for (std::string_view axis : {"x", "y", "z"}) env.fields[block][axis] = 0;
       auto& threads = fp.threads.emplace_back();
       auto& owners = fp.owners.emplace_back();
+      for (const auto& combo : combos)
       for (int64_t w = role_->first_warp; w < role_->first_warp + role_->warps; ++w)
         for (int64_t l = 0; l < (per_warp ? 1 : 32); ++l) {
+          for (size_t t = 0; t < trips.size(); ++t) env.values[trips[t].first] = combo[t];
           if (lane != kNone) env.values[lane] = l;
           if (warp != kNone) env.fields[warp]["id"] = w;
           if (role != kNone) env.fields[role]["rank"] = (w - role_->first_warp) / warps_per_unit;
@@ -385,6 +444,16 @@ class RoleRaces {
     const Footprint* a = footprint(x);
     const Footprint* b = footprint(y);
     if (!a || !b || a->base != b->base) return std::nullopt;
+    std::optional<bool> apart = apart_in(*a, *b);
+    if (apart == false && (a->over_trips || b->over_trips)) return std::nullopt;
+    return apart;
+  }
+
+  /// Whether no element a warp touches by `a` is another warp's by `b`, at
+  /// every shape sample; nullopt where too many boxes would be compared.
+  std::optional<bool> apart_in(const Footprint& fa, const Footprint& fb) {
+    const Footprint* a = &fa;
+    const Footprint* b = &fb;
     size_t dims = std::min(a->dims, b->dims);
     // Elements (every item a scalar, as many) are looked up; boxes compared pairwise.
     bool points = a->points && b->points && a->dims == b->dims;
@@ -578,6 +647,7 @@ class RoleRaces {
   std::vector<StmtId> path_;     // the statements being walked, outermost first
   int guarded_ = 0;              // inside an `if` on the thread: some warps may not run it
   int64_t steps_ = 0;            // statements visited in this role
+  int64_t trip_points_ = 0;      // points of footprints over loop trips in this role
   std::set<StmtId> reported_;
 };
 
