@@ -1601,6 +1601,25 @@ kernel warpgroup_rows(X: global f32[64, 16], Y: global f32[64, 16]) grid (1) blo
 
 // -----
 
+// Of a part of a `wgmma_acc` tile the warps hold other rows than of the
+// whole: rows 32 .. 63 of `w` are warps 2 and 3's, stored to rows 0 .. 31
+// of `s`, which warps 0 and 1 then read (the CPU executor reports the race).
+target sm_90a
+kernel warpgroup_part_rows(X: global f32[64, 16], Y: global f32[64, 16]) grid (1) block 128 {
+  smem s: f32[64, 24]
+  role wg warpgroup(0) {
+    reg w: f32[64, 16] layout(wgmma_acc)
+    reg x: f32[16, 16] layout(mma_acc)
+    load w <- X
+    store s[0 : 32, 0 : 16] <- w[32 : 32, :]
+    // expected-error@+1 [CAKE-E0605] {{`s[16 * warp.id : 16, 0 : 16]` reads what another warp of role `wg` wrote, with no barrier between}}
+    load x <- s[16 * warp.id : 16, 0 : 16]
+    store Y[16 * warp.id : 16, :] <- x
+  }
+}
+
+// -----
+
 // An index that reads a loop's variable is footprinted over the loop's
 // trips (its bounds constant): each warp's 128 elements stay its own
 // whatever the trip (E0605 took them for a race before); where a warp's

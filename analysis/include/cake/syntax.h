@@ -29,8 +29,9 @@ using TreePtr = std::unique_ptr<TSTree, TreeDeleter>;
 /// inside a block comment), and tree-sitter parses each piece on its own,
 /// from its first byte, and the tree is moved to the piece's place, so node
 /// positions are those of the text (a parse in place would let the bytes
-/// before the piece weigh in its error recovery). In a valid file the cuts fall between items and the pieces'
-/// roots hold exactly the items of one parse of the whole file; in a broken
+/// before the piece weigh in its error recovery). In a valid file the cuts
+/// fall between items and the pieces' roots hold exactly the items of one
+/// parse of the whole file; in a broken
 /// file an error stays inside its piece (a missing `}` no longer swallows the
 /// kernels after it) and an edit reparses only the pieces it touches.
 ///

@@ -201,7 +201,10 @@ class RoleRaces {
       a.layout = typer_.type_of(reg_side).layout;
       SymbolId r = root_symbol(m_, reg_side);
       a.own_register = a.layout == FragLayout::None && r != kNone && m_.symbols[r].kind == SymbolKind::Reg;
-      if (a.layout != FragLayout::None && r != kNone && m_.symbols[r].kind == SymbolKind::Reg &&
+      // A warpgroup's fragment's rows are known for the whole fragment
+      // only: of a part (`w[32 : 32, :]`) the warps hold other rows.
+      bool whole = m_.exprs[reg_side].kind == Expr::Kind::Name || fragment_owner_threads(a.layout, 32) <= 32;
+      if (a.layout != FragLayout::None && whole && r != kNone && m_.symbols[r].kind == SymbolKind::Reg &&
           !m_.symbols[r].type.dims.empty())
         a.rows = eval_.fold(m_.symbols[r].type.dims[0]).value_or(0);
     }
@@ -444,16 +447,14 @@ class RoleRaces {
     const Footprint* a = footprint(x);
     const Footprint* b = footprint(y);
     if (!a || !b || a->base != b->base) return std::nullopt;
-    std::optional<bool> apart = apart_in(*a, *b);
+    std::optional<bool> apart = apart_in(a, b);
     if (apart == false && (a->over_trips || b->over_trips)) return std::nullopt;
     return apart;
   }
 
   /// Whether no element a warp touches by `a` is another warp's by `b`, at
   /// every shape sample; nullopt where too many boxes would be compared.
-  std::optional<bool> apart_in(const Footprint& fa, const Footprint& fb) {
-    const Footprint* a = &fa;
-    const Footprint* b = &fb;
+  std::optional<bool> apart_in(const Footprint* a, const Footprint* b) {
     size_t dims = std::min(a->dims, b->dims);
     // Elements (every item a scalar, as many) are looked up; boxes compared pairwise.
     bool points = a->points && b->points && a->dims == b->dims;
