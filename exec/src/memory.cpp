@@ -313,7 +313,8 @@ bool World::write(Actor& a, const View& v, const Tile& t, StmtId at) {
   return true;
 }
 
-void World::copy(uint32_t entity, const Clock& vc, const View& dst, const View& src, StmtId at, bool add) {
+void World::copy(uint32_t entity, const Clock& vc, const View& dst, const View& src, StmtId at, bool add,
+                 const Effect* split) {
   llvm::SmallVector<double, 8> values;
   values.reserve(static_cast<size_t>(src.elements()));
   const std::vector<double>& from = src.st->data;
@@ -329,7 +330,10 @@ void World::copy(uint32_t entity, const Clock& vc, const View& dst, const View& 
     if (global) st.writers[flat] = at;
   });
   access(entity, vc, src, false, at);
-  access(entity, vc, dst, true, at, add);
+  if (split)
+    access(split->write_entity, split->written, dst, true, at, add);
+  else
+    access(entity, vc, dst, true, at, add);
 }
 
 Mbarrier* World::barrier(Actor& a, ExprId id, int64_t* index, int cta) {

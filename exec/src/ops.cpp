@@ -142,7 +142,8 @@ void World::mma(uint32_t entity, const Clock& vc, const View& acc, const View& x
   access(entity, vc, acc, true, id);
 }
 
-World::Result World::group_wait(Actor& a, GroupQueue& q, int64_t keep, std::string what, std::vector<int>* slots) {
+World::Result World::group_wait(Actor& a, GroupQueue& q, int64_t keep, std::string what, std::vector<int>* slots,
+                                bool writes) {
   // `slots` maps the queue's entries (wgmma slot numbers) to effects.
   auto effect_of = [&](int i) { return slots ? (*slots)[static_cast<size_t>(i)] : i; };
   while (static_cast<int64_t>(q.groups.size()) > keep) {
@@ -153,7 +154,10 @@ World::Result World::group_wait(Actor& a, GroupQueue& q, int64_t keep, std::stri
         return Result::Blocked;
       }
     }
-    for (int i : q.groups.front()) join(a.vc, effects_[effect_of(i)].vc);
+    for (int i : q.groups.front()) {
+      const Effect& e = effects_[effect_of(i)];
+      join(a.vc, writes && !e.written.empty() ? e.written : e.vc);
+    }
     q.groups.pop_front();
   }
   return Result::Next;
@@ -243,7 +247,14 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
     }
     case Op::TmaStore: {
       for (int64_t t = 0; t < threads; ++t) {
-        int e = effect(a, id, a.store.last, copy_later(dst, src));
+        int e = effect(a, id, a.store.last, [this, dst, src, id](Effect& x) {
+          x.written = x.vc;
+          if (x.prev >= 0) join(x.written, effects_[x.prev].written);
+          if (x.written.size() <= x.write_entity) x.written.resize(x.write_entity + 1, 0);
+          x.written[x.write_entity] = 1;
+          copy(x.entity, x.vc, dst, src, id, false, &x);
+        });
+        effects_[e].write_entity = next_entity_++;
         a.store.open.push_back(e);
         a.store.last = e;
       }
@@ -341,15 +352,15 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
     case Op::CpAsyncWait:
     case Op::WgmmaWait:
     case Op::TmaStoreWait:
-    // The executor writes a store's bytes to global memory when its group
-    // is waited for, by either form; reading them back after only `.read`
-    // is the verifier's (E0417).
+    // Either form lands the group's stores (reads smem, writes global
+    // memory); only the full wait orders their writes before what follows.
     case Op::TmaStoreWaitRead: {
       const auto& n = std::get<GroupWaitStmt>(s.node);
       auto keep = integer(a, n.pending);
       if (!keep) return fail("the executor cannot evaluate the group count");
       std::string what = "its older `" + std::string(op_spelling(op)) + "` groups to complete";
-      if (op != Op::WgmmaWait) return group_wait(a, op == Op::CpAsyncWait ? a.cp : a.store, *keep, what);
+      if (op != Op::WgmmaWait)
+        return group_wait(a, op == Op::CpAsyncWait ? a.cp : a.store, *keep, what, nullptr, op != Op::TmaStoreWaitRead);
       std::vector<int> slots;
       for (const WgmmaSlot& w : wgmma_slots_[{a.cta, a.warp / 4}]) slots.push_back(w.effect);
       return group_wait(a, a.wgmma, *keep, what, &slots);
@@ -371,10 +382,11 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
         if (!bytes) return fail("the executor cannot evaluate the byte count");
         b->tx += *bytes * threads;
       }
-      if (n.multicast == kNone) arrive(*b, threads, a.vc);
+      const Clock vc = released(a);
+      if (n.multicast == kNone) arrive(*b, threads, vc);
       // `multicast(mask)`: on the barrier of each CTA the mask names.
       for (int c : n.multicast == kNone ? std::vector<int>{} : targets(n.multicast))
-        arrive(ctas_[c].mbarriers.at(root_symbol(m, n.barrier))[static_cast<size_t>(index)], threads, a.vc);
+        arrive(ctas_[c].mbarriers.at(root_symbol(m, n.barrier))[static_cast<size_t>(index)], threads, vc);
       release(a);
       return Result::Next;
     }

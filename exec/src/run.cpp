@@ -59,7 +59,12 @@ std::set<SymbolId> written_symbols(const Module& m, const Kernel& k) {
   std::set<SymbolId> out;
   for (const Stmt& s : m.stmts) {
     if (s.range.begin < k.range.begin || s.range.end > k.range.end) continue;
-    if (const auto* mv = std::get_if<MoveStmt>(&s.node)) out.insert(root_symbol(m, mv->dst));
+    const auto* mv = std::get_if<MoveStmt>(&s.node);
+    if (!mv) continue;
+    // A `tma.store` writes the tensor its tensormap describes.
+    SymbolId root = root_symbol(m, mv->dst);
+    if (root != kNone && m.symbols[root].kind == SymbolKind::Tensormap) root = m.symbols[root].tensor;
+    out.insert(root);
   }
   return out;
 }

@@ -322,7 +322,8 @@ void World::named_arrive(Actor& a, NamedBarrier& b) {
   // Every thread of the warp takes part, elected or not (bar.sync and
   // bar.arrive count whole warps).
   b.arrived += 32;
-  join(b.joined, a.vc);
+  join(b.joined, released(a));
+  if (!a.narrow) a.synced = a.vc[a.warp_entity];
   release(a);
   if (b.arrived >= b.expected) {
     b.arrived = 0;

@@ -102,7 +102,8 @@ World::World(RunContext& ctx, std::vector<std::array<int64_t, 3>> blocks, uint64
     for (const RoleView& r : ctx.roles)
       for (int64_t w = r.first_warp; w < r.first_warp + r.warps; ++w) {
         Actor a;
-        a.entity = next_entity_++;
+        a.entity = a.warp_entity = next_entity_++;
+        a.lone = next_entity_++;
         a.cta = static_cast<int>(c);
         a.warp = w;
         a.role = &r;
@@ -124,7 +125,7 @@ World::World(RunContext& ctx, std::vector<std::array<int64_t, 3>> blocks, uint64
       }
   for (Actor& a : actors_) {
     a.vc.assign(next_entity_, 0);
-    a.vc[a.entity] = 1;
+    a.vc[a.warp_entity] = a.vc[a.lone] = 1;
   }
 }
 
@@ -212,6 +213,7 @@ bool World::step_actor(int index) {
     return false;
   }
   size_t frame = a.frames.size() - 1;
+  narrow_to(a, a.frames[frame]);
   StmtId id = (*a.frames[frame].body)[a.frames[frame].pc];
   a.frames[frame].pc++;
   Result r = exec(a, id);
@@ -230,6 +232,33 @@ bool World::step_actor(int index) {
 }
 
 World::Result World::exec(Actor& a, StmtId id) { return statement(a, id); }
+
+void World::narrow_to(Actor& a, const Frame& top) {
+  const bool narrow = top.elected || top.mask != ~0u;
+  a.entity = top.elected ? a.lone : a.warp_entity;
+  if (narrow == a.narrow) return;
+  a.narrow = narrow;
+  if (narrow) {
+    a.wide = a.vc;
+    join(a.vc, a.one);
+    return;
+  }
+  // Back to all lanes: they know what they knew; the narrow code's
+  // acquisitions stay its own, its epochs go on.
+  a.one = std::move(a.vc);
+  a.vc = std::move(a.wide);
+  a.wide.clear();
+  for (uint32_t e : {a.warp_entity, a.lone}) a.vc[e] = std::max(a.vc[e], a.one[e]);
+}
+
+Clock World::released(const Actor& a) const {
+  Clock c = a.vc;
+  if (a.narrow)
+    c[a.warp_entity] = std::min(c[a.warp_entity], a.synced);
+  else
+    join(c, a.one);
+  return c;
+}
 
 void World::land(int index) {
   Effect& e = effects_[index];

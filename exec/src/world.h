@@ -55,6 +55,11 @@ struct Effect {
   int actor = -1;
   StmtId stmt = kNone;
   Clock vc;
+  /// A `tma.store`'s writes to global memory, which only `tma.store.wait`
+  /// (not `.read`) orders: an entity of their own, its clock `written`
+  /// (`vc` and the store queue's earlier writes). Unused (0, empty) elsewhere.
+  uint32_t write_entity = 0;
+  Clock written;
   int prev = -1;
   bool landed = false;
   std::function<void(Effect&)> land;
@@ -84,7 +89,18 @@ struct Frame {
 };
 
 struct Actor {
+  /// Whose accesses it records now: the warp's (`warp_entity`) or, inside
+  /// `elect`, the elected thread's (`lone`). The language's `elect` orders
+  /// nothing (docs/language.md, "Who executes a statement"): a release by
+  /// fewer than all lanes carries the warp's own accesses only up to its
+  /// last barrier (`synced`) and the elected thread's, and what fewer than
+  /// all lanes acquire (`one`) is not the other lanes' until a barrier.
   uint32_t entity = 0;
+  uint32_t warp_entity = 0, lone = 0;
+  uint32_t synced = 0;  // the warp's epoch at its last barrier: ordered for every lane after it
+  bool narrow = false;  // running code fewer than all lanes run; `vc` then holds their knowledge
+  Clock wide;           // while narrow: the clock of all lanes
+  Clock one;            // what lanes that ran narrow code knew
   int cta = 0;           // index into World::ctas_
   int64_t warp = 0;      // in the CTA
   const RoleView* role = nullptr;
@@ -197,7 +213,10 @@ class World {
   /// The named barrier a `sync`/`arrive` operand names, by its id; null
   /// when its CTA has none with that id.
   NamedBarrier* named_of(const Actor& a, ExprId barrier);
-  Result group_wait(Actor& a, GroupQueue& q, int64_t keep, std::string what, std::vector<int>* slots = nullptr);
+  /// `writes` false (`tma.store.wait.read`): the groups' reads are done,
+  /// not their writes (Effect::written).
+  Result group_wait(Actor& a, GroupQueue& q, int64_t keep, std::string what, std::vector<int>* slots = nullptr,
+                    bool writes = true);
   Result wait_all(Actor& a, std::vector<int>& pending, std::string what);
   void mma(uint32_t entity, const Clock& vc, const View& acc, const View& x, const View& y, bool add, StmtId id);
   /// The rows of a collective op's operands that this warp moves.
@@ -225,7 +244,10 @@ class World {
   bool write(Actor& a, const View& v, const Tile& t, StmtId at);
   /// dst = src, or with `add` (store.add) dst += src, each element one
   /// atomic add.
-  void copy(uint32_t entity, const Clock& vc, const View& dst, const View& src, StmtId at, bool add = false);
+  /// With `split` (a tma.store's effect) the write is recorded as its
+  /// `write_entity`'s.
+  void copy(uint32_t entity, const Clock& vc, const View& dst, const View& src, StmtId at, bool add = false,
+            const Effect* split = nullptr);
   void access(uint32_t entity, const Clock& vc, const View& v, bool write, StmtId at, bool atomic = false);
   Storage& fragment(Actor& a, SymbolId sym);
   Mbarrier* barrier(Actor& a, ExprId e, int64_t* index, int cta = -1);
@@ -238,7 +260,14 @@ class World {
   // Section - barriers (world.cpp)
   void arrive(Mbarrier& b, int64_t n, const Clock& vc);
   void complete_tx(Mbarrier& b, int64_t bytes, const Clock& vc);
-  void release(Actor& a) { a.vc[a.entity]++; }
+  void release(Actor& a) {
+    a.vc[a.warp_entity]++;
+    a.vc[a.lone]++;
+  }
+  /// What a release by the threads now running carries (see Actor).
+  Clock released(const Actor& a) const;
+  /// Switches `a`'s clocks when its code goes from all lanes to fewer, or back.
+  void narrow_to(Actor& a, const Frame& top);
   int effect(Actor& a, StmtId stmt, int prev, std::function<void(Effect&)> land);
   void changed() { ++gen_; }
 

@@ -2784,3 +2784,102 @@ kernel nested_rings(A: global bf16[M, K] row_major)
 }
 
 bench nested_rings { M = 4096, K = 4096 }
+
+// -----
+
+// `elect` orders nothing: the one thread that arrives carries its own
+// stores, not the other lanes' (docs/language.md, "Who executes a
+// statement"), so role b may read lane 5's element before lane 5 wrote it.
+target sm_90a
+kernel publish_by_elected(X: global f32[N], Y: global f32[N]) where N % 32 == 0 grid (N / 32) block 64 {
+  smem s: f32[32]
+  mbarrier full count(1)
+  role a warp(0) {
+    reg x: f32
+    load x <- X[block.x * 32 + lane]
+    store s[lane] <- x
+    elect { arrive full }
+  }
+  role b warp(1) {
+    reg y: f32
+    wait full parity(0)
+    // expected-error@+1 [CAKE-E0601] {{`s` is read before the barrier that publishes its write}}
+    load y <- s[lane]
+    store Y[block.x * 32 + lane] <- y
+  }
+}
+bench publish_by_elected { N = 64 }
+
+// -----
+
+// The near miss: a barrier of role a's threads orders every lane's store
+// before the elected thread's arrival.
+target sm_90a
+kernel publish_after_sync(X: global f32[N], Y: global f32[N]) where N % 32 == 0 grid (N / 32) block 64 {
+  smem s: f32[32]
+  mbarrier full count(1)
+  namedbarrier written id(1) threads(32)
+  role a warp(0) {
+    reg x: f32
+    load x <- X[block.x * 32 + lane]
+    store s[lane] <- x
+    sync written
+    elect { arrive full }
+  }
+  role b warp(1) {
+    reg y: f32
+    wait full parity(0)
+    load y <- s[lane]
+    store Y[block.x * 32 + lane] <- y
+  }
+}
+bench publish_after_sync { N = 64 }
+
+// -----
+
+// The other side: only the elected thread waits, so the other lanes of
+// role b may read before the phase completes.
+target sm_90a
+kernel acquire_by_elected(X: global f32[N], Y: global f32[N]) where N % 32 == 0 grid (N / 32) block 64 {
+  smem s: f32[32]
+  mbarrier full count(32)
+  role a warp(0) {
+    reg x: f32
+    load x <- X[block.x * 32 + lane]
+    store s[lane] <- x
+    arrive full
+  }
+  role b warp(1) {
+    reg y: f32
+    elect { wait full parity(0) }
+    // expected-error@+1 [CAKE-E0601] {{`s` is read before the barrier that publishes its write}}
+    load y <- s[lane]
+    store Y[block.x * 32 + lane] <- y
+  }
+}
+bench acquire_by_elected { N = 64 }
+
+// -----
+
+// The near miss: a barrier of role b's threads after the elected wait
+// passes what it acquired to every lane.
+target sm_90a
+kernel acquire_then_sync(X: global f32[N], Y: global f32[N]) where N % 32 == 0 grid (N / 32) block 64 {
+  smem s: f32[32]
+  mbarrier full count(32)
+  namedbarrier seen id(1) threads(32)
+  role a warp(0) {
+    reg x: f32
+    load x <- X[block.x * 32 + lane]
+    store s[lane] <- x
+    arrive full
+  }
+  role b warp(1) {
+    reg y: f32
+    elect { wait full parity(0) }
+    sync seen
+    load y <- s[lane]
+    store Y[block.x * 32 + lane] <- y
+  }
+}
+bench acquire_then_sync { N = 64 }
