@@ -236,6 +236,7 @@ constexpr size_t kJoinWindow = 64;
 
 void World::access(uint32_t entity, const Clock& vc, const View& v, bool write, StmtId at, bool atomic) {
   Storage& st = *v.st;
+  if (st.freed) return after_end(st, write, at);
   if (!st.tracked) return;
   Rect rect = v.rect();
   const Module& m = ctx_.m;
@@ -276,6 +277,20 @@ void World::access(uint32_t entity, const Clock& vc, const View& v, bool write, 
         r->rect.join(rect))
       return;
   st.history.push_back({write, atomic, std::move(rect), entity, epoch, at});
+}
+
+void World::after_end(const Storage& st, bool write, StmtId at) {
+  std::pair<StmtId, StmtId> key{kNone, at};
+  if (ctx_.races_seen.size() >= 20 ||
+      std::find(ctx_.races_seen.begin(), ctx_.races_seen.end(), key) != ctx_.races_seen.end())
+    return;
+  ctx_.races_seen.push_back(key);
+  const Stmt& s = ctx_.m.stmts[at];
+  std::string what = std::string(st.space == Space::Reg ? "fragment" : "memory") + " of a CTA whose threads may have ended";
+  ctx_.fail(RunProblem::Kind::Race, s.range,
+            "race with the end of a CTA: this `" + std::string(ctx_.m.written(s.keyword)) + "` " +
+                (write ? "writes" : "reads") + " `" + std::string(st.name) + "`, " + what +
+                ": nothing its threads waited for orders it before their end");
 }
 
 Tile World::read(Actor& a, const View& v, StmtId at, bool record) {

@@ -190,13 +190,23 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
     xv = *xx;
     return true;
   };
-  // The CTAs a copy or commit reaches: its own, or those of a multicast mask.
+  // The CTAs a copy or commit reaches: its own, or those of a multicast
+  // mask. A mask naming a CTA outside the cluster (or none) is an
+  // out-of-bounds problem, which stops the run (checked by the callers).
   auto targets = [&](ExprId mask) {
     std::vector<int> out;
     if (mask == kNone) return std::vector<int>{a.cta};
-    int64_t bits = integer(a, mask).value_or(0);
-    for (size_t c = 0; c < ctas_.size(); ++c)
-      if (bits >> c & 1) out.push_back(static_cast<int>(c));
+    auto bits = integer(a, mask);
+    const int64_t n = static_cast<int64_t>(ctas_.size());
+    if (!bits || *bits <= 0 || (n < 63 && *bits >> n != 0)) {
+      ctx_.fail(RunProblem::Kind::OutOfBounds, m.exprs[mask].range,
+                "`multicast(" + (bits ? std::to_string(*bits) : std::string("?")) + ")` names " +
+                    (bits && *bits == 0 ? std::string("no CTA") : "CTAs outside") + " a cluster of " +
+                    std::to_string(n));
+      return out;
+    }
+    for (int64_t c = 0; c < n; ++c)
+      if (*bits >> c & 1) out.push_back(static_cast<int>(c));
     return out;
   };
   // Every move's operands, resolved at issue (an effect reads and writes
@@ -235,6 +245,7 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
       if (m.symbols[bar].kind == SymbolKind::Dsmem) bar = m.symbols[bar].tensor;
       bool multicast = mv->multicast != kNone;
       std::vector<int> to = targets(mv->multicast);
+      if (to.empty()) return Result::Stop;
       int64_t bytes = bytes_of(src);
       for (int64_t t = 0; t < threads; ++t)
         effect(a, id, -1, [this, dst, src, id, to, bar, index, bytes, own, multicast](Effect& e) {
@@ -382,11 +393,13 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
         if (!bytes) return fail("the executor cannot evaluate the byte count");
         b->tx += *bytes * threads;
       }
-      const Clock vc = released(a);
-      if (n.multicast == kNone) arrive(*b, threads, vc);
       // `multicast(mask)`: on the barrier of each CTA the mask names.
-      for (int c : n.multicast == kNone ? std::vector<int>{} : targets(n.multicast))
-        arrive(ctas_[c].mbarriers.at(root_symbol(m, n.barrier))[static_cast<size_t>(index)], threads, vc);
+      std::vector<int> to = targets(n.multicast);
+      if (to.empty()) return Result::Stop;
+      const Clock vc = released(a);
+      for (int c : to)
+        arrive(n.multicast == kNone ? *b : ctas_[c].mbarriers.at(root_symbol(m, n.barrier))[static_cast<size_t>(index)],
+               threads, vc);
       release(a);
       return Result::Next;
     }
@@ -396,6 +409,7 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
       int64_t index = 0;
       if (!barrier(a, n.barrier, &index)) return fail("the executor cannot resolve this barrier");
       std::vector<int> to = targets(n.multicast);
+      if (to.empty()) return Result::Stop;
       std::vector<int> covered = a.tc_pipe;
       int prev = a.tc_pipe.empty() ? -1 : a.tc_pipe.back();
       for (int64_t t = 0; t < threads; ++t)

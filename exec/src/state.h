@@ -60,6 +60,9 @@ struct Storage {
   /// Whether the race detector follows it: a storage no statement writes
   /// (an input tensor) cannot race.
   bool tracked = true;
+  /// Shared or tensor memory (or a fragment) of a CTA whose threads have
+  /// all ended: any access now races with that end (World::end_cta()).
+  bool freed = false;
 
   /// Sets the dims (and the strides of `order`) and fills the data; false (and nothing allocated) when
   /// the elements would exceed `limit` or a dim is negative.

@@ -204,6 +204,8 @@ bool World::step_actor(int index) {
   }
   if (a.frames.empty()) {
     a.done = true;
+    if (std::none_of(actors_.begin(), actors_.end(), [&](const Actor& o) { return o.cta == a.cta && !o.done; }))
+      end_cta(a.cta);
     changed();
     return false;
   }
@@ -305,6 +307,25 @@ int World::effect(Actor& a, StmtId stmt, int prev, std::function<void(Effect&)> 
   pending_.push_back(static_cast<int>(effects_.size() - 1));
   changed();
   return static_cast<int>(effects_.size() - 1);
+}
+
+void World::end_cta(int c) {
+  Clock end;
+  for (const Actor& a : actors_)
+    if (a.cta == c) {
+      join(end, a.vc);
+      join(end, a.one);
+    }
+  Cta& cta = ctas_[static_cast<size_t>(c)];
+  auto close = [&](Storage& st) {
+    if (st.tracked)
+      for (const AccessRecord& r : st.history)
+        if (exec::at(end, r.entity) < r.epoch) after_end(st, r.write, r.stmt);
+    st.history.clear();
+    st.freed = true;
+  };
+  for (auto& [sym, st] : cta.buffers) close(st);
+  for (auto& [key, st] : cta.fragments) close(st);
 }
 
 void World::deadlock() {

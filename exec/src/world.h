@@ -184,6 +184,10 @@ class World {
   bool step_actor(int index);
   void land(int effect);
   void deadlock();
+  /// Every thread of CTA `c` has ended: what its memory saw that none of
+  /// them had ordered before their end races with it, and so does every
+  /// later access (a copy still in flight, a peer through `dsmem`).
+  void end_cta(int c);
   Result exec(Actor& a, StmtId id);
 
   // Section - statements (statements.cpp)
@@ -249,6 +253,9 @@ class World {
   void copy(uint32_t entity, const Clock& vc, const View& dst, const View& src, StmtId at, bool add = false,
             const Effect* split = nullptr);
   void access(uint32_t entity, const Clock& vc, const View& v, bool write, StmtId at, bool atomic = false);
+  /// Reports statement `at`'s access to `st` as racing with the end of the
+  /// CTA that held it (once per statement).
+  void after_end(const Storage& st, bool write, StmtId at);
   Storage& fragment(Actor& a, SymbolId sym);
   Mbarrier* barrier(Actor& a, ExprId e, int64_t* index, int cta = -1);
   /// A `cta_group 2` kernel's tcgen05.mma: both CTAs of the pair.
