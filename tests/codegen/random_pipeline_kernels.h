@@ -44,10 +44,16 @@ namespace cake::testing {
 /// step step` uses each stage with phases 0, 1, 0, ... (docs/language.md,
 /// Pipelines: s = i % S, s.phase = (i / S) % 2): a stage comes back every
 /// S / gcd(step, S) trips, i / S having grown by step / gcd(step, S), which
-/// must be odd; and the first use of each stage is in phase 0, which a
-/// start that is a multiple of 2 S gives.
+/// must be odd; and the first use of each stage, in the first S /
+/// gcd(step, S) trips, must be in phase 0 (with step 3 of a ring of 4, i =
+/// 6 is stage 2's first use, in phase 1: its consumer's wait on a fresh
+/// barrier passes at once, before the stage is filled).
 inline bool phases_alternate(int stages, int start, int step) {
-  return start % (2 * stages) == 0 && (step / std::gcd(step, stages)) % 2 == 1;
+  const int g = std::gcd(step, stages);
+  if ((step / g) % 2 == 0) return false;
+  for (int j = 0; j < stages / g; ++j)
+    if ((start + j * step) / stages % 2 != 0) return false;
+  return true;
 }
 
 inline RandomKernel random_pipeline_kernel(uint64_t seed) {

@@ -62,6 +62,8 @@ kernel mixed_mma(A: global bf16[64, 64]) grid (1) block 128 {
     wgmma.fence
     // expected-error@+1 [CAKE-E0103] {{operands differ in dtype: A is bf16, B is f16}}
     wgmma acc += a @ b  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
+    wgmma.commit
+    wgmma.wait 0
   }
 }
 
@@ -98,6 +100,8 @@ kernel bad_accumulator(A: global bf16[64, 64]) grid (1) block 128 {
     reg acc: i32[64, 64] layout(wgmma_acc) = 0
     wgmma.fence
     wgmma acc += a @ b  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
+    wgmma.commit
+    wgmma.wait 0
   }
 }
 
@@ -162,6 +166,8 @@ kernel good_mma(A: global bf16[64, 64]) grid (1) block 128 {
     reg acc: f32[64, 64] layout(wgmma_acc) = 0
     wgmma.fence
     wgmma acc += a @ b.T  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
+    wgmma.commit
+    wgmma.wait 0
   }
 }
 
@@ -387,6 +393,8 @@ kernel mma_shapes(A: global bf16[64, 64]) grid (1) block 128 {
     wgmma.fence
     // expected-error@+1 [CAKE-E0106] {{`wgmma`: [64, 16] @ [32, 64] into [64, 64]: A's K does not match B's K}}
     wgmma acc += a @ b  // expected-warning [CAKE-W0703] {{`wgmma` reads `a`}} expected-warning [CAKE-W0703] {{`wgmma` reads `b`}}
+    wgmma.commit
+    wgmma.wait 0
   }
 }
 
@@ -412,6 +420,8 @@ kernel mma_k_steps(A: global bf16[64, 64]) grid (1) block 128 {
     // expected-error@+1 [CAKE-E0106] {{K = 16 is not a multiple of 32, the K of one `wgmma` instruction for f8e4m3 operands}}
     wgmma acc += c @ d.T
     mma m8 += x @ y.T
+    wgmma.commit
+    wgmma.wait 0
   }
 }
 
@@ -434,6 +444,8 @@ kernel mma_major() grid (1) block 128 {
     wgmma acc += e @ f
     // expected-error@+1 [CAKE-E0106] {{`e.T` is stored with M contiguous (MN-major); store it as [M, K] and use it as it is}}
     wgmma acc += e.T @ f.T
+    wgmma.commit
+    wgmma.wait 0
   }
 }
 
@@ -454,6 +466,8 @@ kernel mma_major_col() grid (1) block 128 {
     wgmma acc += ec @ fc
     // expected-error@+1 [CAKE-E0106] {{`fc.T` is stored with N contiguous (MN-major)}}
     wgmma acc += e @ fc.T
+    wgmma.commit
+    wgmma.wait 0
   }
 }
 

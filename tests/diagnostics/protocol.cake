@@ -2883,3 +2883,116 @@ kernel acquire_then_sync(X: global f32[N], Y: global f32[N]) where N % 32 == 0 g
   }
 }
 bench acquire_then_sync { N = 64 }
+
+// -----
+
+// A cp.async group never waited for: the copy may land after the CTA has
+// exited, in shared memory another CTA now holds.
+target sm_80
+kernel cp_async_at_end(X: global f32[N], Y: global f32[N]) where N % 128 == 0 grid (N / 128) block 32 {
+  smem s: f32[128]
+  reg x: f32[4]
+  load x <- X[block.x * 128 + lane * 4 : 4]
+  store Y[block.x * 128 + lane * 4 : 4] <- x
+  // expected-error@+1 [CAKE-E0423] {{this `cp.async` is never waited for: it may still write `s` after the CTA exits}} fix {{cp.async.wait 0}}
+  cp.async s <- X[block.x * 128 : 128]
+  cp.async.commit
+}
+
+// -----
+
+// Its group not even committed: the fix commits and waits.
+target sm_80
+kernel cp_async_open_at_end(X: global f32[N]) where N % 128 == 0 grid (N / 128) block 32 {
+  smem s: f32[128]
+  // expected-error@+1 [CAKE-E0423] {{add `cp.async.commit` and `cp.async.wait 0` before the role ends}} fix {{cp.async.commit}}
+  cp.async s <- X[block.x * 128 : 128]
+}
+
+// -----
+
+// A wgmma whose result nobody reads, never waited for: it may still read
+// sA and sB after the CTA exits.
+target sm_90a
+kernel wgmma_at_end(A: global bf16[64, 16], B: global bf16[32, 16]) grid (1) block 128 {
+  smem sA: bf16[64, 16] swizzle(32B)
+  smem sB: bf16[32, 16] swizzle(32B)
+  reg a: bf16[8]
+  reg b: bf16[4]
+  reg acc: f32[64, 32] layout(wgmma_acc)
+  load a <- A[warp.id * 16 + lane / 2, lane % 2 * 8 : 8]
+  store sA[warp.id * 16 + lane / 2, lane % 2 * 8 : 8] <- a
+  load b <- B[warp.id * 8 + lane / 4, lane % 4 * 4 : 4]
+  store sB[warp.id * 8 + lane / 4, lane % 4 * 4 : 4] <- b
+  fence.proxy.async
+  syncthreads
+  wgmma.fence
+  // expected-error@+1 [CAKE-E0423] {{this `wgmma` is never waited for}} fix {{wgmma.wait 0}}
+  wgmma acc = sA @ sB.T  // expected-warning [CAKE-W0704] {{N = 32}}
+  wgmma.commit
+}
+
+// -----
+
+// A ring of 4 stepped by 3: i = 0, 3, 6 are stages 0, 3 and 2, and stage
+// 2's first use is in phase 1 (s.phase = (i / 4) % 2). The consumer's wait
+// for parity 1 on a barrier that has completed no phase passes at once, and
+// it reads the stage before the producer's copy fills it.
+target sm_90a
+kernel ring_stepped_past_phase(X: global f32[N, 8], Y: global f32[N, 8]) where N % 144 == 0 grid (N / 144) block 64 {
+  smem buf: f32[4][16, 8]
+  mbarrier full[4]
+  mbarrier empty[4] count(32)
+  tensormap tx = X box [16, 8]
+  role producer warp(0) {
+    elect {
+      pipeline s in ring(4) for k in 0 .. 9 step 3 {
+        wait empty[s] parity(s.phase ^ 1)
+        arrive.expect_tx full[s], bytes(buf[s])
+        tma.load buf[s] <- tx[(block.x * 9 + k) * 16, 0], full[s]
+      }
+    }
+  }
+  role consumer warp(1) {
+    reg y: f32[4]
+    pipeline s in ring(4) for k in 0 .. 9 step 3 {
+      wait full[s] parity(s.phase)
+      // expected-error@+1 [CAKE-E0601] {{`buf[2]` is read before anything has written it}}
+      load y <- buf[s][lane / 2, lane % 2 * 4 : 4]
+      store Y[(block.x * 9 + k) * 16 + lane / 2, lane % 2 * 4 : 4] <- y
+      arrive empty[s]
+    }
+  }
+}
+bench ring_stepped_past_phase { N = 144 }
+
+// -----
+
+// The near miss: stepped by 2, the ring uses stages 0 and 2, each first in
+// phase 0 and then alternating.
+target sm_90a
+kernel ring_stepped_by_two(X: global f32[N, 8], Y: global f32[N, 8]) where N % 160 == 0 grid (N / 160) block 64 {
+  smem buf: f32[4][16, 8]
+  mbarrier full[4]
+  mbarrier empty[4] count(32)
+  tensormap tx = X box [16, 8]
+  role producer warp(0) {
+    elect {
+      pipeline s in ring(4) for k in 0 .. 10 step 2 {  // expected-warning [CAKE-W0701] {{pipeline `s` exposes}}
+        wait empty[s] parity(s.phase ^ 1)
+        arrive.expect_tx full[s], bytes(buf[s])
+        tma.load buf[s] <- tx[(block.x * 10 + k) * 16, 0], full[s]
+      }
+    }
+  }
+  role consumer warp(1) {
+    reg y: f32[4]
+    pipeline s in ring(4) for k in 0 .. 10 step 2 {
+      wait full[s] parity(s.phase)
+      load y <- buf[s][lane / 2, lane % 2 * 4 : 4]
+      store Y[(block.x * 10 + k) * 16 + lane / 2, lane % 2 * 4 : 4] <- y
+      arrive empty[s]
+    }
+  }
+}
+bench ring_stepped_by_two { N = 160 }

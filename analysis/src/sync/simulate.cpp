@@ -1012,7 +1012,8 @@ class Simulator {
         hazard(HazardKind::UnorderedRead, a, id, operand, slot, w);
     }
     int e = new_access(a, id, async);
-    if (cta != a.cta) accesses_[e].cta = cta, accesses_[e].operand = operand, accesses_[e].slot = slot;
+    accesses_[e].operand = operand;
+    if (cta != a.cta) accesses_[e].cta = cta, accesses_[e].slot = slot;
     slots_[{cta, slot}].reads.push_back(e);
     return e;
   }
@@ -1047,6 +1048,15 @@ class Simulator {
     int e = new_access(a, id, async);
     accesses_[e].generic = !async && m_.symbols[slot.symbol].kind == SymbolKind::Smem;
     if (cta != a.cta && !async) accesses_[e].cta = cta, accesses_[e].operand = operand, accesses_[e].slot = slot;
+    // The slot's first write, ordered after another role's read of it:
+    // that read saw nothing (a wait that passed on a phase its barrier
+    // never completed). An unordered one is E0602's, above.
+    if (st.last_write < 0)
+      for (int r : st.reads) {
+        const Access& ev = accesses_[r];
+        if (actors_[ev.actor].index != a.index && knows(a, r, scope))
+          hazard(HazardKind::ReadBeforeFill, ev.scope, actors_[ev.actor], ev.stmt, ev.operand, slot, accesses_[e]);
+      }
     st.last_write = e;
     st.reads.clear();
     return e;

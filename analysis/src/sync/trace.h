@@ -175,6 +175,10 @@ enum class HazardKind : uint8_t {
   /// A read or write of a peer CTA's shared memory (through a `dsmem`
   /// view) that nothing orders before that CTA ends.
   PeerExited,
+  /// A read of a slot (another role's to fill) that nothing had written
+  /// yet, filled later by a write not ordered before it: the read sees
+  /// whatever the memory held.
+  ReadBeforeFill,
 };
 
 struct Hazard {

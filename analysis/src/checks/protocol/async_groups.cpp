@@ -9,7 +9,8 @@
 //   E0416  a `tma.store` never waited for before its role ends, or its smem
 //          written again before `tma.store.wait[.read]` says the store read it;
 //   E0417  global memory read back while a `tma.store` to it may still be
-//          writing (no `tma.store.wait` since, only `.read` waits).
+//          writing (no `tma.store.wait` since, only `.read` waits);
+//   E0423  a cp.async or a wgmma never waited for before its role ends.
 #include "checks/protocol/protocol_checks.h"
 #include "diag_builder.h"
 
@@ -54,7 +55,7 @@ class Replay {
  public:
   Replay(const ProtocolContext& cx) : cx_(cx), m_(cx.module) {}
 
-  void run(const std::vector<AsyncEvent>& events, bool finished) {
+  void run(const std::vector<AsyncEvent>& events, const RoleView& role, bool finished) {
     for (const AsyncEvent& e : events) event(e);
     if (!finished) return;
     // Stores still in flight when the role ends.
@@ -66,6 +67,45 @@ class Replay {
     };
     report(tma_.open);
     tma_.wait(0, report);
+    // cp.async groups and wgmmas still in flight: the fix waits for them
+    // (committing the open group first) as the role's last statements.
+    // A role already told to wait before a use (E0408, E0409) is not told
+    // again: that wait is the fix for both.
+    auto told = [&](DiagId code) {
+      return std::any_of(reported_.begin(), reported_.end(), [&](const auto& r) { return r.first == code; });
+    };
+    auto unwaited = [&](AsyncGroups<std::vector<const AsyncEvent*>>& q, DiagId use, std::string_view op,
+                        std::string_view does, std::string_view commit, std::string_view wait) {
+      if (told(use)) return;
+      const bool open = !q.open.empty();
+      std::string edit = (open ? std::string(commit) + "\n" : "") + std::string(wait);
+      std::string add = open ? "`" + std::string(commit) + "` and `" + std::string(wait) + "`" : "`" + std::string(wait) + "`";
+      auto each = [&](const std::vector<const AsyncEvent*>& group) {
+        for (const AsyncEvent* e : group) {
+          if (!once(DiagId::AsyncInFlightAtEnd, e->stmt)) continue;
+          std::string what = e->kind == AsyncEventKind::Wgmma ? std::string(does) : std::string(does) + " `" + slot_text(m_, e->slot) + "`";
+          Diagnostic d = make_diagnostic(DiagId::AsyncInFlightAtEnd, m_.stmts[e->stmt].keyword, op, what, add);
+          if (role.body && !role.body->empty()) {
+            const Stmt& last = m_.stmts[role.body->back()];
+            std::string at = "\n" + indent(last.range.begin);
+            std::string text;
+            for (size_t from = 0;;) {
+              size_t nl = edit.find('\n', from);
+              text += at + edit.substr(from, nl == std::string::npos ? std::string::npos : nl - from);
+              if (nl == std::string::npos) break;
+              from = nl + 1;
+            }
+            d.fixes.push_back({"insert " + add + " at the role's end", {{{last.range.end, last.range.end}, text}}, true});
+          }
+          cx_.diagnostics.push_back(std::move(d));
+        }
+      };
+      each(q.open);
+      q.wait(0, each);
+    };
+    unwaited(cp_events_, DiagId::MissingCpAsyncWait, "cp.async", "write", "cp.async.commit", "cp.async.wait 0");
+    unwaited(wgmma_events_, DiagId::MissingWgmmaWait, "wgmma", "read its operands from shared memory", "wgmma.commit",
+             "wgmma.wait 0");
   }
 
  private:
@@ -75,14 +115,30 @@ class Replay {
         fenced_ = true;
         touched_since_fence_.clear();
         break;
-      case AsyncEventKind::WgmmaCommit: wgmma_.commit(); break;
-      case AsyncEventKind::WgmmaWait: wgmma_.wait(e.count); break;
-      case AsyncEventKind::Wgmma: wgmma(e); break;
+      case AsyncEventKind::WgmmaCommit:
+        wgmma_.commit();
+        wgmma_events_.commit();
+        break;
+      case AsyncEventKind::WgmmaWait:
+        wgmma_.wait(e.count);
+        wgmma_events_.wait(e.count);
+        break;
+      case AsyncEventKind::Wgmma:
+        wgmma(e);
+        wgmma_events_.open.push_back(&e);
+        break;
       case AsyncEventKind::FragmentUse: fragment_use(e); break;
-      case AsyncEventKind::CpAsyncCopy: cp_.open.insert(e.slot); break;
-      case AsyncEventKind::CpAsyncCommit: cp_.commit(); break;
+      case AsyncEventKind::CpAsyncCopy:
+        cp_.open.insert(e.slot);
+        cp_events_.open.push_back(&e);
+        break;
+      case AsyncEventKind::CpAsyncCommit:
+        cp_.commit();
+        cp_events_.commit();
+        break;
       case AsyncEventKind::CpAsyncWait:
         cp_.wait(e.count, [&](const std::set<SlotKey>& g) { cp_unsynced_.insert(g.begin(), g.end()); });
+        cp_events_.wait(e.count);
         break;
       case AsyncEventKind::RoleSync: cp_unsynced_.clear(); break;
       case AsyncEventKind::SmemRead: smem_read(e); break;
@@ -213,13 +269,19 @@ class Replay {
   // `tma_writes_` until their writes are (`tma.store.wait` only).
   AsyncGroups<std::vector<const AsyncEvent*>> tma_;
   AsyncGroups<std::vector<const AsyncEvent*>> tma_writes_;
+  // cp.async copies and wgmmas as events, for E0423 at the role's end.
+  AsyncGroups<std::vector<const AsyncEvent*>> cp_events_, wgmma_events_;
 };
 
 }  // namespace
 
 void check_async_groups(const ProtocolContext& cx) {
-  for (size_t r = 0; r < cx.trace.async.size(); ++r)
-    Replay(cx).run(cx.trace.async[r], !cx.trace.aborted && r < cx.trace.roles.size() && cx.trace.roles[r].finished);
+  static const RoleView none;
+  for (size_t r = 0; r < cx.trace.async.size(); ++r) {
+    const bool known = r < cx.trace.roles.size();
+    Replay(cx).run(cx.trace.async[r], known ? cx.trace.roles[r].role : none,
+                   known && !cx.trace.aborted && cx.trace.roles[r].finished);
+  }
 }
 
 }  // namespace cake

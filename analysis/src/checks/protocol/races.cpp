@@ -45,6 +45,13 @@ void check_races(const ProtocolContext& cx) {
         cx.diagnostics.push_back(std::move(d));
         break;
       }
+      case HazardKind::ReadBeforeFill: {
+        if (!reported.insert({DiagId::ReadBeforePublish, h.stmt}).second) break;
+        Diagnostic d = make_diagnostic(DiagForm::ReadBeforeFill, at, slot);
+        d.related.push_back({m.stmts[h.other_stmt].range, "first written here" + by_role(h.other_role)});
+        cx.diagnostics.push_back(std::move(d));
+        break;
+      }
       case HazardKind::UnorderedOverwrite: {
         if (!reported.insert({DiagId::OverwriteBeforeRelease, h.stmt}).second) break;
         const RoleView& reader = t.roles[h.other_role].role;
