@@ -201,7 +201,7 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
     if (!bits || *bits <= 0 || (n < 63 && *bits >> n != 0)) {
       ctx_.fail(RunProblem::Kind::OutOfBounds, m.exprs[mask].range,
                 "`multicast(" + (bits ? std::to_string(*bits) : std::string("?")) + ")` names " +
-                    (bits && *bits == 0 ? std::string("no CTA") : "CTAs outside") + " a cluster of " +
+                    (bits && *bits == 0 ? std::string("no CTA of") : "CTAs outside") + " a cluster of " +
                     std::to_string(n));
       return out;
     }
