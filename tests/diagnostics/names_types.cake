@@ -318,6 +318,7 @@ kernel ring_too_short(X: global f32[K]) where K % 128 == 0, K >= 128 grid (1) bl
         arrive.expect_tx full[s], bytes(cn[0])
         // expected-error@+1 [CAKE-E0104] {{`s` is out of bounds: index is 2 but dim 0 of `cn` is 2 (for K = 1048576, s = 2, s.phase = 0)}}
         bulk.load cn[s] <- X[kt * 128 : 128], full[s]
+        wait full[s] parity(s.phase)
       }
     }
   }
@@ -334,6 +335,7 @@ kernel in_bounds(X: global f32[K]) where K % 128 == 0, K >= 128 grid (1) block 1
       pipeline s in ring(3) for kt in 0 .. K / 128 {
         arrive.expect_tx full[s], bytes(cn[s])
         bulk.load cn[s] <- X[kt * 128 : 128], full[s]
+        wait full[s] parity(s.phase)
       }
     }
   }
@@ -362,6 +364,7 @@ kernel wrong_space(X: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) bloc
       arrive.expect_tx b, bytes(r)
       // expected-error@+1 [CAKE-E0105] {{the destination of `tma.load` must be in smem memory; `r` is in reg}}
       tma.load r <- tX[block.x * 128, 0], b
+      wait b parity(0)
     }
   }
 }
@@ -378,6 +381,7 @@ kernel tma_from_tensor(X: global bf16[N, 64]) where N % 128 == 0 grid (N / 128) 
       arrive.expect_tx b, bytes(xs)
       // expected-error@+1 [CAKE-E0108] {{`X` is a tensor parameter, not a tensormap}}
       tma.load xs <- X[block.x * 128 : 128, :], b
+      wait b parity(0)
     }
   }
 }

@@ -2996,3 +2996,18 @@ kernel ring_stepped_by_two(X: global f32[N, 8], Y: global f32[N, 8]) where N % 1
   }
 }
 bench ring_stepped_by_two { N = 160 }
+
+// -----
+
+// A copy nobody waits for: its bytes are never read, and it may still land
+// after the CTA has exited.
+target sm_90a
+kernel copy_never_waited(A: global f32[N]) where N % 128 == 0 grid (N / 128) block 128 {
+  smem buf: f32[128]
+  mbarrier full
+  elect {
+    arrive.expect_tx full, bytes(buf)
+    // expected-error@+1 [CAKE-E0418] {{phase 0 of `full` completes here, but nothing waits on `full`}}
+    bulk.load buf <- A[block.x * 128 : 128], full
+  }
+}

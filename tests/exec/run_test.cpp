@@ -590,7 +590,7 @@ kernel wraps(U: global u32[32, 3], S: global i32[32, 2]) grid (1) block 32 {
 
 // The other direction: each kernel of tests/diagnostics with a race the
 // verifier reports (an unordered access pair: E0601, E0602, E0603, E0605,
-// E0411, E0415, E0417; with a CTA's end: E0416, E0420) races on the
+// E0411, E0415, E0417; with a CTA's end: E0416, E0418, E0420) races on the
 // executor too, and one whose multicast mask or dsmem view names a CTA
 // outside its cluster (E0414) goes out of bounds there, at its smallest
 // shape scaled by 1, 2 or 4 (a ring must turn) under one of five
@@ -603,7 +603,8 @@ TEST_CASE("every race and CTA outside the cluster the verifier reports in tests/
       {"CAKE-E0603", RunProblem::Kind::Race},        {"CAKE-E0605", RunProblem::Kind::Race},
       {"CAKE-E0411", RunProblem::Kind::Race},        {"CAKE-E0415", RunProblem::Kind::Race},
       {"CAKE-E0417", RunProblem::Kind::Race},        {"CAKE-E0416", RunProblem::Kind::Race},
-      {"CAKE-E0420", RunProblem::Kind::Race},        {"CAKE-E0414", RunProblem::Kind::OutOfBounds}};
+      {"CAKE-E0420", RunProblem::Kind::Race},        {"CAKE-E0418", RunProblem::Kind::Race},
+      {"CAKE-E0414", RunProblem::Kind::OutOfBounds}};
   int kernels = 0;
   for (const char* file : {"protocol", "resources", "movement", "names_types", "performance", "targets", "dispatch",
                            "suppression"}) {

@@ -7,7 +7,9 @@
 //     is how a producer waits for a free stage, and the last releases of a
 //     stage are rightly never waited for). What the phase carries, a TMA
 //     box, an MMA's result, another role's tile, is never consumed: a loop
-//     that stops a trip early, a tile nobody reads.
+//     that stops a trip early, a tile nobody reads. On a barrier nobody
+//     waits on at all, only a phase a copy (tma.load, bulk.load) completes:
+//     its bytes are never read and may land after the CTA exits.
 //   - E0419: a wait passes on the same phase as its own previous run, while
 //     the barrier goes on to complete later phases: the parity it waits for
 //     restarted (a ring index that restarts per tile), so what follows
@@ -16,6 +18,7 @@
 // Only a trace that ran to the end without a deadlock is judged.
 #include "checks/protocol/protocol_checks.h"
 #include "diag_builder.h"
+#include "cake/ops.h"
 
 #include <map>
 #include <set>
@@ -65,9 +68,21 @@ void check_phases(const ProtocolContext& cx) {
   for (const SyncEvent& e : t.events) {
     if (e.kind != SyncEventKind::PhaseComplete) continue;
     auto w = waiters.find(e.barrier.symbol);
-    // Nobody waits on this barrier at all, it is a free-stage barrier, or
-    // E0419 says why a phase went unseen.
-    if (w == waiters.end() || w->second.fresh || stale.count(e.barrier)) continue;
+    // Nobody waits on this barrier at all: a phase a copy completes
+    // delivers bytes nobody reads, which may land after the CTA exits (the
+    // CPU executor's race with the CTA's end); other arrivals are left
+    // alone.
+    if (w == waiters.end()) {
+      const auto* mv = e.stmt == kNone ? nullptr : std::get_if<MoveStmt>(&m.stmts[e.stmt].node);
+      if (mv && op_info(mv->op).completion == OpCompletion::Mbarrier && unconsumed_reported.insert(e.stmt).second) {
+        Diagnostic d = make_diagnostic(DiagForm::UnconsumedCopy, m.stmts[e.stmt].range, e.phase, barrier_text(m, e.barrier));
+        add_decl_note(m, d, e.barrier.symbol);
+        cx.diagnostics.push_back(std::move(d));
+      }
+      continue;
+    }
+    // A free-stage barrier, or E0419 says why a phase went unseen.
+    if (w->second.fresh || stale.count(e.barrier)) continue;
     const std::set<int64_t>& phases = observed[e.barrier];
     if (phases.count(e.phase)) continue;
     if (e.stmt == kNone || !unconsumed_reported.insert(e.stmt).second) continue;
