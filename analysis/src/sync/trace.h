@@ -77,6 +77,7 @@ struct SlotKey {
   SymbolId symbol = kNone;
   int64_t stage = -1;
   bool operator<(const SlotKey& o) const { return std::tie(symbol, stage) < std::tie(o.symbol, o.stage); }
+  bool operator==(const SlotKey& o) const { return symbol == o.symbol && stage == o.stage; }
 };
 
 enum class SyncEventKind : uint8_t {

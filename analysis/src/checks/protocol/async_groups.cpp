@@ -51,6 +51,9 @@ struct AsyncGroups {
   }
 };
 
+/// A group's operations, each its event (the events outlive the replay).
+using Events = std::vector<const AsyncEvent*>;
+
 class Replay {
  public:
   Replay(const ProtocolContext& cx) : cx_(cx), m_(cx.module) {}
@@ -74,11 +77,10 @@ class Replay {
     auto told = [&](DiagId code) {
       return std::any_of(reported_.begin(), reported_.end(), [&](const auto& r) { return r.first == code; });
     };
-    auto unwaited = [&](AsyncGroups<std::vector<const AsyncEvent*>>& q, DiagId use, std::string_view op,
-                        std::string_view does, std::string_view commit, std::string_view wait) {
+    auto unwaited = [&](AsyncGroups<Events>& q, DiagId use, std::string_view op, std::string_view does,
+                        std::string_view commit, std::string_view wait) {
       if (told(use)) return;
       const bool open = !q.open.empty();
-      std::string edit = (open ? std::string(commit) + "\n" : "") + std::string(wait);
       std::string add = open ? "`" + std::string(commit) + "` and `" + std::string(wait) + "`" : "`" + std::string(wait) + "`";
       auto each = [&](const std::vector<const AsyncEvent*>& group) {
         for (const AsyncEvent* e : group) {
@@ -88,13 +90,7 @@ class Replay {
           if (role.body && !role.body->empty()) {
             const Stmt& last = m_.stmts[role.body->back()];
             std::string at = "\n" + indent(last.range.begin);
-            std::string text;
-            for (size_t from = 0;;) {
-              size_t nl = edit.find('\n', from);
-              text += at + edit.substr(from, nl == std::string::npos ? std::string::npos : nl - from);
-              if (nl == std::string::npos) break;
-              from = nl + 1;
-            }
+            std::string text = (open ? at + std::string(commit) : std::string()) + at + std::string(wait);
             d.fixes.push_back({"insert " + add + " at the role's end", {{{last.range.end, last.range.end}, text}}, true});
           }
           cx_.diagnostics.push_back(std::move(d));
@@ -103,8 +99,8 @@ class Replay {
       each(q.open);
       q.wait(0, each);
     };
-    unwaited(cp_events_, DiagId::MissingCpAsyncWait, "cp.async", "write", "cp.async.commit", "cp.async.wait 0");
-    unwaited(wgmma_events_, DiagId::MissingWgmmaWait, "wgmma", "read its operands from shared memory", "wgmma.commit",
+    unwaited(cp_, DiagId::MissingCpAsyncWait, "cp.async", "write", "cp.async.commit", "cp.async.wait 0");
+    unwaited(wgmma_, DiagId::MissingWgmmaWait, "wgmma", "read its operands from shared memory", "wgmma.commit",
              "wgmma.wait 0");
   }
 
@@ -115,30 +111,16 @@ class Replay {
         fenced_ = true;
         touched_since_fence_.clear();
         break;
-      case AsyncEventKind::WgmmaCommit:
-        wgmma_.commit();
-        wgmma_events_.commit();
-        break;
-      case AsyncEventKind::WgmmaWait:
-        wgmma_.wait(e.count);
-        wgmma_events_.wait(e.count);
-        break;
-      case AsyncEventKind::Wgmma:
-        wgmma(e);
-        wgmma_events_.open.push_back(&e);
-        break;
+      case AsyncEventKind::WgmmaCommit: wgmma_.commit(); break;
+      case AsyncEventKind::WgmmaWait: wgmma_.wait(e.count); break;
+      case AsyncEventKind::Wgmma: wgmma(e); break;
       case AsyncEventKind::FragmentUse: fragment_use(e); break;
-      case AsyncEventKind::CpAsyncCopy:
-        cp_.open.insert(e.slot);
-        cp_events_.open.push_back(&e);
-        break;
-      case AsyncEventKind::CpAsyncCommit:
-        cp_.commit();
-        cp_events_.commit();
-        break;
+      case AsyncEventKind::CpAsyncCopy: cp_.open.push_back(&e); break;
+      case AsyncEventKind::CpAsyncCommit: cp_.commit(); break;
       case AsyncEventKind::CpAsyncWait:
-        cp_.wait(e.count, [&](const std::set<SlotKey>& g) { cp_unsynced_.insert(g.begin(), g.end()); });
-        cp_events_.wait(e.count);
+        cp_.wait(e.count, [&](const Events& g) {
+          for (const AsyncEvent* c : g) cp_unsynced_.insert(c->slot);
+        });
         break;
       case AsyncEventKind::RoleSync: cp_unsynced_.clear(); break;
       case AsyncEventKind::SmemRead: smem_read(e); break;
@@ -214,15 +196,18 @@ class Replay {
                          true});
       cx_.diagnostics.push_back(std::move(d));
     }
-    if (acc != kNone) wgmma_.open.insert(acc);
+    wgmma_.open.push_back(&e);
   }
 
   void fragment_use(const AsyncEvent& e) {
     SymbolId f = e.fragment;
     ByteRange at = m_.exprs[e.operand].range;
     std::string_view name = m_.symbols[f].name;
-    bool uncommitted = wgmma_.open.count(f) > 0;
-    bool in_flight = wgmma_.any([&](const auto& g) { return g.count(f) > 0; });
+    auto writes = [&](const Events& g) {
+      return std::any_of(g.begin(), g.end(), [&](const AsyncEvent* w) { return w->fragment == f; });
+    };
+    bool uncommitted = writes(wgmma_.open);
+    bool in_flight = wgmma_.any(writes);
     if (in_flight && once(DiagId::MissingWgmmaWait, e.stmt))
       cx_.diagnostics.push_back(uncommitted ? make_diagnostic(DiagForm::WgmmaUncommitted, at, name)
                                             : make_diagnostic(DiagId::MissingWgmmaWait, at, name));
@@ -233,7 +218,9 @@ class Replay {
 
   void smem_read(const AsyncEvent& e) {
     ByteRange at = m_.exprs[e.operand].range;
-    bool in_flight = cp_.any([&](const auto& g) { return g.count(e.slot) > 0; });
+    bool in_flight = cp_.any([&](const Events& g) {
+      return std::any_of(g.begin(), g.end(), [&](const AsyncEvent* c) { return c->slot == e.slot; });
+    });
     if (in_flight) {
       if (once(DiagId::MissingCpAsyncWait, e.stmt))
         cx_.diagnostics.push_back(make_diagnostic(DiagId::MissingCpAsyncWait, at, slot_text(m_, e.slot)));
@@ -256,9 +243,9 @@ class Replay {
   // wgmma
   bool fenced_ = false;
   std::set<SymbolId> touched_since_fence_;
-  AsyncGroups<std::set<SymbolId>> wgmma_;  // accumulators
+  AsyncGroups<Events> wgmma_;  // each wgmma (its accumulator: `fragment`)
   // cp.async
-  AsyncGroups<std::set<SlotKey>> cp_;
+  AsyncGroups<Events> cp_;  // each copy (its destination: `slot`)
   std::set<SlotKey> cp_unsynced_;
   // tcgen05
   ThreadScope mma_scope_ = ThreadScope::One;
@@ -267,10 +254,8 @@ class Replay {
   // TMA stores: each is its event (the events outlive the replay); `tma_`
   // until their reads of shared memory are waited for (either wait),
   // `tma_writes_` until their writes are (`tma.store.wait` only).
-  AsyncGroups<std::vector<const AsyncEvent*>> tma_;
-  AsyncGroups<std::vector<const AsyncEvent*>> tma_writes_;
-  // cp.async copies and wgmmas as events, for E0423 at the role's end.
-  AsyncGroups<std::vector<const AsyncEvent*>> cp_events_, wgmma_events_;
+  AsyncGroups<Events> tma_;
+  AsyncGroups<Events> tma_writes_;
 };
 
 }  // namespace
