@@ -13,6 +13,7 @@
 
 #include "cake/exec/numeric.h"
 #include "cake/fragments.h"
+#include "cake/ops.h"
 
 #include <algorithm>
 #include <cmath>
@@ -240,9 +241,22 @@ void World::access(uint32_t entity, const Clock& vc, const View& v, bool write, 
   if (!st.tracked) return;
   Rect rect = v.rect();
   const Module& m = ctx_.m;
+  // Shared memory through the async proxy (a TMA copy, an MMA operand):
+  // a generic-proxy write ordered before a read needs its writer's
+  // `fence.proxy.async` ordered before it too.
+  bool generic = false, async_read = false;
+  if (st.space == Space::Smem) {
+    auto op = op_of(m.stmts[at]);
+    bool async = op && async_proxy(op_info(*op).engine);
+    generic = write && !async;
+    async_read = async && !write;
+  }
   for (const AccessRecord& r : st.history) {
     if (r.entity == entity || (!r.write && !write) || (r.atomic && atomic) || !r.rect.overlaps(rect)) continue;
-    if (exec::at(vc, r.entity) >= r.epoch) continue;
+    if (exec::at(vc, r.entity) >= r.epoch) {
+      if (async_read && r.generic) unfenced_read(vc, st, r, at);
+      continue;
+    }
     if (ctx_.races_seen.size() >= 20) break;
     std::pair<StmtId, StmtId> key{r.stmt, at};
     if (std::find(ctx_.races_seen.begin(), ctx_.races_seen.end(), key) != ctx_.races_seen.end()) continue;
@@ -274,9 +288,45 @@ void World::access(uint32_t entity, const Clock& vc, const View& v, bool write, 
   size_t recent = 0;
   for (auto r = st.history.rbegin(); r != st.history.rend() && recent < kJoinWindow; ++r, ++recent)
     if (r->write == write && r->atomic == atomic && r->entity == entity && r->epoch == epoch && r->stmt == at &&
-        r->rect.join(rect))
+        r->fence == 0 && r->rect.join(rect))
       return;
-  st.history.push_back({write, atomic, std::move(rect), entity, epoch, at});
+  st.history.push_back({write, atomic, generic, 0, std::move(rect), entity, epoch, at});
+}
+
+void World::unfenced_read(const Clock& vc, const Storage& st, const AccessRecord& r, StmtId at) {
+  const auto [fencer, fence_epoch] = fences_[r.fence];
+  if (r.fence != 0 && exec::at(vc, fencer) >= fence_epoch) return;
+  std::pair<StmtId, StmtId> key{r.stmt, at};
+  if (ctx_.races_seen.size() >= 20 ||
+      std::find(ctx_.races_seen.begin(), ctx_.races_seen.end(), key) != ctx_.races_seen.end())
+    return;
+  ctx_.races_seen.push_back(key);
+  const Module& m = ctx_.m;
+  const Stmt& earlier = m.stmts[r.stmt];
+  const Stmt& now = m.stmts[at];
+  std::string first = std::string(m.written(earlier.keyword)), second = std::string(m.written(now.keyword));
+  ctx_.fail(RunProblem::Kind::Race, now.range,
+            "race between proxies on `" + std::string(st.name) + "`: this `" + second +
+                "` reads through the async proxy elements that `" + first +
+                "` wrote through the generic proxy, and no `fence.proxy.async` of the writing threads " +
+                (r.fence != 0 ? "is ordered before this read" : "follows that write"),
+            {{earlier.range, "the generic-proxy write (`" + first + "`)"}});
+}
+
+void World::fence_proxy(Actor& a) {
+  const int self = static_cast<int>(&a - actors_.data());
+  const auto fence = static_cast<uint32_t>(fences_.size());
+  fences_.emplace_back(a.entity, exec::at(a.vc, a.entity));
+  for (Cta& c : ctas_)
+    for (auto& [sym, st] : c.buffers) {
+      if (st.space != Space::Smem) continue;
+      for (AccessRecord& r : st.history) {
+        // This warp's writes, and those of its copies (cp.async) it has
+        // waited for.
+        if (r.generic && r.fence == 0 && owner_[r.entity] == self && exec::at(a.vc, r.entity) >= r.epoch)
+          r.fence = fence;
+      }
+    }
 }
 
 void World::after_end(const Storage& st, bool write, StmtId at) {

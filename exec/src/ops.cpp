@@ -265,7 +265,7 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
           x.written[x.write_entity] = 1;
           copy(x.entity, x.vc, dst, src, id, false, &x);
         });
-        effects_[e].write_entity = next_entity_++;
+        effects_[e].write_entity = new_entity(effects_[e].actor);
         a.store.open.push_back(e);
         a.store.last = e;
       }
@@ -350,8 +350,10 @@ World::Result World::op(Actor& a, StmtId id, Op op) {
       a.store.open.clear();
       return Result::Next;
     case Op::WgmmaFence:
-    case Op::FenceProxyAsync:
       return Result::Next;  // orders nothing the executor's logical values can show
+    case Op::FenceProxyAsync:
+      fence_proxy(a);
+      return Result::Next;
     case Op::Tcgen05WaitLd:
       return wait_all(a, a.tc_ld, "its `tcgen05.ld` results");
     case Op::Tcgen05WaitSt:

@@ -35,7 +35,11 @@ struct Rect {
 
 struct AccessRecord {
   bool write = false;
-  bool atomic = false;  // a `store.add`'s: atomic writes do not race with each other
+  bool atomic = false;   // a `store.add`'s: atomic writes do not race with each other
+  bool generic = false;  // a write of shared memory through the generic proxy
+  /// For a generic write: the `fence.proxy.async` of its writer that
+  /// followed it, as an index into World::fences_ (0: none yet).
+  uint32_t fence = 0;
   Rect rect;
   uint32_t entity = 0, epoch = 0;
   StmtId stmt = kNone;

@@ -102,8 +102,8 @@ World::World(RunContext& ctx, std::vector<std::array<int64_t, 3>> blocks, uint64
     for (const RoleView& r : ctx.roles)
       for (int64_t w = r.first_warp; w < r.first_warp + r.warps; ++w) {
         Actor a;
-        a.entity = a.warp_entity = next_entity_++;
-        a.lone = next_entity_++;
+        a.entity = a.warp_entity = new_entity(static_cast<int>(actors_.size()));
+        a.lone = new_entity(static_cast<int>(actors_.size()));
         a.cta = static_cast<int>(c);
         a.warp = w;
         a.role = &r;
@@ -293,8 +293,8 @@ void World::complete_tx(Mbarrier& b, int64_t bytes, const Clock& vc) {
 
 int World::effect(Actor& a, StmtId stmt, int prev, std::function<void(Effect&)> land) {
   Effect e;
-  e.entity = next_entity_++;
   e.actor = static_cast<int>(&a - actors_.data());
+  e.entity = new_entity(e.actor);
   e.stmt = stmt;
   e.vc = a.vc;
   if (e.vc.size() <= e.entity) e.vc.resize(e.entity + 1, 0);

@@ -253,6 +253,13 @@ class World {
   void copy(uint32_t entity, const Clock& vc, const View& dst, const View& src, StmtId at, bool add = false,
             const Effect* split = nullptr);
   void access(uint32_t entity, const Clock& vc, const View& v, bool write, StmtId at, bool atomic = false);
+  /// An async-proxy read of shared memory `st`, ordered after the
+  /// generic-proxy write `r`: unless its writer's `fence.proxy.async` is
+  /// ordered before the read too, a race between the proxies.
+  void unfenced_read(const Clock& vc, const Storage& st, const AccessRecord& r, StmtId at);
+  /// `fence.proxy.async` by `a`: its generic-proxy writes to shared memory
+  /// so far, and its cp.async copies it has waited for, are fenced.
+  void fence_proxy(Actor& a);
   /// Reports statement `at`'s access to `st` as racing with the end of the
   /// CTA that held it (once per statement).
   void after_end(const Storage& st, bool write, StmtId at);
@@ -297,6 +304,15 @@ class World {
   uint64_t gen_ = 1;
   bool lane_serial_ = false;  // a statement runs for one lane at a time
   uint32_t next_entity_ = 0;
+  /// By entity: the actor whose warp, elected thread or effect it is.
+  std::vector<int> owner_;
+  /// Each `fence.proxy.async` run: the entity that ran it and its epoch
+  /// then (AccessRecord::fence; entry 0 is no fence).
+  std::vector<std::pair<uint32_t, uint32_t>> fences_{{0, 0}};
+  uint32_t new_entity(int actor) {
+    owner_.push_back(actor);
+    return next_entity_++;
+  }
   std::mt19937_64 rng_;
   size_t next_actor_ = 0;
 };

@@ -845,7 +845,7 @@ kernel stage_store(X: global f32[N, 64], Y: global f32[N, 64]) where N % 32 == 0
   store out[lane, :] <- x
   syncthreads
   elect {
-    // expected-error@+1 [CAKE-E0604] {{`out` is read by `tma.store` (the async proxy) but its last write, by `store`, is a generic-proxy one with no `fence.proxy.async` after it}}
+    // expected-error@+1 [CAKE-E0604] {{`out` is read by `tma.store` (the async proxy) but its last write, by `store`, is a generic-proxy one with no `fence.proxy.async` after it}} fix {{fence.proxy.async}}
     tma.store tY[block.x * 32, 0] <- out
     tma.store.commit
     tma.store.wait 0
@@ -887,7 +887,55 @@ kernel cp_async_wgmma(A: global bf16[64, 16], B: global bf16[64, 16], C: global 
     cp.async.wait 0
     syncthreads
     wgmma.fence
-    // expected-error@+1 [CAKE-E0604] {{`a` is read by `wgmma` (the async proxy) but its last write, by `cp.async`, is a generic-proxy one}}
+    // expected-error@+1 [CAKE-E0604] {{`a` is read by `wgmma` (the async proxy) but its last write, by `cp.async`, is a generic-proxy one}} fix {{fence.proxy.async}}
+    wgmma acc += a @ b.T
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+}
+
+// -----
+
+// The fence before the wait: the copy may not have written the tile yet, so
+// the fence orders nothing; the fix puts it after the wait.
+target sm_90a
+kernel cp_async_fence_before_wait(A: global bf16[64, 16], B: global bf16[64, 16], C: global f32[64, 64]) grid (1) block 128 {
+  smem a: bf16[64, 16] swizzle(32B)
+  smem b: bf16[64, 16] swizzle(32B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    cp.async a <- A
+    cp.async b <- B
+    cp.async.commit
+    fence.proxy.async
+    cp.async.wait 0
+    syncthreads
+    wgmma.fence
+    // expected-error@+1 [CAKE-E0604] {{`a` is read by `wgmma` (the async proxy) but its last write, by `cp.async`, is a generic-proxy one}} fix {{fence.proxy.async}}
+    wgmma acc += a @ b.T
+    wgmma.commit
+    wgmma.wait 0
+    store C <- acc
+  }
+}
+
+// -----
+
+// The fence after the wait (clean).
+target sm_90a
+kernel cp_async_fence_after_wait(A: global bf16[64, 16], B: global bf16[64, 16], C: global f32[64, 64]) grid (1) block 128 {
+  smem a: bf16[64, 16] swizzle(32B)
+  smem b: bf16[64, 16] swizzle(32B)
+  role mma warpgroup(0) {
+    reg acc: f32[64, 64] layout(wgmma_acc) = 0
+    cp.async a <- A
+    cp.async b <- B
+    cp.async.commit
+    cp.async.wait 0
+    fence.proxy.async
+    syncthreads
+    wgmma.fence
     wgmma acc += a @ b.T
     wgmma.commit
     wgmma.wait 0

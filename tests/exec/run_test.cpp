@@ -426,6 +426,70 @@ TEST_CASE("a peer CTA's write through dsmem races with its read without cluster.
   CHECK(found);
 }
 
+// The async proxy: two warps stage a tile with plain stores and one thread
+// writes it out by TMA. Each warp's `fence.proxy.async` must come after its
+// stores and be ordered before the TMA read, so before the barrier. After
+// the barrier, warp 1's fence orders nothing for warp 0's `tma.store`: a
+// race between proxies the verifier, which sees the block as one role,
+// cannot see. A `cp.async` tile read by `wgmma` needs the fence after the
+// `cp.async.wait` that completes the copy (the verifier's E0604 too:
+// protocol.cake cp_async_fence_before_wait).
+TEST_CASE("a generic-proxy write read by the async proxy needs its writer's fence ordered before the read",
+          "[exec]") {
+  auto stage = [](std::string_view before, std::string_view after) {
+    return std::string(R"(target sm_90a
+kernel stage(X: global f32[N, 64], Y: global f32[N, 64]) where N % 64 == 0 grid (N / 64) block 64 {
+  smem out: f32[64, 64]
+  tensormap tY = Y box [64, 64]
+  reg x: f32[64]
+  load x <- X[block.x * 64 + warp.id * 32 + lane, :]
+  store out[warp.id * 32 + lane, :] <- x
+)") + std::string(before) + "  syncthreads\n" + std::string(after) + R"(  elect {
+    tma.store tY[block.x * 64, 0] <- out
+    tma.store.commit
+    tma.store.wait 0
+  }
+}
+)";
+  };
+  auto proxy_races = [](const Ran& r) {
+    std::vector<std::string> out;
+    for (const RunProblem& p : r.result.problems)
+      if (p.kind == RunProblem::Kind::Race && p.message.find("race between proxies on `out`") != std::string::npos)
+        out.push_back(p.message);
+    return out;
+  };
+  for (uint64_t schedule : {0, 1, 2}) {
+    Ran fenced = run(stage("  fence.proxy.async\n", ""), "stage", {{"N", 128}}, schedule);
+    INFO(problems(fenced.result));
+    CHECK(fenced.result.problems.empty());
+    Ran none = run(stage("", ""), "stage", {{"N", 128}}, schedule, false);
+    auto found = proxy_races(none);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].find("no `fence.proxy.async` of the writing threads follows that write") != std::string::npos);
+    Ran late = run(stage("", "  fence.proxy.async\n"), "stage", {{"N", 128}}, schedule);
+    found = proxy_races(late);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].find("is ordered before this read") != std::string::npos);
+  }
+
+  // protocol.cake's cp_async_fence_before_wait and ..._after_wait.
+  std::string text = read_text(std::string(CAKE_TESTS_DIR) + "/diagnostics/protocol.cake");
+  auto a = analyze(text);
+  std::vector<TensorData> inputs;
+  RunResult after = run_unchecked(*a, "cp_async_fence_after_wait", {}, inputs);
+  INFO(problems(after));
+  CHECK(after.problems.empty());
+  RunResult before = run_unchecked(*a, "cp_async_fence_before_wait", {}, inputs);
+  INFO(problems(before));
+  int races = 0;
+  for (const RunProblem& p : before.problems)
+    races += p.kind == RunProblem::Kind::Race &&
+             p.message.find("wrote through the generic proxy, and no `fence.proxy.async` of the writing threads follows") !=
+                 std::string::npos;
+  CHECK(races == 2);  // a and b
+}
+
 // store.add: the four warps of a CTA all add into Y[lane]; atomic adds do
 // not race with each other, and the sum is the input plus every warp's
 // value. A plain store to the same elements does race with them (and the
@@ -590,12 +654,11 @@ kernel wraps(U: global u32[32, 3], S: global i32[32, 2]) grid (1) block 32 {
 
 // The other direction: each kernel of tests/diagnostics with a race the
 // verifier reports (an unordered access pair: E0601, E0602, E0603, E0605,
-// E0411, E0415, E0417; with a CTA's end: E0416, E0418, E0420) races on the
-// executor too, and one whose multicast mask or dsmem view names a CTA
-// outside its cluster (E0414) goes out of bounds there, at its smallest
-// shape scaled by 1, 2 or 4 (a ring must turn) under one of five
-// schedules. Not here: E0604 (the executor has no async proxy,
-// docs/run.md).
+// E0411, E0415, E0417; with a CTA's end: E0416, E0418, E0420; between the
+// proxies: E0604) races on the executor too, and one whose multicast mask
+// or dsmem view names a CTA outside its cluster (E0414) goes out of bounds
+// there, at its smallest shape scaled by 1, 2 or 4 (a ring must turn)
+// under one of five schedules.
 TEST_CASE("every race and CTA outside the cluster the verifier reports in tests/diagnostics, the executor finds",
           "[exec]") {
   const std::map<std::string_view, RunProblem::Kind> expected{
@@ -604,7 +667,7 @@ TEST_CASE("every race and CTA outside the cluster the verifier reports in tests/
       {"CAKE-E0411", RunProblem::Kind::Race},        {"CAKE-E0415", RunProblem::Kind::Race},
       {"CAKE-E0417", RunProblem::Kind::Race},        {"CAKE-E0416", RunProblem::Kind::Race},
       {"CAKE-E0420", RunProblem::Kind::Race},        {"CAKE-E0418", RunProblem::Kind::Race},
-      {"CAKE-E0414", RunProblem::Kind::OutOfBounds}};
+      {"CAKE-E0604", RunProblem::Kind::Race},        {"CAKE-E0414", RunProblem::Kind::OutOfBounds}};
   int kernels = 0;
   for (const char* file : {"protocol", "resources", "movement", "names_types", "performance", "targets", "dispatch",
                            "suppression"}) {

@@ -41,6 +41,12 @@ enum class OpCompletion : uint8_t {
 enum class OpIssue : uint8_t { Collective, PerThread, Warp, Warpgroup, Block, Cluster };
 
 std::string_view engine_name(OpEngine engine);
+/// Whether an engine reaches shared memory through the async proxy (PTX
+/// ISA, memory consistency model, "Proxies"): the TMA unit, the tensor
+/// cores' operand path and the tensor-memory data path do; the load/store
+/// unit and cp.async use the generic proxy. A generic-proxy write read
+/// through the async proxy needs `fence.proxy.async` between (E0604).
+bool async_proxy(OpEngine engine);
 std::string_view completion_name(OpCompletion completion);
 std::string_view issue_name(OpIssue issue);
 

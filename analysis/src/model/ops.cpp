@@ -111,6 +111,21 @@ std::string_view engine_name(OpEngine engine) {
   return "";
 }
 
+bool async_proxy(OpEngine engine) {
+  switch (engine) {
+    case OpEngine::CopyEngine:
+    case OpEngine::TensorCore:
+    case OpEngine::TmemPath:
+      return true;
+    case OpEngine::Lsu:
+    case OpEngine::AsyncCopy:
+    case OpEngine::Sync:
+    case OpEngine::Alu:
+      return false;
+  }
+  return false;
+}
+
 std::string_view completion_name(OpCompletion completion) {
   switch (completion) {
     case OpCompletion::Immediate: return "done before the next statement";

@@ -46,6 +46,7 @@
 #include "cake/kernel_facts.h"
 #include "cake/tile_in_buffer.h"
 #include "cake/checked.h"
+#include "cake/ops.h"
 #include "cake/typing.h"
 
 #include <llvm/ADT/BitVector.h>
@@ -72,6 +73,8 @@ struct Access {
   bool synced = false;   // a block or named barrier ordered all threads after it
   bool generic = false;  // a generic-proxy write of shared memory
   bool fenced = false;   // its writer ran fence.proxy.async after it
+  bool copying = false;  // a cp.async write no cp.async.wait has completed: no fence covers it yet
+  StmtId landed = kNone;  // a cp.async write's: the cp.async.wait that completed it
   bool unwaited_st = false;  // a tcgen05.st no tcgen05.wait.st of its role has completed
   int64_t cta = -1;          // a peer CTA's shared memory (dsmem) it touches, else -1
   ExprId operand = kNone;    // for a peer's (cta >= 0): the operand that touches it
@@ -148,6 +151,11 @@ struct Actor {
   // them to other roles.
   std::vector<int> store_writes_open;
   std::deque<std::vector<int>> store_writes;
+  // Its cp.async writes by group, as store_writes: a fence.proxy.async
+  // covers them once the `cp.async.wait` that retires their group has run
+  // (`cp_landed`: retired, not yet fenced).
+  std::vector<int> cp_writes_open, cp_landed;
+  std::deque<std::vector<int>> cp_writes;
   // `dsmem` views declared so far: the CTA each names (-1: not known).
   std::map<SymbolId, int64_t> peers;
 };
@@ -780,6 +788,16 @@ class Simulator {
         a.wgmma_read_groups.pop_front();
       }
     }
+    if (g.op == Op::CpAsyncWait) {
+      while (static_cast<int64_t>(a.cp_writes.size()) > *n) {
+        for (int e : a.cp_writes.front()) {
+          accesses_[e].copying = false;
+          accesses_[e].landed = id;
+          a.cp_landed.push_back(e);
+        }
+        a.cp_writes.pop_front();
+      }
+    }
     if (g.op == Op::TmaStoreWait) {
       while (static_cast<int64_t>(a.store_writes.size()) > *n) {
         for (int e : a.store_writes.front()) accesses_[e].done = true;
@@ -976,6 +994,7 @@ class Simulator {
     h.slot = slot;
     h.other_role = actors_[other.actor].index;
     h.other_stmt = other.stmt;
+    if (kind == HazardKind::UnfencedProxy) h.fence_after = other.copying ? kNone : other.landed != kNone ? other.landed : other.stmt;
     if (actors_[other.actor].cta != a.cta) h.other_cta = actors_[other.actor].cta;
     return h;
   }
@@ -1046,7 +1065,10 @@ class Simulator {
       async_of(a).push_back(ae);
     }
     int e = new_access(a, id, async);
-    accesses_[e].generic = !async && m_.symbols[slot.symbol].kind == SymbolKind::Smem;
+    if (m_.symbols[slot.symbol].kind == SymbolKind::Smem) {
+      auto op = op_of(m_.stmts[id]);  // none: an element-wise assignment
+      accesses_[e].generic = !(op && async_proxy(op_info(*op).engine));
+    }
     if (cta != a.cta && !async) accesses_[e].cta = cta, accesses_[e].operand = operand, accesses_[e].slot = slot;
     // The slot's first write, ordered after another role's read of it:
     // that read saw nothing (a wait that passed on a phase its barrier
@@ -1293,7 +1315,9 @@ class Simulator {
       }
       case Op::CpAsync: {
         if (auto slot = slot_of(a, mv.dst)) {
-          write_slot(a, id, mv.dst, *slot, false);
+          int e = write_slot(a, id, mv.dst, *slot, false);
+          accesses_[e].copying = true;
+          a.cp_writes_open.push_back(e);
           AsyncEvent ae = async_event(AsyncEventKind::CpAsyncCopy, a, id);
           ae.slot = *slot;
           async_of(a).push_back(ae);
@@ -1513,6 +1537,8 @@ class Simulator {
         break;
       case Op::CpAsyncCommit:
         async_of(a).push_back(async_event(AsyncEventKind::CpAsyncCommit, a, id));
+        a.cp_writes.push_back(std::move(a.cp_writes_open));
+        a.cp_writes_open.clear();
         break;
       case Op::Tcgen05WaitLd:
         async_of(a).push_back(async_event(AsyncEventKind::Tcgen05WaitLd, a, id));
@@ -1531,8 +1557,14 @@ class Simulator {
         return rendezvous(a, id, cluster_, a.role.threads(), cluster_threads_, BarrierKey{});
       // The rest below are not plain ops.
       case Op::FenceProxyAsync:
-        // Orders this role's generic writes before later async-proxy reads.
-        for (; a.fenced_upto < a.own.size(); ++a.fenced_upto) accesses_[a.own[a.fenced_upto]].fenced = true;
+        // Orders this role's generic writes before later async-proxy reads;
+        // a cp.async's once a wait has completed it.
+        for (; a.fenced_upto < a.own.size(); ++a.fenced_upto) {
+          Access& w = accesses_[a.own[a.fenced_upto]];
+          w.fenced = !w.copying;
+        }
+        for (int e : a.cp_landed) accesses_[e].fenced = true;
+        a.cp_landed.clear();
         break;
       case Op::Tcgen05WaitSt:
         for (; a.st_waited_upto < a.own.size(); ++a.st_waited_upto) accesses_[a.own[a.st_waited_upto]].unwaited_st = false;

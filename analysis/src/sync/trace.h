@@ -192,6 +192,10 @@ struct Hazard {
   int other_role = -1;  // the earlier, unordered access
   StmtId other_stmt = kNone;
   int64_t other_cta = -1;  // its CTA, where not the reader's (cluster rank)
+  /// UnfencedProxy: the statement a `fence.proxy.async` goes after (the
+  /// write, or the `cp.async.wait` that completed a copy; kNone: a copy no
+  /// wait completed, which E0408 reports).
+  StmtId fence_after = kNone;
 };
 
 enum class AsyncEventKind : uint8_t {

@@ -69,7 +69,11 @@ void check_races(const ProtocolContext& cx) {
         std::string writes = "`" + std::string(m.written(writer.keyword.begin == writer.keyword.end ? writer.range : writer.keyword)) + "`";
         Diagnostic d = make_diagnostic(DiagId::UnfencedProxy, at, slot, reads, writes);
         d.related.push_back({m.stmts[h.other_stmt].range, "written here" + by_role(h.other_role)});
-        d.fixes.push_back({"insert `fence.proxy.async` after the write", {line_after(writer, "fence.proxy.async")}, true});
+        if (h.fence_after == h.other_stmt)
+          d.fixes.push_back({"insert `fence.proxy.async` after the write", {line_after(writer, "fence.proxy.async")}, true});
+        else if (h.fence_after != kNone)  // a copy's writes are there once its wait has completed them
+          d.fixes.push_back({"insert `fence.proxy.async` after the `cp.async.wait` that completes the copy",
+                             {line_after(m.stmts[h.fence_after], "fence.proxy.async")}, true});
         cx.diagnostics.push_back(std::move(d));
         break;
       }
