@@ -573,7 +573,8 @@ class Builder {
       }
       set(std::move(s));
     } else if (sym == c_.move_statement) {
-      MoveStmt s{.op = *op};
+      MoveStmt s;
+      s.op = *op;
       s.dst = expr(field(node, f.destination));
       s.src = expr(field(node, f.source));
       s.barrier = expr_opt(field(node, f.barrier));
@@ -599,7 +600,10 @@ class Builder {
     } else if (sym == c_.group_wait_statement) {
       set(GroupWaitStmt{*op, expr(field(node, f.pending))});
     } else if (sym == c_.arrive_statement) {
-      ArriveStmt s{*op, expr(field(node, f.barrier)), expr_opt(field(node, f.bytes))};
+      ArriveStmt s;
+      s.op = *op;
+      s.barrier = expr(field(node, f.barrier));
+      s.bytes = expr_opt(field(node, f.bytes));
       TSNode mod = field(node, f.modifier);
       if (!ts_node_is_null(mod)) {
         s.multicast = expr(field(mod, f.mask));
@@ -611,7 +615,9 @@ class Builder {
     } else if (sym == c_.sync_statement) {
       set(SyncStmt{expr(field(node, f.barrier))});
     } else if (sym == c_.commit_statement) {
-      CommitStmt s{.op = *op, .barrier = expr(field(node, f.barrier))};
+      CommitStmt s;
+      s.op = *op;
+      s.barrier = expr(field(node, f.barrier));
       TSNode mod = field(node, f.modifier);
       if (!ts_node_is_null(mod)) {
         s.multicast = expr(field(mod, f.mask));

@@ -36,7 +36,13 @@ constexpr Snippet kSnippets[] = {
 
 CompletionCandidate candidate(CompletionCandidate::Kind kind, std::string label, std::string detail,
                               std::string insert_text = {}, SymbolKind symbol_kind = SymbolKind::Builtin) {
-  return {kind, std::move(label), std::move(detail), std::move(insert_text), symbol_kind};
+  CompletionCandidate c;
+  c.kind = kind;
+  c.label = std::move(label);
+  c.detail = std::move(detail);
+  c.insert_text = std::move(insert_text);
+  c.symbol_kind = symbol_kind;
+  return c;
 }
 
 bool is_index_name(SymbolKind k) {

@@ -112,7 +112,10 @@ std::vector<DocumentCosts::Entry> DocumentCosts::kernels(Document& doc, const Co
     if (!wanted) continue;
     if (kept == next.end() && errors) {
       KernelCosts none;
-      none.lens.push_back({.device = std::string(at.device->id), .problem = std::string(kNotEstimatedWithErrors)});
+      KernelCosts::Lens lens;
+      lens.device = std::string(at.device->id);
+      lens.problem = std::string(kNotEstimatedWithErrors);
+      none.lens.push_back(std::move(lens));
       kept = next.emplace(key, std::move(none)).first;
     }
     if (kept == next.end())

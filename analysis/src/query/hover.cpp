@@ -146,20 +146,22 @@ class Describer {
     if (s.stmt == kNone) return;
     const auto* r = std::get_if<RoleStmt>(&m_.stmt(s.stmt).node);
     if (!r) return;
-    std::optional<int64_t> warps = 0;
+    // The role's warps, when every entry folds to a constant.
+    int64_t count = 0;
+    bool known = true;
     unsigned per_unit = r->spec.kind == RoleSpec::Kind::Warpgroup ? 4 : 1;
     for (const RoleSpec::Entry& e : r->spec.entries) {
       std::optional<int64_t> first = typer_.evaluator().fold(e.first);
       std::optional<int64_t> end = e.end == kNone ? (first ? std::optional<int64_t>(*first + 1) : std::nullopt)
                                                   : typer_.evaluator().fold(e.end);
-      if (!warps || !first || !end) warps = std::nullopt;
-      else *warps += (*end - *first) * per_unit;
+      if (!first || !end) known = false;
+      else count += (*end - *first) * per_unit;
     }
     if (r->spec.kind == RoleSpec::Kind::All) {
       out.push_back(fact("warps", HoverFact::Kind::Text, "all of the block"));
-    } else if (warps) {
-      out.push_back(fact("warps", HoverFact::Kind::Count, {}, *warps));
-      out.push_back(fact("threads", HoverFact::Kind::Count, {}, *warps * 32));
+    } else if (known) {
+      out.push_back(fact("warps", HoverFact::Kind::Count, {}, count));
+      out.push_back(fact("threads", HoverFact::Kind::Count, {}, count * 32));
     }
     if (r->maxnreg == kNone) {
       out.push_back(fact("maxnreg", HoverFact::Kind::Text, "not set"));
@@ -167,8 +169,8 @@ class Describer {
     }
     out.push_back(value("maxnreg", r->maxnreg));
     std::optional<int64_t> regs = typer_.evaluator().fold(r->maxnreg);
-    if (regs && warps && r->spec.kind != RoleSpec::Kind::All)
-      out.push_back(fact("register budget", HoverFact::Kind::Count, "registers", *regs * *warps * 32));
+    if (regs && known && r->spec.kind != RoleSpec::Kind::All)
+      out.push_back(fact("register budget", HoverFact::Kind::Count, "registers", *regs * count * 32));
   }
 
   /// Where the kernel's shared-memory layout places `id` (a buffer or an

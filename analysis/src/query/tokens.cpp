@@ -199,7 +199,11 @@ std::vector<InlayHintInfo> inlay_hints(const Module& m, std::string_view text, B
     if (!buffer || !in_range(s.decl.end) || s.decl.end == 0) continue;
     // What the buffer takes where it lives.
     if (std::optional<int64_t> b = eval.stored_bytes_of(s.type)) {
-      InlayHintInfo h{.kind = InlayHintInfo::Kind::Size, .offset = s.decl.end, .name = s.name, .bytes = *b};
+      InlayHintInfo h;
+      h.kind = InlayHintInfo::Kind::Size;
+      h.offset = s.decl.end;
+      h.name = s.name;
+      h.bytes = *b;
       if (!s.type.stage_dims.empty()) h.per_stage = eval.stored_bytes_of(s.type, s.type.stage_dims.size());
       out.push_back(h);
     }
@@ -209,8 +213,12 @@ std::vector<InlayHintInfo> inlay_hints(const Module& m, std::string_view text, B
     if (!p || p->stage == kNone) continue;
     const Symbol& s = m.symbol(p->stage);
     if (!in_range(s.def.end)) continue;
-    out.push_back({.kind = InlayHintInfo::Kind::Stage, .offset = s.def.end, .name = s.name,
-                   .stages = p->stages == kNone ? std::nullopt : eval.fold(p->stages)});
+    InlayHintInfo h;
+    h.kind = InlayHintInfo::Kind::Stage;
+    h.offset = s.def.end;
+    h.name = s.name;
+    h.stages = p->stages == kNone ? std::nullopt : eval.fold(p->stages);
+    out.push_back(h);
   }
   std::sort(out.begin(), out.end(), [](const InlayHintInfo& a, const InlayHintInfo& b) { return a.offset < b.offset; });
   return out;
