@@ -151,7 +151,14 @@ World::Result World::statement(Actor& a, StmtId id) {
             return Result::Stop;
           }
           if (b->completed % 2 != (*parity & 1)) {
-            if (b->completed > 0) join(a.vc, b->phase[*parity & 1]);
+            if (b->completed > 0) {
+              const Clock& phase = b->phase[*parity & 1];
+              join(a.vc, phase);
+              // Every lane acquires what every lane released into it (an
+              // arrive of all lanes): those accesses are ordered for each
+              // lane, as after a barrier.
+              if (!a.narrow) a.synced = std::max(a.synced, exec::at(phase, a.warp_entity));
+            }
             return Result::Next;
           }
           a.blocked_on = "`" + std::string(m.written(m.exprs[n.barrier].range)) + "` (element " +

@@ -204,6 +204,7 @@ bool World::step_actor(int index) {
   }
   if (a.frames.empty()) {
     a.done = true;
+    narrow_to(a, Frame{});  // every lane ends: the warp's whole clock
     if (std::none_of(actors_.begin(), actors_.end(), [&](const Actor& o) { return o.cta == a.cta && !o.done; }))
       end_cta(a.cta);
     changed();
@@ -237,11 +238,20 @@ World::Result World::exec(Actor& a, StmtId id) { return statement(a, id); }
 
 void World::narrow_to(Actor& a, const Frame& top) {
   const bool narrow = top.elected || top.mask != ~0u;
+  const bool electing = top.elected && a.entity != a.lone;
   a.entity = top.elected ? a.lone : a.warp_entity;
-  if (narrow == a.narrow) return;
+  // The elected thread knows the other lanes' accesses up to the warp's
+  // last barrier only (`elect` orders nothing), with what it acquired
+  // itself in earlier narrow code (`one`).
+  auto cap = [&] { a.vc[a.warp_entity] = std::min(a.vc[a.warp_entity], a.synced); };
+  if (narrow == a.narrow) {
+    if (electing) cap();
+    return;
+  }
   a.narrow = narrow;
   if (narrow) {
     a.wide = a.vc;
+    if (electing) cap();
     join(a.vc, a.one);
     return;
   }

@@ -275,7 +275,9 @@ class World {
   void arrive(Mbarrier& b, int64_t n, const Clock& vc);
   void complete_tx(Mbarrier& b, int64_t bytes, const Clock& vc);
   void release(Actor& a) {
-    a.vc[a.warp_entity]++;
+    // The elected thread's clock holds the warp's epoch at its last
+    // barrier (narrow_to()): that stays.
+    if (a.entity != a.lone) a.vc[a.warp_entity]++;
     a.vc[a.lone]++;
   }
   /// What a release by the threads now running carries (see Actor).

@@ -945,6 +945,107 @@ kernel cp_async_fence_after_wait(A: global bf16[64, 16], B: global bf16[64, 16],
 
 // -----
 
+// Every lane stores its element, then the elected thread reads the whole
+// tile: `elect` orders nothing, so lane 0 may read before lane 5's store
+// lands. The block is the role, so `syncthreads` before the `elect` fixes it.
+target sm_90a
+kernel elect_reads_lanes(X: global f32[N], Y: global f32[N]) where N % 32 == 0 grid (N / 32) block 32 {
+  smem s: f32[32]
+  reg x: f32[1]
+  load x <- X[block.x * 32 + lane : 1]
+  store s[lane : 1] <- x
+  elect {
+    reg t: f32[32]
+    // expected-error@+1 [CAKE-E0601] {{`s` is read inside `elect` after every thread of the role wrote it, with no barrier between}} fix {{syncthreads}}
+    load t <- s
+    store Y[block.x * 32 : 32] <- t
+  }
+}
+
+// -----
+
+// The same with the barrier (clean).
+target sm_90a
+kernel elect_reads_after_sync(X: global f32[N], Y: global f32[N]) where N % 32 == 0 grid (N / 32) block 32 {
+  smem s: f32[32]
+  reg x: f32[1]
+  load x <- X[block.x * 32 + lane : 1]
+  store s[lane : 1] <- x
+  syncthreads
+  elect {
+    reg t: f32[32]
+    load t <- s
+    store Y[block.x * 32 : 32] <- t
+  }
+}
+
+// -----
+
+// Or an mbarrier phase that every lane arrives on and the elected thread
+// waits for (clean): the wait acquires every lane's store.
+target sm_90a
+kernel elect_reads_after_phase(X: global f32[N], Y: global f32[N]) where N % 32 == 0 grid (N / 32) block 32 {
+  smem s: f32[32]
+  mbarrier lanes count(32)
+  reg x: f32[1]
+  load x <- X[block.x * 32 + lane : 1]
+  store s[lane : 1] <- x
+  arrive lanes
+  elect { wait lanes parity(0) }
+  elect {
+    reg t: f32[32]
+    load t <- s
+    store Y[block.x * 32 : 32] <- t
+  }
+}
+
+// -----
+
+// An epilogue warp stages its tile, fences, and one thread stores it by TMA
+// with no barrier of the warp between: the TMA unit may read rows whose
+// stores have not landed. A role needs its own named barrier (no fix).
+target sm_90a
+kernel epilogue_store_unsynced(X: global f32[N, 64], Y: global f32[N, 64]) where N % 32 == 0 grid (N / 32) block 32 {
+  smem out: f32[32, 64]
+  tensormap tY = Y box [32, 64]
+  role epilogue warp(0) {
+    reg x: f32[64]
+    load x <- X[block.x * 32 + lane, :]
+    store out[lane, :] <- x
+    fence.proxy.async
+    elect {
+      // expected-error@+1 [CAKE-E0601] {{`out` is read inside `elect` after every thread of the role wrote it}} nofix
+      tma.store tY[block.x * 32, 0] <- out
+      tma.store.commit
+      tma.store.wait 0
+    }
+  }
+}
+
+// -----
+
+// The same with the warp's named barrier (clean).
+target sm_90a
+kernel epilogue_store_synced(X: global f32[N, 64], Y: global f32[N, 64]) where N % 32 == 0 grid (N / 32) block 32 {
+  smem out: f32[32, 64]
+  tensormap tY = Y box [32, 64]
+  namedbarrier epi id(1) threads(32)
+  role epilogue warp(0) {
+    reg x: f32[64]
+    load x <- X[block.x * 32 + lane, :]
+    store out[lane, :] <- x
+    fence.proxy.async
+    sync epi
+    elect {
+      tma.store tY[block.x * 32, 0] <- out
+      tma.store.commit
+      tma.store.wait 0
+    }
+  }
+}
+
+// -----
+
 // tcgen05.st then tcgen05.ld of the same cells: the store must be waited for.
 target sm_100a
 kernel st_then_ld(X: global f32[128, 32], C: global f32[128, 32]) grid (1) block 128 {
@@ -1149,11 +1250,13 @@ kernel read_back_other_role(X: global f32[N, 64], Y: global f32[N, 64]) where N 
   smem out: f32[32, 64]
   tensormap tY = Y box [32, 64]
   namedbarrier stored id(1) threads(64)
+  namedbarrier staged id(2) threads(32)
   role storer warp(0) {
     reg x: f32[64]
     load x <- X[block.x * 32 + lane, :]
     store out[lane, :] <- x
     fence.proxy.async
+    sync staged
     elect {
       tma.store tY[block.x * 32, 0] <- out
       tma.store.commit
@@ -1177,11 +1280,13 @@ kernel read_back_other_role_early(X: global f32[N, 64], Y: global f32[N, 64]) wh
   smem out: f32[32, 64]
   tensormap tY = Y box [32, 64]
   namedbarrier stored id(1) threads(64)
+  namedbarrier staged id(2) threads(32)
   role storer warp(0) {
     reg x: f32[64]
     load x <- X[block.x * 32 + lane, :]
     store out[lane, :] <- x
     fence.proxy.async
+    sync staged
     elect {
       tma.store tY[block.x * 32, 0] <- out
       tma.store.commit

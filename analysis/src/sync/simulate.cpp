@@ -1029,6 +1029,11 @@ class Simulator {
       bool own_ordered = w.actor == a.id && !w.async;
       if (!own_ordered && !knows(a, st.last_write, scope))
         hazard(HazardKind::UnorderedRead, a, id, operand, slot, w);
+      // Except for fewer threads than wrote: the elected thread's read is
+      // not ordered after the other lanes' writes (`elect` orders nothing).
+      bool elected = scope == ThreadScope::One || scope == ThreadScope::PerWarp || scope == ThreadScope::PerWarpgroup;
+      if (own_ordered && elected && w.scope == ThreadScope::All && !w.synced && !knows(a, st.last_write, scope))
+        hazard(HazardKind::ElectedRead, a, id, operand, slot, w);
     }
     int e = new_access(a, id, async);
     accesses_[e].operand = operand;

@@ -180,6 +180,10 @@ enum class HazardKind : uint8_t {
   /// yet, filled later by a write not ordered before it: the read sees
   /// whatever the memory held.
   ReadBeforeFill,
+  /// A read inside `elect` of what all the role's threads wrote, with no
+  /// barrier of the role (nor a phase the elected thread waited on)
+  /// between: `elect` orders nothing.
+  ElectedRead,
 };
 
 struct Hazard {

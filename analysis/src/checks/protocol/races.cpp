@@ -52,6 +52,23 @@ void check_races(const ProtocolContext& cx) {
         cx.diagnostics.push_back(std::move(d));
         break;
       }
+      case HazardKind::ElectedRead: {
+        if (!reported.insert({DiagId::ReadBeforePublish, h.stmt}).second) break;
+        Diagnostic d = make_diagnostic(DiagForm::ReadAfterLanes, at, slot);
+        d.related.push_back({m.stmts[h.other_stmt].range, "written here by every thread" + by_role(h.other_role)});
+        // Without roles, the block is the role: `syncthreads` before the
+        // `elect` orders the writes. A role's own barrier needs a `named`.
+        StmtId elect = h.stmt;
+        while (elect != kNone && !std::holds_alternative<ElectStmt>(m.stmts[elect].node)) elect = m.stmts[elect].parent;
+        if (elect != kNone && t.roles[h.role].role.name.empty()) {
+          const Stmt& e = m.stmts[elect];
+          d.fixes.push_back({"insert `syncthreads` before the `elect`",
+                             {TextEdit{{e.range.begin, e.range.begin}, "syncthreads\n" + std::string(m.indent_at(e.range.begin))}},
+                             true});
+        }
+        cx.diagnostics.push_back(std::move(d));
+        break;
+      }
       case HazardKind::UnorderedOverwrite: {
         if (!reported.insert({DiagId::OverwriteBeforeRelease, h.stmt}).second) break;
         const RoleView& reader = t.roles[h.other_role].role;
