@@ -1001,6 +1001,54 @@ kernel elect_reads_after_phase(X: global f32[N], Y: global f32[N]) where N % 32 
 
 // -----
 
+// One warp reads a tile each step and its elected thread copies the next
+// one over it: with no barrier of the warp between, the copy may land
+// before every lane has read. `syncthreads` before the `elect` fixes it.
+target sm_90a
+kernel elect_copies_over_reads(X: global f32[N, 32], Y: global f32[32]) where N % 32 == 0 grid (1) block 32 {
+  smem s: f32[32]
+  mbarrier full
+  reg acc: f32[1] = 0
+  reg t: f32[1]
+  for k in 0 .. N / 32 {
+    elect {
+      arrive.expect_tx full, bytes(s)
+      // expected-error@+1 [CAKE-E0602] {{`s` is overwritten inside `elect` after every thread of the role read it, with no barrier between}} fix {{syncthreads}}
+      bulk.load s <- X[k, :], full
+    }
+    wait full parity(k % 2)
+    load t <- s[lane : 1]
+    acc = acc + t
+  }
+  store Y[lane : 1] <- acc
+}
+bench elect_copies_over_reads { N = 128 }
+
+// -----
+
+// The same with the barrier after the reads (clean).
+target sm_90a
+kernel elect_copies_after_sync(X: global f32[N, 32], Y: global f32[32]) where N % 32 == 0 grid (1) block 32 {
+  smem s: f32[32]
+  mbarrier full
+  reg acc: f32[1] = 0
+  reg t: f32[1]
+  for k in 0 .. N / 32 {
+    elect {
+      arrive.expect_tx full, bytes(s)
+      bulk.load s <- X[k, :], full
+    }
+    wait full parity(k % 2)
+    load t <- s[lane : 1]
+    acc = acc + t
+    syncthreads
+  }
+  store Y[lane : 1] <- acc
+}
+bench elect_copies_after_sync { N = 128 }
+
+// -----
+
 // An epilogue warp stages its tile, fences, and one thread stores it by TMA
 // with no barrier of the warp between: the TMA unit may read rows whose
 // stores have not landed. A role needs its own named barrier (no fix).
@@ -2074,6 +2122,7 @@ kernel multicast_steps_unsynced(X: global f32[8, 64], Y: global f32[16, 64]) gri
   for k in 0 .. 4 {
     elect {
       arrive.expect_tx full, bytes(s)
+      // expected-error@+1 [CAKE-E0602] {{`s` is overwritten inside `elect` after every thread of the role read it}}
       tma.load s[cluster.rank : 1, :] <- t[k * 2 + cluster.rank, 0], full multicast(3)
     }
     wait full parity(k % 2)

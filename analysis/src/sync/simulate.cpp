@@ -1011,6 +1011,16 @@ class Simulator {
     per_cta_[a.cta].hazards.push_back(make_hazard(kind, scope, a, id, operand, slot, other));
   }
 
+  /// Whether the role's own access `e`, by all its threads, is unordered
+  /// for the elected thread(s) now running at `scope`: `elect` orders
+  /// nothing, so only a barrier of the role since (`synced`) or a phase
+  /// they acquired that carries it does.
+  bool unordered_for_elected(const Actor& a, int e, ThreadScope scope) const {
+    bool elected = scope == ThreadScope::One || scope == ThreadScope::PerWarp || scope == ThreadScope::PerWarpgroup;
+    const Access& x = accesses_[e];
+    return elected && x.scope == ThreadScope::All && !x.synced && !knows(a, e, scope);
+  }
+
   /// A read of `slot` in CTA `cta` (the actor's own, or a dsmem peer's).
   int read_slot(Actor& a, StmtId id, ExprId operand, SlotKey slot, bool async, int64_t cta = -1) {
     ThreadScope scope = a.frames.back().scope;
@@ -1029,10 +1039,7 @@ class Simulator {
       bool own_ordered = w.actor == a.id && !w.async;
       if (!own_ordered && !knows(a, st.last_write, scope))
         hazard(HazardKind::UnorderedRead, a, id, operand, slot, w);
-      // Except for fewer threads than wrote: the elected thread's read is
-      // not ordered after the other lanes' writes (`elect` orders nothing).
-      bool elected = scope == ThreadScope::One || scope == ThreadScope::PerWarp || scope == ThreadScope::PerWarpgroup;
-      if (own_ordered && elected && w.scope == ThreadScope::All && !w.synced && !knows(a, st.last_write, scope))
+      if (own_ordered && unordered_for_elected(a, st.last_write, scope))
         hazard(HazardKind::ElectedRead, a, id, operand, slot, w);
     }
     int e = new_access(a, id, async);
@@ -1049,7 +1056,15 @@ class Simulator {
     SlotState& st = slots_[{cta, slot}];
     for (int r : st.reads) {
       const Access& ev = accesses_[r];
-      if (ev.actor == a.id) continue;
+      if (ev.actor == a.id) {
+        // An async read (a wgmma operand) is complete at a wait every
+        // thread ran; a synchronous one is each lane's own.
+        if (!ev.async && unordered_for_elected(a, r, scope)) {
+          hazard(HazardKind::ElectedOverwrite, a, id, operand, slot, ev);
+          break;
+        }
+        continue;
+      }
       if (!knows(a, r, scope)) {
         hazard(HazardKind::UnorderedOverwrite, a, id, operand, slot, ev);
         break;

@@ -184,6 +184,10 @@ enum class HazardKind : uint8_t {
   /// barrier of the role (nor a phase the elected thread waited on)
   /// between: `elect` orders nothing.
   ElectedRead,
+  /// A write inside `elect` (a copy the elected thread issues, a store)
+  /// over what all the role's threads read, with no barrier of the role
+  /// between.
+  ElectedOverwrite,
 };
 
 struct Hazard {

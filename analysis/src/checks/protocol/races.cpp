@@ -52,12 +52,16 @@ void check_races(const ProtocolContext& cx) {
         cx.diagnostics.push_back(std::move(d));
         break;
       }
-      case HazardKind::ElectedRead: {
-        if (!reported.insert({DiagId::ReadBeforePublish, h.stmt}).second) break;
-        Diagnostic d = make_diagnostic(DiagForm::ReadAfterLanes, at, slot);
-        d.related.push_back({m.stmts[h.other_stmt].range, "written here by every thread" + by_role(h.other_role)});
+      case HazardKind::ElectedRead:
+      case HazardKind::ElectedOverwrite: {
+        bool read = h.kind == HazardKind::ElectedRead;
+        if (!reported.insert({read ? DiagId::ReadBeforePublish : DiagId::OverwriteBeforeRelease, h.stmt}).second) break;
+        Diagnostic d = make_diagnostic(read ? DiagForm::ReadAfterLanes : DiagForm::OverwriteAfterLanes, at, slot);
+        d.related.push_back(
+            {m.stmts[h.other_stmt].range, std::string(read ? "written" : "read") + " here by every thread" + by_role(h.other_role)});
         // Without roles, the block is the role: `syncthreads` before the
-        // `elect` orders the writes. A role's own barrier needs a `named`.
+        // `elect` orders the accesses. A role's own barrier needs a
+        // `namedbarrier` declared for it, which is not the fix's to make.
         StmtId elect = h.stmt;
         while (elect != kNone && !std::holds_alternative<ElectStmt>(m.stmts[elect].node)) elect = m.stmts[elect].parent;
         if (elect != kNone && t.roles[h.role].role.name.empty()) {
