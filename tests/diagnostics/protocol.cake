@@ -1004,6 +1004,8 @@ kernel elect_reads_after_phase(X: global f32[N], Y: global f32[N]) where N % 32 
 // One warp reads a tile each step and its elected thread copies the next
 // one over it: with no barrier of the warp between, the copy may land
 // before every lane has read. `syncthreads` before the `elect` fixes it.
+// No bench: the smallest N gives the loop one trip, so the verifier grows
+// N until it runs twice, as it turns rings twice.
 target sm_90a
 kernel elect_copies_over_reads(X: global f32[N, 32], Y: global f32[32]) where N % 32 == 0 grid (1) block 32 {
   smem s: f32[32]
@@ -1022,7 +1024,6 @@ kernel elect_copies_over_reads(X: global f32[N, 32], Y: global f32[32]) where N 
   }
   store Y[lane : 1] <- acc
 }
-bench elect_copies_over_reads { N = 128 }
 
 // -----
 
@@ -1045,7 +1046,6 @@ kernel elect_copies_after_sync(X: global f32[N, 32], Y: global f32[32]) where N 
   }
   store Y[lane : 1] <- acc
 }
-bench elect_copies_after_sync { N = 128 }
 
 // -----
 

@@ -1672,9 +1672,10 @@ class Simulator {
 /// a loop's trips times those of the loops around it (`outer`), so that
 /// nested loops count as the product they simulate (two 128-trip loops
 /// are 16,384 bodies, not 128); loop variables are unbound, so bounds
-/// that use them count once. Also whether each ring turns twice.
+/// that use them count once. Also whether each ring turns twice and each
+/// loop whose count the shape sets runs twice.
 void loop_trips(const Module& m, const Evaluator& eval, const std::vector<StmtId>& body, const Env& env,
-                int64_t outer, int64_t& max_trips, bool& rings_turn_twice) {
+                int64_t outer, int64_t& max_trips, bool& loops_turn_twice) {
   auto nested = [&](std::optional<int64_t> t) {
     int64_t total = outer;
     if (t && *t > 0) total = checked_mul(outer, *t).value_or(INT64_MAX);
@@ -1686,18 +1687,21 @@ void loop_trips(const Module& m, const Evaluator& eval, const std::vector<StmtId
     if (const auto* p = std::get_if<PipelineStmt>(&s.node)) {
       auto t = eval.trips(p->start, p->end, p->step, &env);
       auto r = eval.fold(p->stages);
-      if (t && r && *t / 2 < *r) rings_turn_twice = false;
-      loop_trips(m, eval, p->body, env, nested(t), max_trips, rings_turn_twice);
+      if (t && r && *t / 2 < *r) loops_turn_twice = false;
+      loop_trips(m, eval, p->body, env, nested(t), max_trips, loops_turn_twice);
     } else if (const auto* f = std::get_if<ForStmt>(&s.node)) {
-      loop_trips(m, eval, f->body, env, nested(eval.trips(f->start, f->end, f->step, &env)), max_trips,
-                 rings_turn_twice);
+      // A loop whose count the shape sets runs twice too: what one trip
+      // leaves for the next (a copy over the last trip's reads) shows then.
+      auto t = eval.trips(f->start, f->end, f->step, &env);
+      if (t && *t < 2 && !eval.trips(f->start, f->end, f->step, nullptr)) loops_turn_twice = false;
+      loop_trips(m, eval, f->body, env, nested(t), max_trips, loops_turn_twice);
     } else if (const auto* r = std::get_if<RoleStmt>(&s.node)) {
-      loop_trips(m, eval, r->body, env, outer, max_trips, rings_turn_twice);
+      loop_trips(m, eval, r->body, env, outer, max_trips, loops_turn_twice);
     } else if (const auto* el = std::get_if<ElectStmt>(&s.node)) {
-      loop_trips(m, eval, el->body, env, outer, max_trips, rings_turn_twice);
+      loop_trips(m, eval, el->body, env, outer, max_trips, loops_turn_twice);
     } else if (const auto* i = std::get_if<IfStmt>(&s.node)) {
-      loop_trips(m, eval, i->then_body, env, outer, max_trips, rings_turn_twice);
-      loop_trips(m, eval, i->else_body, env, outer, max_trips, rings_turn_twice);
+      loop_trips(m, eval, i->then_body, env, outer, max_trips, loops_turn_twice);
+      loop_trips(m, eval, i->else_body, env, outer, max_trips, loops_turn_twice);
     }
   }
 }
@@ -1742,7 +1746,8 @@ std::optional<Env> simulation_env(const KernelFacts& facts) {
     return trips <= kMaxTrips && (twice || !need_two_turns);
   };
   // Bench shapes are what runs; otherwise grow the smallest shape (doubling
-  // keeps every divisibility fact) until each ring turns twice.
+  // keeps every divisibility fact) until each ring turns twice and each
+  // loop whose count the shape sets runs twice.
   bool benched = std::any_of(m.benches.begin(), m.benches.end(), [&](const Bench& b) {
     return b.kernel_symbol != kNone && m.symbols[b.kernel_symbol].kernel == k;
   });

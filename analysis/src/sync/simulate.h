@@ -20,7 +20,8 @@ ProtocolTrace simulate_protocol(const Module& m, uint32_t kernel, std::vector<Ro
 
 /// The shape to simulate a kernel with, chosen among its facts' shape samples
 /// (KernelFacts::samples()): a bench shape, else the smallest the kernel's
-/// `where` facts allow that gives every pipeline two turns of its ring.
+/// `where` facts allow that gives every pipeline two turns of its ring and
+/// every loop whose count the shape sets two trips.
 /// Nullopt when no shape keeps the trip counts within the budget.
 std::optional<Env> simulation_env(const KernelFacts& facts);
 
