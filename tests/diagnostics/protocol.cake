@@ -873,6 +873,58 @@ kernel stage_store_fenced(X: global f32[N, 64], Y: global f32[N, 64]) where N % 
 
 // -----
 
+// The writer fences, but after the arrive that lets the storer read: the
+// fence is not ordered before the TMA store's read.
+target sm_90a
+kernel fence_after_publish(X: global f32[N, 64], Y: global f32[N, 64]) where N % 32 == 0 grid (N / 32) block 64 {
+  smem out: f32[32, 64]
+  tensormap tY = Y box [32, 64]
+  mbarrier staged count(32)
+  role writer warp(0) {
+    reg x: f32[64]
+    load x <- X[block.x * 32 + lane, :]
+    store out[lane, :] <- x
+    arrive staged
+    fence.proxy.async
+  }
+  role storer warp(1) {
+    wait staged parity(0)
+    elect {
+      // expected-error@+1 [CAKE-E0604] {{`out` is read by `tma.store` (the async proxy) after its last write, by `store`, through the generic proxy; the `fence.proxy.async` that follows the write is not ordered before this read}} fix {{fence.proxy.async}}
+      tma.store tY[block.x * 32, 0] <- out
+      tma.store.commit
+      tma.store.wait 0
+    }
+  }
+}
+
+// -----
+
+// The fence before the arrive (clean).
+target sm_90a
+kernel fence_before_publish(X: global f32[N, 64], Y: global f32[N, 64]) where N % 32 == 0 grid (N / 32) block 64 {
+  smem out: f32[32, 64]
+  tensormap tY = Y box [32, 64]
+  mbarrier staged count(32)
+  role writer warp(0) {
+    reg x: f32[64]
+    load x <- X[block.x * 32 + lane, :]
+    store out[lane, :] <- x
+    fence.proxy.async
+    arrive staged
+  }
+  role storer warp(1) {
+    wait staged parity(0)
+    elect {
+      tma.store tY[block.x * 32, 0] <- out
+      tma.store.commit
+      tma.store.wait 0
+    }
+  }
+}
+
+// -----
+
 // cp.async writes through the generic proxy too: a wgmma reading the tile
 // needs the fence.
 target sm_90a

@@ -73,6 +73,7 @@ struct Access {
   bool synced = false;   // a block or named barrier ordered all threads after it
   bool generic = false;  // a generic-proxy write of shared memory
   bool fenced = false;   // its writer ran fence.proxy.async after it
+  int fence = -1;        // that fence, as an access of its role (released and acquired as accesses are)
   bool copying = false;  // a cp.async write no cp.async.wait has completed: no fence covers it yet
   StmtId landed = kNone;  // a cp.async write's: the cp.async.wait that completed it
   bool unwaited_st = false;  // a tcgen05.st no tcgen05.wait.st of its role has completed
@@ -994,7 +995,10 @@ class Simulator {
     h.slot = slot;
     h.other_role = actors_[other.actor].index;
     h.other_stmt = other.stmt;
-    if (kind == HazardKind::UnfencedProxy) h.fence_after = other.copying ? kNone : other.landed != kNone ? other.landed : other.stmt;
+    if (kind == HazardKind::UnfencedProxy) {
+      h.fence_after = other.copying ? kNone : other.landed != kNone ? other.landed : other.stmt;
+      if (other.fenced) h.late_fence = accesses_[other.fence].stmt;
+    }
     if (actors_[other.actor].cta != a.cta) h.other_cta = actors_[other.actor].cta;
     return h;
   }
@@ -1121,7 +1125,8 @@ class Simulator {
     SlotState& st = slots_[{cta < 0 ? a.cta : cta, slot}];
     if (st.last_write < 0) return;
     const Access& w = accesses_[st.last_write];
-    if (w.generic && !w.fenced) hazard(HazardKind::UnfencedProxy, a, id, operand, slot, w);
+    bool ordered = w.fenced && (w.actor == a.id || knows(a, w.fence, a.frames.back().scope));
+    if (w.generic && !ordered) hazard(HazardKind::UnfencedProxy, a, id, operand, slot, w);
   }
 
   /// A register fragment read or written outside wgmma.
@@ -1576,16 +1581,21 @@ class Simulator {
       case Op::ClusterSync:
         return rendezvous(a, id, cluster_, a.role.threads(), cluster_threads_, BarrierKey{});
       // The rest below are not plain ops.
-      case Op::FenceProxyAsync:
-        // Orders this role's generic writes before later async-proxy reads;
-        // a cp.async's once a wait has completed it.
+      case Op::FenceProxyAsync: {
+        // Orders this role's generic writes before the async-proxy reads
+        // that the fence itself is ordered before (an access of the role,
+        // carried by its releases); a cp.async's once a wait has completed
+        // it.
+        int fence = new_access(a, id, false);
         for (; a.fenced_upto < a.own.size(); ++a.fenced_upto) {
           Access& w = accesses_[a.own[a.fenced_upto]];
           w.fenced = !w.copying;
+          w.fence = fence;
         }
-        for (int e : a.cp_landed) accesses_[e].fenced = true;
+        for (int e : a.cp_landed) accesses_[e].fenced = true, accesses_[e].fence = fence;
         a.cp_landed.clear();
         break;
+      }
       case Op::Tcgen05WaitSt:
         for (; a.st_waited_upto < a.own.size(); ++a.st_waited_upto) accesses_[a.own[a.st_waited_upto]].unwaited_st = false;
         break;

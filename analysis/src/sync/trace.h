@@ -204,6 +204,9 @@ struct Hazard {
   /// write, or the `cp.async.wait` that completed a copy; kNone: a copy no
   /// wait completed, which E0408 reports).
   StmtId fence_after = kNone;
+  /// UnfencedProxy: the writer's `fence.proxy.async` that followed the
+  /// write but is not ordered before the read (kNone: none followed it).
+  StmtId late_fence = kNone;
 };
 
 enum class AsyncEventKind : uint8_t {

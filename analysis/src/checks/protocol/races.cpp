@@ -88,8 +88,11 @@ void check_races(const ProtocolContext& cx) {
         const Stmt& writer = m.stmts[h.other_stmt];
         std::string reads = "`" + std::string(m.written(reader.keyword)) + "`";
         std::string writes = "`" + std::string(m.written(writer.keyword.begin == writer.keyword.end ? writer.range : writer.keyword)) + "`";
-        Diagnostic d = make_diagnostic(DiagId::UnfencedProxy, at, slot, reads, writes);
+        Diagnostic d = h.late_fence == kNone ? make_diagnostic(DiagId::UnfencedProxy, at, slot, reads, writes)
+                                             : make_diagnostic(DiagForm::ProxyFenceUnordered, at, slot, reads, writes);
         d.related.push_back({m.stmts[h.other_stmt].range, "written here" + by_role(h.other_role)});
+        if (h.late_fence != kNone)
+          d.related.push_back({m.stmts[h.late_fence].range, "fenced here, after the barrier that orders the read"});
         if (h.fence_after == h.other_stmt)
           d.fixes.push_back({"insert `fence.proxy.async` after the write", {line_after(writer, "fence.proxy.async")}, true});
         else if (h.fence_after != kNone)  // a copy's writes are there once its wait has completed them
