@@ -1103,7 +1103,8 @@ kernel elect_copies_after_sync(X: global f32[N, 32], Y: global f32[32]) where N 
 
 // An epilogue warp stages its tile, fences, and one thread stores it by TMA
 // with no barrier of the warp between: the TMA unit may read rows whose
-// stores have not landed. A role needs its own named barrier (no fix).
+// stores have not landed. A role needs its own named barrier: the fix
+// declares one (the first free id, the role's threads) and syncs on it.
 target sm_90a
 kernel epilogue_store_unsynced(X: global f32[N, 64], Y: global f32[N, 64]) where N % 32 == 0 grid (N / 32) block 32 {
   smem out: f32[32, 64]
@@ -1114,10 +1115,33 @@ kernel epilogue_store_unsynced(X: global f32[N, 64], Y: global f32[N, 64]) where
     store out[lane, :] <- x
     fence.proxy.async
     elect {
-      // expected-error@+1 [CAKE-E0601] {{`out` is read inside `elect` after every thread of the role wrote it}} nofix
+      // expected-error@+1 [CAKE-E0601] {{`out` is read inside `elect` after every thread of the role wrote it}} fix {{sync epilogue_sync}}
       tma.store tY[block.x * 32, 0] <- out
       tma.store.commit
       tma.store.wait 0
+    }
+  }
+}
+
+// -----
+
+// The `elect` under an `if` of the role: a barrier there would wait for
+// threads that never come, so no fix is offered.
+target sm_90a
+kernel elect_under_if(X: global f32[N], Y: global f32[N]) where N % 64 == 0 grid (N / 64) block 64 {
+  smem s: f32[64]
+  role io warp(0 .. 2) {
+    reg x: f32[1]
+    load x <- X[block.x * 64 + warp.id * 32 + lane : 1]
+    store s[warp.id * 32 + lane : 1] <- x
+    if warp.id == 0 {
+      elect {
+        reg t: f32[64]
+        // expected-error@+2 [CAKE-E0601] {{`s` is read inside `elect` after every thread of the role wrote it}} nofix
+        // expected-error@+1 [CAKE-E0605] {{`s` reads what another warp of role `io` wrote, with no barrier between}}
+        load t <- s
+        store Y[block.x * 64 : 64] <- t
+      }
     }
   }
 }
