@@ -146,6 +146,12 @@ World::Result World::group_wait(Actor& a, GroupQueue& q, int64_t keep, std::stri
                                 bool writes) {
   // `slots` maps the queue's entries (wgmma slot numbers) to effects.
   auto effect_of = [&](int i) { return slots ? (*slots)[static_cast<size_t>(i)] : i; };
+  // A full store wait first takes the writes of groups a `.read` wait
+  // retired (they have landed); those still count toward `keep`.
+  while (writes && !q.read.empty() && static_cast<int64_t>(q.read.size() + q.groups.size()) > keep) {
+    for (int i : q.read.front()) join(a.vc, effects_[effect_of(i)].written);
+    q.read.pop_front();
+  }
   while (static_cast<int64_t>(q.groups.size()) > keep) {
     for (int i : q.groups.front()) {
       int e = effect_of(i);
@@ -158,6 +164,7 @@ World::Result World::group_wait(Actor& a, GroupQueue& q, int64_t keep, std::stri
       const Effect& e = effects_[effect_of(i)];
       join(a.vc, writes && !e.written.empty() ? e.written : e.vc);
     }
+    if (!writes) q.read.push_back(std::move(q.groups.front()));
     q.groups.pop_front();
   }
   return Result::Next;

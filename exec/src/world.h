@@ -69,6 +69,10 @@ struct Effect {
 struct GroupQueue {
   std::vector<int> open;              // issued, not yet committed
   std::deque<std::vector<int>> groups;  // committed, oldest first
+  /// The store queue's groups whose reads a `tma.store.wait.read` has
+  /// seen done, oldest first: their writes are still for a full
+  /// `tma.store.wait` to acquire (they count toward its `n` too).
+  std::deque<std::vector<int>> read;
   int last = -1;                      // the newest effect (in-order landing)
 };
 

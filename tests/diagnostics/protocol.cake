@@ -1518,8 +1518,9 @@ kernel peer_rows_unsynced(X: global f32[N, 64], W: global f32[N, 64], Z: global 
 // -----
 
 // Near miss: each CTA reads back only the rows it stored itself, after its
-// own whole wait; the other CTA's rows are never read, so no cluster.sync
-// is needed (clean).
+// own whole wait and a barrier that gives every lane what the elected
+// thread waited for; the other CTA's rows are never read, so no
+// cluster.sync is needed (clean).
 target sm_90a
 kernel own_rows_in_cluster(X: global f32[N, 64], W: global f32[N, 64], Z: global f32[N, 64]) where N % 64 == 0 grid (N / 32) block 32 cluster (2) {
   smem out: f32[32, 64]
@@ -1535,6 +1536,32 @@ kernel own_rows_in_cluster(X: global f32[N, 64], W: global f32[N, 64], Z: global
     tma.store.commit
     tma.store.wait 0
   }
+  syncthreads
+  load y <- W[block.x * 32 + lane, :]
+  x = x + y
+  store Z[block.x * 32 + lane, :] <- x
+}
+
+// -----
+
+// The same without that barrier: only the elected thread waited for the
+// store, and `elect` orders nothing for the other lanes' reads.
+target sm_90a
+kernel own_rows_elected_wait(X: global f32[N, 64], W: global f32[N, 64], Z: global f32[N, 64]) where N % 64 == 0 grid (N / 32) block 32 cluster (2) {
+  smem out: f32[32, 64]
+  tensormap tW = W box [32, 64]
+  reg x: f32[64]
+  reg y: f32[64]
+  load x <- X[block.x * 32 + lane, :]
+  store out[lane, :] <- x
+  fence.proxy.async
+  syncthreads
+  elect {
+    tma.store tW[block.x * 32, 0] <- out
+    tma.store.commit
+    tma.store.wait 0
+  }
+  // expected-error@+1 [CAKE-E0417] {{`W` is read by every thread of the role, but only the elected thread waited for the `tma.store` that writes it}} fix {{syncthreads}}
   load y <- W[block.x * 32 + lane, :]
   x = x + y
   store Z[block.x * 32 + lane, :] <- x

@@ -220,15 +220,16 @@ kernel cluster_rank(A: global f32[N]) grid (1) block 32 {
 
 // -----
 
+// Each CTA of the pair loads half of the pair's tile into both CTAs.
 target sm_90a
 kernel multicast_ok(X: global bf16[N, 64]) where N % 256 == 0 grid (N / 128) block 128 cluster (2) {
   smem xs: bf16[128, 64] swizzle(128B)
   mbarrier full
-  tensormap tX = X box [128, 64] swizzle(128B)
+  tensormap tX = X box [64, 64] swizzle(128B)
   role load all {
     elect {
       arrive.expect_tx full, bytes(xs)
-      tma.load xs <- tX[block.x * 128, 0], full multicast(0b11)
+      tma.load xs[cluster.rank * 64 : 64, :] <- tX[block.x / 2 * 128 + cluster.rank * 64, 0], full multicast(0b11)
     }
     wait full parity(0)
   }

@@ -215,6 +215,22 @@ std::string read_text(const std::string& path) {
   return ss.str();
 }
 
+/// The cases of tests/diagnostics/FILE.cake, split at its `// -----`
+/// lines, each analysed alone as cake-verify-diagnostics does (the whole
+/// file as one text takes its first `target` line for every kernel).
+std::vector<std::string> diagnostic_cases(const char* file) {
+  std::string text = read_text(std::string(CAKE_TESTS_DIR) + "/diagnostics/" + file + ".cake");
+  std::vector<std::string> cases;
+  const std::string cut = "\n// -----\n";
+  size_t from = 0;
+  for (size_t at = text.find(cut); at != std::string::npos; at = text.find(cut, from)) {
+    cases.push_back(text.substr(from, at + 1 - from));
+    from = at + cut.size();
+  }
+  cases.push_back(text.substr(from));
+  return cases;
+}
+
 bool inside(ByteRange outer, ByteRange inner) { return inner.begin >= outer.begin && inner.end <= outer.end; }
 
 }  // namespace
@@ -258,56 +274,57 @@ TEST_CASE("the executor agrees with the verifier on tests/diagnostics", "[exec]"
   int accepted = 0, deadlocks = 0;
   std::vector<std::string> skipped;
   for (const char* file : {"protocol", "resources", "movement", "names_types", "performance", "targets", "dispatch",
-                           "suppression"}) {
-    auto a = analyze(read_text(std::string(CAKE_TESTS_DIR) + "/diagnostics/" + file + ".cake"));
-    const Module& m = a->module;
-    for (uint32_t k = 0; k < m.kernels.size(); ++k) {
-      bool errors = false, e0403 = false;
-      for (const Diagnostic& d : a->diagnostics) {
-        if (d.severity != Severity::Error || !inside(m.kernels[k].range, d.range)) continue;
-        errors = true;
-        e0403 = e0403 || d.id == DiagId::Deadlock;
-      }
-      if (errors && !e0403) continue;
-      std::string name(m.symbols[m.kernels[k].symbol].name);
-      if (e0403) {
-        // The verifier's deadlock shows once the rings turn often enough:
-        // try the smallest shape scaled by 1, 2, 4 and 8.
-        std::string seen;
-        bool deadlock = shows_at_scaled_shapes(m, k, RunProblem::Kind::Deadlock, 8, 1, seen);
-        INFO(file << ": kernel " << name << " has E0403");
-        CHECK(deadlock);
-        deadlocks += deadlock;
-        continue;
-      }
-      ShapeChoice s = choose_shape(m, k, -1, {});
-      if (!s.error.empty()) continue;
-      std::vector<TensorData> inputs;
-      std::string error;
-      if (!make_inputs(m, k, s.values, 3, inputs, error)) continue;
-      for (uint64_t schedule = 0; schedule <= 8; ++schedule) {
-        RunOptions o;
-        o.schedule = schedule;
-        o.max_steps = 2000000;
-        RunResult r = run_kernel(m, k, s.values, inputs, o);
-        bool unsupported = std::any_of(r.problems.begin(), r.problems.end(), [](const RunProblem& p) {
-          return p.kind == RunProblem::Kind::Unsupported;
-        });
-        if (unsupported) {  // not something the executor runs (said in its message)
-          skipped.push_back(name + ": " + problems(r));
-          break;
+                           "suppression"})
+    for (const std::string& text : diagnostic_cases(file)) {
+      auto a = analyze(text);
+      const Module& m = a->module;
+      for (uint32_t k = 0; k < m.kernels.size(); ++k) {
+        bool errors = false, e0403 = false;
+        for (const Diagnostic& d : a->diagnostics) {
+          if (d.severity != Severity::Error || !inside(m.kernels[k].range, d.range)) continue;
+          errors = true;
+          e0403 = e0403 || d.id == DiagId::Deadlock;
         }
-        INFO(file << ": kernel " << name << ", schedule " << schedule << "\n" << problems(r));
-        CHECK(r.problems.empty());
-        accepted += schedule == 0;
+        if (errors && !e0403) continue;
+        std::string name(m.symbols[m.kernels[k].symbol].name);
+        if (e0403) {
+          // The verifier's deadlock shows once the rings turn often enough:
+          // try the smallest shape scaled by 1, 2, 4 and 8.
+          std::string seen;
+          bool deadlock = shows_at_scaled_shapes(m, k, RunProblem::Kind::Deadlock, 8, 1, seen);
+          INFO(file << ": kernel " << name << " has E0403");
+          CHECK(deadlock);
+          deadlocks += deadlock;
+          continue;
+        }
+        ShapeChoice s = choose_shape(m, k, -1, {});
+        if (!s.error.empty()) continue;
+        std::vector<TensorData> inputs;
+        std::string error;
+        if (!make_inputs(m, k, s.values, 3, inputs, error)) continue;
+        for (uint64_t schedule = 0; schedule <= 8; ++schedule) {
+          RunOptions o;
+          o.schedule = schedule;
+          o.max_steps = 2000000;
+          RunResult r = run_kernel(m, k, s.values, inputs, o);
+          bool unsupported = std::any_of(r.problems.begin(), r.problems.end(), [](const RunProblem& p) {
+            return p.kind == RunProblem::Kind::Unsupported;
+          });
+          if (unsupported) {  // not something the executor runs (said in its message)
+            skipped.push_back(name + ": " + problems(r));
+            break;
+          }
+          INFO(file << ": kernel " << name << ", schedule " << schedule << "\n" << problems(r));
+          CHECK(r.problems.empty());
+          accepted += schedule == 0;
+        }
       }
     }
-  }
   std::string why;
   for (const std::string& s : skipped) why += "  " + s;
   WARN("kernels run clean under 9 schedules: " << accepted << ", deadlocks agreed: " << deadlocks
                                                << ", not run: " << skipped.size() << "\n" << why);
-  CHECK(accepted > 0);
+  CHECK(accepted >= 120);
 }
 
 namespace {
@@ -670,29 +687,31 @@ TEST_CASE("every race and CTA outside the cluster the verifier reports in tests/
       {"CAKE-E0604", RunProblem::Kind::Race},        {"CAKE-E0414", RunProblem::Kind::OutOfBounds}};
   int kernels = 0;
   for (const char* file : {"protocol", "resources", "movement", "names_types", "performance", "targets", "dispatch",
-                           "suppression"}) {
-    auto a = analyze(read_text(std::string(CAKE_TESTS_DIR) + "/diagnostics/" + file + ".cake"));
-    const Module& m = a->module;
-    for (uint32_t k = 0; k < m.kernels.size(); ++k) {
-      std::string codes;
-      std::set<RunProblem::Kind> kinds;
-      for (const Diagnostic& d : a->diagnostics) {
-        auto it = expected.find(rule_info(d.id).code);
-        if (d.severity != Severity::Error || !inside(m.kernels[k].range, d.range) || it == expected.end()) continue;
-        codes += std::string(rule_info(d.id).code) + " ";
-        kinds.insert(it->second);
-      }
-      if (kinds.empty()) continue;
-      ++kernels;
-      std::string name(m.symbols[m.kernels[k].symbol].name);
-      for (RunProblem::Kind kind : kinds) {
-        std::string seen;
-        bool shows = shows_at_scaled_shapes(m, k, kind, 4, 5, seen);
-        INFO(file << ": kernel " << name << " has " << codes << "; the executor reported: " << seen);
-        CHECK(shows);
+                           "suppression"})
+    for (const std::string& text : diagnostic_cases(file)) {
+      auto a = analyze(text);
+      const Module& m = a->module;
+      for (uint32_t k = 0; k < m.kernels.size(); ++k) {
+        std::string codes;
+        std::set<RunProblem::Kind> kinds;
+        for (const Diagnostic& d : a->diagnostics) {
+          auto it = expected.find(rule_info(d.id).code);
+          if (d.severity != Severity::Error || !inside(m.kernels[k].range, d.range) || it == expected.end()) continue;
+          codes += std::string(rule_info(d.id).code) + " ";
+          kinds.insert(it->second);
+        }
+        if (kinds.empty()) continue;
+        ++kernels;
+        std::string name(m.symbols[m.kernels[k].symbol].name);
+        for (RunProblem::Kind kind : kinds) {
+          std::string seen;
+          bool shows = shows_at_scaled_shapes(m, k, kind, 4, 5, seen);
+          INFO(file << ": kernel " << name << " has " << codes << "; the executor reported: " << seen);
+          CHECK(shows);
+        }
       }
     }
-  }
-  CHECK(kernels >= 30);
+  WARN("kernels with a race or an out-of-cluster CTA the executor found too: " << kernels);
+  CHECK(kernels >= 40);
 }
 

@@ -59,6 +59,7 @@ class Replay {
   Replay(const ProtocolContext& cx) : cx_(cx), m_(cx.module) {}
 
   void run(const std::vector<AsyncEvent>& events, const RoleView& role, bool finished) {
+    role_ = &role;
     for (const AsyncEvent& e : events) event(e);
     if (!finished) return;
     // Stores still in flight when the role ends.
@@ -122,7 +123,10 @@ class Replay {
           for (const AsyncEvent* c : g) cp_unsynced_.insert(c->slot);
         });
         break;
-      case AsyncEventKind::RoleSync: cp_unsynced_.clear(); break;
+      case AsyncEventKind::RoleSync:
+        cp_unsynced_.clear();
+        elected_waits_.clear();
+        break;
       case AsyncEventKind::SmemRead: smem_read(e); break;
       case AsyncEventKind::Tcgen05Mma:
         mma_scope_ = e.scope;
@@ -142,7 +146,11 @@ class Replay {
         break;
       case AsyncEventKind::TmaStoreWait:
         tma_.wait(e.count);
-        tma_writes_.wait(e.count);
+        // Waited for by the elected thread alone: the other lanes have the
+        // writes after a barrier of the role.
+        tma_writes_.wait(e.count, [&](const Events& g) {
+          if (e.scope != ThreadScope::All) elected_waits_.insert(elected_waits_.end(), g.begin(), g.end());
+        });
         break;
       case AsyncEventKind::TmaStoreWaitRead: tma_.wait(e.count); break;
       case AsyncEventKind::GlobalRead: global_read(e); break;
@@ -166,6 +174,17 @@ class Replay {
     for (const auto& g : tma_writes_.committed)
       for (const AsyncEvent* s : g)
         if (s->other == e.other && !writer) writer = s;
+    if (!writer && e.scope == ThreadScope::All) {
+      for (const AsyncEvent* s : elected_waits_)
+        if (s->other == e.other && !writer) writer = s;
+      if (!writer || !once(DiagId::TmaStoreReadBack, e.stmt)) return;
+      Diagnostic d = make_diagnostic(DiagForm::TmaStoreReadAfterElectedWait, m_.exprs[e.operand].range,
+                                     m_.symbols[e.other].name);
+      d.related.push_back({m_.stmts[writer->stmt].range, "the TMA store that writes it"});
+      if (auto fix = role_barrier_fix(m_, cx_.trace, *role_, m_.stmts[e.stmt], "before this read")) d.fixes.push_back(*fix);
+      cx_.diagnostics.push_back(std::move(d));
+      return;
+    }
     if (!writer || !once(DiagId::TmaStoreReadBack, e.stmt)) return;
     const Stmt& at = m_.stmts[e.stmt];
     Diagnostic d = make_diagnostic(DiagId::TmaStoreReadBack, m_.exprs[e.operand].range, m_.symbols[e.other].name,
@@ -256,6 +275,10 @@ class Replay {
   // `tma_writes_` until their writes are (`tma.store.wait` only).
   AsyncGroups<Events> tma_;
   AsyncGroups<Events> tma_writes_;
+  // Stores whose writes only an elected thread's wait retired, until a
+  // barrier of the role gives them to every lane.
+  Events elected_waits_;
+  const RoleView* role_ = nullptr;
 };
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "cake/model.h"
 #include "sync/trace.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,13 @@ void check_phases(const ProtocolContext& cx);
 std::string barrier_text(const Module& m, BarrierKey key);
 /// `cs[1]` for a stage, `cs` for a buffer without stages.
 std::string slot_text(const Module& m, SlotKey slot);
+/// A barrier of `role`'s threads inserted before statement `before`
+/// (`where` says where, for the fix's title): `syncthreads` without
+/// roles; for a role, a `namedbarrier` of its threads declared before it
+/// (the first id the kernel leaves free, a new name) and `sync` on it.
+/// Nullopt when every id is taken or `before` sits under an `if`.
+std::optional<Fix> role_barrier_fix(const Module& m, const ProtocolTrace& t, const RoleView& role, const Stmt& before,
+                                    std::string_view where);
 /// The "declared here" note on a symbol.
 void add_decl_note(const Module& m, Diagnostic& d, SymbolId symbol);
 
