@@ -47,7 +47,8 @@ std::string slot_text(const Module& m, SlotKey slot);
 /// A barrier of `role`'s threads inserted before statement `before`
 /// (`where` says where, for the fix's title): `syncthreads` without
 /// roles; for a role, a `namedbarrier` of its threads declared before it
-/// (the first id the kernel leaves free, a new name) and `sync` on it.
+/// (the first id every listed target has that the kernel leaves free, a
+/// new name) and `sync` on it.
 /// Nullopt when every id is taken or `before` sits under an `if`.
 std::optional<Fix> role_barrier_fix(const Module& m, const ProtocolTrace& t, const RoleView& role, const Stmt& before,
                                     std::string_view where);

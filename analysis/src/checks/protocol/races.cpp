@@ -12,48 +12,10 @@
 #include "checks/protocol/protocol_checks.h"
 #include "diag_builder.h"
 
-#include "cake/eval.h"
-
-#include <optional>
 #include <set>
-#include <string>
 #include <utility>
 
 namespace cake {
-/// A barrier of `role`'s threads before statement `before` (an `elect`):
-/// without roles the block is the role, and `syncthreads` is that barrier;
-/// a role gets a named barrier of its own threads, declared before it
-/// with the first id (1-15) the kernel leaves free and a name no symbol
-/// has. Nullopt when every id is taken, or when `before` sits under an
-/// `if` (not every thread of the role would reach the barrier).
-std::optional<Fix> role_barrier_fix(const Module& m, const ProtocolTrace& t, const RoleView& role, const Stmt& before,
-                                    std::string_view where) {
-  for (StmtId p = before.parent; p != kNone && p != role.stmt; p = m.stmts[p].parent)
-    if (std::holds_alternative<IfStmt>(m.stmts[p].node)) return std::nullopt;
-  auto line_before = [&](const Stmt& s, const std::string& text) {
-    return TextEdit{{s.range.begin, s.range.begin}, text + "\n" + std::string(m.indent_at(s.range.begin))};
-  };
-  if (role.name.empty() || role.stmt == kNone) return Fix{"insert `syncthreads` " + std::string(where), {line_before(before, "syncthreads")}, true};
-  Evaluator eval(m);
-  std::set<int64_t> taken;
-  std::set<std::string_view> names;
-  for (const Symbol& s : m.symbols) {
-    names.insert(s.name);
-    if (s.kind == SymbolKind::NamedBarrier && s.kernel == t.kernel)
-      if (auto id = eval.fold(s.id)) taken.insert(*id);
-  }
-  int64_t id = 1;
-  while (id <= 15 && taken.count(id)) ++id;
-  if (id > 15) return std::nullopt;
-  std::string name = std::string(role.name) + "_sync";
-  for (int n = 2; names.count(name); ++n) name = std::string(role.name) + "_sync" + std::to_string(n);
-  return Fix{"insert `sync " + name + "` (a named barrier of role `" + std::string(role.name) + "`) " + std::string(where),
-             {line_before(m.stmts[role.stmt],
-                          "namedbarrier " + name + " id(" + std::to_string(id) + ") threads(" + std::to_string(role.threads()) + ")"),
-              line_before(before, "sync " + name)},
-             true};
-}
-
 void check_races(const ProtocolContext& cx) {
   const Module& m = cx.module;
   const ProtocolTrace& t = cx.trace;
