@@ -258,9 +258,7 @@ void World::access(uint32_t entity, const Clock& vc, const View& v, bool write, 
       continue;
     }
     if (ctx_.races_seen.size() >= 20) break;
-    std::pair<StmtId, StmtId> key{r.stmt, at};
-    if (std::find(ctx_.races_seen.begin(), ctx_.races_seen.end(), key) != ctx_.races_seen.end()) continue;
-    ctx_.races_seen.push_back(key);
+    if (!first_report(r.stmt, at)) continue;
     std::string where = "`" + std::string(st.name) + "`";
     if (st.stage_dims == 1 && rect.axes[0].second - rect.axes[0].first == 1)
       where += " stage " + std::to_string(rect.axes[0].first);
@@ -296,11 +294,7 @@ void World::access(uint32_t entity, const Clock& vc, const View& v, bool write, 
 void World::unfenced_read(const Clock& vc, const Storage& st, const AccessRecord& r, StmtId at) {
   const auto [fencer, fence_epoch] = fences_[r.fence];
   if (r.fence != 0 && exec::at(vc, fencer) >= fence_epoch) return;
-  std::pair<StmtId, StmtId> key{r.stmt, at};
-  if (ctx_.races_seen.size() >= 20 ||
-      std::find(ctx_.races_seen.begin(), ctx_.races_seen.end(), key) != ctx_.races_seen.end())
-    return;
-  ctx_.races_seen.push_back(key);
+  if (!first_report(r.stmt, at)) return;
   const Module& m = ctx_.m;
   const Stmt& earlier = m.stmts[r.stmt];
   const Stmt& now = m.stmts[at];
@@ -329,12 +323,17 @@ void World::fence_proxy(Actor& a) {
     }
 }
 
-void World::after_end(const Storage& st, bool write, StmtId at) {
-  std::pair<StmtId, StmtId> key{kNone, at};
+bool World::first_report(StmtId earlier, StmtId at) {
+  std::pair<StmtId, StmtId> key{earlier, at};
   if (ctx_.races_seen.size() >= 20 ||
       std::find(ctx_.races_seen.begin(), ctx_.races_seen.end(), key) != ctx_.races_seen.end())
-    return;
+    return false;
   ctx_.races_seen.push_back(key);
+  return true;
+}
+
+void World::after_end(const Storage& st, bool write, StmtId at) {
+  if (!first_report(kNone, at)) return;
   const Stmt& s = ctx_.m.stmts[at];
   std::string what = std::string(st.space == Space::Reg ? "fragment" : "memory") + " of a CTA whose threads may have ended";
   ctx_.fail(RunProblem::Kind::Race, s.range,

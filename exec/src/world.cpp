@@ -124,7 +124,7 @@ World::World(RunContext& ctx, std::vector<std::array<int64_t, 3>> blocks, uint64
         actors_.push_back(std::move(a));
       }
   for (Actor& a : actors_) {
-    a.vc.assign(next_entity_, 0);
+    a.vc.assign(owner_.size(), 0);
     a.vc[a.warp_entity] = a.vc[a.lone] = 1;
   }
 }

@@ -309,16 +309,19 @@ class World {
   std::map<std::pair<int, int64_t>, std::vector<WgmmaSlot>> wgmma_slots_;
   uint64_t gen_ = 1;
   bool lane_serial_ = false;  // a statement runs for one lane at a time
-  uint32_t next_entity_ = 0;
-  /// By entity: the actor whose warp, elected thread or effect it is.
+  /// By entity: the actor whose warp, elected thread or effect it is (its
+  /// size is the next entity's number).
   std::vector<int> owner_;
   /// Each `fence.proxy.async` run: the entity that ran it and its epoch
   /// then (AccessRecord::fence; entry 0 is no fence).
   std::vector<std::pair<uint32_t, uint32_t>> fences_{{0, 0}};
   uint32_t new_entity(int actor) {
     owner_.push_back(actor);
-    return next_entity_++;
+    return static_cast<uint32_t>(owner_.size() - 1);
   }
+  /// Whether a race between statements `earlier` and `at` is one to report:
+  /// not reported yet, and fewer than 20 reported in all.
+  bool first_report(StmtId earlier, StmtId at);
   std::mt19937_64 rng_;
   size_t next_actor_ = 0;
 };

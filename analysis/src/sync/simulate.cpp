@@ -72,8 +72,9 @@ struct Access {
   bool done = true;      // for async accesses of the actor's own groups
   bool synced = false;   // a block or named barrier ordered all threads after it
   bool generic = false;  // a generic-proxy write of shared memory
-  bool fenced = false;   // its writer ran fence.proxy.async after it
-  int fence = -1;        // that fence, as an access of its role (released and acquired as accesses are)
+  /// The fence.proxy.async of its writer that followed it, as an access
+  /// of its role (released and acquired as accesses are); -1: none yet.
+  int fence = -1;
   bool copying = false;  // a cp.async write no cp.async.wait has completed: no fence covers it yet
   StmtId landed = kNone;  // a cp.async write's: the cp.async.wait that completed it
   bool unwaited_st = false;  // a tcgen05.st no tcgen05.wait.st of its role has completed
@@ -997,7 +998,7 @@ class Simulator {
     h.other_stmt = other.stmt;
     if (kind == HazardKind::UnfencedProxy) {
       h.fence_after = other.copying ? kNone : other.landed != kNone ? other.landed : other.stmt;
-      if (other.fenced) h.late_fence = accesses_[other.fence].stmt;
+      if (other.fence >= 0) h.late_fence = accesses_[other.fence].stmt;
     }
     if (actors_[other.actor].cta != a.cta) h.other_cta = actors_[other.actor].cta;
     return h;
@@ -1125,7 +1126,7 @@ class Simulator {
     SlotState& st = slots_[{cta < 0 ? a.cta : cta, slot}];
     if (st.last_write < 0) return;
     const Access& w = accesses_[st.last_write];
-    bool ordered = w.fenced && (w.actor == a.id || knows(a, w.fence, a.frames.back().scope));
+    bool ordered = w.fence >= 0 && (w.actor == a.id || knows(a, w.fence, a.frames.back().scope));
     if (w.generic && !ordered) hazard(HazardKind::UnfencedProxy, a, id, operand, slot, w);
   }
 
@@ -1589,10 +1590,9 @@ class Simulator {
         int fence = new_access(a, id, false);
         for (; a.fenced_upto < a.own.size(); ++a.fenced_upto) {
           Access& w = accesses_[a.own[a.fenced_upto]];
-          w.fenced = !w.copying;
-          w.fence = fence;
+          if (!w.copying) w.fence = fence;
         }
-        for (int e : a.cp_landed) accesses_[e].fenced = true, accesses_[e].fence = fence;
+        for (int e : a.cp_landed) accesses_[e].fence = fence;
         a.cp_landed.clear();
         break;
       }
